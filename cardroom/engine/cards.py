@@ -1,0 +1,234 @@
+"""Cards and the deck.
+
+A `Card` is an `int` subclass, one interned instance per card, so the evaluators can add cards up
+with the C-level `sum()` and look the total up in a table without touching a Python attribute.
+The integer value is an evaluation code with three fields (low bits first):
+
+    bits  0..14  rank bit: 1 << rank (rank 0 = deuce .. 12 = ace); 15 bits so that the sum of
+                 seven cards never carries into the next field
+    bits 15..30  suit nibbles: 1 << (15 + 4 * suit); four bits per suit, so a sum started at
+                 SUIT_BIAS sets bit 3 of a nibble exactly when five or more cards share that suit
+    bits 31..53  rank key: RANK_KEYS[rank], chosen so that the sum over any seven cards (at most four
+                 of a rank) is unique for the multiset of ranks
+
+Only the evaluators care about the code; everyone else uses `rank`, `suit`, `index` and `repr`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"  # index order: clubs < diamonds < hearts < spades (the stud suit order)
+RANK_NAMES = ("Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+              "Jack", "Queen", "King", "Ace")
+SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+
+# Rank keys whose sums over up to seven cards are unique per rank multiset (from SKPokerEval).
+RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
+SUIT_SHIFT = 15
+KEY_SHIFT = 31
+RANK_BITS_MASK = (1 << 13) - 1
+SUIT_BIAS = 0x3333 << SUIT_SHIFT          # start value for sum(): makes "5 of a suit" one bit
+FLUSH_FLAGS = 0x8888 << SUIT_SHIFT         # those bits
+
+
+class CardError(ValueError):
+    """Text that is not a card, or cards that cannot be together."""
+
+
+class BadCardText(CardError):
+    pass
+
+
+class DuplicateCards(CardError):
+    pass
+
+
+class Card(int):
+    """One playing card. `Card.parse("As")`; `repr(card) == "As"`; compares and hashes as its code."""
+
+    __slots__ = ()
+    rank: int   # 0 (deuce) .. 12 (ace); set on the 52 instances below
+    suit: int   # 0 clubs, 1 diamonds, 2 hearts, 3 spades
+    index: int  # 0..51 = rank * 4 + suit
+
+    def __new__(cls, rank: int, suit: int):
+        # Only called while building the 52 interned cards; use Card.parse / CARDS elsewhere.
+        code = (RANK_KEYS[rank] << KEY_SHIFT) | (1 << (SUIT_SHIFT + 4 * suit)) | (1 << rank)
+        return super().__new__(cls, code)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        if not isinstance(text, str):
+            raise BadCardText(f"a card is two characters like 'As', not {text!r}")
+        try:
+            return _BY_TEXT[text.strip()]
+        except KeyError:
+            raise BadCardText(f"{text!r} is not a card: use a rank from {RANKS} then a suit from {SUITS}") from None
+
+    def __repr__(self) -> str:
+        return _TEXT[self]
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (Card.parse, (repr(self),))
+
+    @property
+    def text(self) -> str:
+        return _TEXT[self]
+
+    @property
+    def rank_char(self) -> str:
+        return RANKS[self.rank]
+
+    @property
+    def suit_char(self) -> str:
+        return SUITS[self.suit]
+
+
+def _make_cards() -> tuple[Card, ...]:
+    cards = []
+    for rank in range(13):
+        for suit in range(4):
+            card = Card(rank, suit)
+            cards.append(card)
+    return tuple(cards)
+
+
+# Attributes go on the type's per-instance storage; int subclasses with __slots__ = () have none,
+# so rank/suit/index come from lookup tables keyed by the code instead.
+CARDS: tuple[Card, ...] = _make_cards()
+_TEXT = {c: RANKS[i // 4] + SUITS[i % 4] for i, c in enumerate(CARDS)}
+_BY_TEXT = {t: c for c, t in _TEXT.items()}
+_BY_TEXT.update({t[0].lower() + t[1]: c for t, c in list(_BY_TEXT.items())})
+_BY_TEXT.update({t[0] + t[1].upper(): c for t, c in list(_BY_TEXT.items())})
+_BY_TEXT.update({"10" + t[1]: c for t, c in list(_BY_TEXT.items()) if t[0] in "Tt"})
+_INDEX = {c: i for i, c in enumerate(CARDS)}
+Card.rank = property(lambda self: _INDEX[self] // 4)  # type: ignore[assignment]
+Card.suit = property(lambda self: _INDEX[self] % 4)  # type: ignore[assignment]
+Card.index = property(lambda self: _INDEX[self])  # type: ignore[assignment]
+
+
+def card_at(index: int) -> Card:
+    return CARDS[index]
+
+
+def parse_cards(text: str | Iterable[str], *, unique: bool = True) -> list[Card]:
+    """'As Kd 7c' (spaces or commas optional, 'AsKd7c' works too) -> [As, Kd, 7c]."""
+    if isinstance(text, str):
+        compact = text.replace(",", " ").split()
+        parts: list[str] = []
+        for chunk in compact:
+            if len(chunk) % 2 and not chunk.startswith("10"):
+                raise BadCardText(f"{chunk!r} is not a list of cards")
+            parts.extend(chunk[i:i + 2] for i in range(0, len(chunk), 2))
+    else:
+        parts = list(text)
+    cards = [Card.parse(p) for p in parts]
+    if unique:
+        check_unique(cards)
+    return cards
+
+
+def check_unique(cards: Sequence[Card]) -> None:
+    if len(set(cards)) != len(cards):
+        seen: set[Card] = set()
+        dups = [c for c in cards if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
+        raise DuplicateCards(f"the same card twice: {' '.join(map(repr, dups))}")
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    return " ".join(map(repr, cards))
+
+
+class RandomSource(Protocol):
+    """What a deck needs from a random source: `secrets.SystemRandom()` or a seeded `random.Random`."""
+
+    def randbelow(self, n: int) -> int: ...
+
+
+class _SystemRandomBelow:
+    """The production source: the OS CSPRNG through `secrets.randbelow`."""
+
+    def randbelow(self, n: int) -> int:
+        return secrets.randbelow(n)
+
+
+class _RandomBelow:
+    """Adapts a `random.Random` (which has randrange, not randbelow) for seeded tests."""
+
+    def __init__(self, rng) -> None:
+        self._rng = rng
+
+    def randbelow(self, n: int) -> int:
+        return self._rng.randrange(n)
+
+
+def random_source(rng=None) -> RandomSource:
+    """None -> the system CSPRNG; an object with randbelow or randrange -> that (tests seed one)."""
+    if rng is None or isinstance(rng, secrets.SystemRandom):
+        return _SystemRandomBelow()
+    if hasattr(rng, "randbelow"):
+        return rng
+    return _RandomBelow(rng)
+
+
+def shuffled(cards: Iterable[Card], rng: RandomSource) -> list[Card]:
+    """Fisher-Yates by randbelow: every permutation equally likely given a uniform source."""
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.randbelow(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+class Deck:
+    """A shuffled 52-card deck dealt from the top. `Deck(rng)` shuffles; `Deck.stacked(cards)` does not.
+
+    The default source is the OS CSPRNG (secrets); tests inject a seeded random.Random or stack it.
+    """
+
+    __slots__ = ("_cards", "_pos", "rng")
+
+    def __init__(self, rng=None, *, cards: Sequence[Card] | None = None) -> None:
+        self.rng = random_source(rng)
+        if cards is None:
+            self._cards = shuffled(CARDS, self.rng)
+        else:
+            self._cards = list(cards)
+            check_unique(self._cards)
+        self._pos = 0
+
+    @classmethod
+    def stacked(cls, cards: str | Sequence[Card], rng=None) -> Deck:
+        """A deck whose top cards are `cards` in order (the rest follow in a fixed order)."""
+        top = parse_cards(cards) if isinstance(cards, str) else list(cards)
+        check_unique(top)
+        rest = [c for c in CARDS if c not in set(top)]
+        return cls(rng, cards=top + rest)
+
+    def deal(self, n: int = 1) -> list[Card]:
+        if n > self.remaining:
+            raise IndexError(f"cannot deal {n} cards: {self.remaining} left in the stub")
+        out = self._cards[self._pos:self._pos + n]
+        self._pos += n
+        return out
+
+    def deal_one(self) -> Card:
+        return self.deal(1)[0]
+
+    @property
+    def remaining(self) -> int:
+        return len(self._cards) - self._pos
+
+    def order(self) -> list[Card]:
+        """The whole deck order (dealt and undealt): what a hand history stores."""
+        return list(self._cards)
+
+    def replace_stub(self, cards: Sequence[Card]) -> None:
+        """Put a new stub (a reshuffle of muck and discards) in place of the exhausted one."""
+        self._cards = self._cards[:self._pos] + list(cards)
