@@ -1,0 +1,313 @@
+"""What the room needs from storage, stated as Protocols the store implements.
+
+The room never imports sqlite3: it depends on these Protocols, these frozen records and these
+errors only. `cardroom.store` supplies the implementation (`cardroom.store.SqliteStore`).
+
+Money model (all amounts are integer cents; never a float):
+
+* Money lives in exactly four places: an account's ``balance``, an account's chips on a table
+  (``table_chips(account, table)``), the start-of-hand stacks held by a hand that is in progress
+  (the hand's *escrow*), and the house's collected rake.
+* ``buy_in`` moves balance -> table chips, ``cash_out`` table chips -> balance.
+* ``begin_hand`` moves each seat's start-of-hand stack from its table chips into the hand's escrow.
+  Bets and pots during the hand live in the room's memory only; ``settle_hand`` releases the
+  escrow in ONE transaction: each seat's end stack (start + delta) back to its table chips and the
+  rake to the house. A hand cut off by a crash is still in escrow; ``void_unfinished_hands``
+  returns every seat's start-of-hand stack to its table chips.
+* Money enters only when an account is opened with starting money or an admin credits it, and
+  leaves only when an admin debits it, so at every moment
+  ``total_money() == expected_money()`` (balances + table chips + escrow + rake
+  == starting money + credits - debits), and every movement is a ledger row with a unique id.
+
+Calls are synchronous and each mutating call is one database transaction that either happens
+completely or not at all; a refused call (`Refused` and its subclasses) changes nothing. Calls are
+quick but may wait for an fsync, so the asyncio room should call them through
+``await asyncio.to_thread(store.method, ...)``; implementations are safe to call from any thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol, runtime_checkable
+
+AccountId = int
+"""An account's id: a positive integer the store assigns."""
+
+LedgerKind = Literal[
+    "open",        # an account is created with its starting money: outside -> balance
+    "credit",      # an admin adds money: outside -> balance
+    "debit",       # an admin removes money: balance -> outside
+    "buy_in",      # balance -> table chips
+    "cash_out",    # table chips -> balance
+    "hand_start",  # table chips -> the hand's escrow (start-of-hand stack)
+    "hand_end",    # the hand's escrow -> table chips (end-of-hand stack)
+    "rake",        # the hand's escrow -> the house
+    "hand_void",   # the hand's escrow -> table chips (start-of-hand stack back, crashed hand)
+]
+LEDGER_KINDS: tuple[str, ...] = (
+    "open", "credit", "debit", "buy_in", "cash_out", "hand_start", "hand_end", "rake", "hand_void",
+)
+
+HandStatus = Literal["in_progress", "settled", "void"]
+HAND_STATUSES: tuple[str, ...] = ("in_progress", "settled", "void")
+
+MAX_AMOUNT_CENTS = 10**12
+"""The largest amount one operation may move (ten billion dollars); guards against overflow."""
+
+
+# ----------------------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: AccountId
+    name: str
+    balance_cents: int
+    starting_cents: int
+    created_at: datetime
+    is_admin: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One movement of money. ``amount_cents`` is never negative; ``kind`` says which way it went."""
+
+    seq: int                    # the store's order of entries (strictly increasing)
+    id: str                     # unique id (a uuid unless the caller supplied an entry id)
+    at: datetime
+    kind: str                   # one of LEDGER_KINDS
+    account_id: AccountId | None  # None for the house's rake
+    table: str | None
+    amount_cents: int
+    reason: str = ""
+    admin: str | None = None    # the admin's name or key fingerprint for credit/debit
+    hand_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStack:
+    """A seat in a hand: its start-of-hand stack, and once settled its end-of-hand stack."""
+
+    seat: int
+    account_id: AccountId
+    start_cents: int
+    end_cents: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandStart:
+    """What ``begin_hand`` needs: the hand's id (chosen by the room), table, seats and deck."""
+
+    hand_id: str
+    table: str
+    seats: tuple[SeatStack, ...]
+    deck: str = ""              # the deck order as text, e.g. "As Kd 7h ..."
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    hand_id: str
+    table: str
+    started_at: datetime
+    finished_at: datetime | None
+    status: str                 # one of HAND_STATUSES
+    seats: tuple[SeatStack, ...]
+    deck: str
+    events_json: str | None     # the hand's events as JSON text (as given to settle_hand)
+    results_json: str | None    # written by the store: seats' start/delta/end and the rake
+    history: str | None         # a formatted hand history (as given to settle_hand)
+    rake_cents: int = 0
+
+
+# ------------------------------------------------------------------------------------------ errors
+
+
+class StoreError(Exception):
+    """Base of every error the store raises on purpose."""
+
+
+class StoreUnavailable(StoreError):
+    """The store cannot be opened or used (missing directory, locked, too new, no WAL...).
+
+    At start-up this means: refuse to deal rather than run without a ledger."""
+
+
+class StoreCorrupt(StoreUnavailable):
+    """The database file is not a database, or fails its integrity check."""
+
+
+class ConservationError(StoreError):
+    """``audit`` found money that does not add up: the ledger and the balances disagree."""
+
+
+class Refused(StoreError):
+    """An operation was refused and nothing changed. The message is fit to show to the user."""
+
+
+class InvalidAmount(Refused, ValueError):
+    """Not a positive int number of cents (floats, bools, strings, zero, negative, enormous)."""
+
+
+class UnknownAccount(Refused, LookupError):
+    pass
+
+
+class UnknownHand(Refused, LookupError):
+    pass
+
+
+class InsufficientFunds(Refused):
+    """The account's balance would go below zero."""
+
+
+class InsufficientChips(Refused):
+    """The account's chips on that table would go below zero."""
+
+
+class NameTaken(Refused):
+    """The name belongs to an account claimed by another key."""
+
+
+class KeyInUse(Refused):
+    """The key fingerprint already belongs to another account."""
+
+
+class SelfAdjustment(Refused):
+    """An admin tried to credit or debit their own account."""
+
+
+class HandStateError(Refused):
+    """The hand id is taken, the hand is not in progress, or the table already has a live hand."""
+
+
+class SettlementError(Refused, ValueError):
+    """The results of a hand do not add up (unknown seats, chips created or lost, negative stack)."""
+
+
+class DuplicateEntry(Refused):
+    """A caller-supplied entry id was already used for a different movement."""
+
+
+# ------------------------------------------------------------------------------------------- ports
+
+
+@runtime_checkable
+class AccountStore(Protocol):
+    def get_or_create(self, name: str, starting_cents: int) -> Account:
+        """The account called ``name``; created with ``starting_cents`` (ledger 'open') if new."""
+
+    def get(self, account_id: AccountId) -> Account:
+        """Raises UnknownAccount."""
+
+    def find(self, name: str) -> Account | None: ...
+
+    def accounts(self) -> list[Account]: ...
+
+    def balance(self, account_id: AccountId) -> int: ...
+
+    def claim(self, name: str, fingerprint: str, starting_cents: int) -> Account:
+        """Log in with a key under a name. A new name is created and bound to the key; a name
+        whose account has no key yet is claimed by this first key; a name bound to other keys
+        raises NameTaken; a key bound to another account raises KeyInUse."""
+
+    def account_for_key(self, fingerprint: str) -> Account | None: ...
+
+    def add_key(self, account_id: AccountId, fingerprint: str) -> None:
+        """Bind another key to the account (idempotent); KeyInUse if bound elsewhere."""
+
+    def remove_key(self, account_id: AccountId, fingerprint: str) -> bool: ...
+
+    def keys(self, account_id: AccountId) -> tuple[str, ...]: ...
+
+    def set_admin(self, account_id: AccountId, is_admin: bool) -> Account: ...
+
+
+@runtime_checkable
+class MoneyStore(Protocol):
+    """Each mutating call is ONE transaction; a refused call raises a Refused and changes nothing.
+
+    ``entry_id`` (optional) makes a call idempotent: the same id with the same movement returns
+    the entry already recorded instead of moving the money twice (double submissions, retries
+    after an uncertain commit); the same id with a different movement raises DuplicateEntry."""
+
+    def buy_in(self, account_id: AccountId, table: str, cents: int, *,
+               entry_id: str | None = None) -> LedgerEntry:
+        """Balance -> table chips. InsufficientFunds if the balance would go negative."""
+
+    def cash_out(self, account_id: AccountId, table: str, cents: int, *,
+                 entry_id: str | None = None) -> LedgerEntry:
+        """Table chips -> balance. InsufficientChips if the (non-escrowed) chips are short."""
+
+    def credit(self, account_id: AccountId, cents: int, reason: str, admin: str, *,
+               entry_id: str | None = None) -> LedgerEntry:
+        """An admin adds money. SelfAdjustment if ``admin`` is the account's name or key."""
+
+    def debit(self, account_id: AccountId, cents: int, reason: str, admin: str, *,
+              entry_id: str | None = None) -> LedgerEntry:
+        """An admin removes money; InsufficientFunds below zero; SelfAdjustment as credit."""
+
+    def table_chips(self, account_id: AccountId, table: str) -> int: ...
+
+    def holdings(self, account_id: AccountId) -> dict[str, int]:
+        """Chips the account has on each table (not counting chips in a live hand's escrow)."""
+
+    def ledger(self, account_id: AccountId | None = None, *, hand_id: str | None = None,
+               limit: int = 100, before_seq: int | None = None) -> list[LedgerEntry]:
+        """Ledger entries, newest first; page with ``before_seq`` = the last seq seen."""
+
+    def rake_total(self) -> int: ...
+
+    def total_money(self) -> int:
+        """Balances + table chips + live hands' escrow + rake collected."""
+
+    def expected_money(self) -> int:
+        """Starting money of all accounts + credits - debits (from the ledger)."""
+
+    def audit(self) -> None:
+        """Replay the ledger and compare with every balance, table chips, escrow and the rake;
+        raises ConservationError on any difference (including total != expected)."""
+
+
+@runtime_checkable
+class HandStore(Protocol):
+    def begin_hand(self, start: HandStart) -> HandRecord:
+        """Record a hand as in progress and move each seat's start stack from its table chips
+        into the hand's escrow. HandStateError if the id is taken or the table has a live hand;
+        InsufficientChips if a seat's table chips are short."""
+
+    def settle_hand(self, hand_id: str, deltas: Mapping[AccountId, int], rake_cents: int,
+                    events_json: str, history: str = "") -> HandRecord:
+        """ONE transaction: each seat's end stack (start + delta) back to its table chips, the
+        rake to the house, the hand marked settled with its events, results and history.
+        ``deltas`` must name exactly the hand's seats and sum(deltas) + rake_cents == 0;
+        otherwise SettlementError and nothing is written."""
+
+    def void_unfinished_hands(self) -> list[str]:
+        """At start-up: every hand still in progress becomes void and each seat gets its
+        start-of-hand stack back on its table. Returns the voided hand ids. Idempotent."""
+
+    def get_hand(self, hand_id: str) -> HandRecord | None: ...
+
+    def hands_for_account(self, account_id: AccountId, *, limit: int = 20,
+                          offset: int = 0) -> list[HandRecord]:
+        """The account's hands, newest first."""
+
+
+@runtime_checkable
+class Store(AccountStore, MoneyStore, HandStore, Protocol):
+    """Everything the room needs from storage."""
+
+    def close(self) -> None: ...
+
+
+__all__ = [
+    "AccountId", "LedgerKind", "LEDGER_KINDS", "HandStatus", "HAND_STATUSES", "MAX_AMOUNT_CENTS",
+    "Account", "LedgerEntry", "SeatStack", "HandStart", "HandRecord",
+    "StoreError", "StoreUnavailable", "StoreCorrupt", "ConservationError", "Refused",
+    "InvalidAmount", "UnknownAccount", "UnknownHand", "InsufficientFunds", "InsufficientChips",
+    "NameTaken", "KeyInUse", "SelfAdjustment", "HandStateError", "SettlementError",
+    "DuplicateEntry",
+    "AccountStore", "MoneyStore", "HandStore", "Store",
+]

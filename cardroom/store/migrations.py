@@ -1,0 +1,143 @@
+"""The SQLite schema, versioned with ``PRAGMA user_version``.
+
+``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``. Migrations are applied in one
+``BEGIN IMMEDIATE`` transaction together with the new ``user_version`` (both are transactional in
+SQLite), so a crash mid-migration leaves the old version intact and the next start retries.
+Never edit a released migration: append a new one.
+
+The database itself refuses negative money: CHECK constraints on balances, table chips, escrow
+stacks, the house's rake and ledger amounts; STRICT tables refuse non-integer cents.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from cardroom.room.ports import HAND_STATUSES, LEDGER_KINDS
+
+MAX_HELD_CENTS = 10**15  # the most any one place may hold; far above any real game
+
+_kinds = ", ".join(f"'{k}'" for k in LEDGER_KINDS)
+_statuses = ", ".join(f"'{s}'" for s in HAND_STATUSES)
+
+_V1: tuple[str, ...] = (
+    f"""
+    CREATE TABLE accounts (
+        id             INTEGER PRIMARY KEY AUTOINCREMENT,
+        name           TEXT    NOT NULL UNIQUE,
+        balance_cents  INTEGER NOT NULL CHECK (balance_cents >= 0 AND balance_cents <= {MAX_HELD_CENTS}),
+        starting_cents INTEGER NOT NULL CHECK (starting_cents >= 0),
+        is_admin       INTEGER NOT NULL DEFAULT 0 CHECK (is_admin IN (0, 1)),
+        created_at     TEXT    NOT NULL
+    ) STRICT
+    """,
+    """
+    CREATE TABLE account_keys (
+        fingerprint TEXT    PRIMARY KEY,
+        account_id  INTEGER NOT NULL REFERENCES accounts(id),
+        added_at    TEXT    NOT NULL
+    ) STRICT
+    """,
+    "CREATE INDEX account_keys_by_account ON account_keys(account_id)",
+    f"""
+    CREATE TABLE table_chips (
+        account_id  INTEGER NOT NULL REFERENCES accounts(id),
+        table_name  TEXT    NOT NULL,
+        chips_cents INTEGER NOT NULL CHECK (chips_cents >= 0 AND chips_cents <= {MAX_HELD_CENTS}),
+        PRIMARY KEY (account_id, table_name)
+    ) STRICT
+    """,
+    f"""
+    CREATE TABLE house (
+        id         INTEGER PRIMARY KEY CHECK (id = 1),
+        rake_cents INTEGER NOT NULL CHECK (rake_cents >= 0 AND rake_cents <= {MAX_HELD_CENTS})
+    ) STRICT
+    """,
+    "INSERT INTO house (id, rake_cents) VALUES (1, 0)",
+    f"""
+    CREATE TABLE hands (
+        seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+        id          TEXT    NOT NULL UNIQUE,
+        table_name  TEXT    NOT NULL,
+        started_at  TEXT    NOT NULL,
+        finished_at TEXT,
+        status      TEXT    NOT NULL CHECK (status IN ({_statuses})),
+        deck        TEXT    NOT NULL,
+        events      TEXT,
+        results     TEXT,
+        history     TEXT,
+        rake_cents  INTEGER NOT NULL DEFAULT 0 CHECK (rake_cents >= 0),
+        CHECK ((status = 'in_progress') = (finished_at IS NULL))
+    ) STRICT
+    """,
+    "CREATE INDEX hands_by_status ON hands(status)",
+    # At most one live hand per table: the database enforces it too.
+    "CREATE UNIQUE INDEX one_live_hand_per_table ON hands(table_name) WHERE status = 'in_progress'",
+    """
+    CREATE TABLE hand_seats (
+        hand_seq    INTEGER NOT NULL REFERENCES hands(seq),
+        seat        INTEGER NOT NULL,
+        account_id  INTEGER NOT NULL REFERENCES accounts(id),
+        start_cents INTEGER NOT NULL CHECK (start_cents > 0),
+        end_cents   INTEGER CHECK (end_cents IS NULL OR end_cents >= 0),
+        PRIMARY KEY (hand_seq, seat),
+        UNIQUE (hand_seq, account_id)
+    ) STRICT
+    """,
+    "CREATE INDEX hand_seats_by_account ON hand_seats(account_id, hand_seq)",
+    f"""
+    CREATE TABLE ledger (
+        seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+        id           TEXT    NOT NULL UNIQUE,
+        at           TEXT    NOT NULL,
+        kind         TEXT    NOT NULL CHECK (kind IN ({_kinds})),
+        account_id   INTEGER REFERENCES accounts(id),
+        table_name   TEXT,
+        amount_cents INTEGER NOT NULL CHECK (amount_cents >= 0),
+        reason       TEXT    NOT NULL DEFAULT '',
+        admin        TEXT,
+        hand_id      TEXT,
+        CHECK ((kind = 'rake') = (account_id IS NULL))
+    ) STRICT
+    """,
+    "CREATE INDEX ledger_by_account ON ledger(account_id, seq)",
+    "CREATE INDEX ledger_by_hand ON ledger(hand_id) WHERE hand_id IS NOT NULL",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+LATEST_VERSION = len(MIGRATIONS)
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer cardroom than this one."""
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the schema to LATEST_VERSION; returns the number of migrations applied.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``). Safe to run from several
+    processes at once: the version is re-read inside the write transaction.
+    """
+    if schema_version(conn) == LATEST_VERSION:
+        return 0
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = schema_version(conn)
+        if version > LATEST_VERSION:
+            raise SchemaTooNew(f"database schema version {version} is newer than this "
+                               f"cardroom understands ({LATEST_VERSION})")
+        for target in range(version + 1, LATEST_VERSION + 1):
+            for statement in MIGRATIONS[target - 1]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {int(target)}")
+        applied = LATEST_VERSION - version
+        conn.execute("COMMIT")
+        return applied
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
