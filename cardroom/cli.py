@@ -1,0 +1,79 @@
+"""The composition root: `cardroom <command>`. Builds the real objects and wires them together.
+
+Commands are registered here and import their layer lazily, so `cardroom --help` stays instant
+and a missing optional piece never breaks the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from cardroom.engine.phh import replay_file
+
+    bad = 0
+    for path in args.paths:
+        result = replay_file(path)
+        bad += "error" in result
+        print(json.dumps(result), flush=True)
+    return 1 if bad else 0
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from cardroom.engine import CardError, describe, evaluate, parse_cards
+
+    try:
+        hole = parse_cards(args.hole)
+        board = parse_cards(args.board) if args.board else []
+        value = evaluate(args.order, hole, board)
+    except (CardError, ValueError) as e:
+        print(f"cardroom eval: {e}", file=sys.stderr)
+        return 2
+    print(describe(args.order, value) if value is not None else "no qualifying low")
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from cardroom.demo import run_demo
+
+    return run_demo(args.game, args.structure, args.players, args.hands, seed=args.seed)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardroom",
+        description="A terminal multiplayer poker card room.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("demo", help="deal hands between practice bots and print them (no server needed)")
+    p.add_argument("--game", default="holdem", help="holdem, omaha8, stud, razz, a5-draw, 27-triple ...")
+    p.add_argument("--structure", default="fixed", choices=["fixed", "spread", "pot", "no"])
+    p.add_argument("--players", type=int, default=6)
+    p.add_argument("--hands", type=int, default=3)
+    p.add_argument("--seed", type=int, default=None, help="seed the deck (default: the OS CSPRNG)")
+    p.set_defaults(func=_cmd_demo)
+
+    p = sub.add_parser("replay", help="replay PHH hand histories; one JSON line per file")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.set_defaults(func=_cmd_replay)
+
+    p = sub.add_parser("eval", help="evaluate a hand: cardroom eval high 'As Ks' --board 'Qs Js Ts'")
+    p.add_argument("order", help="high, ace-to-five, deuce-to-seven, eight-or-better, omaha-high, "
+                                 "omaha-eight-or-better")
+    p.add_argument("hole")
+    p.add_argument("--board", default="")
+    p.set_defaults(func=_cmd_eval)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    return args.func(args)

@@ -1,0 +1,134 @@
+"""Betting structures and the table's rules for one hand, as frozen records. Money in cents.
+
+Four structures, for any game:
+- fixed:  every bet and raise is the small bet on the early rounds and the big bet later;
+          at most `cap` bets a round (a bet and cap-1 raises; the big blind is the first bet).
+- spread: any bet or raise between `small_bet` (min) and `big_bet` (max), at least the last raise.
+- pot:    largest raise = the pot after calling (seed 001); smallest = the last full bet or raise.
+- no:     largest = the whole stack; smallest = the last full bet or raise (at least the big blind).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+FIXED, SPREAD, POT, NO = "fixed", "spread", "pot", "no"
+STRUCTURES = (FIXED, SPREAD, POT, NO)
+STRUCTURE_NAMES = {FIXED: "Limit", SPREAD: "Spread Limit", POT: "Pot Limit", NO: "No Limit"}
+
+# Sub-dollar small blinds round down to one of these "even denominations" (seed 000: $.25 -> $.10).
+_DENOMINATIONS = (1, 2, 5, 10, 25, 50)
+
+
+class StructureError(ValueError):
+    pass
+
+
+def planet_small_blind(small_bet: int) -> int:
+    """Half the small bet rounded down to a whole dollar, or below a dollar to an even denomination.
+
+    $.25/$.50 -> 10c; $2/$4 -> $1; $3/$6 -> $1; $4/$8 -> $2 (seeds 000 and 001).
+    """
+    half = small_bet // 2
+    if half >= 100:
+        return half // 100 * 100
+    fitting = [d for d in _DENOMINATIONS if d <= half]
+    return fitting[-1] if fitting else max(1, half)
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """How much may be bet. `small_bet`/`big_bet` are the limits (fixed), min/max (spread) or the
+    big blind and (unused) for pot and no limit. `blinds` are posted left of the button in order
+    (one to three blinds); `ante` by everyone; `bring_in` for stud games (0 = none)."""
+
+    kind: str
+    small_bet: int
+    big_bet: int
+    blinds: tuple[int, ...] = ()
+    ante: int = 0
+    bring_in: int = 0
+    cap: int | None = 4            # bets a round in fixed/spread limit; None = uncapped
+    uncapped_heads_up: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in STRUCTURES:
+            raise StructureError(f"structure must be one of {', '.join(STRUCTURES)}, not {self.kind!r}")
+        if self.small_bet <= 0 or self.big_bet < self.small_bet:
+            raise StructureError("stakes must be positive and the big bet at least the small bet")
+        if len(self.blinds) > 3 or any(b < 0 for b in self.blinds):
+            raise StructureError("at most three blinds, none negative")
+        if self.cap is not None and self.cap < 2:
+            raise StructureError("the cap must allow at least a bet and a raise")
+
+    @classmethod
+    def make(cls, kind: str, small_bet: int, big_bet: int | None = None, *, blinds=None,
+             ante: int = 0, bring_in: int | None = None, cap: int | None = 4,
+             stud: bool = False, uncapped_heads_up: bool = False) -> Structure:
+        """The usual table: blinds from the Planet Poker formula (or stud's ante and bring-in).
+
+        For pot and no limit, `small_bet` is the big blind and `big_bet` defaults to twice it.
+        """
+        if big_bet is None:
+            big_bet = small_bet * 2
+        if stud:
+            if bring_in is None:
+                bring_in = max(1, small_bet // 4) if kind != FIXED else max(1, small_bet // 3)
+            return cls(kind, small_bet, big_bet, (), ante, bring_in, cap, uncapped_heads_up)
+        if blinds is None:
+            sb = planet_small_blind(small_bet) if kind in (FIXED, SPREAD) else max(1, small_bet // 2)
+            blinds = (sb, small_bet)
+        return cls(kind, small_bet, big_bet, tuple(blinds), ante, 0, cap, uncapped_heads_up)
+
+    @property
+    def big_blind(self) -> int:
+        return max(self.blinds) if self.blinds else self.small_bet
+
+    def bet_size(self, big: bool) -> int:
+        """The fixed-limit bet for a round (small or big)."""
+        return self.big_bet if big else self.small_bet
+
+    @property
+    def limited(self) -> bool:
+        return self.kind in (FIXED, SPREAD)
+
+    def describe(self) -> str:
+        def money(c: int) -> str:
+            return f"${c // 100}" if c % 100 == 0 else f"${c / 100:.2f}"
+        if self.kind in (POT, NO):
+            sb = self.blinds[0] if self.blinds else self.small_bet // 2
+            return f"{money(sb)}/{money(self.big_blind)} {STRUCTURE_NAMES[self.kind]}"
+        return f"{money(self.small_bet)}/{money(self.big_bet)} {STRUCTURE_NAMES[self.kind]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """House rules that change how one hand is dealt, shown or raked (per table)."""
+
+    rake_percent: int = 5            # of each pot, whole cents rounded down
+    rake_cap: int = 300              # cents per hand
+    no_flop_no_drop: bool = False    # no rake when the hand ends before the flop / first draw
+    show_all: bool = False           # seed 000: every remaining hand is shown; else losers may muck
+    must_raise_to_enter: bool = False  # lowball: nobody may just call the big blind
+    draw_cap_four: bool = False      # house option: at most four cards on a draw
+    # Draw dealing (seed 002): a burn before each draw; a fifth card waits until everyone has drawn
+    # (burning first if that player is last); a reshuffle re-burns. Seed 000's worked example
+    # counts none of these (see tests/engine/test_draw_dealing.py); each can be switched off.
+    burn_before_draw: bool = True
+    defer_fifth_card: bool = True
+    reburn_on_reshuffle: bool = True
+
+    def rake(self, pots: list[int], saw_flop: bool) -> list[int]:
+        """Rake taken from each pot: 5% of each, rounded down, capped per hand (in pot order)."""
+        if self.rake_percent <= 0 or (self.no_flop_no_drop and not saw_flop):
+            return [0] * len(pots)
+        left = self.rake_cap
+        out = []
+        for amount in pots:
+            r = min(left, amount * self.rake_percent // 100)
+            out.append(r)
+            left -= r
+        return out
+
+
+NO_RAKE = Rules(rake_percent=0, rake_cap=0)

@@ -1,0 +1,116 @@
+"""The records a hand produces. Every change of a hand is one of these, returned by the call that
+made it; the stream is the one source for views, dealer chat, history, persistence and replay.
+
+NamedTuples: immutable, cheap to build (a hand makes dozens), and they pickle and compare.
+`player` is the index into the hand's players (seat order), not the seat number.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from cardroom.engine.cards import Card
+
+
+class Posted(NamedTuple):
+    player: int
+    kind: str        # "ante", "small blind", "big blind", "blind", "live", "dead", "bring-in"
+    amount: int
+    all_in: bool = False
+
+
+class DealtHole(NamedTuple):
+    player: int
+    cards: tuple[Card, ...]
+    up: tuple[bool, ...]     # per card: face up (stud) or down
+
+
+class DealtBoard(NamedTuple):
+    cards: tuple[Card, ...]
+    street: str
+
+
+class Burned(NamedTuple):
+    card: Card
+
+
+class RoundStarted(NamedTuple):
+    index: int       # betting round, 0-based
+    street: str
+    pot: int         # chips in the middle when the round starts
+
+
+class Folded(NamedTuple):
+    player: int
+
+
+class Checked(NamedTuple):
+    player: int
+
+
+class Called(NamedTuple):
+    player: int
+    amount: int      # chips added
+    all_in: bool = False
+
+
+class BetTo(NamedTuple):
+    player: int
+    kind: str        # "bet", "raise", "complete", "bring-in"
+    to: int          # the player's total for the round after this action
+    added: int
+    all_in: bool = False
+
+
+class ProtectedAllIn(NamedTuple):
+    """A timed-out player stays in for the pots built so far and is not asked again."""
+    player: int
+    contributed: int
+
+
+class DrawStarted(NamedTuple):
+    index: int       # 0-based draw number
+
+
+class Drew(NamedTuple):
+    player: int
+    discards: tuple[Card, ...]
+    cards: tuple[Card, ...]  # dealt now (a deferred fifth card comes in a later Drew with no discards)
+    deferred: int = 0        # cards still owed (the fifth, dealt after everyone else)
+
+
+class Reshuffled(NamedTuple):
+    count: int       # cards in the new stub (after any re-burn)
+    burned: bool
+
+
+class UncalledReturned(NamedTuple):
+    player: int
+    amount: int
+
+
+class Shown(NamedTuple):
+    player: int
+    cards: tuple[Card, ...]
+    high: int | None
+    low: int | None
+
+
+class Mucked(NamedTuple):
+    player: int
+
+
+class Raked(NamedTuple):
+    amount: int
+
+
+class Awarded(NamedTuple):
+    player: int
+    amount: int
+    pot: int         # 0 = main pot, 1.. side pots
+    half: str        # "" whole pot, "high", "low"
+
+
+class HandEnded(NamedTuple):
+    stacks: tuple[int, ...]
+    rake: int

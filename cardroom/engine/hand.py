@@ -1,0 +1,851 @@
+"""One hand of poker as a state machine: no I/O, no clock, randomness only through the deck.
+
+    hand = Hand(variant, structure, players, button=3, deck=Deck(rng))
+    hand.actor            # whose decision it is (player index) or None when the hand is over
+    hand.legal()          # what that player may do, with the amounts
+    hand.call()           # each action returns the events it produced, or raises IllegalAction
+
+Players are given in seat order (ascending seat numbers = clockwise). The button is a player index.
+Every change is an event (events.py) appended to `hand.events`; an illegal action raises a
+specific IllegalAction saying which rule it breaks and changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple, Sequence
+
+from cardroom.engine import events as ev
+from cardroom.engine.betting import FIXED, NO, POT, SPREAD, Rules, Structure
+from cardroom.engine.cards import Card, Deck, check_unique, shuffled
+from cardroom.engine.evaluation import evaluator
+from cardroom.engine.pots import build_pots, split, split_hi_lo, uncalled
+from cardroom.engine.showing import showing_value
+from cardroom.engine.variants import Variant
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now. Nothing was changed."""
+
+
+class NotYourTurn(IllegalAction):
+    pass
+
+
+class ActionNotAllowed(IllegalAction):
+    pass
+
+
+class BadAmount(IllegalAction):
+    pass
+
+
+class BadDiscard(IllegalAction):
+    pass
+
+
+class SetupError(ValueError):
+    """A table snapshot that cannot start a hand (too few players, a stack of nothing...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One seat dealt into the hand. `live_post`: a new player's big-blind-sized post, which counts
+    toward calling; `dead_post`: a missed small blind, which goes to the pot and counts for nothing."""
+
+    name: str
+    stack: int
+    seat: int = 0
+    live_post: int = 0
+    dead_post: int = 0
+
+
+class Legal(NamedTuple):
+    """What the actor may do now. Amounts are round totals ("raise to") except `call` (chips added)."""
+
+    player: int
+    phase: str              # "bet", "draw", "showdown"
+    fold: bool = False
+    check: bool = False
+    call: int = 0           # chips to call (0: nothing to call or calling not allowed)
+    can_call: bool = False
+    min_to: int = 0         # smallest bet/raise/complete, as the round total; 0 = not allowed
+    max_to: int = 0         # largest
+    raise_kind: str = ""    # "bet", "raise" or "complete"
+    bring_in: int = 0       # the bring-in amount when the actor may bring in
+    max_draw: int = 0       # cards the actor may exchange
+    show: bool = False
+    muck: bool = False
+
+
+BET, DRAW, SHOWDOWN, DONE = "bet", "draw", "showdown", "done"
+
+
+class Hand:
+    def __init__(self, variant: Variant, structure: Structure, players: Sequence[Player], *,
+                 button: int = 0, deck: Deck | None = None, rules: Rules | None = None) -> None:
+        n = len(players)
+        if n < 2:
+            raise SetupError("a hand needs at least two players")
+        if n > variant.max_seats:
+            raise SetupError(f"{variant.name} is dealt to at most {variant.max_seats} players")
+        if any(p.stack <= 0 for p in players):
+            raise SetupError("every player dealt in needs chips")
+        if not variant.bring_in and not (0 <= button < n):
+            raise SetupError("the button must be one of the players")
+        self.variant = variant
+        self.structure = structure
+        self.rules = rules or Rules()
+        self.players = tuple(players)
+        self.n = n
+        self.button = button % n
+        self.deck = deck if deck is not None else Deck()
+        self.start_stacks = tuple(p.stack for p in players)
+        self.stacks = [p.stack for p in players]
+        self.totals = [0] * n          # put in this hand
+        self.bets = [0] * n            # put in this betting round
+        self.folded = [False] * n
+        self.all_in = [False] * n
+        self.protected = [False] * n
+        self.hole: list[list[Card]] = [[] for _ in range(n)]
+        self.up: list[list[bool]] = [[] for _ in range(n)]
+        self.board: list[Card] = []
+        self.muck_pile: list[Card] = []     # folded hands and discards: what a reshuffle may use
+        self.discarded_by: list[list[Card]] = [[] for _ in range(n)]
+        self.burns: list[Card] = []
+        self._reclaimed: set[Card] = set()
+        self.events: list = []
+        self.street = -1               # index into variant.streets
+        self.round = -1                # betting round index
+        self.phase = BET
+        self.actor: int | None = None
+        self.shown: dict[int, tuple[int | None, int | None]] = {}
+        self.showdown_order: list[int] = []
+        self.last_aggressor: int | None = None
+        self.draw_counts: dict[int, int] = {}   # public until the first action after the draw
+        self.draw_index = -1
+        self.rake = 0
+        self.saw_flop = False
+        self._high = evaluator(variant.high) if variant.high else None
+        self._low = evaluator(variant.low) if variant.low else None
+        self._start()
+
+    # ------------------------------------------------------------------ setup and dealing
+    def _emit(self, e) -> None:
+        self.events.append(e)
+        self._out.append(e)
+
+    def _put(self, p: int, amount: int, live: bool = True) -> int:
+        """Move chips from a stack into the middle (a short stack goes all-in)."""
+        amount = min(amount, self.stacks[p])
+        self.stacks[p] -= amount
+        self.totals[p] += amount
+        if live:
+            self.bets[p] += amount
+        if self.stacks[p] == 0:
+            self.all_in[p] = True
+        return amount
+
+    def _start(self) -> None:
+        self._out: list = []
+        s, v, n = self.structure, self.variant, self.n
+        if s.ante:
+            for p in range(n):
+                a = self._put(p, s.ante, live=False)
+                self._emit(ev.Posted(p, "ante", a, self.all_in[p]))
+        self._blind_level = 0
+        if not v.bring_in:
+            self._post_blinds()
+        self._deal_street(0)
+        self._start_round()
+        self._advance()
+
+    def _post_blinds(self) -> None:
+        s, n = self.structure, self.n
+        blinds = s.blinds
+        if n == 2 and len(blinds) >= 2:
+            # Heads-up the button posts the small blind and acts first before the flop or draw.
+            posters = [self.button, (self.button + 1) % n]
+            blinds = blinds[:2]
+        else:
+            posters = [(self.button + 1 + i) % n for i in range(len(blinds))]
+        names = ("small blind", "big blind") if len(blinds) == 2 else \
+            ("small blind", "big blind", "blind") if len(blinds) == 3 else ("big blind",)
+        for p, amount, name in zip(posters, blinds, names):
+            a = self._put(p, amount)
+            self._emit(ev.Posted(p, name, a, self.all_in[p]))
+        self._last_blind = posters[-1] if posters else self.button
+        for p, pl in enumerate(self.players):
+            if pl.live_post and p not in posters:
+                a = self._put(p, pl.live_post)
+                self._emit(ev.Posted(p, "live", a, self.all_in[p]))
+            if pl.dead_post and self.stacks[p]:
+                a = self._put(p, pl.dead_post, live=False)
+                self._emit(ev.Posted(p, "dead", a, self.all_in[p]))
+        self._blind_level = s.big_blind if blinds else 0
+
+    def _burn(self) -> None:
+        card = self._draw_cards(1, None)[0]
+        self.burns.append(card)
+        self._emit(ev.Burned(card))
+
+    def _draw_cards(self, k: int, player: int | None, holding: Sequence[Card] = ()) -> list[Card]:
+        """Deal k cards from the stub; when it runs out, reshuffle the muck (and burns) with a
+        re-burn, never giving `player` their own discards back unless nothing else is left.
+
+        `holding`: the discards `player` is exchanging right now (not yet in the muck)."""
+        deck = self.deck
+        if deck.remaining >= k:
+            return deck.deal(k)
+        got = deck.deal(deck.remaining)
+        need = k - len(got)
+        own = set(self.discarded_by[player]) if player is not None else set()
+        pool = [c for c in self.muck_pile if c not in own] + self.burns
+        if len(pool) < need:
+            pool = self.muck_pile + self.burns + list(holding)  # last resort: their own discards
+        taken = set(pool)
+        self.muck_pile = [c for c in self.muck_pile if c not in taken]
+        self.burns = [c for c in self.burns if c not in taken]
+        self._reclaimed.update(c for c in holding if c in taken)
+        stub = shuffled(pool, deck.rng)
+        reburn = self.rules.reburn_on_reshuffle and len(stub) > need
+        deck.replace_stub(stub)
+        if reburn:
+            self.burns.append(deck.deal_one())
+        self._emit(ev.Reshuffled(deck.remaining, reburn))
+        if deck.remaining < need:
+            raise SetupError("the deck is exhausted")   # unreachable with 52 cards and <= 10 players
+        return got + deck.deal(need)
+
+    def _in_hand(self) -> list[int]:
+        return [p for p in range(self.n) if not self.folded[p]]
+
+    def _deal_street(self, index: int) -> None:
+        self.street = index
+        street = self.variant.streets[index]
+        players = self._order_from(self._first_to_deal())
+        k = len(street.hole)
+        if street.hole and self.variant.bring_in and self.deck.remaining < 1 + k * len(players):
+            # Seven-card stud with too many players left for the river: one community card
+            # (the burn is skipped when it would take the last card).
+            if index > 0 and self.deck.remaining >= 2:
+                self._burn()
+            card = self.deck.deal_one()
+            self.board.append(card)
+            self._emit(ev.DealtBoard((card,), street.name))
+            return
+        if index > 0 and (street.board or street.hole):
+            self._burn()
+            self.saw_flop = True   # "no flop, no drop": the hand got past its first round
+        if street.hole:
+            dealt = {p: [] for p in players}
+            for _ in range(k):          # one card at a time around the table, as a dealer does
+                for p in players:
+                    dealt[p].append(self.deck.deal_one())
+            for p in players:
+                self.hole[p].extend(dealt[p])
+                self.up[p].extend(street.hole)
+                self._emit(ev.DealtHole(p, tuple(dealt[p]), street.hole))
+        if street.board:
+            cards = self.deck.deal(street.board)
+            self.board.extend(cards)
+            self._emit(ev.DealtBoard(tuple(cards), street.name))
+
+    def _first_to_deal(self) -> int:
+        return 0 if self.variant.bring_in else (self.button + 1) % self.n
+
+    def _order_from(self, first: int) -> list[int]:
+        n = self.n
+        return [(first + i) % n for i in range(n) if not self.folded[(first + i) % n]]
+
+    # ------------------------------------------------------------------ betting rounds
+    def _start_round(self) -> None:
+        self.round += 1
+        self.phase = BET
+        big = self.round >= self.variant.big_bet_from
+        s = self.structure
+        self._size = s.bet_size(big)           # fixed: the bet; spread/pot/no: the minimum bet
+        if s.kind in (POT, NO):
+            self._size = s.big_blind
+        first_round = self.round == 0
+        if first_round:
+            self._to_call = max(self.bets)
+            self._full_level = self._blind_level if self._blind_level else 0
+            self._bet_count = 1 if self._blind_level else 0
+        else:
+            self.bets = [0] * self.n
+            self._to_call = 0
+            self._full_level = 0
+            self._bet_count = 0
+        self._last_raise = self._size
+        self._raise_id = 0
+        self._acted_at = [-1] * self.n
+        self.last_aggressor = None
+        self._bring_in_due = first_round and self.variant.bring_in and self.structure.bring_in > 0
+        self._pending = {p for p in range(self.n) if self._can_bet(p)}
+        self._emit(ev.RoundStarted(self.round, self.variant.streets[self.street].name, sum(self.totals)))
+        if len(self._pending) < 2 and all(self.bets[p] >= self._to_call for p in self._pending):
+            # Nobody left to bet against: the round is skipped.
+            self._pending = set()
+            self.actor = None
+            return
+        self.actor = self._first_actor()
+
+    def _can_bet(self, p: int) -> bool:
+        return not (self.folded[p] or self.all_in[p] or self.protected[p])
+
+    def _first_actor(self) -> int:
+        v = self.variant
+        if v.bring_in:
+            if self.round == 0 and self.structure.bring_in:
+                return self._bring_in_player()
+            return self._best_showing()
+        if self.round == 0:
+            start = (self._last_blind + 1) % self.n
+        else:
+            start = (self.button + 1) % self.n
+        return self._next_pending(start)
+
+    def _next_pending(self, start: int) -> int | None:
+        for i in range(self.n):
+            p = (start + i) % self.n
+            if p in self._pending:
+                return p
+        return None
+
+    def _bring_in_player(self) -> int:
+        # Stud: the lowest up card brings in (suits break ties, clubs lowest); razz: the highest,
+        # aces low (spades highest).
+        razz = self.variant.lowball
+        def key(p: int):
+            c = self.hole[p][2]
+            r = (c.rank + 1) % 13 if razz else c.rank
+            return (r, c.suit)
+        live = [p for p in range(self.n) if not self.folded[p]]
+        return max(live, key=key) if razz else min(live, key=key)
+
+    def _best_showing(self) -> int:
+        razz = self.variant.lowball
+        cands = [p for p in range(self.n) if p in self._pending]
+        def key(p: int):
+            ups = [c for c, u in zip(self.hole[p], self.up[p]) if u]
+            return showing_value(ups, razz)
+        best = max(key(p) for p in cands)
+        return min(p for p in cands if key(p) == best)
+
+    # ------------------------------------------------------------------ queries
+    def legal(self) -> Legal:
+        p = self.actor
+        if p is None:
+            return Legal(-1, DONE)
+        if self.phase == DRAW:
+            cap = 4 if self.rules.draw_cap_four else 5
+            return Legal(p, DRAW, max_draw=min(cap, len(self.hole[p])))
+        if self.phase == SHOWDOWN:
+            return Legal(p, SHOWDOWN, show=True, muck=self._may_muck(p))
+        s = self.structure
+        owe = self._to_call - self.bets[p]
+        stack = self.stacks[p]
+        if self._bring_in_due:
+            bring = min(self.structure.bring_in, stack)
+            lo, hi, kind = self._raise_range(p)
+            return Legal(p, BET, fold=False, bring_in=bring, min_to=lo, max_to=hi, raise_kind=kind)
+        can_call = owe > 0
+        if can_call and self.rules.must_raise_to_enter and self.round == 0 and not self.variant.bring_in \
+                and self._to_call <= self._blind_level and self._bet_count <= 1:
+            can_call = False   # lowball house rule: the big blind must be raised to enter
+        lo, hi, kind = self._raise_range(p)
+        return Legal(p, BET, fold=True, check=owe <= 0, call=min(owe, stack) if can_call else 0,
+                     can_call=can_call, min_to=lo, max_to=hi, raise_kind=kind)
+
+    def _raise_range(self, p: int) -> tuple[int, int, str]:
+        """(min_to, max_to, kind) for a bet/raise by p, or (0, 0, "") when none is allowed."""
+        s = self.structure
+        stack, bet = self.stacks[p], self.bets[p]
+        most = bet + stack
+        to_call = self._to_call
+        if most <= to_call:
+            return 0, 0, ""
+        if self._acted_at[p] == self._raise_id and self._acted_at[p] >= 0 and to_call > bet:
+            return 0, 0, ""   # only a short all-in since p acted: betting is not reopened
+        kind = "raise" if self._full_level > 0 or (to_call > 0 and not self._bring_in_due and
+                                                   self._bet_count > 0) else "bet"
+        if self.variant.bring_in and self.round == 0 and self._full_level == 0:
+            kind = "complete" if s.kind in (FIXED, SPREAD) else "bet"
+        if s.kind == FIXED:
+            if s.cap is not None and self._bet_count >= s.cap and not (
+                    s.uncapped_heads_up and self._bettors() == 2):
+                return 0, 0, ""
+            target = self._full_level + self._size
+            if target <= to_call:
+                target = to_call + self._size
+            lo = hi = min(target, most)
+        elif s.kind == SPREAD:
+            if s.cap is not None and self._bet_count >= s.cap and not (
+                    s.uncapped_heads_up and self._bettors() == 2):
+                return 0, 0, ""
+            base = max(to_call, self._full_level)
+            lo = min(base + max(s.small_bet, self._last_raise), most)
+            hi = min(base + s.big_bet, most)
+            if self.round == 0 and self.variant.bring_in and self._full_level == 0:
+                lo = min(s.small_bet, most)
+        else:
+            lo = min(to_call + self._last_raise, most)
+            if s.kind == NO:
+                hi = most
+            else:
+                owe = to_call - bet
+                pot_after_call = sum(self.totals) + owe
+                hi = min(to_call + pot_after_call, most)
+                hi = max(hi, lo)
+        return lo, hi, kind
+
+    def _bettors(self) -> int:
+        return sum(1 for p in range(self.n) if not self.folded[p])
+
+    def can(self, kind: str, amount: int = 0, player: int | None = None) -> bool:
+        try:
+            self.verify(kind, amount, player)
+        except IllegalAction:
+            return False
+        return True
+
+    def verify(self, kind: str, amount: int = 0, player: int | None = None, discards=()) -> Legal:
+        """Raise the IllegalAction that `kind` would meet now; return the Legal it was checked against."""
+        if self.actor is None:
+            raise NotYourTurn("the hand is over")
+        if player is not None and player != self.actor:
+            raise NotYourTurn(f"it is {self.players[self.actor].name}'s turn, not {self.players[player].name}'s")
+        lg = self.legal()
+        if kind in ("draw", "stand pat"):
+            if lg.phase != DRAW:
+                raise ActionNotAllowed("there is no draw now")
+            return lg
+        if kind in ("show", "muck"):
+            if lg.phase != SHOWDOWN:
+                raise ActionNotAllowed("it is not the showdown")
+            if kind == "muck" and not lg.muck:
+                raise ActionNotAllowed("the last aggressor must show first" if not self.rules.show_all
+                                       else "at this table every remaining hand is shown")
+            return lg
+        if lg.phase != BET:
+            raise ActionNotAllowed("this is not a betting round" if lg.phase == DRAW else
+                                   "the betting is over")
+        if self._bring_in_due and kind not in ("bring-in", "complete", "bet", "raise"):
+            raise ActionNotAllowed("the lowest up card must bring in or complete")
+        if kind == "fold":
+            return lg
+        if kind == "check":
+            if not lg.check:
+                raise ActionNotAllowed(f"you cannot check: there is a bet of {self._money(self._to_call)} to you")
+            return lg
+        if kind == "call":
+            if lg.check:
+                raise ActionNotAllowed("there is nothing to call: check instead")
+            if not lg.can_call:
+                raise ActionNotAllowed("house rule: you must raise the big blind to enter the pot")
+            return lg
+        if kind == "bring-in":
+            if not self._bring_in_due:
+                raise ActionNotAllowed("there is no bring-in to make")
+            return lg
+        if kind in ("bet", "raise", "complete"):
+            if not lg.min_to:
+                if self.structure.limited and self._bet_count >= (self.structure.cap or 10**9):
+                    raise ActionNotAllowed(f"the betting is capped at {self.structure.cap} bets this round: "
+                                           "call or fold")
+                raise ActionNotAllowed("you may not raise now: only call or fold "
+                                       "(an all-in for less than a full raise does not reopen the betting)")
+            if not (lg.min_to <= amount <= lg.max_to):
+                if lg.min_to == lg.max_to:
+                    raise BadAmount(f"the {lg.raise_kind} here is exactly {self._money(lg.min_to)}")
+                raise BadAmount(f"{self._money(amount)} is not allowed: {lg.raise_kind} to between "
+                                f"{self._money(lg.min_to)} and {self._money(lg.max_to)}")
+            return lg
+        raise ActionNotAllowed(f"unknown action {kind!r}")
+
+    @staticmethod
+    def _money(c: int) -> str:
+        return f"${c // 100}.{c % 100:02d}"
+
+    # ------------------------------------------------------------------ betting actions
+    def fold(self, player: int | None = None) -> list:
+        self.verify("fold", 0, player)
+        return self._do(self._fold)
+
+    def check(self, player: int | None = None) -> list:
+        self.verify("check", 0, player)
+        return self._do(self._check)
+
+    def call(self, player: int | None = None) -> list:
+        self.verify("call", 0, player)
+        return self._do(self._call)
+
+    def bet(self, to: int, player: int | None = None) -> list:
+        """Bet or raise so that this round's total is `to` (also completes a stud bring-in)."""
+        self.verify("bet", to, player)
+        return self._do(self._raise, to)
+
+    raise_to = bet
+
+    def complete(self, player: int | None = None) -> list:
+        lg = self.verify("complete", self.legal().min_to, player)
+        return self._do(self._raise, lg.min_to)
+
+    def bring_in(self, player: int | None = None) -> list:
+        self.verify("bring-in", 0, player)
+        return self._do(self._bring_in)
+
+    def draw(self, discards: Sequence[Card] = (), player: int | None = None) -> list:
+        """Exchange `discards` (cards from the actor's hand); () stands pat."""
+        lg = self.verify("draw", 0, player)
+        p = lg.player
+        discards = tuple(discards)
+        if len(set(discards)) != len(discards):
+            raise BadDiscard("the same card is discarded twice")
+        if any(c not in self.hole[p] for c in discards):
+            raise BadDiscard("you can only discard cards from your own hand")
+        if len(discards) > lg.max_draw:
+            raise BadDiscard(f"you may draw at most {lg.max_draw} cards")
+        return self._do(self._draw, discards)
+
+    def stand_pat(self, player: int | None = None) -> list:
+        return self.draw((), player)
+
+    def show(self, player: int | None = None) -> list:
+        self.verify("show", 0, player)
+        return self._do(self._show)
+
+    def muck(self, player: int | None = None) -> list:
+        self.verify("muck", 0, player)
+        return self._do(self._muck)
+
+    def protect_all_in(self, player: int) -> list:
+        """A timeout while the daily quota lasts: the player contests only the pots built so far."""
+        if player != self.actor or self.phase != BET:
+            raise NotYourTurn("a protected all-in is declared only for the player to act")
+        return self._do(self._protect)
+
+    def _do(self, fn, *args) -> list:
+        self._out = []
+        fn(*args)
+        self._advance()
+        return self._out
+
+    def _acted(self, p: int) -> None:
+        self._pending.discard(p)
+        self._acted_at[p] = self._raise_id
+        if self.draw_counts and self.phase == BET:
+            self.draw_counts = {}   # draw information is public only until the first action after the draw
+
+    def _fold(self) -> None:
+        p = self.actor
+        self._discard_hand(p)
+        self._emit(ev.Folded(p))
+        self._acted(p)
+
+    def _discard_hand(self, p: int) -> None:
+        # The cards go to the muck (a reshuffle may deal them again), so the seat no longer holds them.
+        self.folded[p] = True
+        self.muck_pile.extend(self.hole[p])
+        self.hole[p] = []
+        self.up[p] = []
+
+    def _check(self) -> None:
+        p = self.actor
+        self._emit(ev.Checked(p))
+        self._acted(p)
+
+    def _call(self) -> None:
+        p = self.actor
+        added = self._put(p, self._to_call - self.bets[p])
+        self._emit(ev.Called(p, added, self.all_in[p]))
+        self._acted(p)
+
+    def _bring_in(self) -> None:
+        p = self.actor
+        added = self._put(p, self.structure.bring_in)
+        self._bring_in_due = False
+        self._to_call = max(self._to_call, self.bets[p])
+        self._emit(ev.BetTo(p, "bring-in", self.bets[p], added, self.all_in[p]))
+        self._acted(p)
+        self._reopen(p)
+
+    def _raise(self, to: int) -> None:
+        p = self.actor
+        lg_kind = self._raise_range(p)[2]
+        added = self._put(p, to - self.bets[p])
+        increase = to - self._to_call
+        s = self.structure
+        if s.kind == FIXED:
+            full = to >= self._full_level + self._size
+        elif self.variant.bring_in and self._full_level == 0 and s.kind == SPREAD:
+            full = to >= s.small_bet   # completing a stud bring-in
+        else:
+            # A full bet or raise is at least the last one; a short all-in does not reopen.
+            full = increase >= self._last_raise
+        kind = lg_kind or "bet"
+        self._bring_in_due = False
+        self._to_call = max(self._to_call, to)
+        if full:
+            if s.kind != FIXED:
+                self._last_raise = max(increase, self._last_raise)
+            self._full_level = to
+            self._bet_count += 1
+            self._raise_id += 1
+        self.last_aggressor = p
+        self._emit(ev.BetTo(p, kind, to, added, self.all_in[p]))
+        self._acted(p)
+        self._reopen(p)
+
+    def _reopen(self, p: int) -> None:
+        self._pending = {q for q in range(self.n) if q != p and self._can_bet(q) and
+                         (self.bets[q] < self._to_call or q in self._pending)}
+
+    def _protect(self) -> None:
+        p = self.actor
+        self.protected[p] = True
+        self._emit(ev.ProtectedAllIn(p, self.totals[p]))
+        self._pending.discard(p)
+
+    # ------------------------------------------------------------------ draws
+    def _start_draw(self) -> None:
+        self.phase = DRAW
+        self.draw_index += 1
+        self.draw_counts = {}
+        self._deferred: list[int] = []
+        self._draw_order = self._order_from((self.button + 1) % self.n)
+        self.saw_flop = True
+        self._emit(ev.DrawStarted(self.draw_index))
+        if self.rules.burn_before_draw:
+            self._burn()
+        self._draw_pos = 0
+        self.actor = self._draw_order[0]
+
+    def _draw(self, discards: tuple[Card, ...]) -> None:
+        p = self.actor
+        hand = self.hole[p]
+        for c in discards:
+            hand.remove(c)
+        self.discarded_by[p].extend(discards)
+        k = len(discards)
+        # Seed 002: up to four cards at the player's turn; a fifth after everyone else has drawn.
+        now = 4 if k == 5 and self.rules.defer_fifth_card else k
+        self._reclaimed: set[Card] = set()
+        cards = self._draw_cards(now, p, discards) if now else []
+        hand.extend(cards)
+        # After dealing, so a reshuffle never gives back one's own discards (unless it had to).
+        self.muck_pile.extend(c for c in discards if c not in self._reclaimed)
+        self._emit(ev.Drew(p, discards, tuple(cards), k - now))
+        if k > now:
+            self._deferred.append(p)
+        self.draw_counts[p] = k
+        self._draw_pos += 1
+        if self._draw_pos < len(self._draw_order):
+            self.actor = self._draw_order[self._draw_pos]
+            return
+        for q in self._deferred:
+            if q == self._draw_order[-1]:
+                self._burn_for(q)   # the last player's fifth card comes after a burn
+            card = self._draw_cards(1, q)
+            self.hole[q].extend(card)
+            self._emit(ev.Drew(q, (), tuple(card), 0))
+        self._deferred = []
+        self.actor = None
+
+    def _burn_for(self, q: int) -> None:
+        card = self._draw_cards(1, q)[0]
+        self.burns.append(card)
+        self._emit(ev.Burned(card))
+
+    # ------------------------------------------------------------------ flow
+    def _advance(self) -> None:
+        """Move the hand on until someone must decide or it is over."""
+        while True:
+            if self.phase == DONE:
+                self.actor = None
+                return
+            live = [p for p in range(self.n) if not self.folded[p]]
+            if len(live) == 1:
+                self._return_uncalled()
+                self._award_uncontested(live[0])
+                return
+            if self.phase == BET:
+                if self._pending:
+                    if self.actor not in self._pending:
+                        start = (self.actor + 1) % self.n if self.actor is not None else 0
+                        self.actor = self._next_pending(start)
+                    return
+                self._return_uncalled()
+                if self.street + 1 >= len(self.variant.streets):
+                    self._start_showdown()
+                    continue
+                nxt = self.variant.streets[self.street + 1]
+                if nxt.draw:
+                    self.street += 1
+                    self._start_draw()
+                    return
+                self._deal_street(self.street + 1)
+                self._start_round()
+                continue
+            if self.phase == DRAW:
+                if self.actor is not None:
+                    return
+                self._start_round()
+                continue
+            if self.phase == SHOWDOWN:
+                if self.actor is not None:
+                    return
+                self._settle()
+                return
+
+    def _return_uncalled(self) -> None:
+        p, amount = uncalled(self.totals)
+        if amount:
+            self.totals[p] -= amount
+            self.bets[p] = max(0, self.bets[p] - amount)
+            self.stacks[p] += amount
+            if self.stacks[p]:
+                self.all_in[p] = False
+            self._emit(ev.UncalledReturned(p, amount))
+
+    def _award_uncontested(self, winner: int) -> None:
+        pot = sum(self.totals)
+        rake = sum(self.rules.rake([pot], self.saw_flop)) if pot else 0
+        if rake:
+            self._emit(ev.Raked(rake))
+        self.rake = rake
+        self.stacks[winner] += pot - rake
+        self._emit(ev.Awarded(winner, pot - rake, 0, ""))
+        self._end()
+
+    def _start_showdown(self) -> None:
+        self.phase = SHOWDOWN
+        live = [p for p in range(self.n) if not self.folded[p]]
+        if self.last_aggressor is not None and not self.folded[self.last_aggressor]:
+            first = self.last_aggressor
+        elif self.variant.bring_in:
+            first = min(live)
+        else:
+            first = next(p for p in self._order_from((self.button + 1) % self.n))
+        order = [first] + [p for p in self._order_from(first) if p != first]
+        self.showdown_order = order
+        # Show-all tables, and any hand where someone is all-in, table every hand at once.
+        if self.rules.show_all or any(self.all_in[p] or self.protected[p] for p in live):
+            for p in order:
+                self._show_player(p)
+            self.actor = None
+        else:
+            self._show_player(order[0])
+            self._sd_pos = 1
+            self.actor = order[1] if len(order) > 1 else None
+
+    def _may_muck(self, p: int) -> bool:
+        return not self.rules.show_all and p != self.showdown_order[0]
+
+    def _values(self, p: int) -> tuple[int | None, int | None]:
+        v = self.variant
+        if v.omaha:
+            hi = self._high(self.hole[p], self.board)
+            lo = self._low(self.hole[p], self.board) if self._low else None
+        else:
+            cards = self.hole[p] + self.board
+            hi = self._high(cards)
+            lo = self._low(cards) if self._low else None
+        return hi, lo
+
+    def _show_player(self, p: int) -> None:
+        hi, lo = self._values(p)
+        self.shown[p] = (hi, lo)
+        self._emit(ev.Shown(p, tuple(self.hole[p]), hi, lo))
+
+    def _show(self) -> None:
+        self._show_player(self.actor)
+        self._next_shower()
+
+    def _muck(self) -> None:
+        p = self.actor
+        self._discard_hand(p)
+        self._emit(ev.Mucked(p))
+        self._next_shower()
+
+    def _next_shower(self) -> None:
+        self._sd_pos += 1   # players handled so far, in showdown order
+        order = self.showdown_order
+        self.actor = order[self._sd_pos] if self._sd_pos < len(order) else None
+
+    def _odd_chip_order(self, winners: list[int]) -> list[int]:
+        if self.variant.bring_in:
+            razz = self.variant.lowball
+            def key(p: int):
+                cards = self.hole[p]
+                if razz:
+                    return min(((c.rank + 1) % 13, -c.suit) for c in cards)
+                return tuple(-x for x in max((c.rank, c.suit) for c in cards))
+            return sorted(winners, key=key)
+        n, b = self.n, self.button
+        return sorted(winners, key=lambda p: (p - b - 1) % n)
+
+    def _settle(self) -> None:
+        live = [not self.folded[p] for p in range(self.n)]
+        capped = [self.all_in[p] or self.protected[p] for p in range(self.n)]
+        pots = build_pots(self.totals, live, capped)
+        rakes = self.rules.rake([pot.amount for pot in pots], self.saw_flop)
+        self.rake = sum(rakes)
+        if self.rake:
+            self._emit(ev.Raked(self.rake))
+        for i, (pot, rake) in enumerate(zip(pots, rakes)):
+            amount = pot.amount - rake
+            contenders = [p for p in pot.eligible if p in self.shown]
+            if not contenders:
+                contenders = list(pot.eligible)
+            if len(contenders) == 1:
+                self._pay(contenders[0], amount, i, "")
+                continue
+            best_hi = max(self.shown[p][0] for p in contenders)
+            hi_winners = [p for p in contenders if self.shown[p][0] == best_hi]
+            lows = [self.shown[p][1] for p in contenders if self.shown[p][1] is not None]
+            if self._low is not None and lows:
+                best_lo = max(lows)
+                lo_winners = [p for p in contenders if self.shown[p][1] == best_lo]
+                hi_amt, lo_amt = split_hi_lo(amount)
+                for w, a in split(hi_amt, self._odd_chip_order(hi_winners)):
+                    self._pay(w, a, i, "high")
+                for w, a in split(lo_amt, self._odd_chip_order(lo_winners)):
+                    self._pay(w, a, i, "low")
+            else:
+                for w, a in split(amount, self._odd_chip_order(hi_winners)):
+                    self._pay(w, a, i, "")
+        self._end()
+
+    def _pay(self, p: int, amount: int, pot: int, half: str) -> None:
+        self.stacks[p] += amount
+        self._emit(ev.Awarded(p, amount, pot, half))
+
+    def _end(self) -> None:
+        self.phase = DONE
+        self.actor = None
+        self.totals = [0] * self.n
+        self.bets = [0] * self.n
+        self._emit(ev.HandEnded(tuple(self.stacks), self.rake))
+
+    # ------------------------------------------------------------------ state for views
+    @property
+    def over(self) -> bool:
+        return self.phase == DONE
+
+    def pots(self) -> list:
+        live = [not self.folded[p] for p in range(self.n)]
+        capped = [self.all_in[p] or self.protected[p] for p in range(self.n)]
+        return build_pots(self.totals, live, capped)
+
+    def chips_in_play(self) -> int:
+        """Stacks plus everything in the middle plus rake: constant through a hand."""
+        return sum(self.stacks) + sum(self.totals) + self.rake
+
+    def all_cards(self) -> list[Card]:
+        """Every card held, on the board, burned, mucked or in the stub: exactly 52, no repeats."""
+        cards = [c for h in self.hole for c in h] + self.board + self.burns + self.muck_pile
+        cards += self.deck.order()[len(self.deck.order()) - self.deck.remaining:]
+        check_unique(cards)
+        return cards

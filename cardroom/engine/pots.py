@@ -1,0 +1,75 @@
+"""Pots as pure functions of what each player put in. Money in cents.
+
+Pots are rebuilt from the contributions whenever they are needed (a view, the showdown), which
+keeps one source of truth: a player who is all-in, or protected after a timeout, caps the pots
+they contest at what they put in; folded chips stay in but win nothing.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+
+class Pot(NamedTuple):
+    amount: int
+    eligible: tuple[int, ...]   # players who may win it, in player order
+
+
+def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[bool]) -> list[Pot]:
+    """Main pot then side pots.
+
+    totals: chips each player put in this hand; live: still in the hand (not folded or mucked);
+    capped: all-in or protected (contests only up to its own total).
+    """
+    n = len(totals)
+    levels = sorted({totals[p] for p in range(n) if live[p] and capped[p] and totals[p] > 0})
+    top = max((totals[p] for p in range(n) if live[p]), default=0)
+    if not levels or levels[-1] < top:
+        levels.append(top)
+    pots: list[Pot] = []
+    prev = 0
+    for level in levels:
+        amount = 0
+        for t in totals:
+            if t > prev:
+                amount += (t if t < level else level) - prev
+        eligible = tuple(p for p in range(n) if live[p] and totals[p] >= level)
+        if amount:
+            if pots and pots[-1].eligible == eligible:
+                pots[-1] = Pot(pots[-1].amount + amount, eligible)
+            else:
+                pots.append(Pot(amount, eligible))
+        prev = level
+    # Chips above the highest live level (folded players who bet more than any live player can
+    # only happen with a return pending) go to the last pot.
+    rest = sum(t - prev for t in totals if t > prev)
+    if rest and pots:
+        pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
+    return pots
+
+
+def uncalled(totals: Sequence[int]) -> tuple[int, int]:
+    """(player, amount) of the part of the biggest contribution nobody matched; (-1, 0) if none."""
+    best = second = -1
+    for p, t in enumerate(totals):
+        if best < 0 or t > totals[best]:
+            best, second = p, best
+        elif second < 0 or t > totals[second]:
+            second = p
+    if best < 0:
+        return -1, 0
+    excess = totals[best] - (totals[second] if second >= 0 else 0)
+    return (best, excess) if excess > 0 else (-1, 0)
+
+
+def split(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
+    """Share `amount` among `winners`, given in odd-chip order: the first ones get the odd cents."""
+    k = len(winners)
+    share, odd = divmod(amount, k)
+    return [(w, share + (1 if i < odd else 0)) for i, w in enumerate(winners)]
+
+
+def split_hi_lo(amount: int) -> tuple[int, int]:
+    """A hi-lo pot's halves: the odd chip goes to the high half (DESIGN: odd chips)."""
+    low = amount // 2
+    return amount - low, low

@@ -1,0 +1,84 @@
+"""What one seat may know, and nothing more.
+
+`seat_view(hand, viewer)` is built from the hand for one player (or `None` for a railbird). A card
+the viewer may not see is not in the view at all: it is `None`, a face-down placeholder, so no UI
+can leak it by accident. `redact(event, viewer)` does the same for the event stream (dealer chat,
+live history). Draw counts are public until the first action after the draw (seed 002).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from cardroom.engine import events as ev
+from cardroom.engine.cards import Card
+
+
+class SeatInfo(NamedTuple):
+    player: int
+    name: str
+    seat: int
+    stack: int
+    bet: int                          # in front of the player this round
+    status: str                       # "active", "folded", "all-in", "protected"
+    cards: tuple[Card | None, ...]    # None = a card the viewer may not see
+    up: tuple[bool, ...]
+    shown: bool                       # tabled at the showdown
+
+
+class HandView(NamedTuple):
+    viewer: int                       # -1 for a railbird
+    game: str
+    phase: str                        # "bet", "draw", "showdown", "done"
+    street: str
+    round: int
+    button: int                       # -1 in stud
+    seats: tuple[SeatInfo, ...]
+    board: tuple[Card, ...]
+    pots: tuple[int, ...]             # main pot then side pots (including this round's bets)
+    actor: int                        # -1 when nobody is to act
+    legal: object                     # Legal for the viewer when it is their turn, else None
+    draw_counts: dict                 # player -> cards drawn, while that is public
+
+
+def seat_view(hand, viewer: int | None) -> HandView:
+    me = -1 if viewer is None else viewer
+    seats = []
+    for p, pl in enumerate(hand.players):
+        shown = p in hand.shown
+        visible = p == me or shown
+        cards = tuple(c if (visible or up) else None for c, up in zip(hand.hole[p], hand.up[p]))
+        if hand.folded[p] and p != me:
+            cards = ()
+        status = ("folded" if hand.folded[p] else "protected" if hand.protected[p]
+                  else "all-in" if hand.all_in[p] else "active")
+        seats.append(SeatInfo(p, pl.name, pl.seat, hand.stacks[p], hand.bets[p], status, cards,
+                              tuple(hand.up[p]), shown))
+    actor = hand.actor if hand.actor is not None else -1
+    street = hand.variant.streets[hand.street].name if hand.street >= 0 else ""
+    return HandView(
+        viewer=me, game=hand.variant.name, phase=hand.phase, street=street, round=hand.round,
+        button=-1 if hand.variant.bring_in else hand.button, seats=tuple(seats),
+        board=tuple(hand.board), pots=tuple(p.amount for p in hand.pots()), actor=actor,
+        legal=hand.legal() if actor == me and me >= 0 else None,
+        draw_counts=dict(hand.draw_counts),
+    )
+
+
+def redact(event, viewer: int | None):
+    """The event as `viewer` may see it (None = a railbird): hidden cards become None."""
+    me = -1 if viewer is None else viewer
+    if isinstance(event, ev.DealtHole) and event.player != me:
+        return event._replace(cards=tuple(c if up else None for c, up in zip(event.cards, event.up)))
+    if isinstance(event, ev.Drew) and event.player != me:
+        return event._replace(discards=(None,) * len(event.discards), cards=(None,) * len(event.cards))
+    if isinstance(event, ev.Burned):
+        return event._replace(card=None)
+    return event
+
+
+def visible_cards(view: HandView) -> set:
+    """Every real card a view contains (used by the leak checks in the tests and the TUI guard)."""
+    out = {c for s in view.seats for c in s.cards if c is not None}
+    out.update(view.board)
+    return out
