@@ -1,0 +1,221 @@
+"""Betting rules of the three rule pages, one test per rule, named after it."""
+
+import pytest
+
+from cardroom.engine import events as ev
+from cardroom.engine.betting import FIXED, NO, POT, Rules, Structure, planet_small_blind
+from cardroom.engine.hand import ActionNotAllowed, BadAmount, NotYourTurn
+from tests.engine.helpers import make_hand
+
+
+@pytest.mark.parametrize("small_bet, small_blind", [(25, 10), (200, 100), (300, 100), (400, 200)])
+def test_small_blind_is_half_the_small_bet_rounded_down_to_a_dollar_or_even_denomination(small_bet, small_blind):
+    # seed 000: $.25/$.50 -> $.10, $2/$4 -> $1, $4/$8 -> $2; seed 001: $3/$6 -> $1
+    assert planet_small_blind(small_bet) == small_blind
+    s = Structure.make(FIXED, small_bet, small_bet * 2)
+    assert s.blinds == (small_blind, small_bet)   # the big blind equals the small bet
+
+
+def test_blinds_are_posted_left_of_the_button():
+    h = make_hand("holdem", FIXED, [1000] * 4, button=1)
+    posts = [e for e in h.events if isinstance(e, ev.Posted)]
+    assert [(e.player, e.kind, e.amount) for e in posts] == [(2, "small blind", 100), (3, "big blind", 200)]
+
+
+def test_first_round_action_starts_left_of_the_big_blind():
+    h = make_hand("holdem", FIXED, [1000] * 5, button=0)
+    assert h.actor == 3
+
+
+def test_fixed_limit_allows_a_bet_and_three_raises_the_big_blind_counting_as_the_bet():
+    h = make_hand("holdem", FIXED, [10_000] * 6, button=0)   # blinds 100/200, bets of 200
+    assert h.actor == 3
+    for to in (400, 600, 800):                              # three raises on top of the blind
+        lg = h.legal()
+        assert (lg.min_to, lg.max_to) == (to, to)
+        h.bet(to)
+    lg = h.legal()
+    assert lg.min_to == 0 and lg.can_call                   # capped: call or fold
+    with pytest.raises(ActionNotAllowed, match="capped at 4 bets"):
+        h.bet(1000)
+    h.call()
+
+
+def test_a_table_may_cap_at_three_bets():
+    s = Structure.make(FIXED, 200, 400, cap=3)
+    h = make_hand("holdem", FIXED, [10_000] * 4, structure=s)
+    h.bet(400)
+    h.bet(600)
+    assert h.legal().min_to == 0
+
+
+def test_cap_applies_after_the_flop_with_an_opening_bet_and_three_raises():
+    h = make_hand("holdem", FIXED, [10_000] * 3, button=0)
+    h.call(); h.call(); h.check()                           # preflop limped
+    for to in (200, 400, 600, 800):
+        h.bet(to)
+    assert h.legal().min_to == 0
+
+
+def test_fixed_limit_big_bet_on_turn_and_river():
+    h = make_hand("holdem", FIXED, [10_000] * 2, button=0)
+    h.call(); h.check()                                     # heads-up: button = small blind acts first
+    assert h.legal().min_to == 200                          # flop: small bet
+    h.check(); h.check()
+    assert h.legal().min_to == 400                          # turn: big bet
+    h.bet(400); h.call()
+    assert h.legal().min_to == 400                          # river
+
+
+def test_heads_up_the_button_posts_the_small_blind_and_acts_first_before_the_flop():
+    h = make_hand("holdem", NO, [10_000] * 2, button=1, small_bet=200)
+    posts = [e for e in h.events if isinstance(e, ev.Posted)]
+    assert (posts[0].player, posts[0].kind) == (1, "small blind")
+    assert h.actor == 1
+    h.call(); h.check()
+    assert h.actor == 0                                     # after the flop the big blind acts first
+
+
+def test_pot_limit_ten_in_the_pot_a_five_bet_may_be_called_and_raised_twenty_more():
+    # seed 001: "if there is $10 in the pot and Player 1 wagers $5 then Player 2 could Call $5 and
+    # Raise up to an additional $20."
+    s = Structure(POT, 500, 1000, blinds=(250, 500))
+    h = make_hand("holdem", POT, [100_000] * 2, structure=s, button=0)
+    h.call(); h.check()                                     # $10 in the pot
+    assert sum(h.totals) == 1000
+    h.bet(500)                                              # Player 1 bets $5
+    lg = h.legal()
+    assert lg.call == 500
+    assert lg.max_to == 500 + 2000                          # call $5, raise up to $20 more
+
+
+def test_pot_limit_minimum_bet_is_the_big_blind_and_a_bet_size_cannot_decline():
+    s = Structure(POT, 500, 1000, blinds=(250, 500))
+    h = make_hand("holdem", POT, [100_000] * 3, structure=s, button=0)
+    h.call(); h.call(); h.check()
+    assert h.legal().min_to == 500                          # minimum opening bet = big blind
+    h.bet(700)                                              # bets $7
+    assert h.legal().min_to == 1400                         # the next raise is at least $7 more
+    with pytest.raises(BadAmount):
+        h.bet(1300)
+
+
+def test_no_limit_maximum_bet_is_the_table_stake():
+    h = make_hand("holdem", NO, [5_000, 7_000, 9_000], button=0)
+    lg = h.legal()
+    assert h.actor == 0 and lg.max_to == 5_000
+
+
+def test_no_limit_minimum_raise_is_the_last_full_bet_or_raise():
+    h = make_hand("holdem", NO, [50_000] * 3, button=0)    # blinds 100/200
+    h.bet(700)                                              # a raise of 500
+    assert h.legal().min_to == 1200
+
+
+def test_no_limit_short_all_in_raise_does_not_reopen_betting_to_players_who_already_acted():
+    h = make_hand("holdem", NO, [50_000, 1_500, 50_000], button=2)   # P1 small blind, P2 big blind
+    h.call()                                                # button calls 200
+    h.call()                                                # small blind completes
+    h.check()                                               # big blind checks: flop
+    h.bet(1_000)                                            # P1 bets 1000
+    h.bet(1_300)                                            # P2 all-in for 1300: a short raise
+    lg = h.legal()
+    assert h.actor == 2 and lg.min_to == 2_300              # P3 has not acted: may raise
+    h.call()
+    lg = h.legal()
+    assert h.actor == 0 and lg.min_to == 0 and lg.call == 300   # P1 acted before: call or fold only
+    with pytest.raises(ActionNotAllowed, match="does not reopen"):
+        h.bet(5_000)
+
+
+def test_a_full_all_in_raise_reopens_the_betting():
+    h = make_hand("holdem", NO, [50_000, 2_200, 50_000], button=2)
+    h.call(); h.call(); h.check()
+    h.bet(1_000)
+    h.bet(2_000)                                            # all-in, a full raise of 1000
+    h.call()
+    assert h.actor == 0 and h.legal().min_to == 3_000
+
+
+def test_illegal_action_raises_and_changes_nothing():
+    h = make_hand("holdem", NO, [10_000] * 3, button=0)
+    before = (list(h.stacks), list(h.totals), h.actor, len(h.events))
+    with pytest.raises(BadAmount, match="between"):
+        h.bet(250)                                          # below the minimum raise
+    with pytest.raises(ActionNotAllowed, match="cannot check"):
+        h.check()
+    with pytest.raises(NotYourTurn):
+        h.fold(player=1)
+    assert (list(h.stacks), list(h.totals), h.actor, len(h.events)) == before
+
+
+def test_lowball_house_rule_must_raise_to_enter():
+    rules = Rules(rake_percent=0, must_raise_to_enter=True)
+    h = make_hand("27-draw", FIXED, [10_000] * 4, button=0, rules=rules)
+    assert not h.legal().can_call
+    with pytest.raises(ActionNotAllowed, match="must raise"):
+        h.call()
+    h.bet(400)                                              # raising enters
+    assert h.legal().can_call                               # someone else's raise may be called
+    h.call()
+
+
+def test_spread_limit_bets_any_amount_between_min_and_max():
+    s = Structure("spread", 200, 1000, blinds=(100, 200))
+    h = make_hand("holdem", "spread", [10_000] * 3, structure=s, button=0)
+    lg = h.legal()
+    assert (lg.min_to, lg.max_to) == (400, 1200)
+    h.bet(900)                                              # a raise of 700
+    lg = h.legal()
+    assert lg.min_to == 1600 and lg.max_to == 1900
+
+
+def test_uncalled_bet_is_returned():
+    h = make_hand("holdem", NO, [10_000] * 2, button=0)
+    h.bet(3_000)
+    h.fold()
+    returned = [e for e in h.events if isinstance(e, ev.UncalledReturned)]
+    assert returned == [ev.UncalledReturned(0, 2_800)]
+    assert h.stacks == [10_200, 9_800]
+
+
+def test_new_player_post_is_live_and_missed_small_blind_is_dead():
+    from cardroom.engine.hand import Player
+    players = [Player("A", 10_000, 1), Player("B", 10_000, 2), Player("C", 10_000, 3),
+               Player("New", 10_000, 4, live_post=200, dead_post=100)]
+    h = make_hand("holdem", FIXED, None, players=players, button=0)
+    assert h.totals[3] == 300 and h.bets[3] == 200          # the dead 100 does not count as a bet
+    assert h.actor == 3 and h.legal().check                 # left of the big blind, already in for it
+    h.check()
+    assert h.actor == 0 and h.legal().call == 200
+
+
+def test_stud_lowest_up_card_brings_in_and_may_complete():
+    from cardroom.engine.cards import Deck, parse_cards
+    # dealt one at a time from player 0: down, down, up
+    ups = parse_cards("Kd 2c 9h")
+    order = parse_cards("As Ah Ad") + parse_cards("Ks Kh Qc") + ups
+    deck = Deck.stacked(order)
+    h = make_hand("stud", FIXED, [10_000] * 3, deck=deck)
+    assert h.actor == 1                                     # the 2c brings in
+    lg = h.legal()
+    assert lg.bring_in == h.structure.bring_in and lg.min_to == 200 and not lg.fold
+    h.bring_in()
+    assert h.legal().min_to == 200                          # the next player may complete
+
+
+def test_razz_highest_up_card_brings_in():
+    from cardroom.engine.cards import Deck, parse_cards
+    order = parse_cards("2s 3s 4s") + parse_cards("2h 3h 4h") + parse_cards("Kd Ac 7h")
+    h = make_hand("razz", FIXED, [10_000] * 3, deck=Deck.stacked(order))
+    assert h.actor == 0                                     # king is the highest card in razz
+
+
+def test_stud_best_showing_hand_acts_first_on_fourth_street():
+    from cardroom.engine.cards import Deck, parse_cards
+    order = parse_cards("As Ah Ad") + parse_cards("Ks Kh Qc") + parse_cards("Kd 2c 9h")
+    order += parse_cards("3c") + parse_cards("4d 5d 9c")    # burn, then fourth street
+    h = make_hand("stud", FIXED, [10_000] * 3, deck=Deck.stacked(order))
+    h.bring_in(); h.call(); h.call()
+    assert h.actor == 2                                     # 9h 9c: a pair of nines showing
+    assert h.legal().min_to == 200 and h.round == 1         # fourth street: small bet

@@ -1,0 +1,194 @@
+"""Draw rules of seeds 000 and 002: betting order, the dealing order of a draw, reshuffles, views."""
+
+import pytest
+
+from cardroom.engine import events as ev
+from cardroom.engine.betting import FIXED, NO_RAKE, Rules
+from cardroom.engine.hand import BadDiscard
+from cardroom.engine.views import seat_view
+from tests.engine.helpers import make_hand
+
+PLANET = Rules(rake_percent=0, burn_before_draw=False, defer_fifth_card=False, reburn_on_reshuffle=False)
+
+
+def _to_draw(h):
+    """Everyone calls (the big blind checks) to reach the draw."""
+    while h.phase == "bet":
+        lg = h.legal()
+        h.call() if lg.can_call else h.check()
+
+
+def test_predraw_action_starts_left_of_the_big_blind():
+    h = make_hand("a5-draw", FIXED, [10_000] * 5, button=0)
+    assert h.actor == 3
+
+
+def test_postdraw_action_starts_left_of_the_button():
+    h = make_hand("a5-draw", FIXED, [10_000] * 5, button=0)
+    _to_draw(h)
+    assert h.phase == "draw" and h.actor == 1               # the draw starts left of the button
+    while h.phase == "draw":
+        h.stand_pat()
+    assert h.phase == "bet" and h.actor == 1                # and so does the second betting round
+
+
+def test_second_betting_round_is_at_the_higher_limit():
+    h = make_hand("a5-draw", FIXED, [10_000] * 3, button=0)
+    assert h.legal().min_to == 400                          # raise by the small bet before the draw
+    _to_draw(h)
+    while h.phase == "draw":
+        h.stand_pat()
+    assert h.legal().min_to == 400                          # bet the big bet after the draw
+
+
+def test_triple_draw_bets_double_from_the_third_round():
+    h = make_hand("27-triple", FIXED, [10_000] * 2, button=0)
+    sizes = []
+    while not h.over:
+        if h.phase == "draw":
+            h.stand_pat()
+            continue
+        if h.phase == "showdown":
+            h.show()
+            continue
+        if h.legal().check:
+            sizes.append(h.legal().min_to)
+            h.check(); h.check()
+        else:
+            h.call(); h.check()
+    assert sizes == [200, 400, 400]                         # rounds 2, 3, 4 opened by a bet
+
+
+def test_a_player_may_draw_zero_to_five_cards_and_a_house_rule_caps_draws_at_four():
+    h = make_hand("a5-draw", FIXED, [10_000] * 2, button=0)
+    _to_draw(h)
+    assert h.legal().max_draw == 5
+    h2 = make_hand("a5-draw", FIXED, [10_000] * 2, button=0,
+                   rules=Rules(rake_percent=0, draw_cap_four=True))
+    _to_draw(h2)
+    assert h2.legal().max_draw == 4
+    with pytest.raises(BadDiscard, match="at most 4"):
+        h2.draw(list(h2.hole[h2.actor]))
+
+
+def test_discards_must_come_from_the_players_own_hand():
+    h = make_hand("a5-draw", FIXED, [10_000] * 2, button=0)
+    _to_draw(h)
+    other = h.hole[1 - h.actor][0]
+    with pytest.raises(BadDiscard):
+        h.draw([other])
+
+
+def test_draw_dealing_order_fifth_card_after_all_other_draws_and_burn_if_last():
+    # Seed 002: up to four cards at once; a fifth after everyone else; if that player is last,
+    # a card is burned between the fourth and the fifth.
+    h = make_hand("a5-draw", FIXED, [10_000] * 3, button=0)
+    _to_draw(h)
+    order = []
+    start = next(i for i, e in enumerate(h.events) if isinstance(e, ev.DrawStarted))
+    while h.phase == "draw":
+        order.append(h.actor)
+        h.draw(list(h.hole[h.actor]) if h.actor in (1, 0) else [])
+    draws = [e for e in h.events[start:] if isinstance(e, (ev.Drew, ev.Burned))]
+    assert order == [1, 2, 0]
+    shape = [(type(e).__name__, getattr(e, "player", None), len(getattr(e, "cards", ()) or ())) for e in draws]
+    assert shape == [
+        ("Burned", None, 0),          # the burn before the draw
+        ("Drew", 1, 4),               # player 1 asks five: four now
+        ("Drew", 2, 0),               # player 2 stands pat
+        ("Drew", 0, 4),               # player 0 (last) asks five: four now
+        ("Drew", 1, 1),               # the fifth cards after every other player has drawn
+        ("Burned", None, 0),          # the last player's fifth card comes after a burn
+        ("Drew", 0, 1),
+    ]
+    assert all(len(h.hole[p]) == 5 for p in range(3))
+
+
+def test_seed000_reshuffle_example_two_from_the_stub_two_from_a_twenty_card_reshuffle_leaves_eighteen():
+    # "in a full game with eight players there will be 40 cards dealt, leaving 12 ... Two of the
+    # eight players fold. The first player to act draws five cards leaving 7 ... The second player
+    # draws five cards, leaving only two ... The third player wants to draw four cards. He will
+    # receive the remaining two cards ... [the] 10 folded and 10 discarded cards are shuffled ...
+    # There will now be 18 cards remaining in this deck."  (Planet Poker's dealing: no burns.)
+    h = make_hand("a5-draw", FIXED, [10_000] * 8, button=0, rules=PLANET)
+    assert h.deck.remaining == 12
+    h.fold(); h.fold()                                      # players 3 and 4 fold
+    _to_draw(h)
+    assert [h.actor] == [1]
+    h.draw(list(h.hole[1]))
+    assert h.deck.remaining == 7
+    h.draw(list(h.hole[2]))
+    assert h.deck.remaining == 2
+    third = h.actor
+    discards = list(h.hole[third][:4])
+    events = h.draw(discards)
+    reshuffle = [e for e in events if isinstance(e, ev.Reshuffled)]
+    assert reshuffle == [ev.Reshuffled(20, False)]          # 10 folded + 10 discards
+    assert h.deck.remaining == 18
+    assert not set(discards) & set(h.hole[third])           # never his own discards back
+
+
+def test_reshuffle_under_seed002_dealing_reburns_and_never_returns_own_discards():
+    h = make_hand("a5-draw", FIXED, [10_000] * 8, button=0)   # burns and deferred fifth cards
+    h.fold(); h.fold()
+    _to_draw(h)
+    assert h.deck.remaining == 11                           # burned before the draw
+    h.draw(list(h.hole[1]))                                 # four now, the fifth later
+    h.draw(list(h.hole[2]))
+    assert h.deck.remaining == 3
+    third = h.actor
+    discards = list(h.hole[third][:4])
+    events = h.draw(discards)
+    (r,) = [e for e in events if isinstance(e, ev.Reshuffled)]
+    assert r.burned and r.count == 21 - 1                   # folds, discards and the burn; re-burned
+    assert not set(discards) & set(h.hole[third])
+    while h.phase == "draw":
+        h.stand_pat()
+    assert all(len(h.hole[p]) == 5 for p in range(8) if not h.folded[p])
+    assert len(h.all_cards()) == 52
+
+
+def test_tapping_the_table_at_the_draw_stands_pat():
+    h = make_hand("a5-draw", FIXED, [10_000] * 2, button=0)
+    _to_draw(h)
+    p = h.actor
+    before = list(h.hole[p])
+    (drew,) = [e for e in h.stand_pat() if isinstance(e, ev.Drew)]
+    assert drew.discards == () and h.hole[p] == before
+
+
+def test_draw_counts_are_public_until_the_first_action_after_the_draw():
+    h = make_hand("a5-draw", FIXED, [10_000] * 3, button=0)
+    _to_draw(h)
+    h.draw(list(h.hole[1][:2]))
+    h.stand_pat()
+    h.draw(list(h.hole[0][:1]))
+    view = seat_view(h, 2)
+    assert view.draw_counts == {1: 2, 2: 0, 0: 1}
+    assert seat_view(h, None).draw_counts == {1: 2, 2: 0, 0: 1}   # railbirds may ask too
+    h.check()                                               # the first action after the draw
+    assert seat_view(h, 2).draw_counts == {}
+
+
+def test_a_seat_view_never_holds_another_players_hidden_cards():
+    h = make_hand("a5-draw", FIXED, [10_000] * 3, button=0)
+    for viewer in (0, 1, 2, None):
+        view = seat_view(h, viewer)
+        for s in view.seats:
+            if s.player == viewer:
+                assert all(c is not None for c in s.cards)
+            else:
+                assert all(c is None for c in s.cards)
+
+
+def test_every_draw_hand_holds_five_cards_through_the_hand():
+    h = make_hand("27-triple", FIXED, [10_000] * 4, button=0, rules=NO_RAKE)
+    while not h.over:
+        assert all(len(h.hole[p]) == 5 for p in range(4) if not h.folded[p])
+        if h.phase == "draw":
+            h.draw(list(h.hole[h.actor][:3]))
+        elif h.phase == "showdown":
+            h.show()
+        else:
+            lg = h.legal()
+            h.call() if lg.can_call else h.check()

@@ -1,0 +1,178 @@
+"""Pots, odd chips, hi-lo splits, rake and the showdown order, one test per rule."""
+
+import pytest
+
+from cardroom.engine import events as ev
+from cardroom.engine.betting import FIXED, NO, NO_RAKE, Rules, Structure
+from cardroom.engine.hand import IllegalAction
+from cardroom.engine.pots import build_pots, split_hi_lo
+from tests.engine.helpers import board_game_deck, make_hand
+
+
+def _check_down(h):
+    while h.phase == "bet":
+        lg = h.legal()
+        h.check() if lg.check else h.call()
+
+
+def _awards(h):
+    return [(e.player, e.amount, e.pot, e.half) for e in h.events if isinstance(e, ev.Awarded)]
+
+
+def test_odd_chip_goes_to_the_first_winner_left_of_the_button():
+    s = Structure(NO, 10, 20, blinds=(5, 10))
+    deck = board_game_deck(3, 0, {0: "2c 3d", 1: "4c 5d", 2: "7h 8d"}, "As Ks Qs Js Ts")
+    h = make_hand("holdem", NO, [1_000] * 3, structure=s, button=0, deck=deck)
+    h.call(); h.fold(); h.check()                           # 10 + 5 + 10 = 25 in the pot
+    while not h.over:
+        _check_down(h)
+        if h.phase == "showdown":
+            h.show()
+    # The board plays (a royal flush): player 2 is the first winner left of the button.
+    assert sorted(_awards(h)) == [(0, 12, 0, ""), (2, 13, 0, "")]
+
+
+def test_hi_lo_split_the_odd_chip_goes_to_the_high_half():
+    assert split_hi_lo(25) == (13, 12)
+
+
+def test_hi_lo_pot_is_split_between_the_best_high_and_the_best_qualifying_low():
+    deck = board_game_deck(2, 0, {0: "Ah 2h Kc Kd", 1: "Qs Qh Jc Jd"}, "3c 5d 8s Qd 9h", k=4)
+    h = make_hand("omaha8", FIXED, [10_000] * 2, button=0, deck=deck)
+    h.call(); h.check()
+    while not h.over:
+        _check_down(h)
+        if h.phase == "showdown":
+            h.show()
+    # pot 400: player 1's trip queens win the high half, player 0's 8-5-3-2-A the low half
+    assert sorted(_awards(h)) == [(0, 200, 0, "low"), (1, 200, 0, "high")]
+
+
+def test_hi_lo_no_qualifying_low_high_scoops():
+    deck = board_game_deck(2, 0, {0: "Ah 2h Kc Kd", 1: "Qs Qh Jc Jd"}, "9c Td 8s Qd 9h", k=4)
+    h = make_hand("omaha8", FIXED, [10_000] * 2, button=0, deck=deck)
+    h.call(); h.check()
+    while not h.over:
+        _check_down(h)
+        if h.phase == "showdown":
+            h.show()
+    assert _awards(h) == [(1, 400, 0, "")]
+
+
+def test_rake_is_five_percent_rounded_down_to_the_cent():
+    assert Rules().rake([1_019], True) == [50]
+
+
+def test_rake_is_capped_at_three_dollars_a_hand():
+    assert Rules().rake([5_000, 4_000], True) == [250, 50]
+
+
+def test_no_flop_no_drop_option():
+    assert Rules(no_flop_no_drop=True).rake([1_000], False) == [0]
+    assert Rules(no_flop_no_drop=True).rake([1_000], True) == [50]
+
+
+def test_rake_is_taken_from_the_pot_and_chips_are_conserved():
+    h = make_hand("holdem", FIXED, [10_000] * 2, button=0, rules=Rules())
+    h.call(); h.check()
+    while not h.over:
+        _check_down(h)
+        if h.phase == "showdown":
+            h.show()
+    assert h.rake == 20                                     # 5% of $4
+    assert sum(h.stacks) + h.rake == 20_000
+
+
+def test_side_pots_for_all_ins():
+    pots = build_pots([100, 300, 300, 50], live=[True, True, True, False], capped=[True, False, False, False])
+    assert [(p.amount, p.eligible) for p in pots] == [(350, (0, 1, 2)), (400, (1, 2))]
+
+
+def test_an_all_in_player_wins_only_the_main_pot():
+    deck = board_game_deck(3, 0, {0: "As Ad", 1: "Kc Kd", 2: "Qc Qd"}, "2h 7s 9c 4d 3h")
+    h = make_hand("holdem", NO, [1_000, 5_000, 5_000], button=0, deck=deck)
+    h.bet(1_000)                                            # player 0 all-in
+    h.call(); h.call()
+    h.bet(2_000); h.call()                                  # a side pot between players 1 and 2
+    while not h.over:
+        _check_down(h)
+        if h.phase == "showdown":
+            h.show()
+    assert h.stacks == [3_000, 2_000 + 4_000, 2_000]
+
+
+def test_protected_all_in_contests_only_the_pots_built_so_far():
+    deck = board_game_deck(3, 0, {0: "As Ad", 1: "Kc Kd", 2: "Qc Qd"}, "2h 7s 9c 4d 3h")
+    h = make_hand("holdem", NO, [5_000] * 3, button=0, deck=deck)
+    h.call(); h.call(); h.check()                           # 600 in the pot
+    h.bet(1_000)                                            # player 1 bets on the flop
+    h.protect_all_in(2)                                     # player 2 times out: protected
+    h.protect_all_in(0) if False else None
+    h.call()                                                # player 0 calls
+    assert h.stacks[2] == 4_800                             # nothing more taken from the protected player
+    while not h.over:
+        _check_down(h)
+        if h.phase == "showdown":
+            h.show()
+    # player 0's aces win the 600 main pot and the 2000 side pot player 2 cannot contest
+    assert h.stacks == [5_000 - 1_200 + 2_600, 5_000 - 1_200, 4_800]
+
+
+def test_showdown_the_last_aggressor_shows_first_and_others_may_muck():
+    deck = board_game_deck(2, 0, {0: "As Ad", 1: "Kc Kd"}, "2h 7s 9c 4d 3h")
+    h = make_hand("holdem", FIXED, [10_000] * 2, button=0, deck=deck)
+    h.call(); h.check()
+    h.check(); h.check()
+    h.check(); h.check()
+    h.check(); h.bet(400); h.call()                         # player 0 bets the river: aggressor
+    shown = [e for e in h.events if isinstance(e, ev.Shown)]
+    assert [e.player for e in shown] == [0]
+    assert h.legal().muck
+    h.muck()                                                # the loser need not show
+    assert h.over and _awards(h) == [(0, 1_200, 0, "")]
+
+
+def test_showdown_with_no_bet_first_player_left_of_the_button_shows_first():
+    h = make_hand("holdem", FIXED, [10_000] * 3, button=0)
+    h.call(); h.call(); h.check()
+    while h.phase == "bet":
+        h.check()
+    shown = [e for e in h.events if isinstance(e, ev.Shown)]
+    assert [e.player for e in shown] == [1]
+
+
+def test_the_first_to_show_may_not_muck():
+    h = make_hand("holdem", FIXED, [10_000] * 2, button=0)
+    h.call(); h.check()
+    while h.phase == "bet":
+        h.check()
+    assert h.phase == "showdown"
+    assert not h.legal().muck or h.actor != h.showdown_order[0]
+
+
+def test_show_all_table_shows_every_remaining_hand():
+    h = make_hand("a5-draw", FIXED, [10_000] * 3, button=0, rules=Rules(rake_percent=0, show_all=True))
+    h.call(); h.call(); h.check()
+    while h.phase == "draw":
+        h.stand_pat()
+    while h.phase == "bet":
+        h.check()
+    assert h.over
+    assert sorted(e.player for e in h.events if isinstance(e, ev.Shown)) == [0, 1, 2]
+    with pytest.raises(Exception):
+        h.muck()
+
+
+def test_cards_speak_a_mucked_winner_forfeits_but_a_shown_hand_is_read_by_the_dealer():
+    deck = board_game_deck(2, 0, {0: "2c 3d", 1: "As Ad"}, "Ah 7s 9c 4d Kh")
+    h = make_hand("holdem", FIXED, [10_000] * 2, button=0, deck=deck, rules=NO_RAKE)
+    h.call(); h.check()
+    while h.phase == "bet":
+        h.check()
+    # no bet: player 1 (left of the button) shows first; the dealer reads his trip aces
+    assert h.over or h.actor == 0
+    if not h.over:
+        h.show()
+    assert _awards(h) == [(1, 400, 0, "")]
+    with pytest.raises(IllegalAction, match="over"):
+        h.fold()
