@@ -1,0 +1,22 @@
+"""SSH transport: one Textual app per PTY session, all in one process.
+
+Public API for the TUI and the composition root:
+    start_server(host, port, host_key_path, app_factory, *, limits=None, authorize) -> CardroomSSHServer
+    ensure_host_key(path) -> "SHA256:..."
+    SessionInfo, ColorDepth, Limits, install_guards()
+"""
+
+from cardroom.ssh.guards import install_guards
+from cardroom.ssh.limits import Limits
+from cardroom.ssh.server import CardroomSSHServer, ensure_host_key, start_server
+from cardroom.ssh.terminal import ColorDepth, SessionInfo
+
+__all__ = [
+    "CardroomSSHServer",
+    "ColorDepth",
+    "Limits",
+    "SessionInfo",
+    "ensure_host_key",
+    "install_guards",
+    "start_server",
+]

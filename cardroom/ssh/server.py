@@ -1,0 +1,260 @@
+"""The SSH listener: host key, auth, connection limits, one AppSession per connection, shutdown.
+
+Auth lives in a thin `asyncssh.SSHServer` subclass; who may log in is decided by an injected
+`authorize(username, key) -> bool` (accounts come later). The server offers one PTY session
+per connection and nothing else: no exec/sftp/scp, no port/agent/X11 forwarding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+import os
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from cardroom.ssh.guards import install_guards
+from cardroom.ssh.limits import Limits
+from cardroom.ssh.session import AppFactory, AppSession
+
+log = logging.getLogger("cardroom.ssh")
+
+Authorize = Callable[[str, asyncssh.SSHKey], "bool | Awaitable[bool]"]
+
+MAX_USERNAME = 64
+
+
+def ensure_host_key(path: str | os.PathLike[str]) -> str:
+    """Create an ed25519 host key at `path` (mode 0600) if missing; never regenerate one.
+
+    Returns its fingerprint ("SHA256:..."), which clients will see on first connect.
+    """
+    key_path = Path(path)
+    if key_path.exists():
+        return asyncssh.read_private_key(key_path).get_fingerprint()
+    key_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    # O_EXCL: if two processes race, one fails instead of one silently replacing the other's key.
+    fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(key.export_private_key())
+    return key.get_fingerprint()
+
+
+def _clean_username(username: str) -> bool:
+    return 0 < len(username) <= MAX_USERNAME and username.isprintable() and username.strip() == username
+
+
+class _Registry:
+    """Shared bookkeeping of one listener: live connections by IP, live sessions."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.connections: set[_CardroomServer] = set()
+        self.per_ip: Counter[str] = Counter()
+        self.sessions: set[AppSession] = set()
+        self.closing = False
+
+
+class _CardroomServer(asyncssh.SSHServer):
+    """One instance per TCP connection (asyncssh calls the factory for each)."""
+
+    def __init__(self, registry: _Registry, app_factory: AppFactory, authorize: Authorize) -> None:
+        self._registry = registry
+        self._app_factory = app_factory
+        self._authorize = authorize
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._ip = "?"
+        self._username = ""
+        self._candidate_fingerprint: str | None = None
+        self._fingerprint: str | None = None
+        self._has_session = False
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self._ip = str(peer[0])
+        registry = self._registry
+        registry.connections.add(self)
+        registry.per_ip[self._ip] += 1
+        if len(registry.connections) > registry.limits.max_unauthenticated:
+            # A flood of silent TCP connections never reaches begin_auth: just drop them.
+            asyncio.get_running_loop().call_soon(conn.abort)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        registry = self._registry
+        if self in registry.connections:
+            registry.connections.discard(self)
+            registry.per_ip[self._ip] -= 1
+            if registry.per_ip[self._ip] <= 0:
+                del registry.per_ip[self._ip]
+        self._conn = None
+
+    def disconnect(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+
+    def abort(self) -> None:
+        if self._conn is not None:
+            self._conn.abort()
+
+    def begin_auth(self, username: str) -> bool:
+        # Pitfall 5: refusing here sends a disconnect reason the client shows; refusing in
+        # connection_made would only show "Connection reset by peer".
+        registry, limits = self._registry, self._registry.limits
+        if registry.closing:
+            raise asyncssh.DisconnectError(asyncssh.DISC_BY_APPLICATION, "server is shutting down")
+        if len(registry.connections) > limits.max_connections:
+            raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, "card room is full, try again later")
+        if registry.per_ip[self._ip] > limits.max_per_ip:
+            raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections from your address")
+        if not _clean_username(username):
+            raise asyncssh.DisconnectError(asyncssh.DISC_ILLEGAL_USER_NAME, "invalid user name")
+        self._username = username
+        return True  # False would mean "no auth required" (pitfall 4)
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        try:
+            result = self._authorize(username, key)
+            if inspect.isawaitable(result):
+                result = await result
+        except Exception:
+            log.exception("authorize() failed for %r", username)
+            return False
+        if result:
+            # Called for the query and again for the signed request; the last accepted key
+            # before auth_completed() is the one that signed.
+            self._candidate_fingerprint = key.get_fingerprint()
+        return bool(result)
+
+    def auth_completed(self) -> None:
+        self._fingerprint = self._candidate_fingerprint
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def session_requested(self) -> AppSession | bool:
+        if self._has_session or self._registry.closing:
+            return False  # one interactive session per connection
+        self._has_session = True
+        session = AppSession(
+            self._app_factory,
+            username=self._username,
+            peer_address=self._ip,
+            key_fingerprint=self._fingerprint,
+            limits=self._registry.limits,
+            on_closed=self._registry.sessions.discard,
+        )
+        self._registry.sessions.add(session)
+        return session
+
+    # No port forwarding of any kind.
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        return False
+
+    def tun_requested(self, unit: int | None) -> bool:
+        return False
+
+    def tap_requested(self, unit: int | None) -> bool:
+        return False
+
+
+class CardroomSSHServer:
+    """A running listener. `await close()` shuts down gracefully (pitfall 8)."""
+
+    def __init__(self, acceptor: asyncssh.SSHAcceptor, registry: _Registry, fingerprint: str) -> None:
+        self._acceptor = acceptor
+        self._registry = registry
+        self.fingerprint = fingerprint
+
+    @property
+    def port(self) -> int:
+        return self._acceptor.get_port()
+
+    @property
+    def sessions(self) -> frozenset[AppSession]:
+        return frozenset(self._registry.sessions)
+
+    @property
+    def connection_count(self) -> int:
+        return len(self._registry.connections)
+
+    async def close(self, timeout: float | None = None) -> None:
+        """Exit every app first (each restores its client's terminal), wait, then close."""
+        registry = self._registry
+        timeout = registry.limits.shutdown_timeout if timeout is None else timeout
+        registry.closing = True
+        self._acceptor.close()  # stops listening only; live connections stay open
+        tasks = [s.task for s in list(registry.sessions) if s.task is not None and not s.task.done()]
+        for session in list(registry.sessions):
+            session.request_exit()
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+        # Each finished app sent exit-status and closed its channel; now end the connections
+        # (including ones that never opened a session) and give the goodbyes time to leave.
+        for server in list(registry.connections):
+            server.disconnect()
+        deadline = asyncio.get_running_loop().time() + 1.0
+        while registry.connections and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.02)
+        for server in list(registry.connections):
+            server.abort()
+        await self._acceptor.wait_closed()
+
+
+async def start_server(
+    host: str,
+    port: int,
+    host_key_path: str | os.PathLike[str],
+    app_factory: AppFactory,
+    *,
+    limits: Limits | None = None,
+    authorize: Authorize,
+) -> CardroomSSHServer:
+    """Listen on host:port; each PTY session runs `app_factory(SessionInfo)` over SSH."""
+    install_guards()
+    limits = limits or Limits()
+    fingerprint = ensure_host_key(host_key_path)
+    registry = _Registry(limits)
+    acceptor = await asyncssh.create_server(
+        lambda: _CardroomServer(registry, app_factory, authorize),
+        host,
+        port,
+        server_host_keys=[os.fspath(host_key_path)],
+        # Pitfall 4: asyncssh's defaults suit a shell, not a TUI.
+        line_editor=False,
+        encoding="utf-8",
+        errors="replace",  # 'strict' would drop the connection on one bad UTF-8 byte
+        agent_forwarding=False,
+        x11_forwarding=False,
+        allow_scp=False,
+        password_auth=False,
+        kbdint_auth=False,
+        keepalive_interval=limits.keepalive_interval,
+        keepalive_count_max=limits.keepalive_count_max,
+        login_timeout=limits.login_timeout,
+        window=limits.channel_window,
+        # Ignore ~/.ssh and /etc/ssh config: this server's behaviour is all in code.
+        config=None,
+    )
+    return CardroomSSHServer(acceptor, registry, fingerprint)

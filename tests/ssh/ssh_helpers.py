@@ -1,0 +1,127 @@
+"""Helpers for the SSH bridge tests: a tiny Textual app and a fake transport.
+
+The real card-room TUI does not exist yet; StandInApp is only here to have something to drive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.widgets import Input, Static
+
+from cardroom.ssh.driver import SessionDriver, bind_app
+from cardroom.ssh.guards import install_guards
+from cardroom.ssh.terminal import ColorDepth
+
+install_guards()
+
+
+class StandInApp(App[None]):
+    """Shows a counter, the last key and its size; 'f' fills the screen, 'q' quits."""
+
+    CSS = """
+    #status { color: rgb(10,200,30); background: rgb(200,10,30); height: 1; }
+    #fill { height: 1fr; }
+    """
+
+    def __init__(self, info: Any = None) -> None:
+        super().__init__()
+        self.info = info
+        self.count = 0
+        self.keys: list[str] = []
+        self.pastes: list[str] = []
+        self.fills = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._status(), id="status", markup=False)
+        yield Static("", id="fill", markup=False)
+
+    def _status(self) -> str:
+        last = self.keys[-1] if self.keys else "-"
+        return f"count={self.count} last={last} size={self.size.width}x{self.size.height}"
+
+    def _update(self) -> None:
+        self.query_one("#status", Static).update(self._status())
+
+    def on_key(self, event: Any) -> None:
+        self.keys.append(event.key)
+        self.count += 1
+        if event.key == "q":
+            self.exit()
+            return
+        if event.key == "f":
+            self.fills += 1
+            width, height = self.size
+            row = "".join(chr(33 + (self.fills * 7 + i) % 90) for i in range(width))
+            self.query_one("#fill", Static).update("\n".join(row[i:] + row[:i] for i in range(height - 2)))
+        self._update()
+
+    def on_paste(self, event: Any) -> None:
+        self.pastes.append(event.text)
+
+    def on_resize(self, event: Any) -> None:
+        self.call_after_refresh(self._update)  # app.size settles after the Resize handler
+
+
+class InputApp(App[None]):
+    """A focused Input: the widget whose cursor would blink."""
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="inp")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+
+class FakeTransport:
+    def __init__(self, size: tuple[int, int] = (80, 24), depth: ColorDepth = ColorDepth.TRUECOLOR) -> None:
+        self.size = size
+        self.color_depth = depth
+        self.chunks: list[str] = []
+        self.driver: SessionDriver | None = None
+        self.broken = False
+
+    def write(self, data: str) -> None:
+        if self.broken:
+            raise BrokenPipeError("peer vanished")
+        self.chunks.append(data)
+
+    def attach_driver(self, driver: SessionDriver) -> None:
+        self.driver = driver
+
+    @property
+    def output(self) -> str:
+        return "".join(self.chunks)
+
+
+async def wait_for(predicate: Any, timeout: float = 5.0, interval: float = 0.01) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(interval)
+
+
+class Running:
+    """An app running over a FakeTransport in its own task."""
+
+    def __init__(self, app: App[Any], transport: FakeTransport) -> None:
+        self.app = app
+        self.transport = transport
+        bind_app(app, transport)
+        self.task = asyncio.get_running_loop().create_task(app.run_async())
+
+    async def ready(self) -> None:
+        await wait_for(lambda: self.transport.driver is not None and self.app.is_running and "count=0" in self.transport.output)
+
+    @property
+    def driver(self) -> SessionDriver:
+        assert self.transport.driver is not None
+        return self.transport.driver
+
+    async def stop(self) -> None:
+        self.app.exit()
+        await asyncio.wait_for(self.task, 5)

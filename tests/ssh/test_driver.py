@@ -1,0 +1,164 @@
+"""SessionDriver against a fake transport: input, ESC timer, resize, dead peers, mode sequences."""
+
+from __future__ import annotations
+
+import asyncio
+
+from ssh_helpers import InputApp, StandInApp, wait_for
+from textual.widgets import Input
+
+from cardroom.ssh.driver import EXIT_SEQUENCE, _PasteGuard, downgrade_sgr
+from cardroom.ssh.terminal import ColorDepth
+
+
+async def test_keys_reach_the_app_and_the_screen(run_app):
+    r = run_app()
+    await r.ready()
+    r.driver.feed("ab")
+    r.driver.feed("\x1b[A")  # up arrow, a complete sequence
+    await wait_for(lambda: r.app.count == 3)
+    assert r.app.keys == ["a", "b", "up"]
+    await wait_for(lambda: "count=3 last=up" in r.transport.output)
+    await r.stop()
+
+
+async def test_lone_escape_released_by_timer(run_app):
+    r = run_app()
+    await r.ready()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    r.driver.feed("\x1b")
+    await asyncio.sleep(0.05)
+    assert r.app.keys == []  # could still be the start of a sequence
+    await wait_for(lambda: r.app.keys == ["escape"], timeout=1)
+    assert loop.time() - started < 0.5
+    await r.stop()
+
+
+async def test_sequence_split_across_feeds_is_one_key(run_app):
+    r = run_app()
+    await r.ready()
+    r.driver.feed("\x1b[")
+    r.driver.feed("B")
+    await wait_for(lambda: r.app.keys == ["down"])
+    await asyncio.sleep(0.2)  # the ESC timer must not add a stray key
+    assert r.app.keys == ["down"]
+    await r.stop()
+
+
+async def test_initial_size_and_resize(run_app):
+    r = run_app(size=(90, 30))
+    await r.ready()
+    assert r.app.size == (90, 30)
+    r.driver.resize(120, 40)
+    await wait_for(lambda: r.app.size == (120, 40))
+    await wait_for(lambda: "size=120x40" in r.transport.output)
+    await r.stop()
+
+
+async def test_writes_after_peer_vanished_are_swallowed(run_app):
+    r = run_app()
+    await r.ready()
+    r.transport.broken = True
+    r.driver.feed("x")  # causes a repaint whose write raises inside the transport
+    await wait_for(lambda: r.driver.is_closed)
+    written = len(r.transport.chunks)
+    r.driver.resize(100, 30)
+    r.driver.feed("y")
+    await asyncio.sleep(0.05)
+    await r.stop()
+    assert len(r.transport.chunks) == written
+    assert r.app.return_code == 0
+    assert r.app._exception is None
+
+
+async def test_start_and_stop_sequences(run_app):
+    r = run_app()
+    await r.ready()
+    out = r.transport.output
+    for seq in ("\x1b[?1049h", "\x1b[?25l", "\x1b[?1000h", "\x1b[?1003h", "\x1b[?1015h", "\x1b[?1006h",
+                "\x1b[?1004h", "\x1b[?2004h", "\x1b[?7l"):
+        assert seq in out
+    assert out.index("\x1b[?1049h") < out.index("\x1b[?2004h")
+    await r.stop()
+    out = r.transport.output
+    assert out.endswith(EXIT_SEQUENCE)
+    assert out.endswith("\x1b[?1049l")  # leaving the alt screen is the very last thing
+    for seq in ("\x1b[?2004l", "\x1b[?7h", "\x1b[?1004l", "\x1b[?1000l", "\x1b[?1006l", "\x1b[?25h"):
+        assert seq in out[-len(EXIT_SEQUENCE):]
+
+
+async def test_no_blinking_cursor(run_app):
+    r = run_app(InputApp())
+    await wait_for(lambda: r.transport.driver is not None and r.app.is_running)
+    await wait_for(lambda: r.app.focused is not None)
+    assert isinstance(r.app.focused, Input)
+    assert r.app.focused.cursor_blink is False
+    await asyncio.sleep(0.3)
+    before = len(r.transport.chunks)
+    await asyncio.sleep(1.2)  # two blink periods: an idle screen must write nothing
+    assert len(r.transport.chunks) == before
+    out = r.transport.output
+    for blink in ("\x1b[?12h", "\x1b[1 q", "\x1b[3 q", "\x1b[5 q", "\x1b[0 q"):
+        assert blink not in out
+    await r.stop()
+
+
+async def test_bracketed_paste_reaches_app_and_is_bounded(run_app):
+    r = run_app()
+    await r.ready()
+    r.driver.feed("\x1b[200~hello\x1b[201~")
+    await wait_for(lambda: r.app.pastes == ["hello"])
+    r.driver.set_max_paste(100)
+    r.driver.feed("\x1b[200~" + "x" * 5000)
+    r.driver.feed("y" * 5000 + "\x1b[2")
+    r.driver.feed("01~z")
+    await wait_for(lambda: len(r.app.pastes) == 2 and "z" in r.app.keys)
+    assert r.app.pastes[1] == "x" * 100
+    assert r.app.keys == ["z"]  # nothing of the discarded paste leaked out as keys
+    await r.stop()
+
+
+def test_paste_guard_markers_split_across_reads():
+    guard = _PasteGuard(10)
+    text = "a\x1b[200~0123456789ABCDEF\x1b[201~b"
+    out = "".join(guard.filter(ch) for ch in text)
+    assert out == "a\x1b[200~0123456789\x1b[201~b"
+
+
+def test_sgr_downgrade():
+    data = "\x1b[1;38;2;10;200;30;48;2;200;10;30mX\x1b[0m"
+    assert downgrade_sgr(data, ColorDepth.TRUECOLOR) == data
+    eight = downgrade_sgr(data, ColorDepth.EIGHT_BIT)
+    assert "38;5;" in eight and "48;5;" in eight and "38;2" not in eight and eight.startswith("\x1b[1;")
+    sixteen = downgrade_sgr(data, ColorDepth.STANDARD)
+    assert "38;" not in sixteen and "48;" not in sixteen
+    assert sixteen.startswith("\x1b[1;") and sixteen.endswith("mX\x1b[0m")
+    none = downgrade_sgr(data, ColorDepth.NONE)
+    assert none == "\x1b[1mX\x1b[0m"  # bold kept, colours gone, reset kept
+    assert downgrade_sgr("\x1b[38;2;1;2;3mY", ColorDepth.NONE) == "Y"  # no empty SGR (= reset) left
+    assert downgrade_sgr("\x1b[5;10H\x1b[m", ColorDepth.NONE) == "\x1b[5;10H\x1b[m"
+
+
+async def test_colour_depth_per_session_same_process(run_app):
+    deep = run_app(depth=ColorDepth.TRUECOLOR)
+    mid = run_app(depth=ColorDepth.EIGHT_BIT)
+    low = run_app(depth=ColorDepth.STANDARD)
+    mono = run_app(depth=ColorDepth.NONE)
+    for r in (deep, mid, low, mono):
+        await r.ready()
+    assert "38;2;10;200;30" in deep.transport.output
+    assert "38;5;" in mid.transport.output and "38;2;" not in mid.transport.output
+    assert "38;" not in low.transport.output and "\x1b[3" in low.transport.output
+    out = mono.transport.output
+    assert "38;" not in out and "48;" not in out
+    assert mono.app.no_color and not deep.app.no_color
+    for r in (deep, mid, low, mono):
+        await r.stop()
+
+
+async def test_exit_while_starting(run_app):
+    r = run_app(StandInApp())
+    r.app.exit()  # e.g. the connection was lost before the app got going
+    await asyncio.wait_for(r.task, 5)
+    assert "\x1b[?1049h" not in r.transport.output

@@ -1,0 +1,325 @@
+"""End to end: a real asyncssh server on 127.0.0.1:0 and asyncssh clients, keys made in tmp_path."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+import time
+
+import asyncssh
+import pytest
+from ssh_helpers import StandInApp
+
+from cardroom.ssh import ColorDepth, Limits, SessionInfo, ensure_host_key, start_server
+
+
+@pytest.fixture
+def client_key():
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+@pytest.fixture
+async def server_factory(tmp_path, client_key):
+    started = []
+    infos: list[SessionInfo] = []
+    allowed = client_key.get_fingerprint()
+
+    def factory(info: SessionInfo) -> StandInApp:
+        infos.append(info)
+        return StandInApp(info)
+
+    async def start(limits: Limits | None = None):
+        server = await start_server(
+            "127.0.0.1", 0, tmp_path / "keys" / "host_ed25519", factory,
+            limits=limits, authorize=lambda user, key: key.get_fingerprint() == allowed,
+        )
+        server.infos = infos
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        await server.close(timeout=2)
+
+
+def connect(server, client_key, username="alice", **kwargs):
+    return asyncssh.connect(
+        "127.0.0.1", server.port, username=username, client_keys=[client_key], known_hosts=None,
+        agent_path=None, config=None, **kwargs,
+    )
+
+
+class Screen:
+    """Reads a PTY process's output in the background."""
+
+    def __init__(self, process: asyncssh.SSHClientProcess) -> None:
+        self.process = process
+        self.text = ""
+        self._task = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        while True:
+            data = await self.process.stdout.read(65536)
+            if not data:
+                return
+            self.text += data
+
+    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.text:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{needle!r} not on screen; got tail {self.text[-300:]!r}")
+            await asyncio.sleep(0.01)
+
+
+async def open_screen(conn, term_type="xterm-256color", term_size=(80, 24), **kwargs) -> Screen:
+    process = await conn.create_process(term_type=term_type, term_size=term_size, **kwargs)
+    return Screen(process)
+
+
+def test_ensure_host_key_creates_0600_once(tmp_path):
+    path = tmp_path / "host_keys" / "ssh_host_ed25519"
+    fingerprint = ensure_host_key(path)
+    assert fingerprint.startswith("SHA256:")
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    before = path.read_bytes()
+    assert ensure_host_key(path) == fingerprint
+    assert path.read_bytes() == before
+
+
+async def test_pty_session_keys_and_resize(server_factory, client_key):
+    server = await server_factory()
+    async with connect(server, client_key) as conn:
+        screen = await open_screen(conn, term_size=(90, 30))
+        await screen.wait_for("count=0")
+        await screen.wait_for("size=90x30")
+        assert "\x1b[?1049h" in screen.text
+        screen.process.stdin.write("ab")
+        await screen.wait_for("count=2 last=b")
+        screen.process.change_terminal_size(120, 40)
+        await screen.wait_for("size=120x40")
+        screen.process.change_terminal_size(5000, 1)  # absurd: clamped
+        await screen.wait_for("size=500x10")
+        screen.process.stdin.write("q")
+        await asyncio.wait_for(screen.process.wait_closed(), 5)
+        assert screen.process.exit_status == 0
+        assert screen.text.endswith("\x1b[?1049l")  # the client's terminal is restored
+    info = server.infos[0]
+    assert info.username == "alice" and info.term == "xterm-256color"
+    assert info.color_depth is ColorDepth.EIGHT_BIT and info.size == (90, 30)
+    assert info.peer_address == "127.0.0.1"
+    assert info.key_fingerprint == client_key.get_fingerprint()
+
+
+async def test_keys_sent_immediately_on_open(server_factory, client_key):
+    server = await server_factory()
+    async with connect(server, client_key) as conn:
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24))
+        process.stdin.write("xyz")  # before the app has even started
+        screen = Screen(process)
+        await screen.wait_for("count=3 last=z")
+
+
+async def test_colour_depth_per_session(server_factory, client_key):
+    server = await server_factory()
+    async with connect(server, client_key) as conn:
+        true = await open_screen(conn, term_type="xterm", env={"COLORTERM": "truecolor"})
+        await true.wait_for("count=0")
+    async with connect(server, client_key) as conn:
+        sixteen = await open_screen(conn, term_type="xterm")
+        mono = None
+        await sixteen.wait_for("count=0")
+    async with connect(server, client_key) as conn:
+        mono = await open_screen(conn, term_type="xterm-256color", env={"NO_COLOR": "1"})
+        await mono.wait_for("count=0")
+    assert "38;2;10;200;30" in true.text
+    assert "38;2;" not in sixteen.text and "38;5;" not in sixteen.text
+    assert "38;" not in mono.text and "48;" not in mono.text
+    depths = [info.color_depth for info in server.infos]
+    assert depths == [ColorDepth.TRUECOLOR, ColorDepth.STANDARD, ColorDepth.NONE]
+
+
+async def test_invalid_utf8_does_not_drop_the_session(server_factory, client_key):
+    server = await server_factory()
+    async with connect(server, client_key) as conn:
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        process.stdin.write(b"\xff\xfe")
+        process.stdin.write(b"k")
+        text = b""
+        deadline = time.monotonic() + 5
+        while b"last=k" not in text and time.monotonic() < deadline:
+            text += await asyncio.wait_for(process.stdout.read(65536), 5)
+        assert b"last=k" in text
+
+
+async def test_no_pty_gets_help_and_exit_1(server_factory, client_key):
+    server = await server_factory()
+    async with connect(server, client_key) as conn:
+        result = await asyncio.wait_for(conn.run(), 5)
+    assert result.exit_status == 1
+    assert result.stdout.count("\n") == 1 and "ssh -t" in result.stdout
+    assert server.infos == []
+
+
+async def test_exec_sftp_and_forwarding_refused(server_factory, client_key):
+    server = await server_factory()
+    # One session channel per connection, so each refusal gets a connection of its own.
+    async with connect(server, client_key) as conn:
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.run("ls /", term_type=None)
+    async with connect(server, client_key) as conn:
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.run("scp -t /tmp", term_type=None)
+    async with connect(server, client_key) as conn:
+        with pytest.raises((asyncssh.SFTPError, asyncssh.ChannelOpenError)):
+            await conn.start_sftp_client()
+    async with connect(server, client_key) as conn:
+        first = await open_screen(conn)
+        await first.wait_for("count=0")
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", server.port)
+        with pytest.raises(asyncssh.ChannelListenError):
+            await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22)
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_process(term_type="xterm")  # a second session
+        # The live session is unharmed by all of the above.
+        first.process.stdin.write("k")
+        await first.wait_for("last=k")
+    assert len(server.infos) == 1
+
+
+async def test_wrong_key_and_password_refused(server_factory, client_key):
+    server = await server_factory()
+    with pytest.raises(asyncssh.PermissionDenied):
+        async with connect(server, asyncssh.generate_private_key("ssh-ed25519")):
+            pass
+    with pytest.raises(asyncssh.PermissionDenied):
+        async with asyncssh.connect(
+            "127.0.0.1", server.port, username="alice", password="hunter2", client_keys=None,
+            known_hosts=None, agent_path=None, config=None,
+        ):
+            pass
+
+
+async def test_connection_limits_refused_with_reason(server_factory, client_key):
+    server = await server_factory(Limits(max_per_ip=2))
+    async with connect(server, client_key) as one, connect(server, client_key):
+        with pytest.raises(asyncssh.DisconnectError, match="too many connections from your address"):
+            async with connect(server, client_key):
+                pass
+        screen = await open_screen(one)  # the server still serves the others
+        screen.process.stdin.write("k")
+        await screen.wait_for("last=k")
+    async with connect(server, client_key) as again:  # slots are freed on disconnect
+        screen = await open_screen(again)
+        await screen.wait_for("count=0")
+
+
+async def test_total_connection_limit(server_factory, client_key):
+    server = await server_factory(Limits(max_connections=1, max_per_ip=10))
+    async with connect(server, client_key) as conn:
+        with pytest.raises(asyncssh.DisconnectError, match="card room is full"):
+            async with connect(server, client_key):
+                pass
+        screen = await open_screen(conn)
+        await screen.wait_for("count=0")
+
+
+class _NeverReads(asyncssh.SSHClientSession):
+    def connection_made(self, chan) -> None:
+        chan.pause_reading()  # stop consuming: the client stops opening its window
+
+
+async def test_client_that_never_reads_is_dropped(server_factory, client_key):
+    server = await server_factory(Limits(max_write_buffer=64 * 1024))
+    async with connect(server, client_key) as conn:
+        chan, _ = await conn.create_session(
+            _NeverReads, term_type="xterm-256color", term_size=(200, 60), window=16 * 1024,
+        )
+        peak = 0
+        deadline = time.monotonic() + 10
+        while server.sessions and time.monotonic() < deadline:
+            chan.write("f")  # each 'f' repaints the whole 200x60 screen
+            for session in server.sessions:
+                if session._chan is not None:
+                    peak = max(peak, session._chan.get_write_buffer_size())
+            await asyncio.sleep(0.02)
+        assert not server.sessions, "a client that never reads must be disconnected"
+        # Bounded by the cap plus one frame, not by how long the client kept typing.
+        assert peak <= 64 * 1024 + 64 * 1024
+        await asyncio.wait_for(conn.wait_closed(), 5)
+
+
+async def test_graceful_close_restores_terminals(server_factory, client_key):
+    server = await server_factory()
+    async with connect(server, client_key) as conn:
+        screen = await open_screen(conn)
+        await screen.wait_for("count=0")
+        await server.close(timeout=3)
+        await asyncio.wait_for(screen.process.wait_closed(), 5)
+        assert screen.text.endswith("\x1b[?1049l")
+        assert screen.process.exit_status == 0
+    assert server.connection_count == 0
+
+
+async def test_disconnect_while_app_starting_exits_it(server_factory, client_key):
+    server = await server_factory()
+    for _ in range(5):
+        conn = await connect(server, client_key)
+        await conn.create_process(term_type="xterm", term_size=(80, 24))
+        conn.abort()  # vanish mid-startup
+    deadline = time.monotonic() + 5
+    while server.sessions and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    assert not server.sessions
+
+
+async def _max_loop_gap(seconds: float) -> float:
+    loop = asyncio.get_running_loop()
+    worst, last, end = 0.0, loop.time(), loop.time() + seconds
+    while loop.time() < end:
+        await asyncio.sleep(0.005)
+        now = loop.time()
+        worst, last = max(worst, now - last), now
+    return worst
+
+
+async def test_key_flood_and_giant_paste_do_not_stall_the_loop(server_factory, client_key):
+    limits = Limits()
+    server = await server_factory(limits)
+    async with connect(server, client_key) as conn:
+        screen = await open_screen(conn)
+        await screen.wait_for("count=0")
+        (session,) = server.sessions
+        screen.process.stdin.write("a" * 300_000)  # ~6 s of parsing if done in one go
+        gap = await _max_loop_gap(1.0)
+        assert gap < 0.25, f"event loop stalled for {gap:.3f}s"
+        assert session._pending_len <= 2 * limits.max_pending_input
+        assert 0 < session.app.count < 300_000  # still working through it, in slices
+    async with connect(server, client_key) as conn:
+        screen = await open_screen(conn)
+        await screen.wait_for("count=0")
+        (session,) = [s for s in server.sessions if s.app is not None]
+        screen.process.stdin.write("\x1b[200~" + "p" * 1_000_000 + "\x1b[201~k")
+        gap = await _max_loop_gap(0.5)
+        await screen.wait_for("last=k", timeout=10)
+        assert gap < 0.25, f"event loop stalled for {gap:.3f}s"
+        assert session.app.pastes == ["p" * limits.max_paste]
+
+
+async def test_env_and_window_change_floods(server_factory, client_key):
+    server = await server_factory()
+    flood = {f"VAR{i}": "x" * 1000 for i in range(500)}
+    async with connect(server, client_key) as conn:
+        screen = await open_screen(conn, term_type="x" * 5000 + "\x1b]0;pwned\x07", env=flood)
+        await screen.wait_for("count=0")
+        (session,) = server.sessions
+        assert session._env == {}  # nothing but colour hints is ever stored
+        assert server.infos[0].term == "x" * 64  # TERM bounded and sanitised
+        for i in range(500):
+            screen.process.change_terminal_size(60 + i % 50, 20 + i % 10)
+        screen.process.change_terminal_size(77, 22)
+        await screen.wait_for("size=77x22")
+        screen.process.stdin.write("k")
+        await screen.wait_for("last=k")
