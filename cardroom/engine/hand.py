@@ -269,7 +269,8 @@ class Hand:
             self._size = s.big_blind
         first_round = self.round == 0
         if first_round:
-            self._to_call = max(self.bets)
+            # A big blind all-in for less still makes the others call the full big blind.
+            self._to_call = max(max(self.bets), self._blind_level)
             self._full_level = self._blind_level if self._blind_level else 0
             self._bet_count = 1 if self._blind_level else 0
         else:
