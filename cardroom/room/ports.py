@@ -72,7 +72,7 @@ class Account:
 
 @dataclass(frozen=True, slots=True)
 class LedgerEntry:
-    """One movement of money. ``amount_cents`` is never negative; ``kind`` says which way it went."""
+    """One movement of money: ``amount_cents`` is never negative, ``kind`` says which way."""
 
     seq: int                    # the store's order of entries (strictly increasing)
     id: str                     # unique id (a uuid unless the caller supplied an entry id)
@@ -183,7 +183,7 @@ class HandStateError(Refused):
 
 
 class SettlementError(Refused, ValueError):
-    """The results of a hand do not add up (unknown seats, chips created or lost, negative stack)."""
+    """The results of a hand do not add up (unknown seats, chips created or lost, a stack < 0)."""
 
 
 class DuplicateEntry(Refused):

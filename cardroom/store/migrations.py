@@ -25,7 +25,8 @@ _V1: tuple[str, ...] = (
     CREATE TABLE accounts (
         id             INTEGER PRIMARY KEY AUTOINCREMENT,
         name           TEXT    NOT NULL UNIQUE,
-        balance_cents  INTEGER NOT NULL CHECK (balance_cents >= 0 AND balance_cents <= {MAX_HELD_CENTS}),
+        balance_cents  INTEGER NOT NULL
+                       CHECK (balance_cents >= 0 AND balance_cents <= {MAX_HELD_CENTS}),
         starting_cents INTEGER NOT NULL CHECK (starting_cents >= 0),
         is_admin       INTEGER NOT NULL DEFAULT 0 CHECK (is_admin IN (0, 1)),
         created_at     TEXT    NOT NULL

@@ -31,7 +31,7 @@ from cardroom.room.ports import (
     MAX_AMOUNT_CENTS, Account, AccountId, ConservationError, DuplicateEntry, HandRecord,
     HandStart, HandStateError, InsufficientChips, InsufficientFunds, InvalidAmount, KeyInUse,
     LedgerEntry, NameTaken, Refused, SeatStack, SelfAdjustment, SettlementError, StoreCorrupt,
-    StoreError, StoreUnavailable, UnknownAccount, UnknownHand,
+    StoreUnavailable, UnknownAccount, UnknownHand,
 )
 from cardroom.store import migrations
 
@@ -679,4 +679,4 @@ class SqliteStore:
             return [self._hand_row(c, r) for r in rows]
 
 
-__all__ = ["SqliteStore", "StoreError"]
+__all__ = ["SqliteStore"]

@@ -1,4 +1,4 @@
-"""Schema creation, migrations, durability settings, the database's own refusals, start-up errors."""
+"""Schema, migrations, durability settings, the database's own refusals, start-up errors."""
 
 import ast
 import sqlite3
