@@ -367,8 +367,9 @@ class Hand:
         to_call = self._to_call
         if most <= to_call:
             return 0, 0, ""
-        if not any(self._can_bet(q) for q in range(self.n) if q != p):
-            return 0, 0, ""   # everyone else is all-in or out: nobody could call a raise
+        if not any(self._can_bet(q) and self.stacks[q] + self.bets[q] > to_call
+                   for q in range(self.n) if q != p):
+            return 0, 0, ""   # nobody else could put in more than the current bet: no raise
         if self._acted_at[p] == self._raise_id and self._acted_at[p] >= 0 and to_call > bet:
             return 0, 0, ""   # only a short all-in since p acted: betting is not reopened
         kind = "raise" if self._full_level > 0 or (to_call > 0 and not self._bring_in_due and
