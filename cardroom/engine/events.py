@@ -114,3 +114,42 @@ class Awarded(NamedTuple):
 class HandEnded(NamedTuple):
     stacks: tuple[int, ...]
     rake: int
+
+
+# ---------------------------------------------------------------------------- JSON, for storage
+
+EVENT_TYPES = {cls.__name__: cls for cls in (
+    Posted, DealtHole, DealtBoard, Burned, RoundStarted, Folded, Checked, Called, BetTo,
+    ProtectedAllIn, DrawStarted, Drew, Reshuffled, UncalledReturned, Shown, Mucked, Raked,
+    Awarded, HandEnded)}
+
+
+def _plain(x):
+    if isinstance(x, Card):
+        return repr(x)
+    if isinstance(x, tuple):
+        return [_plain(v) for v in x]
+    return x
+
+
+def to_json_list(events) -> list:
+    """Events as JSON-ready lists: ["Called", 2, 400, false]; cards as text ("As")."""
+    return [[type(e).__name__, *(_plain(v) for v in e)] for e in events]
+
+
+def from_json_list(rows) -> list:
+    """The inverse of to_json_list (card fields come back as Card)."""
+    out = []
+    for name, *values in rows:
+        cls = EVENT_TYPES[name]
+        fields = []
+        for f, v in zip(cls._fields, values):
+            if f in ("cards", "discards"):
+                v = tuple(None if c is None else Card.parse(c) for c in v)
+            elif f == "card":
+                v = None if v is None else Card.parse(v)
+            elif isinstance(v, list):
+                v = tuple(v)
+            fields.append(v)
+        out.append(cls(*fields))
+    return out

@@ -1,0 +1,147 @@
+"""The client API's records and errors: what a session may see of the room.
+
+A session (TUI over SSH, hot-seat, a bot, a test) holds a `RoomClient` (room.py) for one account.
+It registers one callback; the room calls it, with no arguments, whenever something the client
+can see has changed; the client then reads `client.view(table)`, `client.lobby()` or
+`client.my_money()` in its own task. Intents (join, buy in, act, chat ...) are methods that
+either do what was asked or raise a `RoomError` whose message is fit to show, changing nothing.
+
+A `TableView` is built for one account: other players' hidden cards are not in it at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cardroom.engine.cards import Card
+
+
+class RoomError(ValueError):
+    """An intent the room refused; the message says why. Nothing changed."""
+
+
+class NotSeated(RoomError):
+    pass
+
+
+class SeatTaken(RoomError):
+    pass
+
+
+class BadBuyIn(RoomError):
+    pass
+
+
+class NotAllowedNow(RoomError):
+    pass
+
+
+class ChatRefused(RoomError):
+    pass
+
+
+class TableClosed(RoomError):
+    pass
+
+
+AUTO_ACTIONS = ("ask", "check/fold", "check/call", "bet/call", "raise", "fold")
+AUTO_LABELS = {"ask": "Ask Me", "check/fold": "Check/Fold", "check/call": "Check/Call",
+               "bet/call": "Bet/Call", "raise": "Raise It", "fold": "Fold in Turn"}
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """One row of the lobby."""
+
+    name: str
+    game: str
+    stakes: str            # "$2/$4 Limit"
+    seats: int
+    players: int
+    waiting: int
+    railbirds: int
+    average_pot: int       # cents, over recent hands
+    seeing_flop: int       # percent of players who saw the flop / the draw
+    hands_per_hour: int
+    status: str            # "open", "paused", "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    number: int            # 1..seats
+    name: str              # "" for an empty seat
+    stack: int
+    bet: int
+    status: str            # "empty", "waiting", "active", "folded", "all-in", "protected", "sitting out"
+    connected: bool = True
+    cards: tuple[Card | None, ...] = ()   # None = face down to this viewer
+    up: tuple[bool, ...] = ()
+    shown: bool = False
+    is_button: bool = False
+    acting: bool = False
+    held_for: str = ""     # a wait-lister this empty seat is held for
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    kind: str              # "player", "dealer", "system"
+    name: str
+    text: str              # sanitised; render with markup off
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """The table's own rules, for the help screen."""
+
+    game: str
+    structure: str
+    stakes: str
+    cap: int | None
+    rake: str
+    action_seconds: int
+    sit_out_minutes: int
+    house: tuple[str, ...]
+    min_buy_in: int
+    max_buy_in: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    name: str
+    game: str
+    stakes: str
+    status: str
+    seats: tuple[SeatState, ...]
+    board: tuple[Card, ...]
+    pots: tuple[int, ...]
+    hand_id: str
+    phase: str                     # "waiting", "bet", "draw", "showdown", "done"
+    street: str
+    my_seat: int | None            # seat number, None for a railbird
+    my_cards: tuple[Card, ...]
+    legal: object | None           # engine Legal when it is my decision
+    acting_seat: int | None
+    seconds_left: float | None     # on the acting player's clock
+    countdown: int | None          # whole seconds shown in the last 10 s, else None
+    auto_action: str               # one of AUTO_ACTIONS
+    auto_blind: bool
+    sitting_out: bool
+    draw_counts: dict = field(default_factory=dict)   # seat number -> cards drawn, while public
+    chat: tuple[ChatLine, ...] = ()
+    railbirds: tuple[str, ...] = ()
+    waiting_list: tuple[str, ...] = ()
+    rules: TableRules | None = None
+    buy_in: tuple[int, int | None, int] | None = None  # (min, max, default) when I may buy in
+    pending_chips: int = 0          # a stake change waiting for the hand to end
+    missed_blinds: bool = False     # I must post missed blinds or wait for the big blind
+    message: str = ""               # the last thing the table said to me (a page, a timeout ...)
+
+
+@dataclass(frozen=True, slots=True)
+class MyMoney:
+    balance: int
+    on_tables: dict                 # table name -> chips
+    @property
+    def total(self) -> int:
+        return self.balance + sum(self.on_tables.values())

@@ -1,0 +1,73 @@
+"""The dealer's words: one line of dealer chat per public event of a hand.
+
+Only what a railbird may know is narrated (events are redacted for nobody first), and a pair is
+always declared in lowball ("Cards speak"; seed 002: a hand containing a pair must be declared).
+"""
+
+from __future__ import annotations
+
+from cardroom.engine import events as ev
+from cardroom.engine.cards import format_cards
+from cardroom.engine.evaluation import describe
+
+
+def money(cents: int) -> str:
+    if cents % 100 == 0:
+        return f"${cents // 100:,}"
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def narrate(event, names: list[str], variant) -> str | None:
+    """The dealer's line for `event`, or None for events the dealer keeps quiet about."""
+    n = names
+    if isinstance(event, ev.Posted):
+        return f"{n[event.player]} posts {'the ' if event.kind != 'ante' else 'an '}{event.kind} of {money(event.amount)}" + \
+            (" and is all-in" if event.all_in else "")
+    if isinstance(event, ev.DealtBoard):
+        return f"Dealing the {event.street}: {format_cards(event.cards)}"
+    if isinstance(event, ev.DealtHole):
+        ups = [c for c, u in zip(event.cards, event.up) if u]
+        return f"{n[event.player]} shows {format_cards(ups)}" if ups else None
+    if isinstance(event, ev.Folded):
+        return f"{n[event.player]} folds"
+    if isinstance(event, ev.Checked):
+        return f"{n[event.player]} checks"
+    if isinstance(event, ev.Called):
+        return f"{n[event.player]} calls {money(event.amount)}" + (" and is all-in" if event.all_in else "")
+    if isinstance(event, ev.BetTo):
+        verb = {"bet": "bets", "raise": "raises to", "complete": "completes to",
+                "bring-in": "brings in for"}[event.kind]
+        return f"{n[event.player]} {verb} {money(event.to)}" + (" and is all-in" if event.all_in else "")
+    if isinstance(event, ev.ProtectedAllIn):
+        return f"{n[event.player]} is all-in (protected: timed out)"
+    if isinstance(event, ev.Drew):
+        if not event.discards and not event.cards:
+            return f"{n[event.player]} stands pat"
+        if not event.discards:
+            return None   # a deferred fifth card: the count was already announced
+        k = len(event.discards)
+        return f"{n[event.player]} draws {k}"
+    if isinstance(event, ev.Reshuffled):
+        return "The dealer reshuffles the muck to finish the draw"
+    if isinstance(event, ev.UncalledReturned):
+        return f"Uncalled bet of {money(event.amount)} returned to {n[event.player]}"
+    if isinstance(event, ev.Shown):
+        return f"{n[event.player]} shows {format_cards(event.cards)}: {hand_words(event, variant)}"
+    if isinstance(event, ev.Mucked):
+        return f"{n[event.player]} mucks"
+    if isinstance(event, ev.Awarded):
+        which = "the pot" if event.pot == 0 else f"side pot {event.pot}"
+        half = {"high": " (high)", "low": " (low)"}.get(event.half, "")
+        return f"{n[event.player]} wins {money(event.amount)} from {which}{half}"
+    if isinstance(event, ev.Raked):
+        return f"Rake {money(event.amount)}"
+    return None
+
+
+def hand_words(shown: ev.Shown, variant) -> str:
+    parts = []
+    if shown.high is not None and variant.high:
+        parts.append(describe(variant.high, shown.high))
+    if variant.low:
+        parts.append(describe(variant.low, shown.low) if shown.low is not None else "no low")
+    return "; ".join(parts)

@@ -1,0 +1,268 @@
+"""The room: its tables, its accounts service, and the client API every session uses.
+
+    room = Room(tables=[TableSettings(...)], store=SqliteStore(path), clock=LoopClock())
+    room.start()                                   # voids hands a crash cut off; returns stray chips
+    client = room.connect("alice", fingerprint)    # one RoomClient per session
+    client.on_change(lambda: app.post_message(Refresh()))
+    client.watch("Planet Hold'em $2/$4"); client.join(...); client.buy_in(..., 10_000)
+    client.act(table, "raise", 800); client.view(table) -> TableView
+
+Every intent runs on the loop and returns or raises a RoomError (the message is for the user).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Callable
+
+from cardroom.room import api
+from cardroom.room.api import RoomError
+from cardroom.room.clock import Clock
+from cardroom.room.ports import Account, Refused, Store
+from cardroom.room.table import Table, TableSettings
+
+log = logging.getLogger("cardroom.room")
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSettings:
+    starting_money: int = 100_000          # cents for a new account
+    timeout_allin_quota: int = 2           # protected all-ins a day
+    chat_max_len: int = 200
+    chat_burst: int = 5                    # lines at once
+    chat_per_second: float = 0.5           # then this many a second
+
+
+class Room:
+    def __init__(self, tables: list[TableSettings], store: Store, clock: Clock, *,
+                 settings: RoomSettings | None = None, rng=None) -> None:
+        self.settings = settings or RoomSettings()
+        self.store = store
+        self.clock = clock
+        self.rng = rng
+        self.tables: dict[str, Table] = {}
+        self.clients: dict[int, list[RoomClient]] = {}   # account -> live clients
+        self.muted: set[int] = set()
+        self._allin_used: dict[tuple[int, str], int] = {}
+        self._lobby_watchers: list[Callable[[], None]] = []
+        for t in tables:
+            self.add_table(t)
+
+    def add_table(self, settings: TableSettings) -> Table:
+        if settings.name in self.tables:
+            raise RoomError(f"there is already a table called {settings.name!r}")
+        table = Table(settings, self.store, self.clock, rng=self.rng, quota=self._use_quota,
+                      page=self.page)
+        self.tables[settings.name] = table
+        return table
+
+    def start(self) -> list[str]:
+        """Start-up: void any hand a crash cut off, then return every chip left on a table to its
+        owner's balance (nobody is seated in a fresh process). Returns the voided hand ids."""
+        voided = self.store.void_unfinished_hands()
+        for account in self.store.accounts():
+            for table, chips in self.store.holdings(account.id).items():
+                if chips:
+                    self.store.cash_out(account.id, table, chips)
+        return voided
+
+    # ------------------------------------------------------------------ accounts and sessions
+    def connect(self, name: str, fingerprint: str | None = None) -> RoomClient:
+        """A session for `name`: claims the name with the key (or creates it without one)."""
+        try:
+            if fingerprint:
+                account = self.store.claim(name, fingerprint, self.settings.starting_money)
+            else:
+                account = self.store.get_or_create(name, self.settings.starting_money)
+        except Refused as e:
+            raise RoomError(str(e)) from None
+        client = RoomClient(self, account)
+        self.clients.setdefault(account.id, []).append(client)
+        for table in self.tables.values():
+            table.set_connected(account.id, True)
+        return client
+
+    def _disconnected(self, client: RoomClient) -> None:
+        left = self.clients.get(client.account_id, [])
+        if client in left:
+            left.remove(client)
+        if not left:
+            self.clients.pop(client.account_id, None)
+            for table in self.tables.values():
+                table.unwatch(client.account_id)
+                table.set_connected(client.account_id, False)
+
+    def page(self, account: int, text: str) -> None:
+        for client in list(self.clients.get(account, [])):
+            client._page(text)
+
+    def _use_quota(self, account: int) -> bool:
+        key = (account, self.clock.wall().date().isoformat())
+        used = self._allin_used.get(key, 0)
+        if used >= self.settings.timeout_allin_quota:
+            return False
+        self._allin_used[key] = used + 1
+        return True
+
+    def broadcast(self, text: str) -> None:
+        for table in self.tables.values():
+            table._say(text, "system", "Room")
+            table._changed()
+        for clients in list(self.clients.values()):
+            for c in clients:
+                c._page(text)
+
+    def lobby(self) -> list[api.TableSummary]:
+        return [t.summary() for t in self.tables.values()]
+
+    def table(self, name: str) -> Table:
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise RoomError(f"there is no table called {name!r}") from None
+
+    def chips_on_tables(self) -> int:
+        return sum(t.chips() for t in self.tables.values())
+
+
+class RoomClient:
+    """One session's handle on the room, for one account. See the module docstring."""
+
+    def __init__(self, room: Room, account: Account) -> None:
+        from cardroom.room.ratelimit import TokenBucket
+        self.room = room
+        self.account_id = account.id
+        self.name = account.name
+        self.is_admin = account.is_admin
+        self.pages: list[str] = []
+        self._callback: Callable[[], None] | None = None
+        s = room.settings
+        self._chat_bucket = TokenBucket(s.chat_per_second, s.chat_burst, room.clock.now)
+        self.closed = False
+
+    # ------------------------------------------------------------------ plumbing
+    def on_change(self, callback: Callable[[], None]) -> None:
+        self._callback = callback
+
+    def _notify(self) -> None:
+        if self._callback is not None and not self.closed:
+            self._callback()
+
+    def _page(self, text: str) -> None:
+        self.pages.append(text)
+        del self.pages[:-20]
+        self._notify()
+
+    def _table(self, name: str) -> Table:
+        return self.room.table(name)
+
+    def close(self) -> None:
+        """The session ended (or the connection dropped): seats are kept, marked disconnected."""
+        if not self.closed:
+            self.closed = True
+            self.room._disconnected(self)
+
+    # ------------------------------------------------------------------ looking
+    def lobby(self) -> list[api.TableSummary]:
+        return self.room.lobby()
+
+    def my_money(self) -> api.MyMoney:
+        return api.MyMoney(self.room.store.balance(self.account_id),
+                           self.room.store.holdings(self.account_id) | self._on_tables())
+
+    def _on_tables(self) -> dict:
+        out = {}
+        for t in self.room.tables.values():
+            seat = t.seat_of(self.account_id)
+            if seat is not None:
+                out[t.name] = seat.stack + seat.pending_chips
+        return out
+
+    def watch(self, table: str) -> api.TableView:
+        t = self._table(table)
+        t.watch(self.account_id, self._notify)
+        return t.view_for(self.account_id)
+
+    def unwatch(self, table: str) -> None:
+        self._table(table).unwatch(self.account_id)
+
+    def view(self, table: str) -> api.TableView:
+        return self._table(table).view_for(self.account_id)
+
+    def my_tables(self) -> list[str]:
+        return [t.name for t in self.room.tables.values() if t.seat_of(self.account_id)]
+
+    def waiting_for_me(self) -> list[str]:
+        """Tables where it is this account's decision now (multi-tabling)."""
+        out = []
+        for t in self.room.tables.values():
+            seat = t.seat_of(self.account_id)
+            if seat and t.hand and not t.hand.over and t.hand.actor is not None \
+                    and t.hand_seats[t.hand.actor] == seat.number:
+                out.append(t.name)
+        return out
+
+    # ------------------------------------------------------------------ intents
+    def join(self, table: str, seat: int | None = None) -> int:
+        t = self._table(table)
+        t.watch(self.account_id, self._notify)
+        return t.sit(self.account_id, self.name, seat)
+
+    def buy_in(self, table: str, cents: int) -> None:
+        self._table(table).buy_in(self.account_id, cents)
+
+    add_chips = buy_in   # "Change Table Stake": between hands, or after the hand in progress
+
+    def act(self, table: str, kind: str, amount: int = 0, discards=()) -> None:
+        self._table(table).act(self.account_id, kind, amount, discards)
+
+    def set_auto(self, table: str, auto: str) -> None:
+        self._table(table).set_auto(self.account_id, auto)
+
+    def set_auto_blind(self, table: str, on: bool) -> None:
+        self._table(table).set_auto_blind(self.account_id, on)
+
+    def post_or_wait(self, table: str, post: bool) -> None:
+        self._table(table).set_wants_post(self.account_id, post)
+
+    def sit_out(self, table: str) -> None:
+        self._table(table).sit_out(self.account_id)
+
+    def sit_in(self, table: str) -> None:
+        self._table(table).sit_in(self.account_id)
+
+    def leave(self, table: str) -> None:
+        self._table(table).leave(self.account_id)
+
+    def join_wait_list(self, table: str) -> int:
+        t = self._table(table)
+        t.watch(self.account_id, self._notify)
+        return t.join_wait_list(self.account_id, self.name)
+
+    def leave_wait_list(self, table: str) -> None:
+        self._table(table).leave_wait_list(self.account_id)
+
+    def chat(self, table: str, text: str, *, dealer: bool = False) -> str | None:
+        from cardroom.room.text import clean_text
+        t = self._table(table)
+        if self.account_id in self.room.muted:
+            raise api.ChatRefused("you are muted")
+        clean = clean_text(text, self.room.settings.chat_max_len)
+        if not clean:
+            raise api.ChatRefused("nothing to say")
+        if not self._chat_bucket.allow():
+            raise api.ChatRefused("you are chatting too fast: wait a moment")
+        if dealer:
+            return t.ask_dealer(self.account_id, clean)
+        t.post_chat(self.name, clean)
+        return None
+
+    # ------------------------------------------------------------------ history
+    def hands(self, limit: int = 20, offset: int = 0):
+        return self.room.store.hands_for_account(self.account_id, limit=limit, offset=offset)
+
+    def hand(self, hand_id: str):
+        """One of my hands: others' cards only where they were shown (see history.py)."""
+        from cardroom.room.history import player_history
+        return player_history(self.room.store, hand_id, self.account_id)

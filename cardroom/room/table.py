@@ -1,0 +1,800 @@
+"""One table: the only owner of its seats and its hand (an actor on the asyncio loop).
+
+Every intent is a plain method run on the loop, so nothing interleaves inside one: it checks,
+changes state, talks to the store, then tells its watchers "something changed". Timers (the
+decision clock, sit-out limits, seat holds, the pause between hands) come from the injected
+clock, so tests drive a table through hours of play without sleeping.
+
+Money: a seat's stack between hands equals its chips on this table in the store; a hand moves
+the dealt seats' stacks into escrow (`begin_hand`) and settles them in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from cardroom.engine import events as ev
+from cardroom.engine.betting import FIXED, NO, POT, Rules, Structure
+from cardroom.engine.cards import Deck, format_cards
+from cardroom.engine.hand import Hand, IllegalAction, Player
+from cardroom.engine.variants import Variant
+from cardroom.engine.views import seat_view
+from cardroom.room import api
+from cardroom.room.api import RoomError
+from cardroom.room.auto import auto_decision
+from cardroom.room.clock import Clock
+from cardroom.room.narration import money, narrate
+from cardroom.room.ports import HandStart, Refused, SeatStack, Store
+from cardroom.room.seating import HandPlan, SeatFacts, plan_hand
+
+log = logging.getLogger("cardroom.table")
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    name: str
+    variant: Variant
+    structure: Structure
+    rules: Rules = field(default_factory=Rules)
+    seats: int = 10
+    action_seconds: float = 23.0
+    countdown_seconds: int = 10
+    sit_out_seconds: float | None = None     # default 15 min, 10 min at 5-max tables
+    sit_outs_allowed: int = 3
+    seat_hold_seconds: float = 60.0
+    between_hands: float = 3.0
+    bot_delay: float = 1.0
+    min_buy_in: int | None = None            # default 10x the small bet
+    max_buy_in: int | None = None            # default 100x the big blind in pot/no limit
+    chat_lines: int = 200
+
+    @property
+    def sit_out_limit(self) -> float:
+        if self.sit_out_seconds is not None:
+            return self.sit_out_seconds
+        return 600.0 if self.seats <= 5 else 900.0
+
+    @property
+    def buy_in_min(self) -> int:
+        return self.min_buy_in if self.min_buy_in is not None else 10 * self.structure.small_bet
+
+    @property
+    def buy_in_max(self) -> int | None:
+        if self.max_buy_in is not None:
+            return self.max_buy_in
+        if self.structure.kind in (POT, NO):
+            return 100 * self.structure.big_blind
+        return None
+
+
+class _Seat:
+    """A seated account (mutable, private to the table)."""
+
+    def __init__(self, number: int, account: int, name: str) -> None:
+        self.number = number
+        self.account = account
+        self.name = name
+        self.stack = 0
+        self.sitting_out = False
+        self.sit_out_count = 0
+        self.sit_out_timer = None
+        self.connected = True
+        self.auto_blind = True
+        self.auto = "ask"
+        self.owes = "new"
+        self.missed_sb = False
+        self.wants_post = True
+        self.timed_out = False
+        self.leaving = False
+        self.pending_chips = 0
+        self.bot = None            # a random.Random when a practice bot plays this seat
+        self.message = ""
+
+
+class Table:
+    def __init__(self, settings: TableSettings, store: Store, clock: Clock, *, rng=None,
+                 quota: Callable[[int], bool] | None = None,
+                 page: Callable[[int, str], None] | None = None,
+                 new_hand_id: Callable[[], str] | None = None) -> None:
+        self.settings = settings
+        self.name = settings.name
+        self.store = store
+        self.clock = clock
+        self.rng = rng
+        self._quota = quota or (lambda account: True)
+        self._page = page or (lambda account, text: None)
+        self._new_hand_id = new_hand_id or (lambda: str(10**11 + secrets.randbelow(9 * 10**11)))
+        self.status = "open"
+        self.seats: dict[int, _Seat] = {}
+        self.hand: Hand | None = None
+        self.hand_id = ""
+        self.hand_seats: list[int] = []       # player index -> seat number
+        self.hand_accounts: list[int] = []
+        self.plan: HandPlan | None = None
+        self.chat: deque[api.ChatLine] = deque(maxlen=settings.chat_lines)
+        self.watchers: dict[int, Callable[[], None]] = {}    # account -> callback
+        self.wait_list: list[tuple[int, str]] = []
+        self.held: dict[int, tuple[int, object]] = {}       # seat -> (account, timer)
+        self.stats: deque[tuple[float, int, int, int]] = deque(maxlen=200)  # (time, pot, dealt, saw)
+        self._deadline: float | None = None
+        self._timers: list = []
+        self._next_hand = None
+
+    # ================================================================= watching
+    def watch(self, account: int, callback: Callable[[], None]) -> None:
+        self.watchers[account] = callback
+
+    def unwatch(self, account: int) -> None:
+        self.watchers.pop(account, None)
+
+    def _changed(self) -> None:
+        for account, cb in list(self.watchers.items()):
+            try:
+                cb()
+            except Exception:   # a broken watcher must never take the table down
+                log.exception("watcher of %s failed; dropped", self.name)
+                self.watchers.pop(account, None)
+
+    def _say(self, text: str, kind: str = "dealer", name: str = "Dealer") -> None:
+        self.chat.append(api.ChatLine(kind, name, text, self.clock.now()))
+
+    # ================================================================= seats and money
+    def seat_of(self, account: int) -> _Seat | None:
+        for s in self.seats.values():
+            if s.account == account:
+                return s
+        return None
+
+    def _need_seat(self, account: int) -> _Seat:
+        seat = self.seat_of(account)
+        if seat is None:
+            raise api.NotSeated("you are not seated at this table")
+        return seat
+
+    def free_seats(self) -> list[int]:
+        n = self.settings.seats
+        # Seed 001: the first available seat clockwise from seat 2.
+        order = list(range(2, n + 1)) + [1]
+        return [s for s in order if s not in self.seats]
+
+    def sit(self, account: int, name: str, seat: int | None = None) -> int:
+        if self.status == "closed":
+            raise api.TableClosed(f"{self.name} is closed")
+        if self.seat_of(account):
+            raise api.SeatTaken("you already have a seat at this table")
+        held_for_me = [s for s, (a, _) in self.held.items() if a == account]
+        free = [s for s in self.free_seats() if s not in self.held or s in held_for_me]
+        if seat is None:
+            if not free:
+                raise api.SeatTaken("the table is full: join the wait list")
+            seat = held_for_me[0] if held_for_me else free[0]
+        elif not (1 <= seat <= self.settings.seats):
+            raise api.SeatTaken(f"there is no seat {seat} at this table")
+        elif seat not in free:
+            raise api.SeatTaken(f"seat {seat} is taken" if seat in self.seats else
+                                f"seat {seat} is held for a player from the wait list")
+        if seat in self.held:
+            self.held.pop(seat)[1].cancel()
+        self.wait_list = [(a, n) for a, n in self.wait_list if a != account]
+        s = _Seat(seat, account, name)
+        s.stack = self.store.table_chips(account, self.name)  # chips left here before (a restart)
+        self.seats[seat] = s
+        # The very first players at a table owe nothing; later arrivals post or wait (seed 001).
+        if not self.hand and not self.plan:
+            s.owes = ""
+        self._say(f"{name} sits down in seat {seat}", "system", "Table")
+        self._changed()
+        self._maybe_start()
+        return seat
+
+    def buy_in_limits(self, account: int) -> tuple[int, int | None, int]:
+        """(minimum, maximum, offered default): the default is the whole balance, capped (seed 001)."""
+        lo, hi = self.settings.buy_in_min, self.settings.buy_in_max
+        balance = self.store.balance(account)
+        default = balance if hi is None else min(balance, hi)
+        return lo, hi, max(default, 0)
+
+    def buy_in(self, account: int, cents: int) -> None:
+        seat = self._need_seat(account)
+        in_hand = self._in_hand(seat)
+        lo, hi, _ = self.buy_in_limits(account)
+        have = seat.stack + seat.pending_chips
+        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
+            raise api.BadBuyIn("enter a positive amount")
+        if have == 0 and cents < lo:
+            raise api.BadBuyIn(f"the minimum buy-in is {money(lo)}")
+        if hi is not None and have + cents > hi:
+            raise api.BadBuyIn(f"the most you can have on this table is {money(hi)}"
+                               + (f" (you have {money(have)})" if have else ""))
+        try:
+            self.store.buy_in(account, self.name, cents)
+        except Refused as e:
+            raise api.BadBuyIn(str(e)) from None
+        if in_hand:
+            seat.pending_chips += cents   # a change of table stake waits for the hand to end
+            seat.message = f"{money(cents)} will be added after this hand"
+        else:
+            seat.stack += cents
+        self._changed()
+        self._maybe_start()
+
+    def leave(self, account: int) -> None:
+        seat = self._need_seat(account)
+        if self._in_hand(seat) and not self.hand.folded[self._player(seat)]:
+            seat.leaving = True        # folded when the action reaches him; chips after the hand
+            if self.hand.actor == self._player(seat):
+                self._drive()
+            self._changed()
+            return
+        if self._in_hand(seat):
+            seat.leaving = True
+            self._changed()
+            return
+        self._remove(seat, "leaves the table")
+
+    def _remove(self, seat: _Seat, why: str) -> None:
+        if seat.stack:
+            self.store.cash_out(seat.account, self.name, seat.stack)
+        if seat.sit_out_timer:
+            seat.sit_out_timer.cancel()
+        del self.seats[seat.number]
+        self._say(f"{seat.name} {why}", "system", "Table")
+        self._offer_seat(seat.number)
+        self._changed()
+
+    # ================================================================= sitting out, wait list
+    def sit_out(self, account: int) -> None:
+        seat = self._need_seat(account)
+        if seat.sitting_out:
+            return
+        self._start_sit_out(seat)
+        self._changed()
+
+    def _start_sit_out(self, seat: _Seat) -> None:
+        seat.sitting_out = True
+        seat.sit_out_count += 1
+        if seat.sit_out_count > self.settings.sit_outs_allowed:
+            seat.message = "you sat out more than three times: removed from the table"
+            self._page(seat.account, f"You were removed from {self.name}: sat out too often")
+            if not self._in_hand(seat):
+                self._remove(seat, "is removed after sitting out too often")
+            else:
+                seat.leaving = True
+            return
+        limit = self.settings.sit_out_limit
+        seat.sit_out_timer = self.clock.call_later(limit, lambda s=seat: self._sit_out_expired(s))
+
+    def _sit_out_expired(self, seat: _Seat) -> None:
+        if self.seats.get(seat.number) is not seat or not seat.sitting_out:
+            return
+        self._page(seat.account, f"You sat out too long at {self.name}: your chips are back in your account")
+        if self._in_hand(seat):
+            seat.leaving = True
+        else:
+            self._remove(seat, "sat out too long and is removed")
+
+    def sit_in(self, account: int) -> None:
+        seat = self._need_seat(account)
+        if not seat.sitting_out:
+            return
+        seat.sitting_out = False
+        seat.timed_out = False
+        if seat.sit_out_timer:
+            seat.sit_out_timer.cancel()
+            seat.sit_out_timer = None
+        self._changed()
+        self._maybe_start()
+
+    def set_wants_post(self, account: int, post: bool) -> None:
+        """A new or returning player: post the big blind now (True) or wait for it (False)."""
+        self._need_seat(account).wants_post = bool(post)
+        self._changed()
+
+    def join_wait_list(self, account: int, name: str) -> int:
+        if self.seat_of(account):
+            raise api.NotAllowedNow("you already have a seat here")
+        if any(a == account for a, _ in self.wait_list):
+            return [a for a, _ in self.wait_list].index(account) + 1
+        if len(self.seats) + len(self.held) < self.settings.seats:
+            raise api.NotAllowedNow("a seat is free: join the game now")
+        self.wait_list.append((account, name))
+        self._changed()
+        return len(self.wait_list)
+
+    def leave_wait_list(self, account: int) -> None:
+        self.wait_list = [(a, n) for a, n in self.wait_list if a != account]
+        self._changed()
+
+    def _offer_seat(self, number: int) -> None:
+        """A seat opened: page the first on the wait list and hold it for them a short while."""
+        if not self.wait_list or number in self.held:
+            return
+        account, name = self.wait_list.pop(0)
+        timer = self.clock.call_later(self.settings.seat_hold_seconds, lambda: self._hold_expired(number, account))
+        self.held[number] = (account, timer)
+        self._page(account, f"A seat is open for you at {self.name}: join within "
+                            f"{int(self.settings.seat_hold_seconds)} s")
+        self._changed()
+
+    def _hold_expired(self, number: int, account: int) -> None:
+        if self.held.get(number, (None,))[0] != account:
+            return
+        del self.held[number]
+        self._offer_seat(number)
+        self._changed()
+
+    # ================================================================= options
+    def set_auto(self, account: int, auto: str) -> None:
+        if auto not in api.AUTO_ACTIONS:
+            raise RoomError(f"unknown auto action {auto!r}")
+        seat = self._need_seat(account)
+        seat.auto = auto
+        self._changed()
+        if self.hand and self.hand.actor == self._player(seat) and auto != "ask":
+            self._drive()
+
+    def set_auto_blind(self, account: int, on: bool) -> None:
+        self._need_seat(account).auto_blind = bool(on)
+        self._changed()
+
+    def set_connected(self, account: int, connected: bool) -> None:
+        seat = self.seat_of(account)
+        if seat is None or seat.connected == connected:
+            return
+        seat.connected = connected
+        self._changed()
+
+    def make_bot(self, account: int, rng) -> None:
+        seat = self._need_seat(account)
+        seat.bot = rng
+        if self.hand and self.hand.actor == self._player(seat):
+            self._drive()
+
+    # ================================================================= chat
+    def post_chat(self, name: str, text: str) -> None:
+        self.chat.append(api.ChatLine("player", name, text, self.clock.now()))
+        self._changed()
+
+    def ask_dealer(self, account: int, text: str) -> str:
+        """Dealer chat: the dealer answers how many cards a player drew, while that is public."""
+        low = text.lower()
+        if "draw" in low or "drew" in low:
+            if not self.hand or not self.hand.draw_counts:
+                answer = "I can't answer that now (only until the first action after the draw)"
+            else:
+                parts = [f"{self.hand.players[p].name} drew {k}" for p, k in self.hand.draw_counts.items()
+                         if self.hand.players[p].name.lower() in low] or \
+                        [f"{self.hand.players[p].name} drew {k}" for p, k in self.hand.draw_counts.items()]
+                answer = "; ".join(parts)
+        else:
+            answer = "I answer questions about the draw; type: how many did NAME draw?"
+        self._say(answer)
+        self._changed()
+        return answer
+
+    # ================================================================= admin
+    def set_status(self, status: str) -> None:
+        self.status = status
+        self._say(f"The table is {status}", "system", "Table")
+        self._changed()
+        if status == "open":
+            self._maybe_start()
+
+    def kick(self, account: int, reason: str = "") -> bool:
+        seat = self.seat_of(account)
+        if seat is None:
+            return False
+        if self._in_hand(seat):
+            seat.leaving = True
+            if self.hand.actor == self._player(seat):
+                self._drive()
+        else:
+            self._remove(seat, "is removed by an admin" + (f": {reason}" if reason else ""))
+        return True
+
+    # ================================================================= the hand
+    def _in_hand(self, seat: _Seat) -> bool:
+        return self.hand is not None and not self.hand.over and seat.number in self.hand_seats
+
+    def _player(self, seat: _Seat) -> int:
+        return self.hand_seats.index(seat.number)
+
+    def _maybe_start(self) -> None:
+        if self.hand is not None and not self.hand.over:
+            return
+        if self._next_hand is not None or self.status != "open":
+            return
+        if sum(1 for s in self.seats.values() if s.stack > 0 and not s.sitting_out) < 2:
+            return
+        delay = self.settings.between_hands if self.plan else 0.0
+        self._next_hand = self.clock.call_later(delay, self._start_hand)
+
+    def _start_hand(self) -> None:
+        self._next_hand = None
+        if self.status != "open" or (self.hand is not None and not self.hand.over):
+            return
+        facts = [SeatFacts(s.number, ready=s.stack > 0 and not s.sitting_out and not s.leaving,
+                           owes=s.owes, missed_sb=s.missed_sb, wants_post=s.wants_post)
+                 for s in self.seats.values()]
+        plan = plan_hand(facts, self.plan, stud=self.settings.variant.bring_in)
+        if plan is None:
+            return
+        st = self.settings.structure
+        big = st.big_blind
+        small = st.blinds[0] if st.blinds else 0
+        players, accounts = [], []
+        for number in plan.dealt:
+            s = self.seats[number]
+            players.append(Player(s.name, s.stack, number,
+                                  live_post=big if plan.live_posts.get(number) else 0,
+                                  dead_post=small if plan.dead_posts.get(number) else 0))
+            accounts.append(s.account)
+        for number in plan.missed_bb + plan.missed_sb:
+            s = self.seats.get(number)
+            if s:
+                s.owes = "missed"
+                s.missed_sb = s.missed_sb or number in plan.missed_sb
+        deck = Deck(self.rng)
+        hand_id = self._new_hand_id()
+        try:
+            self.store.begin_hand(HandStart(hand_id, self.name, tuple(
+                SeatStack(p.seat, a, p.stack) for p, a in zip(players, accounts)), format_cards(deck.order())))
+        except Refused as e:
+            log.error("table %s cannot start a hand: %s", self.name, e)
+            self.status = "paused"
+            self._say(f"The table is paused: {e}", "system", "Table")
+            self._changed()
+            return
+        button = plan.dealt.index(plan.button) if plan.button is not None else 0
+        self.plan = plan
+        self.hand_id = hand_id
+        self.hand_seats = list(plan.dealt)
+        self.hand_accounts = accounts
+        self.hand = Hand(self.settings.variant, st, players, button=button, deck=deck,
+                         rules=self.settings.rules)
+        for number in plan.dealt:
+            s = self.seats[number]
+            s.owes, s.missed_sb = "", False
+        self._say(f"Hand #{hand_id} begins")
+        self._after_events(list(self.hand.events))
+
+    def _after_events(self, events: list) -> None:
+        names = [p.name for p in self.hand.players]
+        for e in events:
+            line = narrate(e, names, self.settings.variant)
+            if line:
+                self._say(line)
+        if self.hand.over:
+            self._finish_hand()
+            return
+        self._drive()
+
+    def _drive(self) -> None:
+        """Play every decision that needs no person (auto actions, leavers, showdown, bots), then
+        start the clock for the next person."""
+        self._cancel_clock()
+        hand = self.hand
+        while hand is not None and not hand.over:
+            p = hand.actor
+            seat = self.seats[self.hand_seats[p]]
+            lg = hand.legal()
+            if lg.phase == "showdown":
+                events = hand.show() if self._should_show(p) or not lg.muck else hand.muck()
+            elif seat.leaving:
+                events = hand.fold() if lg.phase == "bet" and lg.fold else self._default(seat, lg)
+            elif seat.bot is not None:
+                self._arm(self.settings.bot_delay, lambda h=hand, p=p: self._bot_move(h, p))
+                self._changed()
+                return
+            elif seat.auto != "ask" and lg.phase == "bet":
+                kind, amount = auto_decision(seat.auto, lg)
+                seat.auto = "ask"   # an auto action is used for one decision only
+                events = self._apply(p, kind, amount, ())
+            else:
+                self._start_clock(p)
+                self._changed()
+                return
+            self._narrate(events)
+        if hand is not None and hand.over:
+            self._finish_hand()
+
+    def _narrate(self, events: list) -> None:
+        names = [p.name for p in self.hand.players]
+        for e in events:
+            line = narrate(e, names, self.settings.variant)
+            if line:
+                self._say(line)
+
+    def _should_show(self, p: int) -> bool:
+        """Cards speak: show when the hand can still win something, else muck (losers may muck)."""
+        hand = self.hand
+        hi, lo = hand._values(p)
+        shown = hand.shown.values()
+        best_hi = max((v[0] for v in shown), default=None)
+        if best_hi is None or hi >= best_hi:
+            return True
+        lows = [v[1] for v in shown if v[1] is not None]
+        return lo is not None and (not lows or lo >= max(lows))
+
+    def _default(self, seat: _Seat, lg) -> list:
+        """What the dealer does for an absent player: check if free, else fold; stand pat at a draw."""
+        if lg.phase == "draw":
+            return self.hand.stand_pat()
+        if lg.check:
+            return self.hand.check()
+        if lg.bring_in:
+            return self.hand.bring_in()
+        return self.hand.fold()
+
+    def _apply(self, p: int, kind: str, amount: int, discards) -> list:
+        h = self.hand
+        if kind == "fold":
+            return h.fold()
+        if kind == "check":
+            return h.check()
+        if kind == "call":
+            return h.call()
+        if kind in ("bet", "raise"):
+            return h.bet(amount)
+        if kind == "complete":
+            return h.complete()
+        if kind == "bring-in":
+            return h.bring_in()
+        if kind == "draw":
+            return h.draw(discards)
+        if kind == "stand pat":
+            return h.stand_pat()
+        if kind == "show":
+            return h.show()
+        if kind == "muck":
+            return h.muck()
+        raise IllegalAction(f"unknown action {kind!r}")
+
+    def act(self, account: int, kind: str, amount: int = 0, discards=()) -> None:
+        """A player's decision. Out of turn, illegal or stale: a RoomError and nothing changes."""
+        seat = self._need_seat(account)
+        if not self._in_hand(seat):
+            raise api.NotAllowedNow("you are not in this hand")
+        p = self._player(seat)
+        if self.hand.actor != p:
+            raise api.NotAllowedNow("it is not your turn")
+        try:
+            events = self._apply(p, kind, amount, discards)
+        except IllegalAction as e:
+            raise RoomError(str(e)) from None
+        seat.timed_out = False
+        self._narrate(events)
+        if self.hand.over:
+            self._cancel_clock()
+            self._finish_hand()
+        else:
+            self._drive()
+
+    def _bot_move(self, hand: Hand, p: int) -> None:
+        if hand is not self.hand or hand.over or hand.actor != p:
+            return
+        from cardroom.room.bots import choose
+        seat = self.seats[self.hand_seats[p]]
+        lg = hand.legal()
+        kind, amount, discards = choose(lg, list(hand.hole[p]), list(hand.board), hand.variant, rng=seat.bot)
+        try:
+            events = self._apply(p, kind, amount, discards)
+        except IllegalAction:
+            log.exception("bot chose an illegal action; playing the default")
+            events = self._default(seat, lg)
+        self._narrate(events)
+        if self.hand.over:
+            self._finish_hand()
+        else:
+            self._drive()
+
+    # ================================================================= the clock
+    def _arm(self, delay: float, fn) -> None:
+        self._timers.append(self.clock.call_later(delay, fn))
+
+    def _cancel_clock(self) -> None:
+        for t in self._timers:
+            t.cancel()
+        self._timers = []
+        self._deadline = None
+
+    def _start_clock(self, p: int) -> None:
+        s = self.settings
+        self._deadline = self.clock.now() + s.action_seconds
+        hand = self.hand
+        self._arm(s.action_seconds, lambda: self._timeout(hand, p))
+        # The countdown: a tick each second of the last ten, so every screen shows it.
+        for k in range(min(s.countdown_seconds, int(s.action_seconds)), 0, -1):
+            self._arm(s.action_seconds - k, lambda k=k: self._tick(hand, p, k))
+
+    def _tick(self, hand: Hand, p: int, k: int) -> None:
+        if hand is self.hand and hand.actor == p:
+            if k == self.settings.countdown_seconds:
+                self._say(f"{hand.players[p].name}, you have {k} seconds to act")
+            self._changed()
+
+    def _timeout(self, hand: Hand, p: int) -> None:
+        if hand is not self.hand or hand.over or hand.actor != p:
+            return
+        self._deadline = None
+        seat = self.seats[self.hand_seats[p]]
+        seat.timed_out = True
+        lg = hand.legal()
+        if lg.phase == "bet" and not lg.bring_in and self._quota(seat.account):
+            events = hand.protect_all_in(p)
+            seat.message = "you timed out: played as a protected all-in"
+        else:
+            events = self._default(seat, lg)
+            seat.message = "you timed out"
+        self._narrate(events)
+        if hand.over:
+            self._finish_hand()
+        else:
+            self._drive()
+
+    def seconds_left(self) -> float | None:
+        if self._deadline is None:
+            return None
+        return max(0.0, self._deadline - self.clock.now())
+
+    # ================================================================= the end of a hand
+    def _finish_hand(self) -> None:
+        hand = self.hand
+        self._cancel_clock()
+        deltas: dict[int, int] = {}
+        for i, account in enumerate(self.hand_accounts):
+            deltas[account] = hand.stacks[i] - hand.start_stacks[i]
+        try:
+            self.store.settle_hand(self.hand_id, deltas, hand.rake,
+                                   json.dumps(ev.to_json_list(hand.events)), self._history(hand))
+        except Exception as e:   # never lose track: the hand stays in escrow and is voided on restart
+            log.exception("settling hand %s failed", self.hand_id)
+            self.status = "paused"
+            self._say(f"The table is paused: the hand could not be recorded ({e})", "system", "Table")
+            self._changed()
+            return
+        dealt = len(self.hand_seats)
+        saw = sum(1 for i in range(dealt) if self._saw_second_round(hand, i))
+        self.stats.append((self.clock.now(), sum(e.amount for e in hand.events if isinstance(e, ev.Awarded))
+                           + hand.rake, dealt, saw))
+        for i, number in enumerate(self.hand_seats):
+            seat = self.seats[number]
+            seat.stack = hand.stacks[i]
+            if seat.pending_chips:
+                seat.stack += seat.pending_chips
+                seat.pending_chips = 0
+            if seat.timed_out and not seat.sitting_out and not seat.leaving:
+                self._start_sit_out(seat)   # a player who timed out is sat out after the hand
+            if seat.leaving and self.seats.get(number) is seat:
+                self._remove(seat, "leaves the table")
+            elif seat.stack == 0:
+                seat.message = "you are out of chips: buy in to keep playing"
+        self._changed()
+        self._maybe_start()
+
+    @staticmethod
+    def _saw_second_round(hand: Hand, i: int) -> bool:
+        folded_first = False
+        for e in hand.events:
+            if isinstance(e, (ev.DealtBoard, ev.DrawStarted)) or (isinstance(e, ev.RoundStarted) and e.index > 0):
+                break
+            if isinstance(e, ev.Folded) and e.player == i:
+                folded_first = True
+        return not folded_first
+
+    def _history(self, hand: Hand) -> str:
+        try:
+            from cardroom.engine.pokerstars import to_pokerstars
+        except ImportError:
+            return ""
+        try:
+            return to_pokerstars(hand, hand_id=self.hand_id, table=self.name, when=self.clock.wall(),
+                                 max_seats=self.settings.seats)
+        except Exception:
+            log.exception("PokerStars export failed for %s", self.hand_id)
+            return ""
+
+    # ================================================================= views
+    def summary(self) -> api.TableSummary:
+        now = self.clock.now()
+        recent = [s for s in self.stats if now - s[0] <= 3600]
+        pots = [s[1] for s in self.stats]
+        dealt = sum(s[2] for s in self.stats)
+        seated_accounts = {s.account for s in self.seats.values()}
+        return api.TableSummary(
+            name=self.name, game=self.settings.variant.name, stakes=self.settings.structure.describe(),
+            seats=self.settings.seats, players=len(self.seats), waiting=len(self.wait_list),
+            railbirds=sum(1 for a in self.watchers if a not in seated_accounts),
+            average_pot=sum(pots) // len(pots) if pots else 0,
+            seeing_flop=100 * sum(s[3] for s in self.stats) // dealt if dealt else 0,
+            hands_per_hour=len(recent), status=self.status)
+
+    def rules_text(self) -> api.TableRules:
+        s = self.settings
+        r = s.rules
+        house = []
+        if r.must_raise_to_enter:
+            house.append("must raise to enter (no calling the big blind)")
+        house.append("every remaining hand is shown" if r.show_all else "losers may muck")
+        if r.draw_cap_four:
+            house.append("draws limited to four cards")
+        if r.no_flop_no_drop:
+            house.append("no flop, no drop")
+        rake = f"{r.rake_percent}% capped at {money(r.rake_cap)}" if r.rake_percent else "no rake"
+        return api.TableRules(
+            game=s.variant.name, structure=s.structure.kind, stakes=s.structure.describe(),
+            cap=s.structure.cap if s.structure.kind in (FIXED, "spread") else None, rake=rake,
+            action_seconds=int(s.action_seconds), sit_out_minutes=int(s.sit_out_limit // 60),
+            house=tuple(house), min_buy_in=s.buy_in_min, max_buy_in=s.buy_in_max)
+
+    def view_for(self, account: int | None) -> api.TableView:
+        me = self.seat_of(account) if account is not None else None
+        hand = self.hand
+        live = hand is not None and not hand.over
+        viewer = self._player(me) if (me and hand is not None and me.number in self.hand_seats) else None
+        hv = seat_view(hand, viewer) if hand is not None else None
+        seats = []
+        for number in range(1, self.settings.seats + 1):
+            s = self.seats.get(number)
+            if s is None:
+                held = self.held.get(number)
+                held_name = next((n for a, n in [(held[0], "")] if held), "") if held else ""
+                seats.append(api.SeatState(number, "", 0, 0, "empty", held_for="held" if held_name or held else ""))
+                continue
+            status = "sitting out" if s.sitting_out else "waiting"
+            cards, up, shown, bet, acting = (), (), False, 0, False
+            stack = s.stack
+            if hv is not None and number in self.hand_seats:
+                info = hv.seats[self.hand_seats.index(number)]
+                cards, up, shown, bet = info.cards, info.up, info.shown, info.bet
+                stack = info.stack
+                if live:
+                    status = info.status
+                    acting = hv.actor == info.player
+                elif s.sitting_out:
+                    status = "sitting out"
+                else:
+                    status = "active"
+            seats.append(api.SeatState(number, s.name, stack, bet, status, s.connected, cards, up, shown,
+                                       is_button=bool(self.plan and self.plan.button == number and hand),
+                                       acting=acting))
+        my_cards = tuple(hv.seats[viewer].cards) if (hv is not None and viewer is not None) else ()
+        legal = None
+        if live and viewer is not None and hand.actor == viewer and me.bot is None:
+            legal = hand.legal()
+        left = self.seconds_left() if live else None
+        countdown = None
+        if left is not None and left <= self.settings.countdown_seconds:
+            countdown = max(0, int(left + 0.999))
+        draw_counts = {self.hand_seats[p]: k for p, k in hand.draw_counts.items()} if live else {}
+        seated_accounts = {s.account for s in self.seats.values()}
+        buy = None
+        if me is not None and me.stack == 0 and not self._in_hand(me):
+            buy = self.buy_in_limits(me.account)
+        return api.TableView(
+            name=self.name, game=self.settings.variant.name, stakes=self.settings.structure.describe(),
+            status=self.status, seats=tuple(seats), board=tuple(hand.board) if hand else (),
+            pots=hv.pots if hv and live else (), hand_id=self.hand_id,
+            phase=(hand.phase if live else ("done" if hand else "waiting")),
+            street=hv.street if hv else "", my_seat=me.number if me else None, my_cards=my_cards,
+            legal=legal, acting_seat=self.hand_seats[hand.actor] if live and hand.actor is not None else None,
+            seconds_left=left, countdown=countdown, auto_action=me.auto if me else "ask",
+            auto_blind=me.auto_blind if me else True, sitting_out=bool(me and me.sitting_out),
+            draw_counts=draw_counts, chat=tuple(self.chat)[-60:],
+            railbirds=tuple(sorted(str(a) for a in self.watchers if a not in seated_accounts)),
+            waiting_list=tuple(n for _, n in self.wait_list), rules=self.rules_text(), buy_in=buy,
+            pending_chips=me.pending_chips if me else 0, missed_blinds=bool(me and me.owes == "missed"),
+            message=me.message if me else "")
+
+    def chips(self) -> int:
+        """Chips this table holds (stacks, pending stake changes, and the hand's pot and rake)."""
+        total = sum(s.stack + s.pending_chips for s in self.seats.values())
+        if self.hand is not None and not self.hand.over:
+            in_hand = sum(self.seats[n].stack for n in self.hand_seats if n in self.seats)
+            total += self.hand.chips_in_play() - in_hand
+        return total
