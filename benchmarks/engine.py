@@ -1,0 +1,198 @@
+"""Complete 6-max hands per second with random legal play: cardroom's Hand vs pokerkit's State.
+
+    python -m benchmarks.engine [--hands N] [--reps R] [--seed S] [--json] [--profile]
+
+Both libraries play the same way: at each decision, pick uniformly among the legal action kinds
+(fold, check/call, bet/raise; a draw: a random number of random cards), a bet or raise to a uniform
+random amount in the legal range; the showdown shows what must be shown (pokerkit's automation;
+ours: everyone shows). Each library deals from its own seeded shuffle. Repetitions alternate
+between the libraries and the median rate is reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+import warnings
+
+
+def _cardroom_case(key: str, kind: str):
+    from cardroom.engine.betting import NO_RAKE, Structure
+    from cardroom.engine.cards import Deck
+    from cardroom.engine.hand import Hand, Player
+    from cardroom.engine.variants import VARIANTS
+
+    variant = VARIANTS[key]
+    structure = Structure.make(kind, 200, 400)
+
+    def run(hands: int, seed: int) -> None:
+        rng = random.Random(seed)
+        for i in range(hands):
+            players = [Player(f"p{j}", 20_000, seat=j + 1) for j in range(6)]
+            h = Hand(variant, structure, players, button=i % 6, deck=Deck(rng), rules=NO_RAKE)
+            while h.actor is not None:
+                lg = h.legal()
+                if lg.phase == "draw":
+                    hole = h.hole[lg.player]
+                    h.draw(rng.sample(hole, rng.randint(0, lg.max_draw)))
+                    continue
+                if lg.phase == "showdown":
+                    h.show()
+                    continue
+                opts = []
+                if lg.fold and not lg.check:
+                    opts.append(0)
+                opts.append(1)
+                if lg.min_to:
+                    opts.append(2)
+                k = rng.choice(opts)
+                if k == 0:
+                    h.fold()
+                elif k == 1:
+                    h.check() if lg.check else h.call()
+                else:
+                    h.bet(rng.randint(lg.min_to, lg.max_to))
+    return run
+
+
+def _pokerkit_case(name: str):
+    import pokerkit as pk
+    from pokerkit import Automation
+
+    auto = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+            Automation.CARD_BURNING, Automation.HOLE_DEALING, Automation.BOARD_DEALING,
+            Automation.RUNOUT_COUNT_SELECTION, Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+            Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+    stacks = (20_000,) * 6
+
+    if name == "nlhe":
+        def make():
+            return pk.NoLimitTexasHoldem.create_state(auto, True, 0, (100, 200), 200, stacks, 6)
+    elif name == "a5":
+        streets = (
+            pk.Street(False, (False,) * 5, 0, False, pk.Opening.POSITION, 200, 3),
+            pk.Street(True, (), 0, True, pk.Opening.POSITION, 400, 4),
+        )
+
+        def make():
+            return pk.State(auto, pk.Deck.STANDARD, (pk.RegularLowHand,), streets,
+                            pk.BettingStructure.FIXED_LIMIT, True, 0, (100, 200), 0, stacks, 6)
+    else:
+        streets = tuple(
+            pk.Street(i > 0, (False,) * 4 if i == 0 else (), (0, 3, 1, 1)[i], False, pk.Opening.POSITION,
+                      200 if i < 2 else 400, 3 if i == 0 else 4)
+            for i in range(4))
+
+        def make():
+            return pk.State(auto, pk.Deck.STANDARD, (pk.OmahaHoldemHand, pk.OmahaEightOrBetterLowHand),
+                            streets, pk.BettingStructure.FIXED_LIMIT, True, 0, (100, 200), 0, stacks, 6)
+
+    def run(hands: int, seed: int) -> None:
+        rng = random.Random(seed)
+        random.seed(seed)   # pokerkit shuffles with the module-level random
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for _ in range(hands):
+                s = make()
+                while s.status:
+                    if s.can_stand_pat_or_discard():
+                        i = s.stand_patter_or_discarder_index
+                        hole = list(s.hole_cards[i])
+                        s.stand_pat_or_discard(rng.sample(hole, rng.randint(0, len(hole))))
+                        continue
+                    if s.actor_index is None:
+                        break
+                    opts = []
+                    if s.can_fold():
+                        opts.append(0)
+                    opts.append(1)
+                    if s.can_complete_bet_or_raise_to():
+                        opts.append(2)
+                    k = rng.choice(opts)
+                    if k == 0:
+                        s.fold()
+                    elif k == 1:
+                        s.check_or_call()
+                    else:
+                        lo = s.min_completion_betting_or_raising_to_amount
+                        hi = s.max_completion_betting_or_raising_to_amount
+                        s.complete_bet_or_raise_to(rng.randint(lo, hi))
+    return run
+
+
+CASES = (
+    ("no-limit hold'em", ("holdem", "no"), "nlhe", 10_000),
+    ("FL ace-to-five single draw", ("a5-draw", "fixed"), "a5", 10_000),
+    ("FL Omaha hi-lo", ("omaha8", "fixed"), "o8", 5_000),
+)
+
+
+def _rate(run, hands: int, seed: int) -> float:
+    t0 = time.perf_counter()
+    run(hands, seed)
+    return hands / (time.perf_counter() - t0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks engine", description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000, help="cardroom hands per repetition")
+    parser.add_argument("--pk-hands", type=int, default=100, help="pokerkit hands per repetition")
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", action="store_true", help="cProfile cardroom's runs instead")
+    args = parser.parse_args(argv)
+
+    if args.profile:
+        import cProfile
+        import pstats
+        for title, (key, kind), _, _ in CASES:
+            run = _cardroom_case(key, kind)
+            prof = cProfile.Profile()
+            prof.runcall(run, args.hands, args.seed)
+            print(f"== {title}")
+            pstats.Stats(prof).sort_stats("tottime").print_stats(12)
+        return 0
+
+    try:
+        import pokerkit  # noqa: F401
+        have_pk = True
+    except ImportError:
+        have_pk = False
+    rows = []
+    for title, (key, kind), pk_name, target in CASES:
+        ours = _cardroom_case(key, kind)
+        theirs = _pokerkit_case(pk_name) if have_pk else None
+        ours(50, 0)                      # warm up (evaluator tables)
+        if theirs:
+            theirs(5, 0)
+        rates_ours, rates_pk = [], []
+        for r in range(args.reps):       # interleaved repetitions
+            rates_ours.append(_rate(ours, args.hands, args.seed + r))
+            if theirs:
+                rates_pk.append(_rate(theirs, args.pk_hands, args.seed + r))
+        a = statistics.median(rates_ours)
+        b = statistics.median(rates_pk) if rates_pk else None
+        rows.append({"case": title, "cardroom_hands_per_s": round(a, 1),
+                     "pokerkit_hands_per_s": round(b, 1) if b else None,
+                     "ratio": round(a / b, 1) if b else None, "target": target, "meets_target": a >= target})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{'case':30} {'cardroom h/s':>13} {'pokerkit h/s':>13} {'ratio':>7} {'target':>7}  ok")
+    for r in rows:
+        pk_rate = f"{r['pokerkit_hands_per_s']:13.1f}" if r["pokerkit_hands_per_s"] else f"{'-':>13}"
+        ratio = f"{r['ratio']:6.1f}x" if r["ratio"] else f"{'-':>7}"
+        print(f"{r['case']:30} {r['cardroom_hands_per_s']:13.1f} {pk_rate} {ratio} {r['target']:7d}  "
+              f"{'yes' if r['meets_target'] else 'NO'}")
+    print(f"(medians of {args.reps} interleaved repetitions; {args.hands} cardroom / {args.pk_hands} pokerkit "
+          "hands each; 6-max, random legal play)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
