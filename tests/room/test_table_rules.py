@@ -1,0 +1,317 @@
+"""Table rules of seeds 000 and 001, each a test named after the rule."""
+
+import pytest
+
+from cardroom.engine import events as ev
+from cardroom.room.api import BadBuyIn, ChatRefused, NotAllowedNow, RoomError, SeatTaken
+from cardroom.room.seating import SeatFacts, plan_hand
+from tests.room.conftest import actor_client, seat_players, table_settings
+
+
+def _play_hand_out(room, clock, clients, table="T", kind="check/call"):
+    """Everyone checks or calls until the current hand is over."""
+    t = room.tables[table]
+    hand = t.hand
+    for _ in range(200):
+        if hand.over:
+            return
+        c = actor_client(clients, table)
+        if c is None:
+            clock.advance(0.5)
+            continue
+        lg = c.view(table).legal
+        if lg.phase == "draw":
+            c.act(table, "stand pat")
+        else:
+            c.act(table, "check" if lg.check else "call")
+    raise AssertionError("hand did not finish")
+
+
+# ------------------------------------------------------------------ seats and buy-ins
+def test_join_game_seats_a_new_player_in_the_first_free_seat_clockwise_from_seat_2(make_room):
+    room, clock = make_room(table_settings(seats=6))
+    a, b = room.connect("alice"), room.connect("bob")
+    assert a.join("T") == 2
+    assert b.join("T") == 3
+    c = room.connect("carol")
+    assert c.join("T", seat=1) == 1                 # a chosen free seat
+    d = room.connect("dave")
+    with pytest.raises(SeatTaken):
+        d.join("T", seat=2)
+
+
+def test_minimum_buy_in_is_10_times_the_small_bet(make_room):
+    room, clock = make_room(table_settings(small=200, big=400))
+    a = room.connect("alice")
+    a.join("T")
+    with pytest.raises(BadBuyIn, match=r"minimum buy-in is \$20"):
+        a.buy_in("T", 1_999)
+    a.buy_in("T", 2_000)
+
+
+def test_pot_and_no_limit_maximum_buy_in_is_100_times_the_big_blind(make_room):
+    room, clock = make_room(table_settings(kind="no", small=50, big=100))   # $.25/$.50 NL
+    a = room.connect("alice")
+    a.join("T")
+    lo, hi, default = a.view("T").buy_in
+    assert (lo, hi) == (500, 5_000)                 # seed 001: $.25/$.50 max buy-in $50
+    assert default == 5_000                         # the whole balance, capped at the maximum
+    with pytest.raises(BadBuyIn, match=r"\$50"):
+        a.buy_in("T", 5_001)
+
+
+def test_buy_in_defaults_to_the_whole_account_balance_in_limit_games(make_room):
+    room, clock = make_room()
+    a = room.connect("alice")
+    a.join("T")
+    assert a.view("T").buy_in[2] == a.my_money().balance
+
+
+def test_a_buy_in_above_the_balance_is_refused_and_changes_nothing(make_room):
+    room, clock = make_room()
+    a = room.connect("alice")
+    a.join("T")
+    before = a.my_money()
+    with pytest.raises(BadBuyIn):
+        a.buy_in("T", before.balance + 1)
+    assert a.my_money() == before
+
+
+def test_change_table_stake_between_hands_waits_for_the_hand_in_progress(make_room):
+    room, clock = make_room()
+    clients = seat_players(room)
+    clock.advance(0.01)
+    a = clients[0]
+    a.add_chips("T", 1_000)
+    assert a.view("T").pending_chips == 1_000
+    _play_hand_out(room, clock, clients)
+    seat = room.tables["T"].seat_of(a.account_id)
+    assert seat.pending_chips == 0
+    assert room.store.total_money() == room.store.expected_money()
+
+
+def test_leave_folds_the_hand_and_returns_the_stack_to_the_account(make_room):
+    room, clock = make_room()
+    clients = seat_players(room)
+    clock.advance(0.01)
+    t = room.tables["T"]
+    c = actor_client(clients)
+    balance = c.my_money().balance
+    c.leave("T")
+    assert any(isinstance(e, ev.Folded) for e in t.hand.events)
+    others = [x for x in clients if x is not c]
+    _play_hand_out(room, clock, others)
+    assert t.seat_of(c.account_id) is None
+    assert c.my_money().balance > balance and c.my_money().on_tables.get("T", 0) == 0
+
+
+def test_railbirds_watch_without_a_seat_and_are_listed(make_room):
+    room, clock = make_room()
+    clients = seat_players(room)
+    clock.advance(0.01)
+    rail = room.connect("railbird")
+    view = rail.watch("T")
+    assert view.my_seat is None and view.my_cards == ()
+    assert all(c is None or up for s in view.seats for c, up in zip(s.cards, s.up))
+    assert room.lobby()[0].railbirds == 1
+
+
+def test_the_button_moves_one_player_left_each_hand(make_room):
+    room, clock = make_room()
+    clients = seat_players(room, names=("a", "b", "c", "d"))
+    clock.advance(0.01)
+    t = room.tables["T"]
+    buttons = []
+    for _ in range(5):
+        buttons.append(t.plan.button)
+        _play_hand_out(room, clock, clients)
+        clock.advance(3.1)
+    assert buttons == [2, 3, 4, 5, 2]
+
+
+# ------------------------------------------------------------------ blinds
+def test_new_player_posts_the_big_blind_or_waits_for_it(make_room):
+    room, clock = make_room()
+    clients = seat_players(room, names=("a", "b", "c"))
+    clock.advance(0.01)
+    _play_hand_out(room, clock, clients)
+    late = room.connect("late")
+    late.join("T")                                    # seat 5
+    late.buy_in("T", 10_000)
+    late.post_or_wait("T", True)
+    clock.advance(3.1)
+    t = room.tables["T"]
+    posts = [e for e in t.hand.events if isinstance(e, ev.Posted)]
+    me = t.hand_seats.index(5)
+    if 5 in t.hand_seats and t.plan.big_blind != 5:
+        assert (me, "live", 200) in [(e.player, e.kind, e.amount) for e in posts]
+
+
+def test_no_posting_between_the_button_and_the_big_blind():
+    seats = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True, owes="new", wants_post=True),
+             SeatFacts(4, True), SeatFacts(5, True)]
+    prev = plan_hand([s for s in seats if s.number != 3], None)      # button 1, blinds 2 and 4
+    # The button moves to seat 2; seat 3 would be in the small blind, between the button and
+    # the big blind: he may not post in and waits; seats 4 and 5 post the blinds.
+    plan = plan_hand(seats, prev)
+    assert plan.button == 2 and plan.small_blind == 4 and plan.big_blind == 5
+    assert 3 not in plan.dealt
+
+
+def test_a_new_player_in_the_big_blind_position_enters_by_posting_the_big_blind():
+    seats = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True),
+             SeatFacts(4, True, owes="new", wants_post=True), SeatFacts(5, True)]
+    prev = plan_hand([s for s in seats if s.number != 4], None)
+    plan = plan_hand(seats, prev)
+    assert plan.big_blind == 4 and 4 in plan.dealt and 4 not in plan.live_posts
+
+
+def test_a_new_player_waiting_for_the_big_blind_plays_when_it_reaches_him():
+    seats = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True),
+             SeatFacts(4, True, owes="new", wants_post=False)]
+    prev = plan_hand([s for s in seats if s.number != 4], None)      # button 1, blinds 2, 3
+    plan = plan_hand(seats, prev)                                     # button 2, sb 3, bb 4
+    assert plan.big_blind == 4 and 4 in plan.dealt and not plan.live_posts
+
+
+def test_missed_blinds_are_recorded_and_posted_as_big_blind_live_plus_small_blind_dead():
+    seats = [SeatFacts(n, True) for n in (1, 2, 3, 4)]
+    p1 = plan_hand(seats, None)                         # button 1, sb 2, bb 3
+    away = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True), SeatFacts(4, False)]
+    p2 = plan_hand(away, p1)                            # button 2, sb 3, bb would be 4: missed
+    assert 4 in p2.missed_bb
+    back = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True),
+            SeatFacts(4, True, owes="missed", missed_sb=True, wants_post=True)]
+    p3 = plan_hand(back, p2)                            # button 3, sb 4? 4 may not post there
+    assert 4 not in p3.dealt or p3.big_blind == 4 or (4 in p3.live_posts and 4 in p3.dead_posts)
+
+
+def test_auto_blind_option_is_on_by_default_and_can_be_toggled(make_room):
+    room, clock = make_room()
+    a = room.connect("alice")
+    a.join("T")
+    assert a.view("T").auto_blind
+    a.set_auto_blind("T", False)
+    assert not a.view("T").auto_blind
+
+
+# ------------------------------------------------------------------ auto actions
+@pytest.mark.parametrize("auto, facing_bet, expected", [
+    ("check/fold", False, ev.Checked), ("check/fold", True, ev.Folded),
+    ("check/call", False, ev.Checked), ("check/call", True, ev.Called),
+    ("bet/call", False, ev.BetTo), ("bet/call", True, ev.Called),
+    ("raise", False, ev.BetTo), ("raise", True, ev.BetTo),
+    ("fold", True, ev.Folded),
+])
+def test_auto_action_buttons_act_as_the_page_words_them(make_room, auto, facing_bet, expected):
+    room, clock = make_room()
+    a, b = seat_players(room, names=("alice", "bob"))
+    clock.advance(0.01)
+    t = room.tables["T"]
+    # Heads-up: the button (small blind) acts first before the flop; reach the flop first.
+    first = actor_client([a, b])
+    first.act("T", "call")
+    second = actor_client([a, b])
+    second.act("T", "check")                         # flop: the big blind acts first
+    opener = actor_client([a, b])
+    other = b if opener is a else a
+    if facing_bet:
+        opener.act("T", "bet", 200)
+    else:
+        opener.act("T", "check")
+    other.set_auto("T", auto)                       # chosen, and used for this one decision
+    p = t.hand_seats.index(other.view("T").my_seat)
+    last = [e for e in t.hand.events if getattr(e, "player", None) == p][-1]
+    assert isinstance(last, expected)
+    assert other.view("T").auto_action == "ask"      # then back to Ask Me
+
+
+def test_auto_action_chosen_ahead_waits_for_the_players_turn(make_room):
+    room, clock = make_room()
+    clients = seat_players(room)
+    clock.advance(0.01)
+    t = room.tables["T"]
+    waiting = [c for c in clients if c.view("T").legal is None][0]
+    waiting.set_auto("T", "fold")
+    assert waiting.view("T").auto_action == "fold"   # not relayed until it is his turn
+    _play = 0
+    while waiting.view("T").auto_action == "fold" and _play < 10:
+        actor_client(clients).act("T", "call")
+        _play += 1
+    p = t.hand_seats.index(waiting.view("T").my_seat)
+    assert t.hand.folded[p]
+
+
+# ------------------------------------------------------------------ chat
+def test_chat_is_sanitised_and_shown_literally(make_room):
+    room, clock = make_room()
+    a, b = seat_players(room, names=("alice", "bob"))
+    a.chat("T", "hi \x1b[31m[bold red]there[/]\x07")
+    line = b.view("T").chat[-1]
+    assert line.kind == "player" and line.name == "alice"
+    assert "\x1b" not in line.text and "\x07" not in line.text and "[bold red]there[/]" in line.text
+
+
+def test_chat_is_rate_limited(make_room):
+    room, clock = make_room()
+    a, = seat_players(room, names=("alice",))
+    with pytest.raises(ChatRefused, match="too fast"):
+        for _ in range(20):
+            a.chat("T", "spam")
+
+
+def test_an_admin_can_mute_a_player(make_room):
+    room, clock = make_room()
+    a, = seat_players(room, names=("alice",))
+    room.muted.add(a.account_id)
+    with pytest.raises(ChatRefused, match="muted"):
+        a.chat("T", "hello")
+
+
+def test_dealer_answers_how_many_a_player_drew_only_until_the_first_action_after_the_draw(make_room):
+    room, clock = make_room(table_settings(game="a5-draw"))
+    clients = seat_players(room, names=("alice", "bob"))
+    clock.advance(0.01)
+    t = room.tables["T"]
+    while t.hand.phase == "bet":
+        c = actor_client(clients)
+        lg = c.view("T").legal
+        c.act("T", "check" if lg.check else "call")
+    first = actor_client(clients)
+    first.act("T", "draw", discards=list(first.view("T").my_cards[:2]))
+    second = actor_client(clients)
+    second.act("T", "stand pat")
+    answer = second.chat("T", f"how many did {first.name} draw?", dealer=True)
+    assert f"{first.name} drew 2" in answer
+    actor_client(clients).act("T", "check")        # the first action after the draw
+    clock.advance(5)
+    answer = second.chat("T", f"how many did {first.name} draw?", dealer=True)
+    assert "can't answer" in answer
+
+
+def test_the_dealer_narrates_draws_and_declares_pairs_at_a_lowball_showdown(make_room):
+    room, clock = make_room(table_settings(game="a5-draw"))
+    clients = seat_players(room, names=("alice", "bob"))
+    clock.advance(0.01)
+    _play_hand_out(room, clock, clients)
+    text = "\n".join(line.text for line in clients[0].view("T").chat)
+    assert "stands pat" in text
+    assert "Lo:" in text or "wins" in text
+
+
+# ------------------------------------------------------------------ bad input
+def test_out_of_turn_and_illegal_actions_are_refused_and_change_nothing(make_room):
+    room, clock = make_room()
+    clients = seat_players(room)
+    clock.advance(0.01)
+    t = room.tables["T"]
+    c = actor_client(clients)
+    other = next(x for x in clients if x is not c)
+    n = len(t.hand.events)
+    with pytest.raises(NotAllowedNow, match="not your turn"):
+        other.act("T", "fold")
+    with pytest.raises(RoomError, match="exactly"):
+        c.act("T", "raise", 12_345)
+    with pytest.raises(RoomError):
+        c.act("T", "dance")
+    assert len(t.hand.events) == n

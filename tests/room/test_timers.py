@@ -1,0 +1,155 @@
+"""Every timer rule of seeds 000/001 on a fake clock: the 23 s decision, the 10 s countdown,
+timeouts, sit-out limits, the wait list's seat hold, reconnecting within a hand."""
+
+from cardroom.engine import events as ev
+from cardroom.room.room import RoomSettings
+from tests.room.conftest import actor_client, seat_players, table_settings
+
+
+def _start(room, clock, names=("alice", "bob", "carol"), table="T"):
+    clients = seat_players(room, table, names)
+    clock.advance(0.01)                        # the first hand is dealt at once
+    assert room.tables[table].hand is not None
+    return clients
+
+
+def test_a_player_has_23_seconds_to_act(make_room):
+    room, clock = make_room()
+    clients = _start(room, clock)
+    c = actor_client(clients)
+    assert abs(c.view("T").seconds_left - 23) < 0.02
+    clock.advance(22.9)
+    assert actor_client(clients) is c          # still his decision
+    clock.advance(0.2)
+    assert actor_client(clients) is not c      # timed out: the table acted for him
+
+
+def test_countdown_is_shown_for_the_last_10_seconds_to_everyone(make_room):
+    room, clock = make_room()
+    clients = _start(room, clock)
+    clock.advance(12.5)
+    assert all(c.view("T").countdown is None for c in clients)
+    clock.advance(1.0)                          # 9.5 s left
+    assert {c.view("T").countdown for c in clients} == {10}
+    assert any("10 seconds" in line.text for line in clients[0].view("T").chat)
+    clock.advance(5.0)
+    assert {c.view("T").countdown for c in clients} == {5}
+
+
+def test_timeout_is_a_protected_all_in_while_the_daily_quota_lasts_then_check_or_fold(make_room):
+    room, clock = make_room(settings=RoomSettings(timeout_allin_quota=1))
+    clients = _start(room, clock, names=("alice", "bob"))
+    table = room.tables["T"]
+    c = actor_client(clients)
+    p = table.hand_seats.index(c.view("T").my_seat)
+    clock.advance(23.01)
+    assert table.hand.protected[p]              # first timeout today: protected all-in
+    assert any(isinstance(e, ev.ProtectedAllIn) for e in table.hand.events)
+    assert "protected" in c.view("T").message
+    # play the hand out, then the timed-out player is sat out after the hand
+    clock.run_until(lambda: table.hand.over, limit=300)
+    assert c.view("T").sitting_out
+    c.sit_in("T")
+    clock.run_until(lambda: table.hand is not None and not table.hand.over and actor_client(clients) is c,
+                    limit=600)
+    if actor_client(clients) is c:
+        p = table.hand_seats.index(c.view("T").my_seat)
+        lg = c.view("T").legal
+        clock.advance(23.01)
+        assert not table.hand.protected[p]      # quota used up: check if free, else fold
+        last = [e for e in table.hand.events if getattr(e, "player", None) == p][-1]
+        assert isinstance(last, ev.Checked if lg.check else ev.Folded)
+
+
+def test_sit_out_is_allowed_three_times_then_the_player_is_removed(make_room):
+    room, clock = make_room()
+    a, b, c = _start(room, clock)
+    table = room.tables["T"]
+    for _ in range(3):
+        a.sit_out("T")
+        clock.advance(60)
+        a.sit_in("T")
+    assert table.seat_of(a.account_id) is not None
+    clock.run_until(lambda: table.hand is None or table.hand.over, limit=300)
+    a.sit_out("T")                              # the fourth time
+    clock.run_until(lambda: table.seat_of(a.account_id) is None, limit=600)
+    assert table.seat_of(a.account_id) is None
+    assert a.my_money().on_tables.get("T", 0) == 0   # chips back in the account
+
+
+def test_sitting_out_longer_than_15_minutes_removes_the_player(make_room):
+    room, clock = make_room()
+    a, b, c = _start(room, clock)
+    table = room.tables["T"]
+    a.sit_out("T")
+    clock.advance(14 * 60)
+    assert table.seat_of(a.account_id) is not None
+    clock.run_until(lambda: table.seat_of(a.account_id) is None, limit=5 * 60)
+    assert table.seat_of(a.account_id) is None
+    assert any("removed" in p or "too long" in p for p in a.pages)
+
+
+def test_sit_out_time_is_10_minutes_at_5_max_tables(make_room):
+    room, clock = make_room(table_settings(seats=5))
+    a, b, c = _start(room, clock)
+    table = room.tables["T"]
+    a.sit_out("T")
+    clock.advance(9 * 60)
+    assert table.seat_of(a.account_id) is not None
+    clock.run_until(lambda: table.seat_of(a.account_id) is None, limit=5 * 60)
+    assert table.seat_of(a.account_id) is None
+    assert table.rules_text().sit_out_minutes == 10
+
+
+def test_wait_list_is_paged_when_a_seat_opens_and_the_seat_is_held(make_room):
+    room, clock = make_room(table_settings(seats=2, seat_hold_seconds=60))
+    a, b = _start(room, clock, names=("alice", "bob"))
+    w1, w2, other = room.connect("wendy"), room.connect("walt"), room.connect("olive")
+    assert w1.join_wait_list("T") == 1
+    assert w2.join_wait_list("T") == 2
+    table = room.tables["T"]
+    a.leave("T")
+    clock.run_until(lambda: table.seat_of(a.account_id) is None, limit=600)
+    assert any("seat is open" in p for p in w1.pages)      # paged
+    try:
+        other.join("T")                                     # the seat is held for wendy
+        raise AssertionError("a held seat was given away")
+    except Exception as e:
+        assert "held" in str(e) or "full" in str(e)
+    clock.advance(61)                                       # wendy does not come: walt is paged
+    assert any("seat is open" in p for p in w2.pages)
+    seat = w2.join("T")
+    assert table.seats[seat].name == "walt"
+
+
+def test_a_dropped_connection_keeps_the_seat_and_reconnecting_gives_back_the_hand(make_room):
+    room, clock = make_room()
+    clients = _start(room, clock)
+    table = room.tables["T"]
+    c = actor_client(clients)
+    my_seat = c.view("T").my_seat
+    cards = c.view("T").my_cards
+    c.close()                                               # the connection drops
+    assert table.seats[my_seat].connected is False
+    assert table.seat_of(c.account_id) is not None          # the seat is kept
+    viewer = next(x for x in clients if x is not c)
+    assert [s for s in viewer.view("T").seats if s.number == my_seat][0].connected is False
+    back = room.connect(c.name)                             # same account reconnects
+    view = back.watch("T")
+    assert view.my_seat == my_seat and view.my_cards == cards
+    assert view.legal is not None                           # the decision is his again
+    back.act("T", "fold")
+    assert table.seats[my_seat].connected is True
+
+
+def test_a_disconnected_player_is_timed_out_when_the_action_reaches_him(make_room):
+    room, clock = make_room(settings=RoomSettings(timeout_allin_quota=0))
+    clients = _start(room, clock, names=("alice", "bob"))
+    table = room.tables["T"]
+    c = actor_client(clients)
+    p = table.hand_seats.index(c.view("T").my_seat)
+    c.close()
+    clock.advance(22)
+    assert table.hand.actor == p                            # the clock runs as usual
+    clock.advance(1.5)
+    assert table.hand.over or table.hand.actor != p
