@@ -152,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         import pstats
         for title, (key, kind), _, _ in CASES:
             run = _cardroom_case(key, kind)
+            run(50, 0)   # warm up: the evaluator builds its tables on first use
             prof = cProfile.Profile()
             prof.runcall(run, args.hands, args.seed)
             print(f"== {title}")
