@@ -1,0 +1,255 @@
+"""Hand evaluation throughput: cardroom's `evaluator(order)` functions against treys, phevaluator,
+eval7 and pokerkit on the same seeded hands.
+
+    python -m benchmarks evaluation [--hands N] [--repeat R] [--seed S] [--json]
+
+Every library gets the same hands, converted to its own card representation before any timing.
+Harness (identical for every library): `collections.deque(map(f, hands), maxlen=0)`, or
+`itertools.starmap` where the library takes several arguments; so the per-call cost measured is the
+library's call plus one C-level iteration step. Repetitions are interleaved round-robin across the
+libraries of a case; the table shows the median evaluations per second and cardroom / peer.
+pokerkit is much slower, so it is timed on the first `--slow-hands` hands of the same list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections import deque
+from itertools import starmap
+from typing import Callable
+
+from cardroom.engine import evaluation as ev
+from cardroom.engine.cards import CARDS
+
+HARNESS = "deque(map(f, hands), maxlen=0) / deque(starmap(f, args), maxlen=0), perf_counter"
+
+
+def _import(name: str):
+    try:
+        return __import__(name)
+    except ImportError:
+        return None
+
+
+def _deal(rng: random.Random, n: int, size: int) -> list[tuple]:
+    return [tuple(rng.sample(CARDS, size)) for _ in range(n)]
+
+
+class Case:
+    def __init__(self, name: str, title: str) -> None:
+        self.name = name
+        self.title = title
+        # library -> (callable, args list, star?) or a string saying why it is absent
+        self.entries: dict[str, tuple[Callable, list, bool] | str] = {}
+
+    def add(self, library: str, f: Callable, args: list, star: bool = False) -> None:
+        self.entries[library] = (f, args, star)
+
+    def absent(self, library: str, why: str) -> None:
+        self.entries[library] = why
+
+
+def _time(f: Callable, args: list, star: bool) -> float:
+    it = starmap(f, args) if star else map(f, args)
+    t = time.perf_counter()
+    deque(it, maxlen=0)
+    return len(args) / (time.perf_counter() - t)
+
+
+def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
+    rng = random.Random(seed)
+    five = _deal(rng, hands, 5)
+    seven = _deal(rng, hands, 7)
+    omaha = [(h[:4], h[4:]) for h in _deal(rng, hands, 9)]
+
+    treys = _import("treys")
+    phe = _import("phevaluator")
+    eval7 = _import("eval7")
+    pokerkit = _import("pokerkit")
+
+    def text(cards):
+        return [repr(c) for c in cards]
+
+    cases = []
+
+    # --- high, 5 and 7 cards
+    for size, deal in ((5, five), (7, seven)):
+        case = Case(f"high-{size}", f"{size}-card high")
+        case.add("cardroom", ev.evaluator(ev.HIGH), deal)
+        if treys:
+            t_ev = treys.Evaluator()
+            new = treys.Card.new
+            case.add("treys", t_ev.evaluate, [([new(c) for c in text(h)[:2]], [new(c) for c in text(h)[2:]])
+                                              for h in deal], star=True)
+        else:
+            case.absent("treys", "not installed")
+        if phe:
+            case.add("phevaluator", phe.evaluate_cards, [tuple(c.index for c in h) for h in deal], star=True)
+        else:
+            case.absent("phevaluator", "not installed")
+        if eval7:
+            case.add("eval7", eval7.evaluate, [[eval7.Card(t) for t in text(h)] for h in deal])
+        else:
+            case.absent("eval7", "not installed")
+        if pokerkit:
+            pk = pokerkit.StandardHighHand
+            f = pk if size == 5 else pk.from_game
+            case.add("pokerkit", f, [tuple(pokerkit.Card.parse("".join(text(h)))) for h in deal[:slow_hands]])
+        else:
+            case.absent("pokerkit", "not installed")
+        cases.append(case)
+
+    # --- lowball, 5 cards (only pokerkit has these orders among the peers)
+    for order, pk_name, title in ((ev.ACE_TO_FIVE, "RegularLowHand", "5-card ace-to-five"),
+                                  (ev.DEUCE_TO_SEVEN, "StandardLowHand", "5-card deuce-to-seven")):
+        case = Case(f"{order}-5", title)
+        case.add("cardroom", ev.evaluator(order), five)
+        for lib, mod in (("treys", treys), ("phevaluator", phe), ("eval7", eval7)):
+            case.absent(lib, "not installed" if mod is None else f"has no {order} order")
+        if pokerkit:
+            case.add("pokerkit", getattr(pokerkit, pk_name),
+                     [tuple(pokerkit.Card.parse("".join(text(h)))) for h in five[:slow_hands]])
+        else:
+            case.absent("pokerkit", "not installed")
+        cases.append(case)
+
+    # --- eight-or-better, 7 cards (stud hi-lo low half)
+    case = Case("eight-or-better-7", "7-card eight-or-better")
+    case.add("cardroom", ev.evaluator(ev.EIGHT_OR_BETTER), seven)
+    for lib, mod in (("treys", treys), ("phevaluator", phe), ("eval7", eval7)):
+        case.absent(lib, "not installed" if mod is None else "has no eight-or-better order")
+    if pokerkit:
+        from_game = pokerkit.EightOrBetterLowHand.from_game
+
+        def pk_eight(cards, from_game=from_game):
+            try:
+                return from_game(cards)
+            except ValueError:          # pokerkit's way of saying "no low"
+                return None
+
+        case.add("pokerkit", pk_eight, [tuple(pokerkit.Card.parse("".join(text(h)))) for h in seven[:slow_hands]])
+    else:
+        case.absent("pokerkit", "not installed")
+    cases.append(case)
+
+    # --- Omaha high and Omaha hi-lo, 4 hole + 5 board
+    case = Case("omaha-high", "Omaha high (4 hole + 5 board)")
+    case.add("cardroom", ev.evaluator(ev.OMAHA_HIGH), omaha, star=True)
+    case.absent("treys", "not installed" if treys is None else "has no Omaha")
+    if phe:
+        case.add("phevaluator", phe.evaluate_omaha_cards,
+                 [tuple(c.index for c in b) + tuple(c.index for c in h) for h, b in omaha], star=True)
+    else:
+        case.absent("phevaluator", "not installed")
+    case.absent("eval7", "not installed" if eval7 is None else "has no Omaha")
+    pk_omaha = None
+    if pokerkit:
+        pk_omaha = [(tuple(pokerkit.Card.parse("".join(text(h)))), tuple(pokerkit.Card.parse("".join(text(b)))))
+                    for h, b in omaha[:slow_hands]]
+        case.add("pokerkit", pokerkit.OmahaHoldemHand.from_game, pk_omaha, star=True)
+    else:
+        case.absent("pokerkit", "not installed")
+    cases.append(case)
+
+    case = Case("omaha-hi-lo", "Omaha hi-lo, high and low (4 hole + 5 board)")
+    case.add("cardroom", ev.omaha_hi_lo, omaha, star=True)
+    hi, lo = ev.evaluator(ev.OMAHA_HIGH), ev.evaluator(ev.OMAHA_EIGHT_OR_BETTER)
+
+    def two_calls(hole, board, hi=hi, lo=lo):
+        return hi(hole, board), lo(hole, board)
+
+    case.add("cardroom (2 calls)", two_calls, omaha, star=True)
+    case.absent("treys", "not installed" if treys is None else "has no Omaha")
+    case.absent("phevaluator", "not installed" if phe is None else "has no Omaha low")
+    case.absent("eval7", "not installed" if eval7 is None else "has no Omaha")
+    if pokerkit:
+        pk_hi = pokerkit.OmahaHoldemHand.from_game
+        pk_lo = pokerkit.OmahaEightOrBetterLowHand.from_game
+
+        def pk_hi_lo(hole, board, pk_hi=pk_hi, pk_lo=pk_lo):
+            try:
+                low = pk_lo(hole, board)
+            except ValueError:
+                low = None
+            return pk_hi(hole, board), low
+
+        case.add("pokerkit", pk_hi_lo, pk_omaha, star=True)
+    else:
+        case.absent("pokerkit", "not installed")
+    cases.append(case)
+    return cases
+
+
+def run(cases: list[Case], repeat: int) -> list[dict]:
+    rows = []
+    for case in cases:
+        timed = {lib: e for lib, e in case.entries.items() if not isinstance(e, str)}
+        rates: dict[str, list[float]] = {lib: [] for lib in timed}
+        for lib, (f, args, star) in timed.items():      # warm-up (lazy tables, caches)
+            _time(f, args[:200], star)
+        for _ in range(repeat):
+            for lib, (f, args, star) in timed.items():
+                rates[lib].append(_time(f, args, star))
+        ours = statistics.median(rates["cardroom"])
+        for lib, entry in case.entries.items():
+            if isinstance(entry, str):
+                rows.append({"case": case.name, "title": case.title, "library": lib, "note": entry})
+                continue
+            med = statistics.median(rates[lib])
+            rows.append({"case": case.name, "title": case.title, "library": lib, "hands": len(entry[1]),
+                         "median_per_s": med, "min_per_s": min(rates[lib]), "max_per_s": max(rates[lib]),
+                         "cardroom_ratio": ours / med})
+    return rows
+
+
+def _fmt_rate(x: float) -> str:
+    return f"{x / 1e6:.2f} M/s" if x >= 1e6 else f"{x / 1e3:.1f} k/s"
+
+
+def print_table(rows: list[dict], meta: dict) -> None:
+    print(f"Hand evaluation: {meta['python']} on {meta['machine']}; seed {meta['seed']}, "
+          f"{meta['hands']} hands ({meta['slow_hands']} for pokerkit), {meta['repeat']} interleaved repetitions")
+    print(f"harness: {meta['harness']}; median evaluations/s; ratio = cardroom / library")
+    print()
+    print(f"{'case':<46} {'library':<20} {'median':>12} {'ratio':>9}")
+    print("-" * 90)
+    last = None
+    for row in rows:
+        title = row["title"] if row["title"] != last else ""
+        last = row["title"]
+        if "note" in row:
+            print(f"{title:<46} {row['library']:<20} {row['note']}")
+        else:
+            ratio = "" if row["library"] == "cardroom" else f"{row['cardroom_ratio']:.2f}x"
+            print(f"{title:<46} {row['library']:<20} {_fmt_rate(row['median_per_s']):>12} {ratio:>9}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks evaluation", description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=20_000, help="hands per case (default 20000)")
+    parser.add_argument("--slow-hands", type=int, default=1_000, help="hands for pokerkit (default 1000)")
+    parser.add_argument("--repeat", type=int, default=7, help="interleaved repetitions (default 7)")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    cases = build_cases(args.hands, min(args.slow_hands, args.hands), args.seed)
+    rows = run(cases, args.repeat)
+    meta = {"python": f"Python {platform.python_version()} ({platform.python_implementation()})",
+            "machine": platform.machine(), "seed": args.seed, "hands": args.hands,
+            "slow_hands": min(args.slow_hands, args.hands), "repeat": args.repeat, "harness": HARNESS}
+    if args.json:
+        json.dump({"meta": meta, "results": rows}, sys.stdout, indent=2)
+        print()
+    else:
+        print_table(rows, meta)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
