@@ -1,0 +1,563 @@
+"""config.toml -> frozen dataclasses. No global config object: `load_config(path)` returns a
+`RoomConfig` and the composition root passes its parts to whoever needs them.
+
+Money in the file
+-----------------
+Money is written in DOLLARS, as a string or an integer: ``"2.50"``, ``"0.25"``, ``"1000.00"``,
+``"2"`` or ``2`` are $2.50, 25c, $1000, $2 and $2. Inside, it is always integer cents.
+A key whose name ends in ``_cents`` (``starting_money_cents = 100000``) takes a whole number of
+cents instead, as an integer only. Anything a person probably did not mean is refused with a
+`ConfigError` rather than guessed at:
+
+- TOML floats (``2.5``): binary floats are not money; write the string ``"2.50"``;
+- more than two decimals (``"2.505"``), signs (``"+2"``, ``"-2"``), underscores (``"1_000"``, and
+  the TOML integer ``1_000`` too, which tomllib cannot tell from ``1000``: it is accepted there as
+  TOML says it is the same number), spaces, exponents, ``"$2"``, non-ASCII digits (``"２"``,
+  ``"٢"``) - only ``[0-9]+(\\.[0-9]{1,2})?`` is money;
+- booleans (TOML ``true`` is not 1 dollar), negative or absurdly large amounts.
+
+Every error is a `ConfigError` (a ValueError) naming the file, the table (for ``[[tables]]``)
+and the key, e.g. ``config.toml: [[tables]] #2 "No Limit $.25/$.50": stakes: ...``.
+
+Tables
+------
+``stakes`` is ``[small bet, big bet]`` for fixed and spread limit (spread: the min and max bet)
+and the two BLINDS ``[small blind, big blind]`` for pot and no limit. Fixed and spread blinds come
+from the Planet Poker formula (`cardroom.engine.betting.planet_small_blind`). Stud games post an
+ante (``ante``, default none) and a ``bring_in`` (default: the engine's).
+
+Buy-ins (seed 001): the minimum is 10 times the small bet - for pot and no limit, where the
+smallest bet is the big blind, 10 big blinds; the maximum for pot and no limit is 100 big blinds
+($.25/$.50 -> $50, as the page lists), and for fixed and spread limit there is none unless the
+table sets ``max_buy_in``. Both may be set per table (``min_buy_in``, ``max_buy_in``).
+
+A table of ``seats = 5`` is a "5 player max" table: its sit-out period is ``sit_out_minutes_5max``
+(seed 001), see `RoomConfig.sit_out_minutes_for`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from cardroom.engine.betting import FIXED, NO, POT, SPREAD, STRUCTURES, Rules, Structure, StructureError
+from cardroom.engine.variants import UnknownVariant, Variant, find_variant
+
+__all__ = [
+    "ConfigError", "ServerConfig", "RoomSettings", "TableConfig", "RoomConfig",
+    "load_config", "config_from_dict", "parse_money",
+]
+
+MAX_MONEY = 10**11                   # cents ($1,000,000,000): anything above is a typo
+MAX_TABLE_NAME = 40                  # cells; table names reach every lobby screen
+MIN_SEATS, MAX_SEATS = 2, 10
+FIVE_MAX = 5
+
+_MONEY_RE = re.compile(r"[0-9]+(?:\.[0-9]{1,2})?", re.ASCII)
+_SHA256_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}", re.ASCII)
+_MD5_RE = re.compile(r"MD5:[0-9a-f]{2}(?::[0-9a-f]{2}){15}", re.ASCII)
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used. `path`, `table` and `key` say where."""
+
+    def __init__(self, message: str, *, path: str | Path | None = None, table: str | None = None,
+                 key: str | None = None) -> None:
+        self.path = str(path) if path is not None else None
+        self.table = table
+        self.key = key
+        self.reason = message
+        where = [p for p in (self.path, table) if p]
+        prefix = ": ".join(where)
+        if key:
+            prefix = f"{prefix}: {key}" if prefix else key
+        super().__init__(f"{prefix}: {message}" if prefix else message)
+
+
+# --------------------------------------------------------------------------------------- records
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 2222
+    data_dir: Path = Path(".")               # default: the folder the config file is in
+    login_timeout: float = 30.0              # seconds to authenticate
+    max_connections: int = 200
+    max_per_ip: int = 8
+    guest_passwords: bool = False            # demo rooms: password auth with any password
+    admins: tuple[str, ...] = ()             # SSH key fingerprints ("SHA256:..." as ssh-keygen -l prints)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomSettings:
+    starting_money: int = 100_000            # cents credited to a new account
+    timeout_allin_quota: int = 2             # protected all-ins per player per day on a timeout
+    action_seconds: int = 23                 # decision time (seed 000)
+    countdown_seconds: int = 10              # the countdown shows the last 10 s
+    sit_out_minutes: int = 15                # per sit-out
+    sit_out_minutes_5max: int = 10           # on 5-max tables (seed 001)
+    sit_outs_allowed: int = 3                # then removed from the table
+    seat_hold_seconds: int = 60              # a paged wait-lister has this long to take the seat
+    chat_max_chars: int = 200                # one chat line, after cleaning
+    chat_lines: int = 5                      # at most this many lines ...
+    chat_per_seconds: float = 10.0           # ... per this many seconds (a token bucket)
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    name: str
+    game: str                                # a key of cardroom.engine.variants.VARIANTS
+    structure_kind: str                      # fixed, spread, pot, no
+    small_bet: int                           # cents; pot/no: the big blind
+    big_bet: int                             # cents; pot/no: twice the big blind
+    blinds: tuple[int, ...] = ()             # () = the Planet Poker formula (fixed/spread), stud: none
+    ante: int = 0
+    bring_in: int | None = None              # stud only; None = the engine's default
+    seats: int = 10
+    action_seconds: int | None = None        # None = the room's
+    rake_percent: int = 5
+    rake_cap: int = 300
+    no_flop_no_drop: bool = False
+    cap: int | None = 4                      # bets a round in fixed/spread
+    uncapped_heads_up: bool = False
+    must_raise_to_enter: bool = False
+    show_all: bool = False
+    draw_cap_four: bool = False
+    min_buy_in: int = 0
+    max_buy_in: int | None = None            # None = no maximum
+
+    @property
+    def variant(self) -> Variant:
+        return find_variant(self.game)
+
+    @property
+    def five_max(self) -> bool:
+        return self.seats == FIVE_MAX
+
+    @property
+    def big_blind(self) -> int:
+        return self.structure().big_blind
+
+    def structure(self) -> Structure:
+        v = self.variant
+        return Structure.make(
+            self.structure_kind, self.small_bet, self.big_bet,
+            blinds=self.blinds or None, ante=self.ante, bring_in=self.bring_in,
+            cap=self.cap, stud=v.bring_in, uncapped_heads_up=self.uncapped_heads_up)
+
+    def rules(self) -> Rules:
+        return Rules(rake_percent=self.rake_percent, rake_cap=self.rake_cap,
+                     no_flop_no_drop=self.no_flop_no_drop, show_all=self.show_all,
+                     must_raise_to_enter=self.must_raise_to_enter, draw_cap_four=self.draw_cap_four)
+
+    def describe(self) -> str:
+        return f"{self.structure().describe()} {self.variant.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class RoomConfig:
+    path: Path
+    server: ServerConfig = field(default_factory=ServerConfig)
+    room: RoomSettings = field(default_factory=RoomSettings)
+    tables: tuple[TableConfig, ...] = ()
+
+    def table(self, name: str) -> TableConfig:
+        for t in self.tables:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+    def action_seconds_for(self, table: TableConfig) -> int:
+        return table.action_seconds if table.action_seconds is not None else self.room.action_seconds
+
+    def sit_out_minutes_for(self, table: TableConfig) -> int:
+        return self.room.sit_out_minutes_5max if table.five_max else self.room.sit_out_minutes
+
+
+# --------------------------------------------------------------------------------------- parsing
+
+def parse_money(value: Any, *, cents: bool = False) -> int:
+    """A config money value -> cents. Dollars (str or int) unless `cents` (int only).
+
+    Raises ValueError with a message meant to follow the key's name."""
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is a boolean, not an amount of money")
+    if isinstance(value, float):
+        raise ValueError(f"{value!r} is a TOML float; write money as a string with at most two "
+                         f"decimals, like \"2.50\"" if not cents else
+                         f"{value!r} is a float; write a whole number of cents")
+    if cents:
+        if not isinstance(value, int):
+            raise ValueError(f"{value!r} is not a whole number of cents")
+        amount = value
+    elif isinstance(value, int):
+        amount = value * 100
+    elif isinstance(value, str):
+        if not _MONEY_RE.fullmatch(value):
+            raise ValueError(f"{value!r} is not an amount: write dollars with ASCII digits and at most "
+                             f"two decimals, like \"2.50\" (no signs, spaces, underscores or $)")
+        whole, _, frac = value.partition(".")
+        amount = int(whole) * 100 + int((frac + "00")[:2])
+    else:
+        raise ValueError(f"{value!r} is not an amount of money (write a string like \"2.50\")")
+    if amount < 0:
+        raise ValueError("an amount cannot be negative")
+    if amount > MAX_MONEY:
+        raise ValueError(f"{value!r} is too large (at most ${MAX_MONEY // 100:,})")
+    return amount
+
+
+class _Section:
+    """Reads one TOML table, turning every problem into a ConfigError that names the key."""
+
+    def __init__(self, data: Any, path: Path, label: str | None, known: set[str],
+                 table: str | None = None) -> None:
+        self.path, self.table = path, table
+        self.label = label
+        if not isinstance(data, dict):
+            self.fail(f"must be a table, not {type(data).__name__}")
+        self.data = data
+        unknown = sorted(set(data) - known)
+        if unknown:
+            self.fail(f"unknown key (known: {', '.join(sorted(known))})", unknown[0])
+
+    def fail(self, message: str, key: str | None = None):
+        where = self.table or self.label
+        raise ConfigError(message, path=self.path, table=where,
+                          key=f"{self.label}.{key}" if (key and self.label and not self.table) else key)
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def int(self, key: str, default: int | None, lo: int | None = None, hi: int | None = None) -> int | None:
+        if key not in self.data:
+            return default
+        v = self.data[key]
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.fail(f"{v!r} is not a whole number", key)
+        if lo is not None and v < lo:
+            self.fail(f"{v} is too small (at least {lo})", key)
+        if hi is not None and v > hi:
+            self.fail(f"{v} is too large (at most {hi})", key)
+        return v
+
+    def seconds(self, key: str, default: float, lo: float = 0.0, hi: float = 86400.0) -> float:
+        if key not in self.data:
+            return default
+        v = self.data[key]
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            self.fail(f"{v!r} is not a number of seconds", key)
+        if not (lo < v <= hi):       # also refuses nan and inf
+            self.fail(f"{v} must be more than {lo:g} and at most {hi:g} seconds", key)
+        return float(v)
+
+    def bool(self, key: str, default: bool) -> bool:
+        if key not in self.data:
+            return default
+        v = self.data[key]
+        if not isinstance(v, bool):
+            self.fail(f"{v!r} is not true or false", key)
+        return v
+
+    def str(self, key: str, default: str | None, max_len: int = 200) -> str | None:
+        if key not in self.data:
+            return default
+        v = self.data[key]
+        if not isinstance(v, str):
+            self.fail(f"{v!r} is not a string", key)
+        if not v or len(v) > max_len or not v.isprintable():
+            self.fail(f"{v!r} must be 1 to {max_len} printable characters", key)
+        return v
+
+    def money(self, key: str, default: int | None) -> int | None:
+        """`key` in dollars, or `key`_cents in cents; not both."""
+        ckey = f"{key}_cents"
+        if key in self.data and ckey in self.data:
+            self.fail(f"give {key} or {ckey}, not both", ckey)
+        if ckey in self.data:
+            k, cents = ckey, True
+        elif key in self.data:
+            k, cents = key, False
+        else:
+            return default
+        try:
+            return parse_money(self.data[k], cents=cents)
+        except ValueError as e:
+            self.fail(str(e), k)
+
+
+def _money_keys(*names: str) -> set[str]:
+    return {n for name in names for n in (name, f"{name}_cents")}
+
+
+_SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", "max_per_ip",
+                "guest_passwords", "admins"}
+_ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
+              "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
+              "chat_lines", "chat_per_seconds"} | _money_keys("starting_money")
+_TABLE_KEYS = {"name", "game", "structure", "stakes", "stakes_cents", "seats", "action_seconds",
+               "rake_percent", "no_flop_no_drop", "cap", "uncapped_heads_up", "must_raise_to_enter",
+               "show_all", "draw_cap_four"} | _money_keys("rake_cap", "ante", "bring_in", "min_buy_in",
+                                                          "max_buy_in")
+_TOP_KEYS = {"server", "room", "tables"}
+
+
+def _fingerprint(fp: Any) -> str | None:
+    if not isinstance(fp, str):
+        return None
+    fp = fp.strip()
+    if fp.upper().startswith("SHA256:"):
+        fp = "SHA256:" + fp[7:].rstrip("=")
+        return fp if _SHA256_RE.fullmatch(fp) else None
+    if fp.upper().startswith("MD5:"):
+        fp = "MD5:" + fp[4:].lower()
+        return fp if _MD5_RE.fullmatch(fp) else None
+    return None
+
+
+def _server(data: Any, path: Path, admins: Any = None) -> ServerConfig:
+    s = _Section(data, path, "server", _SERVER_KEYS)
+    d = ServerConfig()
+    host = s.str("host", d.host, 255)
+    port = s.int("port", d.port, 0, 65535)
+    if s.has("data_dir"):
+        raw = s.str("data_dir", ".", 4096)
+        data_dir = Path(raw).expanduser()
+        if not data_dir.is_absolute():
+            data_dir = path.parent / data_dir
+    else:
+        data_dir = path.parent
+    login_timeout = s.seconds("login_timeout", d.login_timeout, 0, 600)
+    max_connections = s.int("max_connections", d.max_connections, 1, 100_000)
+    max_per_ip = s.int("max_per_ip", d.max_per_ip, 1, 100_000)
+    if max_per_ip > max_connections:
+        s.fail(f"{max_per_ip} is more than max_connections ({max_connections})", "max_per_ip")
+    guest = s.bool("guest_passwords", d.guest_passwords)
+    admins_raw = s.get("admins", []) if admins is None else admins
+    if not isinstance(admins_raw, list):
+        s.fail("must be a list of SSH key fingerprints like \"SHA256:...\"", "admins")
+    found: list[str] = []
+    for i, fp in enumerate(admins_raw):
+        norm = _fingerprint(fp)
+        if norm is None:
+            s.fail(f"entry {i + 1}, {fp!r}, is not a key fingerprint: use what `ssh-keygen -lf key.pub` "
+                   f"prints, like \"SHA256:\" and 43 base64 characters", "admins")
+        if norm not in found:
+            found.append(norm)
+    return ServerConfig(host, port, data_dir.resolve(), login_timeout, max_connections, max_per_ip,
+                        guest, tuple(found))
+
+
+def _room(data: Any, path: Path) -> RoomSettings:
+    s = _Section(data, path, "room", _ROOM_KEYS)
+    d = RoomSettings()
+    action = s.int("action_seconds", d.action_seconds, 5, 600)
+    countdown = s.int("countdown_seconds", d.countdown_seconds, 0, 600)
+    if countdown > action:
+        s.fail(f"{countdown} is longer than action_seconds ({action})", "countdown_seconds")
+    return RoomSettings(
+        starting_money=s.money("starting_money", d.starting_money),
+        timeout_allin_quota=s.int("timeout_allin_quota", d.timeout_allin_quota, 0, 1000),
+        action_seconds=action,
+        countdown_seconds=countdown,
+        sit_out_minutes=s.int("sit_out_minutes", d.sit_out_minutes, 1, 24 * 60),
+        sit_out_minutes_5max=s.int("sit_out_minutes_5max", d.sit_out_minutes_5max, 1, 24 * 60),
+        sit_outs_allowed=s.int("sit_outs_allowed", d.sit_outs_allowed, 0, 1000),
+        seat_hold_seconds=s.int("seat_hold_seconds", d.seat_hold_seconds, 1, 3600),
+        chat_max_chars=s.int("chat_max_chars", d.chat_max_chars, 1, 2000),
+        chat_lines=s.int("chat_lines", d.chat_lines, 1, 1000),
+        chat_per_seconds=s.seconds("chat_per_seconds", d.chat_per_seconds, 0, 3600),
+    )
+
+
+def _table(data: Any, path: Path, index: int) -> TableConfig:
+    label = f"[[tables]] #{index + 1}"
+    if isinstance(data, dict) and isinstance(data.get("name"), str):
+        label += f" {data['name']!r}"
+    s = _Section(data, path, None, _TABLE_KEYS, table=label)
+
+    # The name reaches every lobby screen: it must already be clean (an admin typo, not an attack,
+    # but we refuse rather than silently change it).
+    from cardroom.room.text import clean_text
+    if not s.has("name"):
+        s.fail("every table needs a name", "name")
+    name = s.str("name", None, 200)
+    if clean_text(name, MAX_TABLE_NAME) != name:
+        s.fail(f"{name!r} must be at most {MAX_TABLE_NAME} cells of printable text, single-spaced, "
+               "without leading or trailing spaces", "name")
+
+    if not s.has("game"):
+        s.fail("every table needs a game", "game")
+    game = s.get("game")
+    if not isinstance(game, str):
+        s.fail(f"{game!r} is not a game name", "game")
+    try:
+        variant = find_variant(game)
+    except UnknownVariant as e:
+        s.fail(str(e), "game")
+
+    kind = s.get("structure")
+    if kind is None:
+        s.fail(f"every table needs a structure: {', '.join(STRUCTURES)}", "structure")
+    if kind not in STRUCTURES:
+        s.fail(f"{kind!r} is not one of {', '.join(STRUCTURES)}", "structure")
+    limited = kind in (FIXED, SPREAD)
+
+    # Stakes.
+    if s.has("stakes") and s.has("stakes_cents"):
+        s.fail("give stakes or stakes_cents, not both", "stakes_cents")
+    skey = "stakes_cents" if s.has("stakes_cents") else "stakes"
+    raw = s.get(skey)
+    what = "[small bet, big bet]" if limited else "[small blind, big blind]"
+    if raw is None:
+        s.fail(f"every table needs stakes: {what}, like [\"2\", \"4\"]", "stakes")
+    if not isinstance(raw, list) or len(raw) != 2:
+        s.fail(f"must be two amounts, {what}", skey)
+    try:
+        lo, hi = (parse_money(x, cents=skey == "stakes_cents") for x in raw)
+    except ValueError as e:
+        s.fail(str(e), skey)
+    if lo <= 0:
+        s.fail("stakes must be more than zero", skey)
+    if hi < lo:
+        s.fail(f"the second amount must be at least the first, {what}", skey)
+    if limited:
+        small_bet, big_bet, blinds = lo, hi, ()
+    else:
+        small_bet, big_bet, blinds = hi, 2 * hi, (lo, hi)
+
+    seats = s.int("seats", min(MAX_SEATS, variant.max_seats), MIN_SEATS, MAX_SEATS)
+    if seats > variant.max_seats:
+        s.fail(f"{variant.name} seats at most {variant.max_seats} players, not {seats}", "seats")
+
+    action_seconds = s.int("action_seconds", None, 5, 600)
+    rake_percent = s.int("rake_percent", 5, 0, 100)
+    rake_cap = s.money("rake_cap", 300)
+    no_flop_no_drop = s.bool("no_flop_no_drop", False)
+
+    if s.has("cap") and not limited:
+        s.fail(f"a cap applies to fixed and spread limit only, not {kind!r}", "cap")
+    cap = s.int("cap", 4, 3, 4)
+    uncapped_heads_up = s.bool("uncapped_heads_up", False)
+    if uncapped_heads_up and not limited:
+        s.fail(f"applies to fixed and spread limit only, not {kind!r}", "uncapped_heads_up")
+
+    must_raise = s.bool("must_raise_to_enter", False)
+    if must_raise and variant.bring_in:
+        s.fail(f"{variant.name} has no blinds to raise", "must_raise_to_enter")
+    show_all = s.bool("show_all", False)
+    draw_cap_four = s.bool("draw_cap_four", False)
+    if draw_cap_four and variant.kind != "draw":
+        s.fail(f"{variant.name} has no draw", "draw_cap_four")
+
+    ante = s.money("ante", 0)
+    bring_in = s.money("bring_in", None)
+    if bring_in is not None:
+        if not variant.bring_in:
+            s.fail(f"{variant.name} has no bring-in (only stud games do)", "bring_in")
+        if not 0 < bring_in <= small_bet:
+            s.fail("the bring-in must be more than zero and at most the small bet", "bring_in")
+    if ante and ante >= small_bet:
+        s.fail("the ante must be less than the small bet", "ante")
+
+    try:
+        probe = Structure.make(kind, small_bet, big_bet, blinds=blinds or None, ante=ante,
+                               bring_in=bring_in, cap=cap, stud=variant.bring_in,
+                               uncapped_heads_up=uncapped_heads_up)
+    except StructureError as e:
+        s.fail(str(e), skey)
+
+    # Buy-ins (seed 001): at least 10 small bets (pot/no: 10 big blinds, the smallest bet there);
+    # pot/no at most 100 big blinds; fixed/spread no maximum unless configured.
+    min_default = 10 * small_bet
+    max_default = None if limited else 100 * probe.big_blind
+    min_buy_in = s.money("min_buy_in", min_default)
+    max_buy_in = s.money("max_buy_in", max_default)
+    floor = max(probe.big_blind, probe.ante + probe.bring_in, 1)
+    if min_buy_in < floor:
+        s.fail(f"must be at least one big blind ({_dollars(floor)})", _which(s, "min_buy_in"))
+    if max_buy_in is not None and max_buy_in < min_buy_in:
+        s.fail(f"{_dollars(max_buy_in)} is less than the minimum buy-in ({_dollars(min_buy_in)})",
+               _which(s, "max_buy_in"))
+
+    return TableConfig(
+        name=name, game=variant.key, structure_kind=kind, small_bet=small_bet, big_bet=big_bet,
+        blinds=blinds, ante=ante, bring_in=bring_in, seats=seats, action_seconds=action_seconds,
+        rake_percent=rake_percent, rake_cap=rake_cap, no_flop_no_drop=no_flop_no_drop,
+        cap=cap if limited else 4, uncapped_heads_up=uncapped_heads_up, must_raise_to_enter=must_raise,
+        show_all=show_all, draw_cap_four=draw_cap_four, min_buy_in=min_buy_in, max_buy_in=max_buy_in)
+
+
+def _which(s: _Section, key: str) -> str:
+    return f"{key}_cents" if s.has(f"{key}_cents") else key
+
+
+def _dollars(cents: int) -> str:
+    return f"${cents // 100}.{cents % 100:02d}"
+
+
+def config_from_dict(data: Mapping[str, Any], path: str | Path = "config.toml") -> RoomConfig:
+    """Build a RoomConfig from parsed TOML (`path` names the file in errors and anchors data_dir)."""
+    path = Path(path).expanduser().absolute()
+    if not isinstance(data, dict):
+        raise ConfigError("the file must be a TOML document", path=path)
+    unknown = sorted(set(data) - _TOP_KEYS)
+    if unknown:
+        raise ConfigError(f"unknown top-level key (known: [server], [room], [[tables]])",
+                          path=path, key=unknown[0])
+    # `admins` belongs to [server]; the shipped config.toml writes it after [room] (so TOML puts it
+    # in the room table). Either place is accepted, not both.
+    server_raw, room_raw = data.get("server", {}), data.get("room", {})
+    room_admins = None
+    if isinstance(room_raw, dict) and "admins" in room_raw:
+        if isinstance(server_raw, dict) and "admins" in server_raw:
+            raise ConfigError("admins is given in both [server] and [room]; keep one (in [server])",
+                              path=path, key="room.admins")
+        room_raw = dict(room_raw)
+        room_admins = room_raw.pop("admins")
+        if not isinstance(room_admins, list):
+            raise ConfigError("must be a list of SSH key fingerprints like \"SHA256:...\"", path=path,
+                              key="room.admins")
+    server = _server(server_raw, path, room_admins)
+    room = _room(room_raw, path)
+    raw_tables = data.get("tables", [])
+    if not isinstance(raw_tables, list):
+        raise ConfigError("write each table as a [[tables]] block", path=path, key="tables")
+    tables = []
+    seen: set[str] = set()
+    for i, t in enumerate(raw_tables):
+        table = _table(t, path, i)
+        if table.name.casefold() in seen:
+            raise ConfigError(f"{table.name!r} is the name of an earlier table", path=path,
+                              table=f"[[tables]] #{i + 1} {table.name!r}", key="name")
+        seen.add(table.name.casefold())
+        if table.action_seconds is not None and room.countdown_seconds > table.action_seconds:
+            raise ConfigError(f"{table.action_seconds} is shorter than the countdown "
+                              f"(room.countdown_seconds = {room.countdown_seconds})", path=path,
+                              table=f"[[tables]] #{i + 1} {table.name!r}", key="action_seconds")
+        tables.append(table)
+    return RoomConfig(path=path, server=server, room=room, tables=tuple(tables))
+
+
+def load_config(path: str | Path) -> RoomConfig:
+    """Read and check `path` (TOML). Raises ConfigError naming the file, table and key."""
+    p = Path(path).expanduser()
+    try:
+        raw = p.read_bytes()
+    except OSError as e:
+        raise ConfigError(f"cannot read the config file: {e.strerror or e}", path=p) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"not UTF-8 text ({e.reason} at byte {e.start})", path=p) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"not valid TOML: {e}", path=p) from None
+    return config_from_dict(data, p)

@@ -1,0 +1,374 @@
+"""config.toml -> frozen records: the shipped file loads, money is parsed strictly, every bad value
+is a ConfigError that names the file, the table and the key, and buy-ins follow seed 001."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from pathlib import Path
+
+import pytest
+
+from cardroom.config import (
+    ConfigError, RoomConfig, TableConfig, config_from_dict, load_config, parse_money,
+)
+from cardroom.engine.betting import FIXED, NO, POT, Rules, Structure
+from cardroom.engine.cards import Deck
+from cardroom.engine.hand import Hand, Player
+from cardroom.engine.variants import VARIANTS
+
+REPO = Path(__file__).resolve().parents[1]
+FP = "SHA256:" + "A" * 43
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "room.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def table(**kw) -> dict:
+    t = {"name": "T", "game": "holdem", "structure": "fixed", "stakes": ["2", "4"]}
+    t.update(kw)
+    return t
+
+
+def one_table(**kw) -> TableConfig:
+    return config_from_dict({"tables": [table(**kw)]}, "x.toml").tables[0]
+
+
+def bad_table(key_fragment: str, **kw) -> ConfigError:
+    with pytest.raises(ConfigError) as e:
+        one_table(**kw)
+    assert key_fragment in str(e.value), str(e.value)
+    assert "x.toml" in str(e.value)
+    return e.value
+
+
+# ------------------------------------------------------------------------------ the shipped file
+
+def test_repo_config_loads():
+    cfg = load_config(REPO / "config.toml")
+    assert isinstance(cfg, RoomConfig)
+    assert cfg.server.port == 2222 and cfg.server.host == "127.0.0.1"
+    assert cfg.server.data_dir == REPO            # default: beside the file
+    assert cfg.server.admins == ()
+    assert cfg.room.starting_money == 100_000     # "1000.00" dollars -> cents
+    assert cfg.room.action_seconds == 23 and cfg.room.countdown_seconds == 10
+    assert cfg.room.sit_out_minutes == 15 and cfg.room.sit_out_minutes_5max == 10
+    assert cfg.room.sit_outs_allowed == 3
+    names = [t.name for t in cfg.tables]
+    assert names == ["Planet Hold'em $2/$4", "No Limit $.25/$.50", "Draw Lo $2/$4", "Omaha Hi-Lo $3/$6",
+                     "2-7 Triple Draw $1/$2"]
+
+    holdem = cfg.table("Planet Hold'em $2/$4")
+    assert (holdem.game, holdem.structure_kind, holdem.small_bet, holdem.big_bet) == ("holdem", FIXED, 200, 400)
+    s = holdem.structure()
+    assert s == Structure.make(FIXED, 200, 400, cap=4)
+    assert s.blinds == (100, 200)                  # $2/$4: SB $1, BB $2 (seed 000)
+    assert (holdem.min_buy_in, holdem.max_buy_in) == (2000, None)
+
+    nl = cfg.table("No Limit $.25/$.50")
+    assert nl.structure().blinds == (25, 50) and nl.structure().kind == NO
+    assert nl.structure().describe() == "$0.25/$0.50 No Limit"
+    assert (nl.min_buy_in, nl.max_buy_in) == (500, 5000)   # seed 001: $.25/$.50 max buy-in $50.00
+
+    lo = cfg.table("Draw Lo $2/$4")
+    assert lo.game == "a5-draw" and lo.seats == 8 and lo.rules().show_all
+    assert not cfg.table("Omaha Hi-Lo $3/$6").rules().show_all
+    assert cfg.table("Omaha Hi-Lo $3/$6").structure().blinds == (100, 300)  # $3/$6: SB $1
+    assert cfg.table("2-7 Triple Draw $1/$2").structure().blinds == (50, 100)
+    for t in cfg.tables:
+        assert t.rules() == Rules(show_all=t.show_all, must_raise_to_enter=t.must_raise_to_enter)
+        assert cfg.action_seconds_for(t) == 23
+
+
+def test_repo_config_tables_deal_a_hand():
+    cfg = load_config(REPO / "config.toml")
+    for t in cfg.tables:
+        players = [Player(f"P{i}", t.min_buy_in, seat=i + 1) for i in range(min(t.seats, 4))]
+        hand = Hand(t.variant, t.structure(), players, button=0, deck=Deck(random.Random(1)), rules=t.rules())
+        assert hand.actor is not None
+
+
+def test_records_are_frozen():
+    cfg = load_config(REPO / "config.toml")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cfg.server.port = 1                                 # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cfg.tables[0].small_bet = 1                         # type: ignore[misc]
+    assert isinstance(cfg.tables, tuple) and isinstance(cfg.server.admins, tuple)
+
+
+def test_defaults_from_an_empty_file(tmp_path):
+    cfg = load_config(write(tmp_path, ""))
+    assert cfg.tables == ()
+    assert cfg.server.data_dir == tmp_path.resolve()
+    assert cfg.room.starting_money == 100_000 and cfg.room.countdown_seconds == 10
+
+
+def test_data_dir_is_relative_to_the_config_file(tmp_path):
+    cfg = load_config(write(tmp_path, '[server]\ndata_dir = "var/room"\n'))
+    assert cfg.server.data_dir == (tmp_path / "var" / "room").resolve()
+    cfg = load_config(write(tmp_path, f'[server]\ndata_dir = "{tmp_path / "abs"}"\n'))
+    assert cfg.server.data_dir == (tmp_path / "abs").resolve()
+
+
+# ------------------------------------------------------------------------------ money
+
+@pytest.mark.parametrize("value, cents", [
+    ("2.50", 250), ("0.25", 25), ("2", 200), (2, 200), ("1000.00", 100_000), ("0.5", 50),
+    ("10", 1000), ("0", 0), (0, 0), ("007", 700), ("0.01", 1),
+])
+def test_money_in_dollars(value, cents):
+    assert parse_money(value) == cents
+
+
+def test_money_in_cents():
+    assert parse_money(250, cents=True) == 250
+    for bad in ("250", 2.5, True, -1):
+        with pytest.raises(ValueError):
+            parse_money(bad, cents=True)
+
+
+@pytest.mark.parametrize("value", [
+    2.5, 2.0, float("nan"), float("inf"),          # TOML floats
+    "1_000", "1,000", "2,50",                       # separators
+    "\u0662", "\uff12", "\u0968", "2\u0665",       # Arabic-Indic, fullwidth, Devanagari digits
+    "+2", "-2", -2,                                 # signs, negative
+    " 2", "2 ", "2\n", "\t2",                       # spaces
+    "2.505", "0.001", "1e3", "0x10", ".5", "2.", "$2", "", "NaN", "inf", "2..5",
+    True, False, None, [2], {"a": 1},
+    "100000000000", 10**12,                         # absurdly large
+])
+def test_money_refused(value):
+    with pytest.raises(ValueError):
+        parse_money(value)
+
+
+def test_money_float_message_says_what_to_write(tmp_path):
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, "[room]\nstarting_money = 2.5\n"))
+    msg = str(e.value)
+    assert "room.starting_money" in msg and "float" in msg and '"2.50"' in msg
+    assert "room.toml" in msg
+    assert e.value.key == "room.starting_money"
+
+
+@pytest.mark.parametrize("stakes", [["2", "4.001"], [2.0, 4.0], ["-2", "4"], ["2"], "2/4", ["2", "4", "8"],
+                                    ["0", "0"], ["4", "2"], ["\uff12", "4"], ["1_000", "2000"]])
+def test_bad_stakes_name_the_key_and_table(stakes):
+    e = bad_table("stakes", stakes=stakes)
+    assert e.key == "stakes" and "'T'" in e.table
+
+
+def test_stakes_cents():
+    t = config_from_dict(
+        {"tables": [{"name": "T", "game": "holdem", "structure": "fixed", "stakes_cents": [25, 50]}]}).tables[0]
+    assert (t.small_bet, t.big_bet) == (25, 50)
+    assert t.structure().blinds == (10, 25)          # seed 000: $.25/$.50 -> SB $.10
+
+
+def test_starting_money_cents_and_not_both(tmp_path):
+    cfg = load_config(write(tmp_path, "[room]\nstarting_money_cents = 12345\n"))
+    assert cfg.room.starting_money == 12345
+    with pytest.raises(ConfigError, match="starting_money"):
+        load_config(write(tmp_path, '[room]\nstarting_money_cents = 1\nstarting_money = "1"\n'))
+
+
+# ------------------------------------------------------------------------------ every bad value
+
+@pytest.mark.parametrize("section, key, value", [
+    ("server", "port", "2222"), ("server", "port", 70000), ("server", "port", -1), ("server", "port", True),
+    ("server", "host", 5), ("server", "host", "a\x1bb"), ("server", "host", ""),
+    ("server", "login_timeout", 0), ("server", "login_timeout", "30"), ("server", "login_timeout", 1e9),
+    ("server", "max_connections", 0), ("server", "max_per_ip", 0), ("server", "max_per_ip", 1000),
+    ("server", "guest_passwords", "yes"), ("server", "guest_passwords", 1),
+    ("server", "admins", "SHA256:x"), ("server", "admins", ["not a fingerprint"]), ("server", "admins", [5]),
+    ("server", "admins", ["SHA256:" + "A" * 42]), ("server", "data_dir", 3),
+    ("server", "colour", "red"),
+    ("room", "starting_money", 2.5), ("room", "starting_money", "-5"), ("room", "starting_money", "1_000"),
+    ("room", "timeout_allin_quota", -1), ("room", "timeout_allin_quota", 1.5),
+    ("room", "action_seconds", 0), ("room", "action_seconds", 3), ("room", "countdown_seconds", 60),
+    ("room", "sit_out_minutes", 0), ("room", "sit_out_minutes_5max", "10"), ("room", "sit_outs_allowed", -1),
+    ("room", "seat_hold_seconds", 0), ("room", "chat_lines", 0), ("room", "chat_per_seconds", 0),
+    ("room", "chat_max_chars", 0), ("room", "chat_per_seconds", float("nan")), ("room", "typo_key", 1),
+])
+def test_bad_server_and_room_values(section, key, value):
+    with pytest.raises(ConfigError) as e:
+        config_from_dict({section: {key: value}}, "x.toml")
+    assert f"{section}.{key}" in str(e.value), str(e.value)
+    assert e.value.key == f"{section}.{key}"
+    assert "x.toml" in str(e.value)
+
+
+@pytest.mark.parametrize("key, value", [
+    ("name", ""), ("name", 5), ("name", "Evil\x1b]0;pwned\x07"), ("name", "Bidi \u202etable"),
+    ("name", "x" * 41), ("name", " padded"), ("name", "two  spaces"),
+    ("game", "canasta"), ("game", 7),
+    ("structure", "half-pot"), ("structure", None), ("structure", "Fixed"),
+    ("seats", 1), ("seats", 11), ("seats", "6"), ("seats", 6.0),
+    ("action_seconds", 2), ("action_seconds", "23"),
+    ("rake_percent", -1), ("rake_percent", 101), ("rake_percent", 5.5),
+    ("rake_cap", "-1"), ("rake_cap", 3.0), ("no_flop_no_drop", "true"),
+    ("cap", 2), ("cap", 5), ("cap", "4"), ("uncapped_heads_up", 1),
+    ("must_raise_to_enter", "no"), ("show_all", 0), ("draw_cap_four", True),   # holdem has no draw
+    ("ante", "2"), ("bring_in", "0.50"),                                      # holdem: no bring-in
+    ("min_buy_in", "1"), ("min_buy_in", 2.0), ("max_buy_in", "5"), ("max_buy_in", "x"),
+    ("limit", "fixed"),                                                       # unknown key
+])
+def test_bad_table_values(key, value):
+    e = bad_table(key, **{key: value})
+    assert e.key is not None and e.key.startswith(key), (e.key, str(e))
+    assert "[[tables]] #1" in str(e)
+
+
+def test_missing_table_keys():
+    for key in ("name", "game", "structure", "stakes"):
+        t = table()
+        del t[key]
+        with pytest.raises(ConfigError) as e:
+            config_from_dict({"tables": [t]}, "x.toml")
+        assert e.value.key == key
+
+
+def test_errors_name_the_right_table(tmp_path):
+    text = (REPO / "config.toml").read_text() + (
+        '\n[[tables]]\nname = "Broken"\ngame = "razz"\nstructure = "fixed"\nstakes = ["2", "4"]\nseats = 9\n')
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, text))
+    msg = str(e.value)
+    assert "room.toml" in msg and "#6" in msg and "'Broken'" in msg and "seats" in msg
+    assert "at most 8" in msg
+
+
+def test_duplicate_table_names():
+    with pytest.raises(ConfigError, match="earlier table") as e:
+        config_from_dict({"tables": [table(), table(name="t")]}, "x.toml")
+    assert e.value.key == "name"
+
+
+def test_unknown_top_level_key_catches_a_misspelt_table_block(tmp_path):
+    with pytest.raises(ConfigError) as e:
+        load_config(write(tmp_path, '[[table]]\nname = "T"\n'))
+    assert e.value.key == "table"
+
+
+def test_not_toml_not_utf8_missing(tmp_path):
+    with pytest.raises(ConfigError, match="not valid TOML") as e:
+        load_config(write(tmp_path, "[server\nport = 1\n"))
+    assert "room.toml" in str(e.value)
+    p = tmp_path / "latin1.toml"
+    p.write_bytes(b'[[tables]]\nname = "Caf\xe9"\n')
+    with pytest.raises(ConfigError, match="UTF-8"):
+        load_config(p)
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "nope.toml")
+    assert issubclass(ConfigError, ValueError)
+
+
+def test_admins(tmp_path):
+    cfg = config_from_dict({"server": {"admins": [FP, FP + "=", "MD5:" + ":".join(["AB"] * 16)]}})
+    assert cfg.server.admins == (FP, "MD5:" + ":".join(["ab"] * 16))
+    # The shipped file writes `admins` after [room]: accepted there too, but not in both places.
+    cfg = config_from_dict({"room": {"admins": [FP]}})
+    assert cfg.server.admins == (FP,)
+    with pytest.raises(ConfigError, match="both"):
+        config_from_dict({"room": {"admins": [FP]}, "server": {"admins": []}})
+    with pytest.raises(ConfigError) as e:
+        config_from_dict({"room": {"admins": ["nope"]}}, "x.toml")
+    assert "admins" in str(e.value)
+
+
+# ------------------------------------------------------------------------------ games, seats, structures
+
+def test_every_variant_and_structure_loads():
+    for key, v in VARIANTS.items():
+        for kind in ("fixed", "spread", "pot", "no"):
+            t = one_table(game=key, structure=kind, seats=v.max_seats)
+            assert t.variant is v
+            s = t.structure()
+            assert s.kind == kind
+            if v.bring_in:
+                assert s.blinds == () and s.bring_in > 0
+            players = [Player(f"P{i}", t.min_buy_in, seat=i + 1) for i in range(v.max_seats)]
+            Hand(v, s, players, button=0, deck=Deck(random.Random(0)), rules=t.rules())
+
+
+def test_game_aliases_and_unknown_game():
+    assert one_table(game="PLO8").game == "omaha8"
+    assert one_table(game="Draw Lo").game == "a5-draw"
+    e = bad_table("game", game="canasta")
+    assert "holdem" in str(e)      # the message lists the games
+
+
+def test_seats():
+    assert one_table(seats=10).seats == 10
+    assert one_table(game="stud").seats == 8            # default: the game's maximum
+    e = bad_table("seats", game="a5-draw", seats=9)      # draw games seat at most 8 (seed 000)
+    assert "at most 8" in str(e)
+    bad_table("seats", seats=1)
+    bad_table("seats", seats=11)
+
+
+def test_five_max_tables_sit_out_for_ten_minutes():
+    cfg = config_from_dict({"tables": [table(seats=5), table(name="U", seats=6, action_seconds=30)]})
+    five, six = cfg.tables
+    assert five.five_max and not six.five_max
+    assert cfg.sit_out_minutes_for(five) == 10 and cfg.sit_out_minutes_for(six) == 15
+    assert cfg.action_seconds_for(five) == 23 and cfg.action_seconds_for(six) == 30
+    with pytest.raises(ConfigError, match="countdown") as e:
+        config_from_dict({"tables": [table(action_seconds=8)]})
+    assert e.value.key == "action_seconds"
+
+
+def test_pot_and_no_limit_stakes_are_the_blinds():
+    t = one_table(structure="pot", stakes=["0.50", "1"])
+    s = t.structure()
+    assert s.kind == POT and s.blinds == (50, 100) and s.big_blind == 100
+    assert (t.small_bet, t.big_bet) == (100, 200)
+    bad_table("stakes", structure="no", stakes=["1", "0.50"])     # small blind above the big blind
+
+
+def test_spread_and_cap_and_rules():
+    t = one_table(structure="spread", stakes=["1", "5"], cap=3, uncapped_heads_up=True)
+    s = t.structure()
+    assert (s.kind, s.small_bet, s.big_bet, s.cap, s.uncapped_heads_up) == ("spread", 100, 500, 3, True)
+    bad_table("cap", structure="no", stakes=["1", "2"], cap=4)      # no cap in no limit
+    t = one_table(game="27-triple", must_raise_to_enter=True, draw_cap_four=True, show_all=True,
+                  rake_percent=10, rake_cap="2.50", no_flop_no_drop=True)
+    assert t.rules() == Rules(rake_percent=10, rake_cap=250, no_flop_no_drop=True, show_all=True,
+                              must_raise_to_enter=True, draw_cap_four=True)
+    bad_table("must_raise_to_enter", game="stud", must_raise_to_enter=True)
+
+
+def test_stud_ante_and_bring_in():
+    t = one_table(game="stud", stakes=["2", "4"], ante="0.25", bring_in="0.50")
+    s = t.structure()
+    assert (s.ante, s.bring_in, s.blinds) == (25, 50, ())
+    bad_table("bring_in", game="stud", bring_in="3")                # above the small bet
+    bad_table("ante", game="stud", ante="2")                        # not less than the small bet
+
+
+# ------------------------------------------------------------------------------ buy-ins (seed 001)
+
+@pytest.mark.parametrize("kind, stakes, lo, hi", [
+    ("fixed", ["3", "6"], 3000, None),          # 10 x the small bet; fixed limit: no maximum
+    ("fixed", ["0.25", "0.50"], 250, None),
+    ("spread", ["1", "5"], 1000, None),
+    ("pot", ["0.25", "0.50"], 500, 5000),       # seed 001: $.25/$.50 maximum $50.00
+    ("no", ["0.50", "1"], 1000, 10000),         # seed 001: $.50/$1.00 maximum $100.00
+])
+def test_buy_in_limits_from_the_rules(kind, stakes, lo, hi):
+    t = one_table(structure=kind, stakes=stakes)
+    assert (t.min_buy_in, t.max_buy_in) == (lo, hi)
+
+
+def test_configured_buy_ins():
+    t = one_table(max_buy_in="200", min_buy_in="40")
+    assert (t.min_buy_in, t.max_buy_in) == (4000, 20000)
+    t = one_table(max_buy_in_cents=12345)
+    assert t.max_buy_in == 12345
+    e = bad_table("max_buy_in", max_buy_in="10")                    # below the $20 minimum
+    assert "$10.00" in str(e) and "$20.00" in str(e)
+    bad_table("min_buy_in", min_buy_in="1")                          # below the big blind
