@@ -17,14 +17,18 @@ orders return `None` when no low qualifies. The functions `evaluator()` returns 
 arguments (they are the inner loop of a showdown and of equity estimates); `evaluate()` does.
 
 How it is fast: a `Card` is an int whose value carries a rank bit, a suit counter and a rank key (see
-cards.py), so `sum(cards, SUIT_BIAS)` is one C-level call that gives the flush flags and, masked, a key
-unique per rank multiset (bits 31.. = sum of rank keys, bits 0..14 = sum of rank bits, which tells the
-number of deuces, whose rank key is 0). Each order has a dict from that key to the value of the best
-five cards of that multiset, computed from the rank counts when the order is first asked for
-(lazily, well under a second), and high orders have an 8192-entry list from the 13-bit rank mask of a
-suit to the value of the best flush. Omaha uses per-multiset lists of the distinct hole-pair and
-board-triple keys (memoised), and for the low half one index into a 65,536-entry table keyed by the
-8-bit low-rank masks of hole and board.
+cards.py), so `sum(cards, SUIT_BIAS)` is one C-level call that gives the flush flags and the rank key
+(`s >> KEY_SHIFT`, unique per rank multiset for a given number of cards; the deuce's key is 0, so
+tables are per card count). Tables are computed from rank counts when an order is first asked for
+(lazily; each order well under a second): five-card values from the counts, six- and seven-card
+values as the max over the multisets with one card fewer, flushes from an 8192-entry list on the
+13-bit rank mask of the suit. Seven-card high indexes a 2**23-entry array of unsigned shorts (16 MB)
+by the rank key, one index instead of a dict probe. The suitless orders (ace-to-five,
+eight-or-better) sum on sum()'s float path, which adds int subclasses in C (see `_F_START`).
+Omaha memoises, per rank multiset of the board, the best non-flush value for each of the 91 rank
+pairs a hole can contribute, so a call is two sums, two dict hits and at most six list indexings
+(plus a flush check when the board has three of a suit); the low half is one index into a
+65,536-entry table keyed by the 8-bit low-rank masks of hole and board.
 
 Lowball descriptions always declare a pair (and anything worse): "Lo: 8,7,6,4,2" for a hand without
 a pair, "Lo: a pair of Eights, 8,8,6,4,2" otherwise; see `describe`.
@@ -436,10 +440,22 @@ def _seven_array(table: dict[int, int]) -> array:
     return a  # type: ignore[return-value]
 
 
+def _by_rank_key(table: dict[int, int]) -> tuple[dict[int, int], ...]:
+    """Per card count, the table keyed by the rank key alone (small, well-spread ints; the masked key
+    has the rank-bit sum in its low bits, which the dict's probing sees first, so it collides)."""
+    out: list[dict[int, int]] = [{} for _ in range(8)]
+    for key, ranks in _multisets():
+        value = table.get(key)
+        if value is not None:
+            out[len(ranks)][key >> KEY_SHIFT] = value
+    return tuple(out)
+
+
 def _make_high() -> Callable[[Sequence[Card]], int]:
     _, table, flush = _high_tables()
     seven = _seven_array(table)
-    bias, flags, keymask, rankmask, shift = SUIT_BIAS, FLUSH_FLAGS, _KEY_MASK, RANK_BITS_MASK, KEY_SHIFT
+    small = _by_rank_key(table)                 # five and six cards: dicts keyed by the rank key
+    bias, flags, rankmask, shift = SUIT_BIAS, FLUSH_FLAGS, RANK_BITS_MASK, KEY_SHIFT
 
     def evaluate_high(cards: Sequence[Card]) -> int:
         s = sum(cards, bias)
@@ -450,9 +466,10 @@ def _make_high() -> Callable[[Sequence[Card]], int]:
                 if c & suit:
                     m |= c
             return flush[m & rankmask]
-        if len(cards) == 7:
+        n = len(cards)
+        if n == 7:
             return seven[s >> shift]
-        return table[s & keymask]
+        return small[n][s >> shift]
 
     return evaluate_high
 
@@ -506,7 +523,8 @@ def _make_eight() -> Callable[[Sequence[Card]], int | None]:
 
 def _make_d27() -> Callable[[Sequence[Card]], int]:
     _, table, flush = _d27_tables()
-    bias, flags, keymask, rankmask = SUIT_BIAS, FLUSH_FLAGS, _KEY_MASK, RANK_BITS_MASK
+    five = _by_rank_key(table)[5]
+    bias, flags, rankmask, shift = SUIT_BIAS, FLUSH_FLAGS, RANK_BITS_MASK, KEY_SHIFT
 
     def evaluate_deuce_to_seven(cards: Sequence[Card]) -> int:
         if len(cards) != 5:
@@ -515,7 +533,7 @@ def _make_d27() -> Callable[[Sequence[Card]], int]:
         s = sum(cards, bias)
         if s & flags:
             return flush[s & rankmask]
-        return table[s & keymask]
+        return five[s >> shift]
 
     return evaluate_deuce_to_seven
 
