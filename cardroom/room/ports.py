@@ -121,6 +121,16 @@ class HandRecord:
     rake_cents: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Ban:
+    """A banned key: sessions with this key fingerprint are refused."""
+
+    fingerprint: str
+    reason: str
+    admin: str                  # the admin's name or key fingerprint
+    at: datetime
+
+
 # ------------------------------------------------------------------------------------------ errors
 
 
@@ -176,6 +186,10 @@ class KeyInUse(Refused):
 
 class SelfAdjustment(Refused):
     """An admin tried to credit or debit their own account."""
+
+
+class Banned(Refused):
+    """The key fingerprint is banned (``claim`` and ``add_key`` refuse it)."""
 
 
 class HandStateError(Refused):
@@ -296,7 +310,24 @@ class HandStore(Protocol):
 
 
 @runtime_checkable
-class Store(AccountStore, MoneyStore, HandStore, Protocol):
+class BanStore(Protocol):
+    """Banned key fingerprints. A banned key cannot ``claim`` a name or be added to an account
+    (Banned); the session layer should also ask ``is_banned`` before it accepts the key."""
+
+    def ban(self, fingerprint: str, reason: str, admin: str) -> None:
+        """Ban the key (idempotent: banning it again replaces the reason, admin and time)."""
+
+    def unban(self, fingerprint: str) -> bool:
+        """Lift the ban; False if the key was not banned."""
+
+    def is_banned(self, fingerprint: str) -> bool: ...
+
+    def bans(self) -> list[Ban]:
+        """Every ban, oldest first."""
+
+
+@runtime_checkable
+class Store(AccountStore, MoneyStore, HandStore, BanStore, Protocol):
     """Everything the room needs from storage."""
 
     def close(self) -> None: ...
@@ -304,10 +335,10 @@ class Store(AccountStore, MoneyStore, HandStore, Protocol):
 
 __all__ = [
     "AccountId", "LedgerKind", "LEDGER_KINDS", "HandStatus", "HAND_STATUSES", "MAX_AMOUNT_CENTS",
-    "Account", "LedgerEntry", "SeatStack", "HandStart", "HandRecord",
+    "Account", "LedgerEntry", "SeatStack", "HandStart", "HandRecord", "Ban",
     "StoreError", "StoreUnavailable", "StoreCorrupt", "ConservationError", "Refused",
     "InvalidAmount", "UnknownAccount", "UnknownHand", "InsufficientFunds", "InsufficientChips",
     "NameTaken", "KeyInUse", "SelfAdjustment", "HandStateError", "SettlementError",
-    "DuplicateEntry",
-    "AccountStore", "MoneyStore", "HandStore", "Store",
+    "DuplicateEntry", "Banned",
+    "AccountStore", "MoneyStore", "HandStore", "BanStore", "Store",
 ]

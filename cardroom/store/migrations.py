@@ -105,7 +105,19 @@ _V1: tuple[str, ...] = (
     "CREATE INDEX ledger_by_hand ON ledger(hand_id) WHERE hand_id IS NOT NULL",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+# v2: banned key fingerprints (admin "ban"); refused by claim/add_key and asked by the session layer.
+_V2: tuple[str, ...] = (
+    """
+    CREATE TABLE bans (
+        fingerprint TEXT PRIMARY KEY CHECK (length(fingerprint) > 0),
+        reason      TEXT NOT NULL DEFAULT '',
+        admin       TEXT NOT NULL CHECK (length(admin) > 0),
+        at          TEXT NOT NULL
+    ) STRICT
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -33,6 +33,7 @@ from cardroom.room.ports import (
     LedgerEntry, NameTaken, Refused, SeatStack, SelfAdjustment, SettlementError, StoreCorrupt,
     StoreUnavailable, UnknownAccount, UnknownHand,
 )
+from cardroom.room.ports import Ban, Banned
 from cardroom.store import migrations
 
 MIN_SQLITE = (3, 37, 0)  # STRICT tables
@@ -240,6 +241,7 @@ class SqliteStore:
         _nonempty(fingerprint, "key fingerprint")
         _cents(starting_cents, "starting money", allow_zero=True)
         with self._tx() as c:
+            self._refuse_banned(c, fingerprint)
             owner = c.execute("SELECT account_id FROM account_keys WHERE fingerprint = ?",
                               (fingerprint,)).fetchone()
             account = self._find(c, name)
@@ -267,6 +269,7 @@ class SqliteStore:
         _nonempty(fingerprint, "key fingerprint")
         with self._tx() as c:
             self._get(c, account_id)
+            self._refuse_banned(c, fingerprint)
             owner = c.execute("SELECT account_id FROM account_keys WHERE fingerprint = ?",
                               (fingerprint,)).fetchone()
             if owner is not None:
@@ -677,6 +680,41 @@ class SqliteStore:
                 " WHERE s.account_id = ? ORDER BY h.seq DESC LIMIT ? OFFSET ?",
                 (account_id, limit, offset)).fetchall()
             return [self._hand_row(c, r) for r in rows]
+
+    # ---------------------------------------------------------------------------------- bans
+
+    @staticmethod
+    def _refuse_banned(c: sqlite3.Connection, fingerprint: str) -> None:
+        if c.execute("SELECT 1 FROM bans WHERE fingerprint = ?", (fingerprint,)).fetchone():
+            raise Banned("this key is banned from the card room")
+
+    def ban(self, fingerprint: str, reason: str, admin: str) -> None:
+        _nonempty(fingerprint, "key fingerprint")
+        _text(reason, "reason")
+        _nonempty(admin, "admin")
+        with self._tx() as c:
+            c.execute("INSERT INTO bans (fingerprint, reason, admin, at) VALUES (?, ?, ?, ?)"
+                      " ON CONFLICT (fingerprint) DO UPDATE SET reason = excluded.reason,"
+                      " admin = excluded.admin, at = excluded.at",
+                      (fingerprint, reason, admin, self._now()))
+
+    def unban(self, fingerprint: str) -> bool:
+        _text(fingerprint, "key fingerprint")
+        with self._tx() as c:
+            return c.execute("DELETE FROM bans WHERE fingerprint = ?",
+                             (fingerprint,)).rowcount > 0
+
+    def is_banned(self, fingerprint: str) -> bool:
+        _text(fingerprint, "key fingerprint")
+        with self._tx(write=False) as c:
+            return c.execute("SELECT 1 FROM bans WHERE fingerprint = ?",
+                             (fingerprint,)).fetchone() is not None
+
+    def bans(self) -> list[Ban]:
+        with self._tx(write=False) as c:
+            return [Ban(fingerprint=f, reason=r, admin=a, at=datetime.fromisoformat(at))
+                    for f, r, a, at in c.execute("SELECT fingerprint, reason, admin, at FROM bans"
+                                                 " ORDER BY at, rowid")]
 
 
 __all__ = ["SqliteStore"]
