@@ -36,6 +36,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from cardroom.serve import main as serve_main
+
+    return serve_main(args)
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from cardroom.demo import run_demo
 
@@ -48,6 +54,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="A terminal multiplayer poker card room.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("serve", help="run the card room: players connect with ssh -p 2222 NAME@HOST")
+    p.add_argument("--config", default="config.toml", help="the room's config (default: config.toml)")
+    p.add_argument("--host", default=None, help="listen address (default: from the config, 127.0.0.1)")
+    p.add_argument("--port", type=int, default=None, help="listen port (default: from the config, 2222)")
+    p.add_argument("--data-dir", default=None, help="SQLite file and host keys (default: beside the config)")
+    p.add_argument("--headless", action="store_true", help="no console panel; log to a file")
+    p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("demo", help="deal hands between practice bots and print them (no server needed)")
     p.add_argument("--game", default="holdem", help="holdem, omaha8, stud, razz, a5-draw, 27-triple ...")

@@ -1,0 +1,215 @@
+"""`cardroom serve`: the room over SSH. Composition only: config -> store -> room -> ssh + tui.
+
+First start creates the SQLite file and an ed25519 host key in `<data_dir>/host_keys/` (0600,
+never regenerated) and prints its fingerprint so players can check it. SIGTERM/SIGINT shut down
+gracefully: every session's app exits (restoring the client's terminal), the listener closes,
+hands in progress are voided (each seat gets its start-of-hand stack back) and chips go back to
+the accounts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardroom.config import RoomConfig, TableConfig, load_config
+from cardroom.room.clock import LoopClock
+from cardroom.room.ports import Refused
+from cardroom.room.room import Room, RoomSettings
+from cardroom.room.table import TableSettings
+from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
+from cardroom.store.sqlite import SqliteStore
+
+log = logging.getLogger("cardroom.serve")
+DB_NAME = "cardroom.sqlite3"
+HOST_KEY = "host_keys/ssh_host_ed25519_key"
+
+
+def table_settings(config: RoomConfig, t: TableConfig) -> TableSettings:
+    """A table of config.toml as the room's settings record."""
+    r = config.room
+    return TableSettings(
+        name=t.name, variant=t.variant, structure=t.structure(), rules=t.rules(), seats=t.seats,
+        action_seconds=float(config.action_seconds_for(t)), countdown_seconds=r.countdown_seconds,
+        sit_out_seconds=60.0 * config.sit_out_minutes_for(t), sit_outs_allowed=r.sit_outs_allowed,
+        seat_hold_seconds=float(r.seat_hold_seconds),
+        min_buy_in=t.min_buy_in or None, max_buy_in=t.max_buy_in)
+
+
+def room_settings(config: RoomConfig) -> RoomSettings:
+    r = config.room
+    return RoomSettings(starting_money=r.starting_money, timeout_allin_quota=r.timeout_allin_quota,
+                        chat_max_len=r.chat_max_chars, chat_burst=r.chat_lines,
+                        chat_per_second=r.chat_lines / r.chat_per_seconds)
+
+
+@dataclass
+class Served:
+    room: Room
+    store: SqliteStore
+    server: object
+    fingerprint: str
+    config: RoomConfig
+
+
+def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteStore]:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    store = SqliteStore(data_dir / DB_NAME)   # refuses to open a corrupt file: no ledger, no deal
+    room = Room([table_settings(config, t) for t in config.tables], store, clock,
+                settings=room_settings(config))
+    voided = room.start()
+    if voided:
+        log.warning("voided %d hand(s) cut off by the last stop: %s", len(voided), ", ".join(voided))
+    return room, store
+
+
+def make_authorize(room: Room, store: SqliteStore):
+    """Public-key auth: the first key to use a name claims it; later logins need one of its keys."""
+
+    def authorize(username: str, key) -> bool:
+        try:
+            name = clean_name(username)
+        except BadName:
+            return False
+        fingerprint = key.get_fingerprint("sha256")
+        banned = getattr(store, "is_banned", None)
+        if banned is not None and banned(fingerprint):
+            return False
+        owner = store.account_for_key(fingerprint)
+        if owner is not None:
+            return owner.name == name
+        existing = store.find(name)
+        if existing is not None:
+            return not store.keys(existing.id)      # an unclaimed name may be claimed
+        if is_reserved(name):
+            return False
+        skeleton = name_skeleton(name)
+        if any(name_skeleton(a.name) == skeleton for a in store.accounts()):
+            return False                             # a look-alike of an existing name
+        return True
+
+    return authorize
+
+
+def make_app_factory(room: Room, config: RoomConfig):
+    from cardroom.tui.app import build_app
+
+    admins = set(config.server.admins)
+
+    def factory(info):
+        client = room.connect(clean_name(info.username), info.key_fingerprint)
+        client.is_admin = bool(info.key_fingerprint and info.key_fingerprint in admins)
+        app = build_app(client)
+        run = app.run_async
+
+        async def run_then_close(*args, **kwargs):
+            # The session owns its client: when the app ends, the seats are marked disconnected.
+            try:
+                return await run(*args, **kwargs)
+            finally:
+                client.close()
+
+        app.run_async = run_then_close
+        return app
+
+    return factory
+
+
+async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_dir: Path,
+                headless: bool, ready=None) -> int:
+    from cardroom.ssh import Limits, ensure_host_key, install_guards, start_server
+
+    install_guards()
+    clock = LoopClock()
+    room, store = build_room(config, data_dir, clock)
+    key_path = data_dir / HOST_KEY
+    key_path.parent.mkdir(parents=True, exist_ok=True)
+    fingerprint = ensure_host_key(key_path)
+    s = config.server
+    limits = Limits(max_connections=s.max_connections, max_per_ip=s.max_per_ip,
+                    login_timeout=s.login_timeout)
+    server = await start_server(host or s.host, port if port is not None else s.port, key_path,
+                                make_app_factory(room, config), limits=limits,
+                                authorize=make_authorize(room, store))
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    served = Served(room, store, server, fingerprint, config)
+    message = (f"cardroom is serving {len(room.tables)} table(s) on {host or s.host}:{server.port}\n"
+               f"host key fingerprint: {fingerprint}\n"
+               f"players connect with: ssh -p {server.port} NAME@{host or s.host}")
+    log.info(message.replace("\n", "; "))
+    print(message, file=sys.__stdout__, flush=True)
+    if ready is not None:
+        ready(served)
+    console = None
+    if not headless:
+        console = asyncio.create_task(_run_console(served, stop))
+    await stop.wait()
+    await shutdown(served)
+    if console is not None:
+        console.cancel()
+    return 0
+
+
+async def _run_console(served: Served, stop: asyncio.Event) -> None:
+    """The admin panel on the server's own terminal (when there is one)."""
+    try:
+        from cardroom.admin.commands import AdminContext
+        from cardroom.admin.panel import build_console_app
+    except ImportError:
+        return
+    if not sys.__stdin__ or not sys.__stdin__.isatty():
+        return
+    ctx = AdminContext(served.room, served.store, "console", stop.set)
+    app = build_console_app(ctx)
+    await app.run_async()
+    stop.set()
+
+
+async def shutdown(served: Served) -> None:
+    """Exit every app (clients get their terminals back), close the listener, then void the hands
+    still in progress and return every chip on a table to its owner."""
+    await served.server.close()
+    for table in served.room.tables.values():
+        table.status = "closed"
+        table._cancel_clock()
+    try:
+        served.room.start()   # voids unfinished hands, cashes out table chips
+    except Refused:
+        log.exception("returning chips at shutdown")
+    served.store.close()
+
+
+def main(args) -> int:
+    config_path = Path(args.config)
+    try:
+        config = load_config(config_path)
+    except (OSError, ValueError) as e:
+        print(f"cardroom serve: {e}", file=sys.stderr)
+        return 2
+    data_dir = Path(args.data_dir) if args.data_dir else Path(config.server.data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log_path = data_dir / "cardroom.log"
+    handlers = [logging.FileHandler(log_path)]
+    logging.basicConfig(level=logging.INFO, handlers=handlers,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.headless:
+        print(f"cardroom serve: logging to {log_path}", file=sys.__stdout__, flush=True)
+    try:
+        return asyncio.run(serve(config, host=args.host, port=args.port, data_dir=data_dir,
+                                 headless=args.headless))
+    except KeyboardInterrupt:
+        return 0
+    except Exception as e:
+        log.exception("the server stopped")
+        print(f"cardroom serve: {e}", file=sys.stderr)
+        return 1
