@@ -1,0 +1,179 @@
+"""The app and its factory.
+
+    app = build_app(client, hotseat=None, options=None)
+
+One app per session. The room tells the app "something changed" through `client.on_change`; the
+callback only posts the app a `RoomChanged` message (coalesced: at most one waiting), and the app,
+in its own task, re-reads its own view and updates only the widgets whose data changed. The app
+never touches another app's widgets and keeps no state of the table beyond what it draws.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+
+from cardroom.room.api import RoomError, TableView
+from cardroom.tui.hotseat import HotSeat, redact_view
+from cardroom.tui.options import UIOptions
+
+STYLES = Path(__file__).parent / "styles"
+
+
+class RoomChanged(Message):
+    """Posted by the room's callback: something this session can see has changed."""
+
+
+class CardroomApp(App):
+    CSS_PATH = [STYLES / "app.tcss", STYLES / "table.tcss"]
+    TITLE = "cardroom"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(self, client, *, hotseat: HotSeat | None = None, options: UIOptions | None = None) -> None:
+        super().__init__()
+        self.client = client
+        self.hotseat = hotseat
+        self.options = options or UIOptions()
+        self.revealed = None          # hot-seat: the local player whose cards may be shown now
+        self._pending = False
+        self._last_page = client.pages[-1] if client.pages else None
+
+    # ------------------------------------------------------------------ the room's callback
+    def _room_changed(self) -> None:
+        """Called by the room (on this loop, possibly inside our own intent): never touch widgets."""
+        if not self._pending:
+            self._pending = True
+            self.post_message(RoomChanged())
+
+    def on_mount(self) -> None:
+        clients = list(self.hotseat.clients.values()) if self.hotseat else [self.client]
+        for c in clients:
+            c.on_change(self._room_changed)
+        if self.hotseat is not None:
+            from cardroom.tui.screens.table import TableScreen
+            for c in clients:
+                c.watch(self.hotseat.table)
+            self.push_screen(TableScreen(self.hotseat.table))
+            self._hotseat_check()
+        else:
+            from cardroom.tui.screens.welcome import WelcomeScreen
+            self.push_screen(WelcomeScreen())
+
+    def on_room_changed(self, message: RoomChanged) -> None:
+        self._pending = False
+        self._show_pages()
+        if self.hotseat is not None:
+            self._hotseat_check()
+        refresh = getattr(self.screen, "refresh_from_room", None)
+        if refresh is not None:
+            refresh()
+
+    def _show_pages(self) -> None:
+        pages = self.client.pages
+        if not pages or pages[-1] is self._last_page:
+            return
+        start = 0
+        for i in range(len(pages) - 1, -1, -1):
+            if pages[i] is self._last_page:
+                start = i + 1
+                break
+        for text in pages[start:]:
+            self.notify(text, title="Page", timeout=8, markup=False)
+        self._last_page = pages[-1]
+
+    # ------------------------------------------------------------------ what screens read
+    def who(self) -> str:
+        if self.hotseat is not None:
+            return self.revealed.name if self.revealed is not None else ""
+        return self.client.name
+
+    def table_view(self, table: str) -> TableView:
+        """The view the table screen draws: my own, or in hot-seat a railbird's copy unless the
+        player whose view it is has taken the seat (after the pass screen)."""
+        if self.hotseat is not None and self.revealed is None:
+            return redact_view(self.client.view(table))
+        return self.client.view(table)
+
+    def private_ok(self) -> bool:
+        if self.hotseat is not None and self.revealed is None:
+            self.notify("Not now: wait for your turn", severity="warning")
+            return False
+        return True
+
+    # ------------------------------------------------------------------ hot-seat
+    def acted(self) -> None:
+        """After a local player's decision: hide their cards until the next pass screen."""
+        if self.hotseat is not None:
+            self.revealed = None
+            self._hotseat_check()
+
+    def _hotseat_check(self) -> None:
+        from cardroom.tui.screens.pass_device import PassScreen
+        actor = self.hotseat.actor()
+        if actor is not None and actor is self.revealed:
+            return
+        if self.revealed is not None and actor is not self.revealed:
+            self.revealed = None        # the decision moved on (a timeout, a leave): hide
+        passing = isinstance(self.screen, PassScreen)
+        if actor is None:
+            if passing:
+                self.pop_screen()
+            return
+        if passing:
+            self.screen.set_player(actor)
+            return
+        while len(self.screen_stack) > 2:   # close any dialog of the previous player
+            self.pop_screen()
+        self.push_screen(PassScreen(actor), self._taken)
+
+    def _taken(self, client) -> None:
+        if client is None:
+            return
+        if self.hotseat.actor() is client:
+            self.client = client
+            self.revealed = client
+        refresh = getattr(self.screen, "refresh_from_room", None)
+        if refresh is not None:
+            refresh()
+
+    # ------------------------------------------------------------------ command palette
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for binding in getattr(screen, "BINDINGS", []):
+            if isinstance(binding, Binding) and binding.description and binding.show:
+                action = binding.action
+                name = action.split("(")[0]
+                if screen.check_action(name, _params(action)) is False:
+                    continue
+                yield SystemCommand(f"{binding.description}", f"key: {binding.key}",
+                                    lambda a=action, s=screen: s.run_action(a))
+
+
+def _params(action: str) -> tuple:
+    if "(" not in action:
+        return ()
+    inner = action[action.index("(") + 1:-1]
+    try:
+        import ast
+        value = ast.literal_eval(inner + ",")
+        return tuple(value)
+    except Exception:
+        return ()
+
+
+def build_app(client, *, hotseat: HotSeat | None = None, options: UIOptions | None = None) -> CardroomApp:
+    """The one way to make the app (SSH sessions, hot-seat and tests alike).
+
+    client: the session's RoomClient (in hot-seat, any one of the local players' clients).
+    hotseat: the local players sharing this terminal, or None.
+    options: display preferences (four-colour deck, suit letters, ASCII, sound).
+    """
+    if client is None:
+        raise RoomError("a session needs a client")
+    return CardroomApp(client, hotseat=hotseat, options=options)

@@ -1,0 +1,1 @@
+"""Modal dialogs: each returns its answer through `dismiss` (None = cancelled)."""

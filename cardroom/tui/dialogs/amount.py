@@ -1,0 +1,132 @@
+"""Amount prompts: the buy-in (default / min / max) and the bet or raise (seed 001: the largest
+wager allowed is shown, the smallest is the default; pot-fraction presets in pot and no limit).
+
+Each validates what was typed before anything is sent, and shows any refusal in the dialog; the
+caller gets the amount in cents (or None when cancelled)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+from cardroom.tui.render import BadAmount, money, money2, parse_amount
+
+
+class AmountDialog(ModalScreen[int | None]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, lines: list[str], default: int, lo: int, hi: int | None,
+                 presets: list[tuple[str, int]] = (), check=None, verb: str = "OK") -> None:
+        super().__init__()
+        self.title_text, self.lines = title, lines
+        self.default, self.lo, self.hi = default, lo, hi
+        self.presets = list(presets)
+        self.check = check     # extra check: cents -> error text or None
+        self.verb = verb
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Text(self.title_text, "bold"), id="dialog-title")
+            for line in self.lines:
+                yield Static(Text(line), classes="dialog-line")
+            yield Input(money2(self.default), id="amount", restrict=r"[0-9$.]*", max_length=14)
+            if self.presets:
+                with Horizontal(classes="presets"):
+                    for i, (label, _) in enumerate(self.presets):
+                        yield Button(label, id=f"preset-{i}", compact=True)
+            yield Static("", id="error", markup=False)
+            with Horizontal(classes="buttons"):
+                yield Button(f"{self.verb} (Enter)", id="ok", variant="primary")
+                yield Button("Cancel (Esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        box = self.query_one("#amount", Input)
+        box.focus()
+        box.select_all()
+
+    def error(self, text: str) -> None:
+        self.query_one("#error", Static).update(Text(text, "bold red"))
+
+    def validate(self, text: str) -> int | None:
+        try:
+            cents = parse_amount(text)
+        except BadAmount as e:
+            self.error(str(e))
+            return None
+        if cents < self.lo:
+            self.error(f"{money(cents)} is too little: the smallest is {money(self.lo)}")
+            return None
+        if self.hi is not None and cents > self.hi:
+            self.error(f"{money(cents)} is too much: the largest allowed is {money(self.hi)}")
+            return None
+        if self.check is not None:
+            problem = self.check(cents)
+            if problem:
+                self.error(problem)
+                return None
+        return cents
+
+    @on(Input.Submitted, "#amount")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._ok()
+
+    def _ok(self) -> None:
+        cents = self.validate(self.query_one("#amount", Input).value)
+        if cents is not None:
+            self.dismiss(cents)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        if bid == "ok":
+            self._ok()
+        elif bid == "cancel":
+            self.dismiss(None)
+        elif bid.startswith("preset-"):
+            cents = self.presets[int(bid.split("-")[1])][1]
+            box = self.query_one("#amount", Input)
+            box.value = money2(cents)
+            box.focus()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def buy_in_dialog(table: str, lo: int, hi: int | None, default: int, balance: int,
+                  have: int = 0) -> AmountDialog:
+    lines = [f"Minimum {money(lo)}" + (f", maximum {money(hi)}" if hi is not None else ", no maximum")
+             + f"; your balance is {money(balance)}."]
+    if have:
+        lines.append(f"You have {money(have)} on the table already.")
+
+    def check(cents: int) -> str | None:
+        if cents > balance:
+            return f"you have only {money(balance)} in your account"
+        return None
+    title = f"Buy in at {table}" if not have else f"Change table stake at {table}"
+    lo_eff = lo if not have else 1
+    return AmountDialog(title, lines, default, lo_eff, None if hi is None else hi - have,
+                        check=check, verb="Buy in" if not have else "Add chips")
+
+
+def wager_dialog(legal, my_bet: int, pot: int, structure: str) -> AmountDialog:
+    """The bet/raise prompt: amounts are round totals ("raise to")."""
+    verb = {"bet": "Bet", "raise": "Raise", "complete": "Complete"}.get(legal.raise_kind, "Bet")
+    lines = [f"{verb} to at least {money(legal.min_to)}; the most you may {verb.lower()} to is "
+             f"{money(legal.max_to)}."]
+    presets: list[tuple[str, int]] = []
+    if structure in ("pot", "no"):
+        call_to = my_bet + legal.call
+        after_call = pot + legal.call
+        for label, frac in (("1/2 pot", 0.5), ("pot", 1.0)):
+            to = call_to + int(after_call * frac)
+            presets.append((f"{label} {money(max(legal.min_to, min(legal.max_to, to)))}",
+                            max(legal.min_to, min(legal.max_to, to))))
+        presets.append((f"all-in {money(legal.max_to)}", legal.max_to))
+    return AmountDialog(f"{verb} to how much?", lines, legal.min_to, legal.min_to, legal.max_to,
+                        presets=presets, verb=verb)

@@ -1,0 +1,60 @@
+"""Options (seed 000): four-colour deck, letter/symbol suits, ASCII, sound (the terminal bell on my
+turn), Auto Blind, post or wait for missed blinds, and Change Table Stake.
+
+Returns the chosen settings as a dict (None when cancelled); the screen applies them."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Static
+
+from cardroom.tui.options import UIOptions
+
+
+class OptionsDialog(ModalScreen[dict | None]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
+
+    def __init__(self, opts: UIOptions, *, seated: bool, auto_blind: bool, post_blinds: bool | None) -> None:
+        super().__init__()
+        self.opts = opts
+        self.seated = seated
+        self.auto_blind = auto_blind
+        self.post_blinds = post_blinds
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Options", id="dialog-title")
+            yield Checkbox("Four-colour deck", self.opts.four_colour, id="four_colour")
+            yield Checkbox("Letter suits (c d h s)", self.opts.letters, id="letters")
+            yield Checkbox("ASCII only (no symbols or box lines)", self.opts.ascii, id="ascii")
+            yield Checkbox("Sound: ring the bell on my turn", self.opts.sound, id="sound")
+            if self.seated:
+                yield Checkbox("Auto Blind: post my blinds without asking", self.auto_blind, id="auto_blind")
+                if self.post_blinds is not None:
+                    yield Checkbox("Post missed blinds now (else wait for the big blind)",
+                                   self.post_blinds, id="post_blinds")
+            with Horizontal(classes="buttons"):
+                yield Button("Save (ctrl+s)", id="save", variant="primary")
+                if self.seated:
+                    yield Button("Change table stake", id="stake")
+                yield Button("Cancel (Esc)", id="cancel")
+
+    def values(self) -> dict:
+        return {cb.id: cb.value for cb in self.query(Checkbox)}
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.dismiss(self.values())
+        elif event.button.id == "stake":
+            self.dismiss(self.values() | {"stake": True})
+        else:
+            self.dismiss(None)
+
+    def action_save(self) -> None:
+        self.dismiss(self.values())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,81 @@
+"""Pure helpers shared by widgets: money, cards as Rich Text, parsing typed amounts.
+
+Nothing here renders markup: every piece of text is a `rich.text.Text` built from plain strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+from cardroom.tui.options import UIOptions
+
+RANKS = "23456789TJQKA"
+SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"   # clubs diamonds hearts spades (engine suit order)
+SUIT_LETTERS = "cdhs"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+# Two-colour deck: black clubs/spades, red diamonds/hearts. Caro's four-colour deck: green clubs,
+# blue diamonds, red hearts, black spades. Cards are drawn on a light face so both read everywhere.
+TWO_COLOUR = ("#000000", "#c00000", "#c00000", "#000000")
+FOUR_COLOUR = ("#007a00", "#0040d0", "#c00000", "#000000")
+FACE = "#f2f2f2"
+BACK = "#2050a0"
+
+
+def money(cents: int) -> str:
+    """$12.50, $1,200, -$3.25 (integer cents in, text out)."""
+    sign = "-" if cents < 0 else ""
+    c = abs(int(cents))
+    if c % 100 == 0:
+        return f"{sign}${c // 100:,}"
+    return f"{sign}${c // 100:,}.{c % 100:02d}"
+
+
+def money2(cents: int) -> str:
+    """Always with cents, for amounts in an input box: 12.50."""
+    return f"{cents // 100}.{cents % 100:02d}"
+
+
+_AMOUNT = re.compile(r"\$?(\d{1,9})(?:\.(\d{1,2}))?", re.ASCII)
+
+
+class BadAmount(ValueError):
+    pass
+
+
+def parse_amount(text: str) -> int:
+    """What a person typed ("12", "12.5", "$12.50") -> cents. Refuses signs, underscores,
+    exponents, non-ASCII digits, more than two decimals: whatever a person did not plainly mean."""
+    t = text.strip()
+    m = _AMOUNT.fullmatch(t)
+    if not m:
+        raise BadAmount(f"{t!r} is not an amount: type dollars like 12 or 12.50")
+    cents = int(m.group(1)) * 100 + (int((m.group(2) or "0").ljust(2, "0")))
+    return cents
+
+
+def suit_char(suit: int, opts: UIOptions) -> str:
+    return (SUIT_LETTERS if opts.suit_letters else SUIT_SYMBOLS)[suit]
+
+
+def card_colour(suit: int, opts: UIOptions) -> str:
+    return (FOUR_COLOUR if opts.four_colour else TWO_COLOUR)[suit]
+
+
+def card_text(card, opts: UIOptions) -> Text:
+    """One card as two cells: "A♠" (or "As"); None is a face-down card."""
+    if card is None:
+        return Text("##" if opts.ascii else "\u2592\u2592", style=f"{BACK} on {FACE}")
+    return Text(RANKS[card.rank] + suit_char(card.suit, opts),
+                style=f"bold {card_colour(card.suit, opts)} on {FACE}")
+
+
+def cards_text(cards, opts: UIOptions, sep: str = " ") -> Text:
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append(sep)
+        out.append_text(card_text(c, opts))
+    return out

@@ -1,0 +1,1 @@
+"""Screens: welcome, lobby, table, hand history, help, My Money, and hot-seat's pass screen."""

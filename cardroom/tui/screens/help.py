@@ -1,0 +1,64 @@
+"""Help: this table's own rules (from the view) and the keys."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from cardroom.tui.render import money
+
+KEYS = [
+    ("1-5", "hold / unhold a card (draw games); a click on a card does the same"),
+    ("enter", "draw the cards not held (all held: stand pat, confirmed)"),
+    ("f", "fold"), ("c", "check, call or bring in"), ("r", "bet, raise or complete (amount prompt)"),
+    ("space", "tap the table: check in a betting round, stand pat at the draw"),
+    ("a", "auto: Ask Me"), ("F2", "auto: Check/Fold"), ("F3", "auto: Check/Call"),
+    ("F4", "auto: Bet/Call"), ("F5", "auto: Raise It"), ("F6", "auto: Fold in Turn"),
+    ("j / w / b", "join / wait list / buy in"), ("s", "sit out / sit in"), ("l", "leave the table"),
+    ("t / d", "chat to the players / ask the dealer (ctrl+t toggles)"), ("h", "hand history"),
+    ("o", "options"), ("m", "My Money"), ("?", "this help"), ("esc", "back to the lobby"),
+    ("ctrl+p", "command palette"), ("ctrl+q", "quit"),
+]
+
+
+def rules_text(rules, table: str) -> Text:
+    t = Text()
+    t.append(f"{table}\n", "bold")
+    if rules is None:
+        return t
+    t.append(f"{rules.game}, {rules.stakes}\n")
+    if rules.cap:
+        t.append(f"At most {rules.cap} bets a round (a bet and {rules.cap - 1} raises).\n")
+    t.append(f"Rake: {rules.rake}.\n")
+    t.append(f"You have {rules.action_seconds} seconds to act; the last 10 are counted down.\n")
+    t.append(f"You may sit out {rules.sit_out_minutes} minutes at a time.\n")
+    t.append(f"Buy-in: at least {money(rules.min_buy_in)}"
+             + (f", at most {money(rules.max_buy_in)}" if rules.max_buy_in else "") + ".\n")
+    for line in rules.house:
+        t.append(f"House rule: {line}.\n")
+    return t
+
+
+class HelpScreen(ModalScreen):
+    BINDINGS = [Binding("escape,question_mark,q", "close", "Close")]
+
+    def __init__(self, rules, table: str) -> None:
+        super().__init__()
+        self.rules, self.table = rules, table
+
+    def compose(self) -> ComposeResult:
+        keys = Text()
+        keys.append("Keys\n", "bold")
+        for k, what in KEYS:
+            keys.append(f"{k:>9}  ", "bold")
+            keys.append(what + "\n")
+        with VerticalScroll(classes="dialog wide"):
+            yield Static(rules_text(self.rules, self.table), id="help-rules")
+            yield Static(keys, id="help-keys")
+
+    def action_close(self) -> None:
+        self.dismiss()

@@ -1,0 +1,484 @@
+"""The table: seats around the felt, my cards with holds, what I may do, auto actions, the decision
+clock and the chat. It reads its view from the app (`app.table_view`) whenever the room says
+something changed, and sends intents through `app.client`; a refusal is shown, nothing else."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from cardroom.engine.variants import UnknownVariant, find_variant
+from cardroom.room.api import AUTO_LABELS, RoomError, TableView
+from cardroom.tui.dialogs.amount import buy_in_dialog, wager_dialog
+from cardroom.tui.dialogs.confirm import Confirm
+from cardroom.tui.dialogs.options import OptionsDialog
+from cardroom.tui.render import money
+from cardroom.tui.widgets.bars import ActionBar, AutoBar, Chip
+from cardroom.tui.widgets.card import HandCard
+from cardroom.tui.widgets.chat import ChatPane
+from cardroom.tui.widgets.countdown import Countdown
+from cardroom.tui.widgets.felt import Felt
+from cardroom.tui.widgets.hand import MyHand
+from cardroom.tui.widgets.seat import Seat
+
+HOLD = Binding.Group("Hold", compact=True)
+AUTO = Binding.Group("Auto")
+# (auto action, key, label): Ask Me on "a", the others on F2..F6.
+AUTO_KEYS = (("ask", "a", AUTO_LABELS["ask"]), ("check/fold", "f2", AUTO_LABELS["check/fold"]),
+             ("check/call", "f3", AUTO_LABELS["check/call"]), ("bet/call", "f4", AUTO_LABELS["bet/call"]),
+             ("raise", "f5", AUTO_LABELS["raise"]), ("fold", "f6", AUTO_LABELS["fold"]))
+TURN_ACTIONS = {"fold", "check", "call", "bring_in", "wager", "tap", "draw"}
+
+
+class TableScreen(Screen):
+    AUTO_FOCUS = None
+    BINDINGS = [
+        *[Binding(str(i + 1), f"hold({i})", "Hold", group=HOLD) for i in range(5)],
+        Binding("enter", "draw", "Draw"),
+        Binding("f", "fold", "Fold"),
+        Binding("c", "check", "Check"),
+        Binding("c", "call", "Call"),
+        Binding("c", "bring_in", "Bring in"),
+        Binding("r", "wager('bet')", "Bet"),
+        Binding("r", "wager('raise')", "Raise"),
+        Binding("r", "wager('complete')", "Complete"),
+        Binding("space", "tap", "Tap"),
+        *[Binding(key, f"auto('{auto}')", label, group=AUTO) for auto, key, label in AUTO_KEYS],
+        Binding("j", "join", "Join"),
+        Binding("w", "wait_list", "Wait list"),
+        Binding("b", "buy_in", "Buy in"),
+        Binding("s", "sit", "Sit out/in"),
+        Binding("l", "leave", "Leave"),
+        Binding("t", "chat(False)", "Chat"),
+        Binding("d", "chat(True)", "Dealer", show=False),
+        Binding("h", "history", "History"),
+        Binding("question_mark", "help", "Help"),
+        Binding("o", "options", "Options"),
+        Binding("m", "money", "My Money"),
+        Binding("escape", "lobby", "Lobby"),
+    ]
+
+    def __init__(self, table: str) -> None:
+        super().__init__()
+        self.table = table
+        self.view: TableView = self.app.table_view(table)
+        self.holds: frozenset = frozenset()
+        self._hold_key = None
+        self._my_turn = False
+        self._message = self.view.message
+        self._title = None
+        try:
+            self.variant = find_variant(self.view.game)
+        except UnknownVariant:
+            self.variant = None
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        opts = self.app.options
+        yield Static("", id="table-title", markup=False)
+        with Horizontal(id="table-body"):
+            with Vertical(id="table-main"):
+                yield Felt(len(self.view.seats), opts, id="felt")
+                with Horizontal(id="hand-row"):
+                    yield MyHand(opts, id="my-hand")
+                    yield Countdown(opts, id="countdown")
+                yield ActionBar(id="action-bar")
+                yield AutoBar(AUTO_KEYS, id="auto-bar")
+            yield ChatPane(id="chat")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.refresh_from_room()
+        self.set_interval(1.0, self._tick)
+
+    def on_screen_resume(self) -> None:
+        self.refresh_from_room()
+
+    def _tick(self) -> None:
+        # The bar of the decision clock moves between the table's own (last-10-seconds) ticks.
+        if self.view.acting_seat is not None:
+            self.refresh_from_room()
+
+    # ------------------------------------------------------------------ attributes down
+    @property
+    def is_draw_game(self) -> bool:
+        return self.variant is not None and self.variant.kind == "draw"
+
+    @property
+    def legal(self):
+        return self.view.legal
+
+    def my_seat_state(self):
+        v = self.view
+        if v.my_seat is None:
+            return None
+        return next((s for s in v.seats if s.number == v.my_seat), None)
+
+    def refresh_from_room(self) -> None:
+        try:
+            view = self.app.table_view(self.table)
+        except RoomError as e:
+            self.notify(str(e), severity="error")
+            return
+        self.view = view
+        key = (view.hand_id, view.my_cards)
+        if key != self._hold_key:
+            self._hold_key = key
+            self.holds = frozenset()
+        self._show()
+        my_turn = view.legal is not None
+        if my_turn != self._my_turn:
+            self._my_turn = my_turn
+            if my_turn and self.app.options.sound:
+                self.app.bell()
+        if view.message and view.message != self._message:
+            self.notify(view.message, title=self.table, markup=False)
+        self._message = view.message
+        self.refresh_bindings()
+
+    def _show(self) -> None:
+        v = self.view
+        opts = self.app.options
+        title = Text.assemble((v.name, "bold"), f"  {v.game}  {v.stakes}",
+                              (f"  hand #{v.hand_id}" if v.hand_id else "", "dim"))
+        who = self.app.who()
+        if who:
+            title.append(f"   {who}", "bold")
+            if v.my_seat is not None:
+                title.append(f" (seat {v.my_seat})")
+        if v.status != "open":
+            title.append(f"  [{v.status}]", "bold red")
+        if title != self._title:
+            self._title = title
+            self.query_one("#table-title", Static).update(title)
+        self.query_one(Felt).show(v)
+        me = self.my_seat_state()
+        label = ""
+        if v.my_cards:
+            label = "You"
+        elif me is not None and v.sitting_out:
+            label = "Sitting out"
+        holdable = self.is_draw_game and bool(v.my_cards) and v.phase in ("bet", "draw")
+        self.query_one(MyHand).show(tuple(v.my_cards), self.holds if holdable else frozenset(), label, holdable)
+        acting = next((s for s in v.seats if s.number == v.acting_seat), None)
+        total = float(v.rules.action_seconds) if v.rules else 23.0
+        self.query_one(Countdown).show(acting.name if acting else None, v.seconds_left, v.countdown, total)
+        items, note = self._action_items()
+        self.query_one(ActionBar).show(items, note)
+        self.query_one(AutoBar).show(v.auto_action, v.my_seat is not None)
+        self.query_one(ChatPane).show(v.chat)
+
+    def _action_items(self) -> tuple[tuple, str]:
+        v, lg = self.view, self.view.legal
+        if lg is None:
+            if v.my_seat is None:
+                if self.app.hotseat is not None:
+                    return (), "Waiting for the next decision"
+                free = any(s.status == "empty" and not s.held_for for s in v.seats)
+                return ((("j", "Join", "join"),) if free else (("w", "Wait list", "wait_list"),)), \
+                    "You are watching"
+            if v.buy_in is not None:
+                return (("b", "Buy in", "buy_in"),), "Buy in to play"
+            if v.sitting_out:
+                return (("s", "Sit in", "sit"),), "You are sitting out"
+            acting = next((s.name for s in v.seats if s.number == v.acting_seat), None)
+            if acting:
+                return (), f"{acting} to act"
+            return (), "Waiting for the next hand" if v.phase in ("waiting", "done") else ""
+        if lg.phase == "draw":
+            n = self._discard_count()
+            label = "Stand pat" if n == 0 else f"Draw {n}"
+            return (("1-5", "Hold", "hold(0)"), ("enter", label, "draw"), ("space", "Stand pat", "tap")), \
+                f"You may draw up to {lg.max_draw}"
+        items = []
+        if lg.fold:
+            items.append(("f", "Fold", "fold"))
+        if lg.bring_in:
+            items.append(("c", f"Bring in {money(lg.bring_in)}", "bring_in"))
+        elif lg.check:
+            items.append(("c", "Check", "check"))
+        elif lg.can_call:
+            items.append(("c", f"Call {money(lg.call)}", "call"))
+        if lg.min_to:
+            verb = {"bet": "Bet", "raise": "Raise to", "complete": "Complete to"}.get(lg.raise_kind, "Bet")
+            amount = money(lg.min_to) if lg.min_to == lg.max_to else f"{money(lg.min_to)}-{money(lg.max_to)}"
+            items.append(("r", f"{verb} {amount}", f"wager('{lg.raise_kind or 'bet'}')"))
+        if lg.check:
+            items.append(("space", "Tap", "tap"))
+        return tuple(items), "Your turn"
+
+    def _discard_count(self) -> int:
+        return sum(1 for i in range(len(self.view.my_cards)) if i not in self.holds)
+
+    # ------------------------------------------------------------------ which keys work now
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        v, lg = self.view, self.view.legal
+        seated = v.my_seat is not None
+        if action == "hold":
+            return None if not (self.is_draw_game and v.my_cards) else \
+                (parameters[0] < len(v.my_cards) or None)
+        if action == "draw":
+            return True if (lg is not None and lg.phase == "draw") else (None if self.is_draw_game else False)
+        if action == "fold":
+            return True if (lg is not None and lg.fold) else None
+        if action == "check":
+            if lg is None:
+                return None
+            return lg.phase == "bet" and lg.check and not lg.bring_in
+        if action == "call":
+            return lg is not None and lg.phase == "bet" and not lg.check and lg.can_call and not lg.bring_in
+        if action == "bring_in":
+            return lg is not None and bool(lg.bring_in)
+        if action == "wager":
+            kind = parameters[0] if parameters else "bet"
+            if lg is None or not lg.min_to:
+                return None if kind == "bet" else False
+            return (lg.raise_kind or "bet") == kind
+        if action == "tap":
+            return True if lg is not None else None
+        if action == "auto":
+            return True if seated else False
+        if action == "join":
+            return not seated and self.app.hotseat is None
+        if action == "wait_list":
+            return (not seated and self.app.hotseat is None
+                    and not any(s.status == "empty" and not s.held_for for s in v.seats))
+        if action == "buy_in":
+            return seated and (v.buy_in is not None or None)
+        if action in ("sit", "leave"):
+            return True if seated else None
+        if action == "lobby":
+            return self.app.hotseat is None
+        return True
+
+    # ------------------------------------------------------------------ intents
+    def _do(self, fn, *args, **kw) -> bool:
+        """Send one intent; a RoomError is shown and changes nothing. True when it went through."""
+        try:
+            fn(*args, **kw)
+        except RoomError as e:
+            self.notify(str(e), title="Not done", severity="error", markup=False)
+            return False
+        finally:
+            self.refresh_from_room()
+        return True
+
+    def _act(self, kind: str, amount: int = 0, discards=()) -> bool:
+        ok = self._do(self.app.client.act, self.table, kind, amount, discards)
+        if ok:
+            self.app.acted()
+        return ok
+
+    def action_hold(self, i: int) -> None:
+        if not (self.is_draw_game and i < len(self.view.my_cards)):
+            return
+        self.holds = self.holds ^ {i}
+        self._show()
+
+    def action_draw(self) -> None:
+        lg = self.legal
+        if lg is None or lg.phase != "draw":
+            self.notify("It is not your draw", severity="warning")
+            return
+        discards = tuple(c for i, c in enumerate(self.view.my_cards) if i not in self.holds)
+        if len(discards) > lg.max_draw:
+            self.notify(f"You may draw at most {lg.max_draw}: hold {len(discards) - lg.max_draw} more",
+                        severity="error")
+            return
+        if not discards:
+            def answer(yes: bool | None) -> None:
+                if yes:
+                    self._act("stand pat")
+            self.app.push_screen(Confirm("Hold all your cards and stand pat?", "Stand pat"), answer)
+            return
+        self._act("draw", discards=discards)
+
+    def action_fold(self) -> None:
+        self._act("fold")
+
+    def action_check(self) -> None:
+        self._act("check")
+
+    def action_call(self) -> None:
+        self._act("call")
+
+    def action_bring_in(self) -> None:
+        self._act("bring-in")
+
+    def action_tap(self) -> None:
+        """Tapping the table (seed 002): a check in a betting round, pat at the draw."""
+        lg = self.legal
+        if lg is None:
+            return
+        if lg.phase == "draw":
+            self._act("stand pat")
+        elif lg.check:
+            self._act("check")
+        else:
+            self.notify(f"You can't check: it is {money(lg.call)} to call", severity="warning")
+
+    def action_wager(self, kind: str = "bet") -> None:
+        lg = self.legal
+        if lg is None or not lg.min_to:
+            return
+        if kind == "complete" and lg.bring_in and lg.min_to == lg.max_to:
+            self._confirm_wager("complete", lg.min_to)
+            return
+        if lg.min_to == lg.max_to:
+            self._confirm_wager(kind, lg.min_to)
+            return
+        me = self.my_seat_state()
+        pot = sum(self.view.pots)
+        structure = self.view.rules.structure if self.view.rules else "fixed"
+        dialog = wager_dialog(lg, me.bet if me else 0, pot, structure)
+
+        def answer(cents: int | None) -> None:
+            if cents is not None:
+                self._act("complete" if kind == "complete" else kind, cents)
+        self.app.push_screen(dialog, answer)
+
+    def _confirm_wager(self, kind: str, amount: int) -> None:
+        verb = {"bet": "Bet", "raise": "Raise to", "complete": "Complete to"}.get(kind, "Bet")
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self._act(kind, amount)
+        self.app.push_screen(Confirm(f"{verb} {money(amount)}?", verb.split()[0]), answer)
+
+    def action_auto(self, auto: str) -> None:
+        self._do(self.app.client.set_auto, self.table, auto)
+
+    def action_join(self, seat: int | None = None) -> None:
+        if self._do(self.app.client.join, self.table, seat):
+            self.action_buy_in()
+
+    def action_wait_list(self) -> None:
+        try:
+            place = self.app.client.join_wait_list(self.table)
+        except RoomError as e:
+            self.notify(str(e), severity="error", markup=False)
+            return
+        self.notify(f"You are number {place} on the wait list", markup=False)
+
+    def action_buy_in(self) -> None:
+        v = self.view
+        money_ = self.app.client.my_money()
+        me = self.my_seat_state()
+        have = (me.stack if me else 0) + v.pending_chips
+        if v.buy_in is not None:
+            lo, hi, default = v.buy_in
+        elif v.rules is not None:
+            lo, hi = v.rules.min_buy_in, v.rules.max_buy_in
+            default = min(money_.balance, (hi - have) if hi is not None else money_.balance)
+        else:
+            return
+        dialog = buy_in_dialog(self.table, lo, hi, default, money_.balance, have)
+
+        def answer(cents: int | None) -> None:
+            if cents is not None and self._do(self.app.client.buy_in, self.table, cents):
+                self.notify(f"Bought in for {money(cents)}", markup=False)
+        self.app.push_screen(dialog, answer)
+
+    def action_sit(self) -> None:
+        if self.view.sitting_out:
+            self._do(self.app.client.sit_in, self.table)
+        else:
+            self._do(self.app.client.sit_out, self.table)
+
+    def action_leave(self) -> None:
+        me = self.my_seat_state()
+        in_hand = me is not None and me.status in ("active", "all-in", "protected") and \
+            self.view.phase in ("bet", "draw")
+
+        def go(yes: bool | None = True) -> None:
+            if yes and self._do(self.app.client.leave, self.table):
+                self.notify(f"You left {self.table}", markup=False)
+                if self.app.hotseat is None:
+                    self.app.pop_screen()
+        if in_hand:
+            self.app.push_screen(Confirm("Leave now? Your hand will be folded.", "Leave"), go)
+        else:
+            go()
+
+    def action_chat(self, dealer: bool = False) -> None:
+        self.query_one(ChatPane).focus_input(dealer)
+
+    def action_history(self) -> None:
+        if not self.app.private_ok():
+            return
+        from cardroom.tui.screens.history import HistoryScreen
+        self.app.push_screen(HistoryScreen())
+
+    def action_help(self) -> None:
+        from cardroom.tui.screens.help import HelpScreen
+        self.app.push_screen(HelpScreen(self.view.rules, self.view.name))
+
+    def action_money(self) -> None:
+        if not self.app.private_ok():
+            return
+        from cardroom.tui.screens.money import MoneyScreen
+        self.app.push_screen(MoneyScreen())
+
+    def action_lobby(self) -> None:
+        if self.app.hotseat is None:
+            self.app.pop_screen()
+
+    def action_options(self) -> None:
+        v = self.view
+        seated = v.my_seat is not None
+        dialog = OptionsDialog(self.app.options, seated=seated, auto_blind=v.auto_blind,
+                               post_blinds=True if v.missed_blinds else None)
+
+        def answer(values: dict | None) -> None:
+            if values is None:
+                return
+            o = self.app.options
+            o.four_colour = values.get("four_colour", o.four_colour)
+            o.letters = values.get("letters", o.letters)
+            o.ascii = values.get("ascii", o.ascii)
+            o.sound = values.get("sound", o.sound)
+            self.restyle()
+            if seated and values.get("auto_blind") is not None and values["auto_blind"] != v.auto_blind:
+                self._do(self.app.client.set_auto_blind, self.table, values["auto_blind"])
+            if seated and "post_blinds" in values:
+                self._do(self.app.client.post_or_wait, self.table, values["post_blinds"])
+            if values.get("stake"):
+                self.action_buy_in()
+        self.app.push_screen(dialog, answer)
+
+    def restyle(self) -> None:
+        self.query_one(Felt).restyle()
+        self.query_one(MyHand).restyle()
+        self.query_one(Countdown).restyle()
+        self._show()
+
+    # ------------------------------------------------------------------ messages up
+    @on(HandCard.Clicked)
+    def _card_clicked(self, event: HandCard.Clicked) -> None:
+        self.action_hold(event.index)
+
+    @on(Seat.Clicked)
+    def _seat_clicked(self, event: Seat.Clicked) -> None:
+        state = next((s for s in self.view.seats if s.number == event.number), None)
+        if state is not None and state.status == "empty" and self.view.my_seat is None \
+                and self.app.hotseat is None:
+            self.action_join(event.number)
+
+    @on(Chip.Pressed)
+    async def _chip(self, event: Chip.Pressed) -> None:
+        await self.run_action(event.action)
+
+    @on(ChatPane.Send)
+    def _send(self, event: ChatPane.Send) -> None:
+        if not self.app.private_ok():
+            return
+        try:
+            answer = self.app.client.chat(self.table, event.text, dealer=event.dealer)
+        except RoomError as e:
+            self.notify(str(e), severity="error", markup=False)
+        self.refresh_from_room()

@@ -1,0 +1,50 @@
+"""Welcome: who you are and your money; Enter goes to the lobby."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from cardroom.tui.render import money
+
+
+def money_text(m) -> Text:
+    t = Text()
+    t.append("Balance   ", "bold")
+    t.append(money(m.balance) + "\n")
+    for table, chips in sorted(m.on_tables.items()):
+        t.append("On table  ", "bold")
+        t.append(f"{table}: {money(chips)}\n")     # table names are plain text
+    t.append("Total     ", "bold")
+    t.append(money(m.total))
+    return t
+
+
+class WelcomeScreen(Screen):
+    BINDINGS = [Binding("enter", "lobby", "Lobby"), Binding("m", "money", "My Money"),
+                Binding("h", "history", "History"), Binding("ctrl+q", "app.quit", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        client = self.app.client
+        with Vertical(classes="page"):
+            yield Static(Text("cardroom", "bold"), id="welcome-title")
+            yield Static(Text.assemble("Welcome, ", (client.name, "bold"), "."), id="welcome-who")
+            yield Static(money_text(client.my_money()), id="welcome-money")
+            yield Static(Text("Press Enter for the table list.", "italic"))
+        yield Footer(compact=True)
+
+    def action_lobby(self) -> None:
+        from cardroom.tui.screens.lobby import LobbyScreen
+        self.app.switch_screen(LobbyScreen())
+
+    def action_money(self) -> None:
+        from cardroom.tui.screens.money import MoneyScreen
+        self.app.push_screen(MoneyScreen())
+
+    def action_history(self) -> None:
+        from cardroom.tui.screens.history import HistoryScreen
+        self.app.push_screen(HistoryScreen())

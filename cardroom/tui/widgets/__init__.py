@@ -1,0 +1,1 @@
+"""Widgets: each gets its data as attributes from its screen and reports clicks as messages."""

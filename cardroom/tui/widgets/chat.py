@@ -1,0 +1,106 @@
+"""The chat pane: the table's chat and the dealer's words, and a line to talk to the players or
+to ask the dealer (the Player/Dealer toggle of seed 000). Everything is plain text, never markup."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Input, RichLog, Static
+
+KIND_STYLE = {"dealer": "italic", "system": "dim italic", "player": ""}
+
+
+class ChatInput(Input):
+    BINDINGS = [Binding("ctrl+t", "toggle_mode", "Player/Dealer", show=False),
+                Binding("escape", "leave", "Back to the table", show=False)]
+
+    def action_toggle_mode(self) -> None:
+        self.post_message(ChatPane.Toggle())
+
+    def action_leave(self) -> None:
+        self.screen.set_focus(None)
+
+
+class ChatPane(Vertical):
+    DEFAULT_CSS = """
+    ChatPane { height: 1fr; }
+    ChatPane > RichLog { height: 1fr; background: $surface; scrollbar-size-vertical: 1; }
+    ChatPane > Horizontal { height: 1; }
+    ChatPane #chat-mode { width: auto; padding: 0 1; background: $panel; text-style: bold; }
+    ChatPane #chat-input { border: none; height: 1; padding: 0 1; width: 1fr; }
+    """
+
+    class Send(Message):
+        def __init__(self, text: str, dealer: bool) -> None:
+            super().__init__()
+            self.text = text
+            self.dealer = dealer
+
+    class Toggle(Message):
+        pass
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.dealer = False
+        self._last = None        # the last ChatLine written (the table keeps the same objects)
+
+    def compose(self) -> ComposeResult:
+        yield RichLog(id="chat-log", markup=False, wrap=True, min_width=10, max_lines=300)
+        with Horizontal():
+            yield Static("Player", id="chat-mode", markup=False)
+            yield ChatInput(placeholder="t: chat  d: ask the dealer", id="chat-input")
+
+    def show(self, lines: tuple) -> None:
+        """Append what is new since the last call (found by identity); rewrite if lost."""
+        if not lines or lines[-1] is self._last:
+            return
+        log = self.query_one(RichLog)
+        start = None
+        for i in range(len(lines) - 1, -1, -1):
+            if lines[i] is self._last:
+                start = i + 1
+                break
+        if start is None:
+            log.clear()
+            start = 0
+        for line in lines[start:]:
+            log.write(self.format(line))
+        self._last = lines[-1]
+
+    @staticmethod
+    def format(line) -> Text:
+        if line.kind == "player":
+            return Text.assemble((line.name, "bold"), ": ", line.text)
+        return Text.assemble((line.name, "bold " + KIND_STYLE.get(line.kind, "")), ": ",
+                             (line.text, KIND_STYLE.get(line.kind, "")))
+
+    def set_mode(self, dealer: bool) -> None:
+        self.dealer = dealer
+        self.query_one("#chat-mode", Static).update("Dealer" if dealer else "Player")
+        self.query_one(ChatInput).placeholder = ("ask the dealer (how many did NAME draw?)" if dealer
+                                                 else "say something to the table")
+
+    def focus_input(self, dealer: bool) -> None:
+        self.set_mode(dealer)
+        self.query_one(ChatInput).focus()
+
+    @on(Toggle)
+    def _toggle(self, event: Toggle) -> None:
+        event.stop()
+        self.set_mode(not self.dealer)
+
+    def on_click(self, event) -> None:
+        if getattr(event.widget, "id", None) == "chat-mode":
+            self.set_mode(not self.dealer)
+
+    @on(Input.Submitted, "#chat-input")
+    def _submit(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value
+        event.input.value = ""
+        if text.strip():
+            self.post_message(self.Send(text, self.dealer))

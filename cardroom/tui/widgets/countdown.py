@@ -1,0 +1,64 @@
+"""The decision clock, for whoever is acting, on every screen at the table: the whole decision time
+as a shrinking bar, and the last seconds as large digits (seed 000: 23 s, the last 10 counted)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Digits, Static
+
+from cardroom.tui.options import UIOptions
+
+
+class Countdown(Vertical):
+    DEFAULT_CSS = """
+    Countdown { width: 24; height: 4; padding: 0 1; }
+    Countdown > #clock-who { height: 1; }
+    Countdown > #clock-bar { height: 1; }
+    Countdown > Digits { width: auto; color: $error; text-style: bold; }
+    """
+
+    def __init__(self, opts: UIOptions, **kw) -> None:
+        super().__init__(**kw)
+        self.opts = opts
+        self._state = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="clock-who", markup=False)
+        yield Static("", id="clock-bar", markup=False)
+        digits = Digits("", id="clock-digits")
+        digits.display = False
+        yield digits
+
+    def show(self, who: str | None, seconds_left: float | None, countdown: int | None, total: float) -> None:
+        """who: the acting player's name (None: nobody is on the clock)."""
+        left = None if seconds_left is None else int(seconds_left + 0.999)
+        state = (who, left, countdown, total)
+        if state == self._state:
+            return
+        self._state = state
+        who_w = self.query_one("#clock-who", Static)
+        bar_w = self.query_one("#clock-bar", Static)
+        digits = self.query_one(Digits)
+        if who is None or seconds_left is None:
+            who_w.update("")
+            bar_w.update("")
+            digits.display = False
+            return
+        who_w.update(Text.assemble((who, "bold"), " to act"))
+        if countdown is not None:
+            bar_w.display = False
+            digits.display = True
+            digits.update(f"{countdown:2d}")
+            return
+        bar_w.display = True
+        digits.display = False
+        width = 16
+        filled = max(0, min(width, round(width * seconds_left / total))) if total else 0
+        full, empty = ("#", "-") if self.opts.ascii else ("\u2588", "\u2591")
+        bar_w.update(Text.assemble((full * filled, "green"), (empty * (width - filled), "dim"),
+                                   f" {left:2d}s"))
+
+    def restyle(self) -> None:
+        self._state = None
