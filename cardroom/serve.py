@@ -119,13 +119,13 @@ def make_app_factory(room: Room, config: RoomConfig):
     return factory
 
 
-async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_dir: Path,
-                headless: bool, ready=None) -> int:
+async def start(config: RoomConfig, *, host: str | None = None, port: int | None = None,
+                data_dir: Path, clock=None) -> Served:
+    """Open the store, start the room and listen. `shutdown(served)` undoes it."""
     from cardroom.ssh import Limits, ensure_host_key, install_guards, start_server
 
     install_guards()
-    clock = LoopClock()
-    room, store = build_room(config, data_dir, clock)
+    room, store = build_room(config, data_dir, clock or LoopClock())
     key_path = data_dir / HOST_KEY
     key_path.parent.mkdir(parents=True, exist_ok=True)
     fingerprint = ensure_host_key(key_path)
@@ -135,6 +135,12 @@ async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_
     server = await start_server(host or s.host, port if port is not None else s.port, key_path,
                                 make_app_factory(room, config), limits=limits,
                                 authorize=make_authorize(room, store))
+    return Served(room, store, server, fingerprint, config)
+
+
+async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_dir: Path,
+                headless: bool) -> int:
+    served = await start(config, host=host, port=port, data_dir=data_dir)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -142,17 +148,13 @@ async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):
             pass
-    served = Served(room, store, server, fingerprint, config)
-    message = (f"cardroom is serving {len(room.tables)} table(s) on {host or s.host}:{server.port}\n"
-               f"host key fingerprint: {fingerprint}\n"
-               f"players connect with: ssh -p {server.port} NAME@{host or s.host}")
+    shown_host = host or config.server.host
+    message = (f"cardroom is serving {len(served.room.tables)} table(s) on {shown_host}:{served.server.port}\n"
+               f"host key fingerprint: {served.fingerprint}\n"
+               f"players connect with: ssh -p {served.server.port} NAME@{shown_host}")
     log.info(message.replace("\n", "; "))
     print(message, file=sys.__stdout__, flush=True)
-    if ready is not None:
-        ready(served)
-    console = None
-    if not headless:
-        console = asyncio.create_task(_run_console(served, stop))
+    console = None if headless else asyncio.create_task(_run_console(served, stop))
     await stop.wait()
     await shutdown(served)
     if console is not None:

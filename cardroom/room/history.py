@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass
 
 from cardroom.engine import events as ev
+from cardroom.engine import phh
+from cardroom.engine.pokerstars import to_pokerstars
 from cardroom.engine.views import redact
 from cardroom.room.api import RoomError
 
@@ -20,6 +22,8 @@ class PlayerHand:
     seats: tuple                 # SeatStack records, in player order
     events: tuple                # redacted for me
     rake: int
+    phh: str = ""                # the whole hand (private): exports are made from it per player
+    max_seats: int = 10
 
     def streets(self) -> list[list]:
         """The events cut into streets (a new street at each RoundStarted or DrawStarted)."""
@@ -31,6 +35,13 @@ class PlayerHand:
         return out
 
 
+def _document(record) -> dict:
+    if not record.events_json:
+        return {}
+    doc = json.loads(record.events_json)
+    return doc if isinstance(doc, dict) else {"events": doc}
+
+
 def player_history(store, hand_id: str, account: int) -> PlayerHand:
     record = store.get_hand(hand_id)
     if record is None:
@@ -40,6 +51,30 @@ def player_history(store, hand_id: str, account: int) -> PlayerHand:
     if not mine:
         raise RoomError(f"you did not play hand #{hand_id}")
     me = mine[0]
-    events = ev.from_json_list(json.loads(record.events_json)) if record.events_json else []
+    doc = _document(record)
+    events = ev.from_json_list(doc.get("events", []))
     return PlayerHand(record.hand_id, record.table, record.started_at, record.status, me, seats,
-                      tuple(redact(e, me) for e in events), record.rake_cents)
+                      tuple(redact(e, me) for e in events), record.rake_cents, doc.get("phh", ""),
+                      doc.get("seats", 10))
+
+
+def _replayed(hand: PlayerHand):
+    """The stored PHH replayed, and my index in it (PHH orders players from the small blind)."""
+    if not hand.phh:
+        raise RoomError("this hand has no stored history to export")
+    replayed = phh.import_hand(hand.phh)
+    my_seat = hand.seats[hand.me].seat
+    return replayed, next(i for i, p in enumerate(replayed.players) if p.seat == my_seat)
+
+
+def export_phh(hand: PlayerHand) -> str:
+    """The hand as PHH, as this player saw it: others' cards only where they were shown."""
+    replayed, me = _replayed(hand)
+    return phh.export_hand(replayed, viewer=me, table=hand.table, hand=hand.hand_id)
+
+
+def export_pokerstars(hand: PlayerHand) -> str:
+    """The hand in PokerStars text with this player as the hero."""
+    replayed, me = _replayed(hand)
+    return to_pokerstars(replayed, hand_id=hand.hand_id, table=hand.table, when=hand.started_at,
+                         max_seats=hand.max_seats, hero=me)

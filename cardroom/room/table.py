@@ -22,6 +22,8 @@ from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, Rules, Structure
 from cardroom.engine.cards import Deck, format_cards
 from cardroom.engine.hand import Hand, IllegalAction, Player
+from cardroom.engine.phh import export_hand
+from cardroom.engine.pokerstars import to_pokerstars
 from cardroom.engine.variants import Variant
 from cardroom.engine.views import seat_view
 from cardroom.room import api
@@ -650,8 +652,7 @@ class Table:
         for i, account in enumerate(self.hand_accounts):
             deltas[account] = hand.stacks[i] - hand.start_stacks[i]
         try:
-            self.store.settle_hand(self.hand_id, deltas, hand.rake,
-                                   json.dumps(ev.to_json_list(hand.events)), self._history(hand))
+            self.store.settle_hand(self.hand_id, deltas, hand.rake, self._record(hand), self._history(hand))
         except Exception as e:   # never lose track: the hand stays in escrow and is voided on restart
             log.exception("settling hand %s failed", self.hand_id)
             self.status = "paused"
@@ -687,11 +688,19 @@ class Table:
                 folded_first = True
         return not folded_first
 
-    def _history(self, hand: Hand) -> str:
+    def _record(self, hand: Hand) -> str:
+        """What the store keeps of a hand besides the money: every event, and the whole hand as
+        PHH (all cards, like the deck order: private; players get their own view of it)."""
         try:
-            from cardroom.engine.pokerstars import to_pokerstars
-        except ImportError:
-            return ""
+            phh = export_hand(hand, table=self.name, hand=self.hand_id)
+        except Exception:
+            log.exception("PHH export failed for %s", self.hand_id)
+            phh = ""
+        return json.dumps({"events": ev.to_json_list(hand.events), "phh": phh,
+                           "when": self.clock.wall().isoformat(), "seats": self.settings.seats})
+
+    def _history(self, hand: Hand) -> str:
+        """The public PokerStars text: no hole cards but those shown at the showdown."""
         try:
             return to_pokerstars(hand, hand_id=self.hand_id, table=self.name, when=self.clock.wall(),
                                  max_seats=self.settings.seats)

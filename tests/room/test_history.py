@@ -1,0 +1,67 @@
+"""Hand histories: stored whole, listed and opened by their players, exported per player."""
+
+import random
+
+import pytest
+
+from cardroom.engine import events as ev
+from cardroom.engine.phh import import_hand
+from cardroom.room.api import RoomError
+from cardroom.room.history import export_phh, export_pokerstars
+from tests.room.conftest import seat_players, table_settings
+
+
+def _bots_play(room, clock, clients, hands, table="T"):
+    t = room.tables[table]
+    for i, c in enumerate(clients):
+        t.make_bot(c.account_id, random.Random(i))
+    assert clock.run_until(lambda: len(t.stats) >= hands, limit=50_000)
+
+
+@pytest.mark.parametrize("game", ["holdem", "a5-triple", "stud8"])
+def test_every_hand_is_stored_whole_and_a_player_sees_others_cards_only_where_shown(make_room, game):
+    room, clock = make_room(table_settings(game=game))
+    clients = seat_players(room)
+    _bots_play(room, clock, clients, 4)
+    alice, bob = clients[0], clients[1]
+    listed = alice.hands(10)
+    assert len(listed) >= 4 and all(h.status == "settled" for h in listed)
+    record = listed[0]
+    assert record.deck and record.events_json and record.history
+    mine = alice.hand(record.hand_id)
+    shown = {e.player for e in mine.events if isinstance(e, ev.Shown)}
+    for e in mine.events:
+        if isinstance(e, ev.DealtHole) and e.player != mine.me:
+            hidden = [c for c, up in zip(e.cards, e.up) if not up]
+            assert all(c is None for c in hidden)           # never a hidden card of another seat
+        if isinstance(e, ev.Drew) and e.player != mine.me:
+            assert all(c is None for c in e.cards + e.discards)
+    phh = export_phh(mine)
+    replayed = import_hand(phh)
+    assert list(replayed.stacks) == [s.start_cents + 0 for s in mine.seats] or replayed.over
+    for p, seat in enumerate(mine.seats):
+        if p != mine.me and p not in shown:
+            assert "????" in phh or "??" in phh
+    text = export_pokerstars(mine)
+    assert text.startswith("PokerStars Hand #" + record.hand_id)
+    assert f"Dealt to {alice.name}" in text or game == "stud8"
+    with pytest.raises(RoomError, match="no hand"):
+        alice.hand("999")
+
+
+def test_a_player_cannot_open_a_hand_he_did_not_play(make_room):
+    room, clock = make_room(table_settings(name="T"), table_settings(name="U"))
+    clients = seat_players(room, "T", names=("alice", "bob"))
+    _bots_play(room, clock, clients, 1)
+    hand_id = clients[0].hands(1)[0].hand_id
+    stranger = room.connect("stranger")
+    with pytest.raises(RoomError, match="did not play"):
+        stranger.hand(hand_id)
+
+
+def test_the_public_history_shows_no_hole_cards_that_were_not_shown(make_room):
+    room, clock = make_room()
+    clients = seat_players(room)
+    _bots_play(room, clock, clients, 3)
+    for record in clients[0].hands(3):
+        assert "Dealt to" not in record.history
