@@ -1,0 +1,533 @@
+"""A finished hand as a PokerStars text hand history, for every game the card room deals.
+
+    text = to_pokerstars(hand, hand_id="1001", table="Juno", when=datetime(...), max_seats=6, hero=2)
+
+A pure function of the hand (its players, structure, button and event stream); no I/O. The line
+forms follow real PokerStars histories (the third-party samples in ../shared/samples/pokerstars,
+see tests/engine/test_pokerstars.py, which compares against them line by line).
+
+Header, one per game (PokerStars' own words; the two spaces after the colon are as the samples)::
+
+    PokerStars Hand #ID:  Hold'em No Limit ($0.25/$0.50 USD) - 2026/11/29 22:00:00 ET
+    ... Hold'em Limit / Hold'em Pot Limit
+    ... Omaha Pot Limit                      ... Omaha Hi/Lo Pot Limit / Omaha Hi/Lo Limit
+    ... 7 Card Stud Limit                    ... 7 Card Stud Hi/Lo Limit
+    ... Razz Limit                           ... 5 Card Draw Limit
+    ... Single Draw 2-7 Lowball No Limit     ... Triple Draw 2-7 Lowball Limit
+    ... Single Draw A-5 Lowball Limit        ... Triple Draw A-5 Lowball Limit   (our own forms)
+
+PokerStars never dealt ace-to-five draw, so its two headers are ours, built like the 2-7 ones
+("Single Draw A-5 Lowball", "Triple Draw A-5 Lowball"). The structure word is "Limit", "Pot Limit",
+"No Limit" or (ours, PokerStars had none) "Spread Limit". Stakes are the blinds for pot and no
+limit and the small/big bet for limit and spread (as in the samples: LHE $0.05/$0.10 with blinds
+$0.02/$0.05). The time is `when` in Eastern time (an aware datetime is converted; a naive one is
+taken as ET already), the hour without a leading zero as PokerStars writes it ("9:49:52").
+
+Amounts: currency "$" (or "€", "£") formats cents as PokerStars does ($2, $0.10, $1.50, no
+thousands separators) with " USD" (" EUR", " GBP") in the header; currency "" writes the integer
+amounts bare, as tournament chips ("posts the ante 10").
+
+Interpretations, where the engine and PokerStars differ or PokerStars left no sample:
+- Single draw has no street line between its betting rounds (both single-draw samples); triple draw
+  writes *** FIRST DRAW *** / *** SECOND DRAW *** / *** THIRD DRAW ***.
+- Summary fold words: board games "before Flop", "on the Flop/Turn/River"; stud "on the 3rd Street"
+  .. "on the 6th Street", "on the River"; draw "before the Draw" (the 2011 sample; the 2010 one
+  says "before Flop"), then ours: "after the Draw" (single draw), "after the 1st/2nd/3rd Draw".
+- A deferred fifth draw card (the engine deals it after everyone else) is reported in the hero's
+  one "Dealt to" line; with nothing kept it is just "Dealt to Hero [new cards]".
+- The showdown is written pot by pot as PokerStars does: from the last side pot to the main pot,
+  the players contesting it who have not shown yet show (or muck), then that pot's collections.
+- Completing a stud bring-in is "raises 35 to 50" (the Razz sample); a bring-in player who completes
+  instead of bringing in "completes it to $X" (PokerStars' later wording; no sample here has it).
+- A protected all-in (a timeout) is written "NAME has timed out".
+- Cards mucked at the showdown appear in the summary ("mucked [..]") for the hero, and for everyone
+  only with reveal_mucked=True (the samples show them; a player-facing export should not).
+- Player names are written exactly as given (brackets, spaces).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Sequence
+
+from cardroom.engine import events as ev
+from cardroom.engine.betting import FIXED, STRUCTURE_NAMES
+from cardroom.engine.evaluation import describe, describe_hi_lo
+from cardroom.engine.pots import build_pots
+
+__all__ = ["to_pokerstars", "game_name", "header_game", "money_formatter"]
+
+# PokerStars' words for each game, by variant key (variants.py's `pokerstars_name` is the fallback).
+GAME_NAMES = {
+    "holdem": "Hold'em",
+    "omaha": "Omaha",
+    "omaha8": "Omaha Hi/Lo",
+    "stud": "7 Card Stud",
+    "stud8": "7 Card Stud Hi/Lo",
+    "razz": "Razz",
+    "draw": "5 Card Draw",
+    "27-draw": "Single Draw 2-7 Lowball",
+    "27-triple": "Triple Draw 2-7 Lowball",
+    "a5-draw": "Single Draw A-5 Lowball",
+    "a5-triple": "Triple Draw A-5 Lowball",
+}
+
+CURRENCY_CODES = {"$": "USD", "€": "EUR", "£": "GBP"}
+
+_STUD_STREETS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER")
+_BOARD_FOLDS = ("before Flop", "on the Flop", "on the Turn", "on the River")
+_STUD_FOLDS = ("on the 3rd Street", "on the 4th Street", "on the 5th Street", "on the 6th Street",
+               "on the River")
+_DRAW_NAMES = ("FIRST", "SECOND", "THIRD")
+_ORDINALS = ("1st", "2nd", "3rd")
+
+
+def game_name(variant) -> str:
+    """PokerStars' name of the game ("Hold'em", "Single Draw 2-7 Lowball" ...)."""
+    return GAME_NAMES.get(variant.key, variant.pokerstars_name)
+
+
+def money_formatter(currency: str = "$"):
+    """cents -> text as PokerStars writes it: $2, $0.10, $1.50 (or bare integers with currency "")."""
+    if not currency:
+        return lambda c: str(c)
+
+    def money(c: int) -> str:
+        sign = "-" if c < 0 else ""
+        c = abs(c)
+        return f"{sign}{currency}{c // 100}" if c % 100 == 0 else f"{sign}{currency}{c // 100}.{c % 100:02d}"
+    return money
+
+
+def header_game(variant, structure, currency: str = "$") -> str:
+    """The header's game part: "Hold'em No Limit ($0.25/$0.50 USD)"."""
+    money = money_formatter(currency)
+    if structure.kind in ("pot", "no"):
+        small = structure.blinds[0] if len(structure.blinds) >= 2 else structure.big_blind // 2
+        stakes = f"{money(small)}/{money(structure.big_blind)}"
+    else:
+        stakes = f"{money(structure.small_bet)}/{money(structure.big_bet)}"
+    code = CURRENCY_CODES.get(currency, "")
+    if code:
+        stakes += f" {code}"
+    return f"{game_name(variant)} {STRUCTURE_NAMES[structure.kind]} ({stakes})"
+
+
+def _eastern(when: datetime) -> str:
+    if when.tzinfo is not None:
+        try:
+            from zoneinfo import ZoneInfo
+            when = when.astimezone(ZoneInfo("America/New_York"))
+        except Exception:      # no tz database: keep the given wall time
+            pass
+    return f"{when.year}/{when.month:02d}/{when.day:02d} {when.hour}:{when.minute:02d}:{when.second:02d} ET"
+
+
+def _cards(cards: Sequence) -> str:
+    return " ".join(repr(c) for c in cards)
+
+
+def _count(k: int) -> str:
+    return f"{k} card" if k == 1 else f"{k} cards"
+
+
+def to_pokerstars(hand, *, hand_id: str, table: str, when: datetime, max_seats: int,
+                  currency: str = "$", hero: int | None = None, reveal_mucked: bool = False) -> str:
+    """The PokerStars-format history of a finished hand (lines joined by "\\n", final newline).
+
+    hero: the player index whose hole cards (and discards) are shown, as in the history PokerStars
+    gives that player; None for an observer's history (stud up cards are still shown).
+    reveal_mucked: also show other players' cards mucked at the showdown in the summary.
+    """
+    return _Writer(hand, hand_id, table, when, max_seats, currency, hero, reveal_mucked).text()
+
+
+class _Writer:
+    def __init__(self, hand, hand_id, table, when, max_seats, currency, hero, reveal_mucked):
+        self.h = hand
+        self.v = hand.variant
+        self.s = hand.structure
+        self.kind = self.v.kind
+        self.n = len(hand.players)
+        self.names = [p.name for p in hand.players]
+        self.money = money_formatter(currency)
+        self.currency = currency
+        self.hand_id, self.table, self.when, self.max_seats = hand_id, table, when, max_seats
+        self.hero = hero
+        self.reveal = reveal_mucked
+        n = self.n
+        self.lines: list[str] = []
+        self.hole: list[list] = [[] for _ in range(n)]
+        self.up: list[list[bool]] = [[] for _ in range(n)]
+        self.board: list = []
+        self.totals = [0] * n
+        self.bets = [0] * n
+        self.folded = [False] * n
+        self.mucked = [False] * n
+        self.all_in = [False] * n
+        self.protected = [False] * n
+        self.bet_any = [False] * n       # put chips in beyond antes (summary "(didn't bet)")
+        self.fold_round: dict[int, int] = {}
+        self.mucked_cards: dict[int, list] = {}
+        self.labels: dict[int, list[str]] = {}
+        self.round = 0
+        self.marker = None
+        self.full_level = 0
+        self.bet_count = 0
+        self.pending_draw: dict[int, tuple[list, list]] = {}
+        self.shown: dict[int, ev.Shown] = {}
+        self.sd_lines: list[tuple[int, str]] = []
+        self.awards: list[ev.Awarded] = []
+        self.rake = 0
+
+    # ------------------------------------------------------------------ helpers
+    def out(self, line: str) -> None:
+        self.lines.append(line)
+
+    def name(self, p: int) -> str:
+        return self.names[p]
+
+    def allin(self, flag: bool) -> str:
+        return " and is all-in" if flag else ""
+
+    def level(self) -> int:
+        return max(self.bets) if self.bets else 0
+
+    def put(self, p: int, amount: int, live: bool = True) -> None:
+        self.totals[p] += amount
+        if live:
+            self.bets[p] += amount
+
+    # ------------------------------------------------------------------ the whole text
+    def text(self) -> str:
+        h, s, v = self.h, self.s, self.v
+        self.out(f"PokerStars Hand #{self.hand_id}:  {header_game(v, s, self.currency)} - {_eastern(self.when)}")
+        if self.kind == "stud":
+            self.out(f"Table '{self.table}' {self.max_seats}-max")
+        else:
+            self.out(f"Table '{self.table}' {self.max_seats}-max Seat #{h.players[h.button].seat} is the button")
+            self.labels.setdefault(h.button, []).append("button")
+        for p, pl in enumerate(h.players):
+            self.out(f"Seat {pl.seat}: {pl.name} ({self.money(h.start_stacks[p])} in chips)")
+        if self.kind != "stud" and s.blinds:
+            self.full_level = s.big_blind
+            self.bet_count = 1
+        events = list(h.events)
+        i = 0
+        while i < len(events):
+            e = events[i]
+            nxt = events[i + 1] if i + 1 < len(events) else None
+            if isinstance(e, ev.Posted) and e.kind == "live" and isinstance(nxt, ev.Posted) \
+                    and nxt.kind == "dead" and nxt.player == e.player:
+                self.posted_both(e, nxt)
+                i += 2
+                continue
+            self.handle(e)
+            i += 1
+        return "\n".join(self.lines) + "\n"
+
+    # ------------------------------------------------------------------ events
+    def handle(self, e) -> None:
+        method = getattr(self, "on_" + type(e).__name__, None)
+        if method is not None:
+            method(e)
+
+    def on_Posted(self, e: ev.Posted) -> None:
+        p, m = e.player, self.money(e.amount)
+        if e.all_in:
+            self.all_in[p] = True
+        if e.kind == "ante":
+            self.put(p, e.amount, live=False)
+            self.out(f"{self.name(p)}: posts the ante {m}{self.allin(e.all_in)}")
+            return
+        self.bet_any[p] = True
+        if e.kind == "dead":
+            self.put(p, e.amount, live=False)
+            self.out(f"{self.name(p)}: posts small blind {m}{self.allin(e.all_in)}")
+            return
+        self.put(p, e.amount)
+        if e.kind == "small blind":
+            self.labels.setdefault(p, []).append("small blind")
+            words = "small blind"
+        elif e.kind == "big blind":
+            self.labels.setdefault(p, []).append("big blind")
+            words = "big blind"
+        elif e.kind == "blind":
+            words = "straddle"
+        else:                      # a new player's live post
+            words = "big blind"
+        self.out(f"{self.name(p)}: posts {words} {m}{self.allin(e.all_in)}")
+
+    def posted_both(self, live: ev.Posted, dead: ev.Posted) -> None:
+        p = live.player
+        self.bet_any[p] = True
+        self.all_in[p] = live.all_in or dead.all_in
+        self.put(p, live.amount)
+        self.put(p, dead.amount, live=False)
+        self.out(f"{self.name(p)}: posts small & big blinds {self.money(live.amount + dead.amount)}"
+                 f"{self.allin(self.all_in[p])}")
+
+    def on_DealtHole(self, e: ev.DealtHole) -> None:
+        p = e.player
+        before = list(self.hole[p])
+        ups_before = [c for c, u in zip(self.hole[p], self.up[p]) if u]
+        self.hole[p].extend(e.cards)
+        self.up[p].extend(e.up)
+        if self.kind != "stud":
+            if self.marker is None:
+                self.marker = "first"
+                self.out("*** DEALING HANDS ***" if self.kind == "draw" else "*** HOLE CARDS ***")
+            if p == self.hero:
+                self.out(f"Dealt to {self.name(p)} [{_cards(self.hole[p])}]")
+            return
+        street = {0: 0, 3: 1, 4: 2, 5: 3}.get(len(before), 4)
+        if self.marker != street:
+            self.marker = street
+            self.out(f"*** {_STUD_STREETS[street]} ***")
+        if p == self.hero:
+            shown_before, new = before, list(e.cards)
+        else:
+            shown_before, new = ups_before, [c for c, u in zip(e.cards, e.up) if u]
+            if not new:
+                return
+        if street == 0:
+            self.out(f"Dealt to {self.name(p)} [{_cards(shown_before + new)}]")
+        else:
+            self.out(f"Dealt to {self.name(p)} [{_cards(shown_before)}] [{_cards(new)}]")
+
+    def on_DealtBoard(self, e: ev.DealtBoard) -> None:
+        old = list(self.board)
+        self.board.extend(e.cards)
+        if self.kind == "stud":
+            self.marker = 4
+            self.out(f"*** RIVER *** [{_cards(e.cards)}]")
+            return
+        if not old:
+            self.out(f"*** FLOP *** [{_cards(e.cards)}]")
+        else:
+            word = "TURN" if len(old) == 3 else "RIVER"
+            self.out(f"*** {word} *** [{_cards(old)}] [{_cards(e.cards)}]")
+
+    def on_RoundStarted(self, e: ev.RoundStarted) -> None:
+        self.round = e.index
+        if e.index > 0:
+            self.bets = [0] * self.n
+            self.full_level = 0
+            self.bet_count = 0
+
+    def on_DrawStarted(self, e: ev.DrawStarted) -> None:
+        if self.v.draws > 1:
+            self.out(f"*** {_DRAW_NAMES[e.index]} DRAW ***")
+
+    def on_Drew(self, e: ev.Drew) -> None:
+        p = e.player
+        hand = self.hole[p]
+        if not e.discards and e.cards:
+            # A deferred fifth card.
+            hand.extend(e.cards)
+            if p in self.pending_draw:
+                kept, new = self.pending_draw.pop(p)
+                self.dealt_after_draw(p, kept, new + list(e.cards))
+            return
+        if not e.discards:
+            if p == self.hero:
+                self.out(f"{self.name(p)}: stands pat on [{_cards(hand)}]")
+            else:
+                self.out(f"{self.name(p)}: stands pat")
+            return
+        kept = [c for c in hand if c not in e.discards]
+        self.hole[p] = kept + list(e.cards)
+        if p == self.hero:
+            self.out(f"{self.name(p)}: discards {_count(len(e.discards))} [{_cards(e.discards)}]")
+            if e.deferred:
+                self.pending_draw[p] = (kept, list(e.cards))
+            else:
+                self.dealt_after_draw(p, kept, list(e.cards))
+        else:
+            self.out(f"{self.name(p)}: discards {_count(len(e.discards))}")
+
+    def dealt_after_draw(self, p: int, kept: list, new: list) -> None:
+        if kept:
+            self.out(f"Dealt to {self.name(p)} [{_cards(kept)}] [{_cards(new)}]")
+        else:
+            self.out(f"Dealt to {self.name(p)} [{_cards(new)}]")
+
+    def on_Folded(self, e: ev.Folded) -> None:
+        self.folded[e.player] = True
+        self.fold_round[e.player] = self.round
+        self.out(f"{self.name(e.player)}: folds")
+
+    def on_Checked(self, e: ev.Checked) -> None:
+        self.out(f"{self.name(e.player)}: checks")
+
+    def on_Called(self, e: ev.Called) -> None:
+        p = e.player
+        self.put(p, e.amount)
+        if e.amount:
+            self.bet_any[p] = True
+        self.all_in[p] = self.all_in[p] or e.all_in
+        self.out(f"{self.name(p)}: calls {self.money(e.amount)}{self.allin(e.all_in)}")
+
+    def on_BetTo(self, e: ev.BetTo) -> None:
+        p = e.player
+        level = self.level()
+        self.put(p, e.added)
+        self.bet_any[p] = True
+        self.all_in[p] = self.all_in[p] or e.all_in
+        if e.kind == "bring-in":
+            self.out(f"{self.name(p)}: brings in for {self.money(e.added)}{self.allin(e.all_in)}")
+            return
+        if level == 0 and e.kind == "complete":
+            # Stud: the bring-in player completing instead of bringing in.
+            self.out(f"{self.name(p)}: completes it to {self.money(e.to)}{self.allin(e.all_in)}")
+        elif level == 0:
+            self.out(f"{self.name(p)}: bets {self.money(e.to)}{self.allin(e.all_in)}")
+        else:
+            self.out(f"{self.name(p)}: raises {self.money(e.to - level)} to {self.money(e.to)}"
+                     f"{self.allin(e.all_in)}")
+        self.check_cap(e.to)
+
+    def check_cap(self, to: int) -> None:
+        """Fixed limit: "Betting is capped" when the round's last allowed bet is made."""
+        s = self.s
+        if s.kind != FIXED or s.cap is None:
+            return
+        size = s.bet_size(self.round >= self.v.big_bet_from)
+        if to < self.full_level + size:
+            return                  # a short all-in: not a full bet
+        self.full_level = to
+        self.bet_count += 1
+        if self.bet_count != s.cap:
+            return
+        if s.uncapped_heads_up:
+            live = [q for q in range(self.n) if not self.folded[q]]
+            if len(live) == 2:
+                return
+        self.out("Betting is capped")
+
+    def on_ProtectedAllIn(self, e: ev.ProtectedAllIn) -> None:
+        self.protected[e.player] = True
+        self.out(f"{self.name(e.player)} has timed out")
+
+    def on_UncalledReturned(self, e: ev.UncalledReturned) -> None:
+        p = e.player
+        self.totals[p] -= e.amount
+        self.bets[p] = max(0, self.bets[p] - e.amount)
+        self.all_in[p] = False
+        self.out(f"Uncalled bet ({self.money(e.amount)}) returned to {self.name(p)}")
+
+    def on_Shown(self, e: ev.Shown) -> None:
+        self.shown[e.player] = e
+        self.sd_lines.append((e.player, f"{self.name(e.player)}: shows [{_cards(e.cards)}] ({self.words(e)})"))
+
+    def on_Mucked(self, e: ev.Mucked) -> None:
+        p = e.player
+        self.mucked[p] = True
+        self.mucked_cards[p] = list(self.hole[p])
+        self.sd_lines.append((p, f"{self.name(p)}: mucks hand"))
+
+    def on_Raked(self, e: ev.Raked) -> None:
+        self.rake += e.amount
+
+    def on_Awarded(self, e: ev.Awarded) -> None:
+        self.awards.append(e)
+
+    def on_HandEnded(self, e: ev.HandEnded) -> None:
+        pots = self.pot_names()
+        if self.sd_lines:
+            self.showdown(pots)
+        else:
+            for a in self.awards:
+                self.out(f"{self.name(a.player)} collected {self.money(a.amount)} from {pots[a.pot]}")
+        self.summary(pots)
+
+    # ------------------------------------------------------------------ showdown and summary
+    def words(self, e: ev.Shown) -> str:
+        v = self.v
+        if v.is_split:
+            return describe_hi_lo(e.high, e.low)
+        return describe(v.high, e.high)
+
+    def pot_count(self) -> int:
+        return max((a.pot for a in self.awards), default=0) + 1
+
+    def pot_names(self) -> dict[int, str]:
+        k = self.pot_count()
+        if k == 1:
+            return {0: "pot"}
+        names = {0: "main pot"}
+        for i in range(1, k):
+            names[i] = "side pot" if k == 2 else f"side pot-{i}"
+        return names
+
+    def showdown(self, names: dict[int, str]) -> None:
+        self.out("*** SHOW DOWN ***")
+        k = self.pot_count()
+        live = [not (self.folded[p] or self.mucked[p]) for p in range(self.n)]
+        capped = [self.all_in[p] or self.protected[p] for p in range(self.n)]
+        pots = build_pots(self.totals, live, capped)
+        if len(pots) != k:          # cannot happen with the engine's own pots; keep it readable
+            pots = []
+        done: set[int] = set()
+        for i in reversed(range(k)):
+            eligible = set(pots[i].eligible) if pots else set(range(self.n))
+            for p, line in self.sd_lines:
+                if p in done:
+                    continue
+                if i == 0 or p in eligible or (self.mucked[p] and i == k - 1):
+                    done.add(p)
+                    self.out(line)
+            paid = [a for a in self.awards if a.pot == i]
+            for a in paid:
+                self.out(f"{self.name(a.player)} collected {self.money(a.amount)} from {names[i]}")
+            contested = sum(1 for p in eligible if p in self.shown) >= 2
+            if self.v.is_split and contested and paid and not any(a.half == "low" for a in paid):
+                self.out("No low hand qualified")
+
+    def summary(self, names: dict[int, str]) -> None:
+        h = self.h
+        self.out("*** SUMMARY ***")
+        by_pot: dict[int, int] = {}
+        won = [0] * self.n
+        for a in self.awards:
+            by_pot[a.pot] = by_pot.get(a.pot, 0) + a.amount
+            won[a.player] += a.amount
+        total = sum(by_pot.values()) + self.rake
+        parts = f"Total pot {self.money(total)}"
+        if len(by_pot) > 1:
+            parts += " " + " ".join(f"{names[i][0].upper()}{names[i][1:]} {self.money(by_pot[i])}."
+                                    for i in sorted(by_pot))
+        self.out(f"{parts} | Rake {self.money(self.rake)}")
+        if self.board:
+            self.out(f"Board [{_cards(self.board)}]")
+        for p, pl in enumerate(h.players):
+            label = "".join(f" ({x})" for x in self.labels.get(p, []))
+            self.out(f"Seat {pl.seat}: {pl.name}{label} {self.result(p, won[p])}")
+
+    def result(self, p: int, won: int) -> str:
+        if p in self.shown:
+            e = self.shown[p]
+            if won:
+                return f"showed [{_cards(e.cards)}] and won ({self.money(won)}) with {self.words(e)}"
+            return f"showed [{_cards(e.cards)}] and lost with {self.words(e)}"
+        if self.mucked[p]:
+            if self.reveal or p == self.hero:
+                return f"mucked [{_cards(self.mucked_cards[p])}]"
+            return "mucked"
+        if self.folded[p]:
+            words = self.fold_words(self.fold_round.get(p, 0))
+            return f"folded {words}" + ("" if self.bet_any[p] else " (didn't bet)")
+        if won:
+            return f"collected ({self.money(won)})"
+        return "lost"
+
+    def fold_words(self, r: int) -> str:
+        if self.kind == "stud":
+            return _STUD_FOLDS[min(r, 4)]
+        if self.kind == "draw":
+            if r == 0:
+                return "before the Draw"
+            if self.v.draws == 1:
+                return "after the Draw"
+            return f"after the {_ORDINALS[min(r, 3) - 1]} Draw"
+        return _BOARD_FOLDS[min(r, 3)]
