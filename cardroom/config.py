@@ -43,8 +43,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from cardroom.engine.betting import FIXED, NO, POT, SPREAD, STRUCTURES, Rules, Structure, StructureError
+from cardroom.engine.betting import FIXED, SPREAD, STRUCTURES, Rules, Structure, StructureError
 from cardroom.engine.variants import UnknownVariant, Variant, find_variant
+from cardroom.room.text import clean_text
 
 __all__ = [
     "ConfigError", "ServerConfig", "RoomSettings", "TableConfig", "RoomConfig",
@@ -384,7 +385,6 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
 
     # The name reaches every lobby screen: it must already be clean (an admin typo, not an attack,
     # but we refuse rather than silently change it).
-    from cardroom.room.text import clean_text
     if not s.has("name"):
         s.fail("every table needs a name", "name")
     name = s.str("name", None, 200)
