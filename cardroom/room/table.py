@@ -337,7 +337,7 @@ class Table:
         seat = self._need_seat(account)
         seat.auto = auto
         self._changed()
-        if self.hand and self.hand.actor == self._player(seat) and auto != "ask":
+        if self._in_hand(seat) and self.hand.actor == self._player(seat) and auto != "ask":
             self._drive()
 
     def set_auto_blind(self, account: int, on: bool) -> None:
@@ -354,7 +354,7 @@ class Table:
     def make_bot(self, account: int, rng) -> None:
         seat = self._need_seat(account)
         seat.bot = rng
-        if self.hand and self.hand.actor == self._player(seat):
+        if self._in_hand(seat) and self.hand.actor == self._player(seat):
             self._drive()
 
     # ================================================================= chat
