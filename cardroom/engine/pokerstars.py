@@ -207,7 +207,8 @@ class _Writer:
         else:
             self.out(f"Table '{self.table}' {self.max_seats}-max Seat #{h.players[h.button].seat} is the button")
             self.labels.setdefault(h.button, []).append("button")
-        for p, pl in enumerate(h.players):
+        # Seat lines in seat order, whatever order the hand lists its players in (PHH: from the blinds).
+        for p, pl in sorted(enumerate(h.players), key=lambda x: x[1].seat):
             self.out(f"Seat {pl.seat}: {pl.name} ({self.money(h.start_stacks[p])} in chips)")
         if self.kind != "stud" and s.blinds:
             self.full_level = s.big_blind
@@ -500,7 +501,7 @@ class _Writer:
         self.out(f"{parts} | Rake {self.money(self.rake)}")
         if self.board:
             self.out(f"Board [{_cards(self.board)}]")
-        for p, pl in enumerate(h.players):
+        for p, pl in sorted(enumerate(h.players), key=lambda x: x[1].seat):
             label = "".join(f" ({x})" for x in self.labels.get(p, []))
             self.out(f"Seat {pl.seat}: {pl.name}{label} {self.result(p, won[p])}")
 

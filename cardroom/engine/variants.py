@@ -111,14 +111,14 @@ RAZZ = _register(Variant("razz", "Razz", "Razz", "R", _STUD_STREETS, "ace-to-fiv
                          max_seats=8, lowball=True, aliases=("fr",)))
 DRAW = _register(Variant("draw", "5-Card Draw", "5 Card Draw", "5D", _SINGLE, "high", big_bet_from=1,
                          max_seats=8, aliases=("5 card draw", "five card draw", "f5d")))
-A5_DRAW = _register(Variant("a5-draw", "Draw Lo (Ace-to-Five Single Draw)", "A-5 Single Draw", "A5L1D",
+A5_DRAW = _register(Variant("a5-draw", "Draw Lo (Ace-to-Five Single Draw)", "Single Draw A-5 Lowball", "A5L1D",
                             _SINGLE, "ace-to-five", big_bet_from=1, max_seats=8, lowball=True,
                             aliases=("draw lo", "ace-to-five single draw", "a5 single draw", "fa5l1d",
                                      "california lowball")))
-A5_TRIPLE = _register(Variant("a5-triple", "Ace-to-Five Triple Draw", "A-5 Triple Draw", "A5L3D", _TRIPLE,
+A5_TRIPLE = _register(Variant("a5-triple", "Ace-to-Five Triple Draw", "Triple Draw A-5 Lowball", "A5L3D", _TRIPLE,
                               "ace-to-five", max_seats=8, lowball=True,
                               aliases=("a5 triple draw", "ace-to-five triple draw", "fa5l3d")))
-D27_DRAW = _register(Variant("27-draw", "Deuce-to-Seven Single Draw", "2-7 Single Draw", "2L1D", _SINGLE,
+D27_DRAW = _register(Variant("27-draw", "Deuce-to-Seven Single Draw", "Single Draw 2-7 Lowball", "2L1D", _SINGLE,
                              "deuce-to-seven", big_bet_from=1, max_seats=8, lowball=True,
                              aliases=("2-7 single draw", "2-7 draw", "kansas city lowball", "n2l1d", "f2l1d")))
 D27_TRIPLE = _register(Variant("27-triple", "Deuce-to-Seven Triple Draw", "Triple Draw 2-7 Lowball", "2L3D",
