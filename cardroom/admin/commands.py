@@ -1,0 +1,659 @@
+"""Admin commands: pure parsing and operations on the room and the store, no UI.
+
+    ctx = AdminContext(room, store, admin="SHA256:...", shutdown=stop.set)
+    execute(ctx, 'credit alice 12.50 refund for hand 123') -> Result(ok=True, lines=(...))
+    complete(ctx, 'kick al')  -> ['kick alice ']           # whole command lines
+    explain('credit')         -> 'credit NAME AMOUNT REASON...  -  add money to ...'
+
+Rules every command keeps:
+
+* A bad input (unknown command, missing or extra arguments, a bad amount, an unknown player or
+  table, unbalanced quotes, a reason that is empty once cleaned) gives ``ok=False`` with a line
+  saying why, and changes nothing. Refusals of the store (``SelfAdjustment``, ``InsufficientFunds``
+  ...) are shown the same way.
+* Every string that reaches another user's screen (kick and ban reasons, broadcasts, credit
+  reasons) is cleaned with `clean_text` first, and so is every user-made string in the admin's
+  own output (names, reasons, hand histories): the console log is a victim surface too. Output
+  lines are plain text: render them with markup OFF (`rich.text.Text(line)`).
+* Money typed by an admin is dollars, parsed strictly (`parse_amount`): ``12.50``, ``$12.50``,
+  ``7``; never a float, no signs, underscores, commas, spaces, exponents or non-ASCII digits.
+* Arguments are shell words (`shlex`): ``kick "Bob Smith" he's stalling`` - the words a command
+  needs first, then the rest of the line as free text (quotes in it are kept as typed). A table
+  name may be typed raw (``open Planet Hold'em $2/$4``) or quoted.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shlex
+from dataclasses import dataclass
+from typing import Callable
+
+from cardroom.room.api import RoomError
+from cardroom.room.narration import money
+from cardroom.room.ports import Account, Refused, StoreError
+from cardroom.room.text import clean_text
+
+__all__ = [
+    "AdminContext", "Result", "Command", "COMMANDS", "BadAmount", "execute", "complete", "explain",
+    "parse_amount", "ADMIN_MAX_CENTS", "REASON_MAX",
+]
+
+log = logging.getLogger("cardroom.admin")
+
+ADMIN_MAX_CENTS = 100_000_000      # $1,000,000 in one adjustment: more is surely a typo
+REASON_MAX = 200                   # characters of a kick/ban/credit reason or a broadcast
+NAME_SHOWN = 40                    # characters of a name shown in output
+LINE_MAX = 2_000                   # characters of a command line
+OUTPUT_LINE_MAX = 500              # characters of an output line
+HAND_LINES_MAX = 400               # lines of a hand history shown
+COMPLETIONS_MAX = 50
+
+_AMOUNT_RE = re.compile(r"\$?([0-9]{1,13})(?:\.([0-9]{1,2}))?", re.ASCII)
+_FINGERPRINT_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}", re.ASCII)
+
+
+# ---------------------------------------------------------------------------------- the records
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    ok: bool
+    lines: tuple[str, ...]
+
+
+@dataclass
+class AdminContext:
+    """What a command may touch. ``admin`` is the admin's name or key fingerprint (it is written
+    into the ledger and onto bans); ``shutdown`` stops the server. ``authorized``, if given, is
+    asked before every command (a revoked admin, or a non-admin key that reached the panel, runs
+    nothing)."""
+
+    room: object                      # cardroom.room.room.Room
+    store: object                     # cardroom.room.ports.Store
+    admin: str
+    shutdown: Callable[[], None]
+    authorized: Callable[[], bool] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    name: str
+    usage: str
+    help: str
+    run: Callable[[AdminContext, str], Result]
+    arg: str = ""          # what the first argument completes to: table, player, target,
+                           # banned, hand, command, now, or "" for nothing
+    more: bool = False     # more arguments follow the first (completion adds a space)
+
+
+class BadAmount(ValueError):
+    """An amount typed by an admin that is not plainly a positive number of dollars."""
+
+
+class _Bad(Exception):
+    """A bad input: the message is for the admin; nothing was changed."""
+
+
+# ------------------------------------------------------------------------------------- helpers
+
+def parse_amount(text: str) -> int:
+    """Dollars typed by a person -> cents: ``12.50``, ``$12.50``, ``12``, ``0.05``.
+
+    Refused (BadAmount): floats in exponent form, signs, underscores, commas, spaces, non-ASCII
+    digits, more than two decimals, zero, and more than `ADMIN_MAX_CENTS`."""
+    if not isinstance(text, str):
+        raise BadAmount("an amount is text like 12.50")
+    m = _AMOUNT_RE.fullmatch(text)
+    if m is None:
+        raise BadAmount(f"{_show(text, 30)!r} is not an amount: write dollars with ASCII digits "
+                        "and at most two decimals, like 12.50 or $12.50 (no signs, commas, "
+                        "underscores or spaces)")
+    cents = int(m.group(1)) * 100 + int((m.group(2) or "").ljust(2, "0"))
+    if cents <= 0:
+        raise BadAmount("the amount must be more than $0")
+    if cents > ADMIN_MAX_CENTS:
+        raise BadAmount(f"{money(cents)} is more than one adjustment may move "
+                        f"({money(ADMIN_MAX_CENTS)})")
+    return cents
+
+
+def _show(value: object, limit: int = NAME_SHOWN) -> str:
+    """A user-made string made safe to show (escape sequences, controls, bidi gone; bounded)."""
+    return clean_text(value if isinstance(value, str) else str(value), limit)
+
+
+def _line(text: str) -> str:
+    """Last line of defence for output: only printable characters, bounded."""
+    return "".join(ch for ch in text if ch.isprintable())[:OUTPUT_LINE_MAX]
+
+
+def _ok(*lines: str) -> Result:
+    return Result(True, tuple(_line(s) for s in lines))
+
+
+def _fail(*lines: str) -> Result:
+    return Result(False, tuple(_line(s) for s in lines))
+
+
+def _first(rest: str) -> tuple[str | None, str]:
+    """The first shell word of `rest` and the rest of the line as typed (stripped)."""
+    lex = shlex.shlex(rest, posix=True)
+    lex.whitespace_split = True
+    lex.commenters = ""
+    try:
+        token = lex.get_token()
+    except ValueError:
+        raise _Bad("unbalanced quotes: close the quote (or quote the whole name)") from None
+    return token, lex.instream.read().strip()
+
+
+def _words(rest: str) -> list[str]:
+    try:
+        return shlex.split(rest)
+    except ValueError:
+        raise _Bad("unbalanced quotes: close the quote (or quote the whole name)") from None
+
+
+def _one_word(rest: str, what: str, usage: str) -> str:
+    words = _words(rest)
+    if not words:
+        raise _Bad(f"which {what}? usage: {usage}")
+    if len(words) > 1:
+        raise _Bad(f"one {what} only (quote a name with spaces); usage: {usage}")
+    return words[0]
+
+
+def _find_player(ctx: AdminContext, name: str) -> Account | None:
+    account = ctx.store.find(name)
+    if account is not None:
+        return account
+    folded = name.casefold()
+    matches = [a for a in ctx.store.accounts() if a.name.casefold() == folded]
+    return matches[0] if len(matches) == 1 else None
+
+
+def _player(ctx: AdminContext, name: str | None, usage: str) -> Account:
+    if not name:
+        raise _Bad(f"which player? usage: {usage}")
+    account = _find_player(ctx, name)
+    if account is None:
+        raise _Bad(f"no player called {_show(name)!r}")
+    return account
+
+
+def _player_arg(ctx: AdminContext, rest: str, usage: str) -> Account:
+    """A command whose only argument is a player: typed raw (spaces allowed) or quoted."""
+    raw = rest.strip()
+    if raw and (account := _find_player(ctx, raw)) is not None:
+        return account
+    return _player(ctx, _one_word(rest, "player", usage), usage)
+
+
+def _table(ctx: AdminContext, rest: str, usage: str):
+    tables = ctx.room.tables
+    raw = rest.strip()
+    if not raw:
+        raise _Bad(f"which table? usage: {usage}")
+    if raw in tables:
+        return tables[raw]
+    try:
+        words = shlex.split(raw)
+    except ValueError:
+        words = []
+    if len(words) == 1 and words[0] in tables:
+        return tables[words[0]]
+    for wanted in {raw.casefold(), *(w.casefold() for w in words[:1] if len(words) == 1)}:
+        matches = [t for name, t in tables.items() if name.casefold() == wanted]
+        if len(matches) == 1:
+            return matches[0]
+    known = ", ".join(_show(n) for n in tables) or "none"
+    raise _Bad(f"no table called {_show(raw)!r} (tables: {known})")
+
+
+def _is_self(ctx: AdminContext, account: Account) -> bool:
+    return account.name == ctx.admin or ctx.admin in ctx.store.keys(account.id)
+
+
+def _seated_at(ctx: AdminContext, account_id: int) -> list:
+    return [t for t in ctx.room.tables.values() if t.seat_of(account_id) is not None]
+
+
+def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) -> list[str]:
+    """Kick `account` from every table and wait list; one output line per table."""
+    out = []
+    for table in ctx.room.tables.values():
+        if any(a == account.id for a, _ in table.wait_list):
+            table.leave_wait_list(account.id)
+            out.append(f"removed {_show(account.name)} from the wait list of {_show(table.name)}")
+        seat = table.seat_of(account.id)
+        if seat is None:
+            continue
+        stack = seat.stack + seat.pending_chips
+        table.kick(account.id, reason)
+        if table.seat_of(account.id) is None:
+            out.append(f"removed {_show(account.name)} from {_show(table.name)} "
+                       f"({money(stack)} back to the balance)")
+        else:
+            out.append(f"{_show(account.name)} leaves {_show(table.name)} after the hand in "
+                       "progress (chips back to the balance then)")
+    return out
+
+
+# ------------------------------------------------------------------------------------ commands
+
+def _who(ctx: AdminContext, rest: str) -> Result:
+    if rest.strip():
+        raise _Bad("who takes no arguments")
+    room = ctx.room
+    people: dict[int, str] = {}
+    for account_id, clients in room.clients.items():
+        if clients:
+            people[account_id] = clients[0].name
+    for table in room.tables.values():
+        for seat in table.seats.values():
+            people.setdefault(seat.account, seat.name)
+    if not people:
+        return _ok("nobody is connected or seated")
+    lines = []
+    online = 0
+    for account_id, name in sorted(people.items(), key=lambda p: p[1].casefold()):
+        sessions = len(room.clients.get(account_id, ()))
+        online += bool(sessions)
+        state = f"online ({sessions} session{'s' if sessions != 1 else ''})" if sessions \
+            else "offline"
+        flags = " muted" if account_id in room.muted else ""
+        where = []
+        for table in room.tables.values():
+            seat = table.seat_of(account_id)
+            if seat is not None:
+                bits = [f"seat {seat.number}", money(seat.stack + seat.pending_chips)]
+                if seat.sitting_out:
+                    bits.append("sitting out")
+                if not seat.connected:
+                    bits.append("disconnected")
+                if seat.leaving:
+                    bits.append("leaving")
+                where.append(f"{_show(table.name)} ({', '.join(bits)})")
+        lines.append(f"{_show(name):<16} {state:<14}{flags}  "
+                     + ("; ".join(where) if where else "no table"))
+    head = f"{online} online, {len(people) - online} seated but offline"
+    return _ok(head, *lines)
+
+
+def _tables(ctx: AdminContext, rest: str) -> Result:
+    if rest.strip():
+        raise _Bad("tables takes no arguments")
+    if not ctx.room.tables:
+        return _ok("no tables")
+    lines = []
+    for table in ctx.room.tables.values():
+        s = table.summary()
+        live = table.hand is not None and not table.hand.over
+        lines.append(f"{_show(s.name)}: {_show(s.game)} {_show(s.stakes)}, {s.status}, "
+                     f"{s.players}/{s.seats} seated, {s.waiting} waiting, {s.railbirds} watching"
+                     + (f", hand #{_show(table.hand_id)} in progress" if live else ""))
+    return _ok(*lines)
+
+
+def _set_status(status: str) -> Callable[[AdminContext, str], Result]:
+    usage = f"{_VERBS[status]} TABLE"
+
+    def run(ctx: AdminContext, rest: str) -> Result:
+        table = _table(ctx, rest, usage)
+        if table.status == status:
+            return _ok(f"{_show(table.name)} is already {status}")
+        table.set_status(status)
+        lines = [f"{_show(table.name)} is now {status}"]
+        if status != "open" and table.hand is not None and not table.hand.over:
+            lines.append("the hand in progress is played out; no new hand starts")
+        if status == "closed" and table.seats:
+            lines.append(f"{len(table.seats)} player(s) keep their seats until they leave "
+                         "(kick to remove them)")
+        return _ok(*lines)
+
+    return run
+
+
+_VERBS = {"open": "open", "closed": "close", "paused": "pause"}
+
+
+def _kick(ctx: AdminContext, rest: str) -> Result:
+    usage = "kick NAME [REASON...]"
+    name, reason_raw = _first(rest)
+    account = _player(ctx, name, usage)
+    reason = clean_text(reason_raw, REASON_MAX)
+    seated = _seated_at(ctx, account.id)
+    if not seated:
+        raise _Bad(f"{_show(account.name)} is not seated at any table")
+    lines = _remove_from_tables(ctx, account, reason)
+    ctx.room.page(account.id, "An admin removed you from " + ", ".join(t.name for t in seated)
+                  + (f": {reason}" if reason else ""))
+    return _ok(*lines)
+
+
+def _ban(ctx: AdminContext, rest: str) -> Result:
+    usage = "ban NAME|FINGERPRINT [REASON...]"
+    target, reason_raw = _first(rest)
+    if not target:
+        raise _Bad(f"whom? usage: {usage}")
+    reason = clean_text(reason_raw, REASON_MAX)
+    store = ctx.store
+    account = _find_player(ctx, target)
+    if account is not None:
+        fingerprints = store.keys(account.id)
+        if not fingerprints:
+            raise _Bad(f"{_show(account.name)} has no key to ban (an account without a key); "
+                       "use kick")
+    else:
+        account = store.account_for_key(target)
+        if account is None and not _FINGERPRINT_RE.fullmatch(target):
+            raise _Bad(f"no player or key fingerprint {_show(target)!r} "
+                       "(a fingerprint looks like SHA256:...)")
+        fingerprints = (target,)
+    if ctx.admin in fingerprints or (account is not None and _is_self(ctx, account)):
+        raise _Bad("you cannot ban yourself")
+    for fp in fingerprints:
+        store.ban(fp, reason, ctx.admin)
+    who = _show(account.name) if account is not None else "no account yet"
+    lines = [f"banned {len(fingerprints)} key(s) ({who}): "
+             + ", ".join(_show(fp, 60) for fp in fingerprints)]
+    if account is not None:
+        lines += _remove_from_tables(ctx, account, reason)
+        clients = list(ctx.room.clients.get(account.id, ()))
+        for client in clients:
+            try:
+                client._page("You are banned from the card room" + (f": {reason}" if reason
+                                                                      else ""))
+            finally:
+                client.close()
+        if clients:
+            lines.append(f"closed {len(clients)} session(s) of {_show(account.name)}")
+    return _ok(*lines)
+
+
+def _unban(ctx: AdminContext, rest: str) -> Result:
+    usage = "unban FINGERPRINT|NAME"
+    target = rest.strip()
+    if not (target and (ctx.store.is_banned(target) or _find_player(ctx, target))):
+        target = _one_word(rest, "key fingerprint", usage)
+    if ctx.store.unban(target):
+        return _ok(f"unbanned {_show(target, 60)}")
+    account = _find_player(ctx, target)
+    if account is not None:
+        lifted = [fp for fp in ctx.store.keys(account.id) if ctx.store.unban(fp)]
+        if lifted:
+            return _ok(f"unbanned {len(lifted)} key(s) of {_show(account.name)}: "
+                       + ", ".join(_show(fp, 60) for fp in lifted))
+        raise _Bad(f"no key of {_show(account.name)} is banned")
+    raise _Bad(f"{_show(target, 60)!r} is not banned (see: help unban)")
+
+
+def _mute(on: bool) -> Callable[[AdminContext, str], Result]:
+    usage = "mute NAME" if on else "unmute NAME"
+
+    def run(ctx: AdminContext, rest: str) -> Result:
+        account = _player_arg(ctx, rest, usage)
+        muted = ctx.room.muted
+        name = _show(account.name)
+        if (account.id in muted) == on:
+            return _ok(f"{name} is already {'muted' if on else 'not muted'}")
+        if on:
+            muted.add(account.id)
+            ctx.room.page(account.id, "An admin muted you: your chat is not shown")
+        else:
+            muted.discard(account.id)
+            ctx.room.page(account.id, "An admin unmuted you: you may chat again")
+        return _ok(f"{name} is {'muted' if on else 'unmuted'}")
+
+    return run
+
+
+def _adjust(kind: str) -> Callable[[AdminContext, str], Result]:
+    usage = f"{kind} NAME AMOUNT REASON..."
+
+    def run(ctx: AdminContext, rest: str) -> Result:
+        name, rest2 = _first(rest)
+        amount_text, reason_raw = _first(rest2)
+        if not name or not amount_text:
+            raise _Bad(f"usage: {usage}")
+        try:
+            cents = parse_amount(amount_text)
+        except BadAmount as e:
+            raise _Bad(str(e)) from None
+        reason = clean_text(reason_raw, REASON_MAX)
+        if not reason:
+            raise _Bad(f"a reason is required (it goes into the ledger); usage: {usage}")
+        account = _player(ctx, name, usage)
+        do = ctx.store.credit if kind == "credit" else ctx.store.debit
+        entry = do(account.id, cents, reason, ctx.admin)      # Refused -> shown, nothing changed
+        balance = ctx.store.balance(account.id)
+        verb = "credited" if kind == "credit" else "debited"
+        to = "to" if kind == "credit" else "from"
+        ctx.room.page(account.id, f"An admin {verb} {money(cents)} {to} your account: {reason}")
+        return _ok(f"{verb} {money(cents)} {to} {_show(account.name)}: {reason}",
+                   f"balance now {money(balance)} (ledger #{entry.seq}, by "
+                   f"{_show(ctx.admin, 60)})")
+
+    return run
+
+
+def _broadcast(ctx: AdminContext, rest: str) -> Result:
+    text = clean_text(rest, REASON_MAX)
+    if not text:
+        raise _Bad("nothing to broadcast; usage: broadcast TEXT...")
+    ctx.room.broadcast(text)
+    sessions = sum(len(c) for c in ctx.room.clients.values())
+    return _ok(f"broadcast to {len(ctx.room.tables)} table(s) and {sessions} session(s): {text}")
+
+
+def _name_of(ctx: AdminContext, account_id: int) -> str:
+    try:
+        return _show(ctx.store.get(account_id).name)
+    except StoreError:
+        return f"account {account_id}"
+
+
+def _hand(ctx: AdminContext, rest: str) -> Result:
+    usage = "hand ID"
+    hand_id = _one_word(rest, "hand id", usage).lstrip("#")
+    record = ctx.store.get_hand(hand_id) if hand_id else None
+    if record is None:
+        raise _Bad(f"no hand {_show(hand_id, 30)!r}")
+    if record.history:
+        lines = record.history.splitlines()
+        shown = [_line(s) for s in lines[:HAND_LINES_MAX]]
+        if len(lines) > HAND_LINES_MAX:
+            shown.append(f"... {len(lines) - HAND_LINES_MAX} more lines")
+        return _ok(*shown)
+    lines = [f"Hand #{_show(record.hand_id, 30)} at {_show(record.table)}: {record.status}, "
+             f"started {record.started_at:%Y-%m-%d %H:%M:%S}"
+             + (f", finished {record.finished_at:%H:%M:%S}" if record.finished_at else "")]
+    for s in record.seats:
+        end = money(s.end_cents) if s.end_cents is not None else "(not settled)"
+        lines.append(f"  seat {s.seat}: {_name_of(ctx, s.account_id)} "
+                     f"{money(s.start_cents)} -> {end}")
+    lines.append(f"  rake {money(record.rake_cents)}")
+    if record.events_json:
+        lines.append(f"  {len(record.events_json)} characters of events recorded (no history "
+                     "text)")
+    return _ok(*lines)
+
+
+def _rake(ctx: AdminContext, rest: str) -> Result:
+    if rest.strip():
+        raise _Bad("rake takes no arguments")
+    total = ctx.store.rake_total()
+    per_table: dict[str, int] = {}
+    hands: dict[str, int] = {}
+    before = None
+    while True:                          # the whole ledger, a page at a time
+        page = ctx.store.ledger(limit=500, before_seq=before)
+        if not page:
+            break
+        for entry in page:
+            if entry.kind == "rake":
+                table = entry.table or "?"
+                per_table[table] = per_table.get(table, 0) + entry.amount_cents
+                hands[table] = hands.get(table, 0) + 1
+        before = page[-1].seq
+    lines = [f"total rake {money(total)}"]
+    for table in sorted(per_table, key=lambda t: -per_table[t]):
+        lines.append(f"  {_show(table)}: {money(per_table[table])} from {hands[table]} hand(s)")
+    if sum(per_table.values()) != total:
+        lines.append(f"WARNING: the ledger's rake entries add up to "
+                     f"{money(sum(per_table.values()))}, not {money(total)}")
+    return _ok(*lines)
+
+
+def _shutdown(ctx: AdminContext, rest: str) -> Result:
+    if rest.strip().lower() != "now":
+        raise _Bad("type 'shutdown now' to stop the server (hands in progress are void and "
+                   "every chip goes back to its owner)")
+    ctx.shutdown()
+    return _ok("shutting down")
+
+
+def _help(ctx: AdminContext, rest: str) -> Result:
+    words = _words(rest)
+    if len(words) > 1:
+        raise _Bad("usage: help [COMMAND]")
+    if words:
+        text = explain(words[0])
+        if not text:
+            raise _Bad(f"no command {_show(words[0], 20)!r}; type help for the list")
+        return _ok(text)
+    width = max(len(c.usage) for c in COMMANDS.values())
+    return _ok(*(f"{c.usage:<{width}}  {c.help}" for c in COMMANDS.values()))
+
+
+COMMANDS: dict[str, Command] = {c.name: c for c in (
+    Command("who", "who", "connected accounts and seated players, with their tables", _who),
+    Command("tables", "tables", "every table: game, stakes, status, players", _tables),
+    Command("open", "open TABLE", "open a table: hands are dealt", _set_status("open"), "table"),
+    Command("pause", "pause TABLE", "pause a table: the hand in progress finishes, no new hand",
+            _set_status("paused"), "table"),
+    Command("close", "close TABLE", "close a table: no new hands, nobody may sit down",
+            _set_status("closed"), "table"),
+    Command("kick", "kick NAME [REASON...]",
+            "remove a player from every table (chips back to the balance)", _kick, "player",
+            more=True),
+    Command("ban", "ban NAME|FINGERPRINT [REASON...]",
+            "ban a player's keys (or one key): kicked, sessions closed, logins refused", _ban,
+            "target", more=True),
+    Command("unban", "unban FINGERPRINT|NAME", "lift a ban", _unban, "banned"),
+    Command("mute", "mute NAME", "stop a player's chat", _mute(True), "player"),
+    Command("unmute", "unmute NAME", "let a muted player chat again", _mute(False), "muted"),
+    Command("credit", "credit NAME AMOUNT REASON...",
+            "add money to a player's balance (dollars, e.g. 12.50; reason required)",
+            _adjust("credit"), "player", more=True),
+    Command("debit", "debit NAME AMOUNT REASON...",
+            "remove money from a player's balance (not below zero; reason required)",
+            _adjust("debit"), "player", more=True),
+    Command("broadcast", "broadcast TEXT...", "a message to every table and session",
+            _broadcast),
+    Command("hand", "hand ID", "a stored hand: its PokerStars history or a summary", _hand,
+            "hand"),
+    Command("rake", "rake", "rake collected: the total and each table's share", _rake),
+    Command("shutdown", "shutdown now", "stop the server (needs the word 'now')", _shutdown,
+            "now"),
+    Command("help", "help [COMMAND]", "the commands, or one command's usage", _help, "command"),
+)}
+
+
+# ------------------------------------------------------------------------------ the public API
+
+def explain(name: str) -> str:
+    """``usage  -  help`` for a command name (any case), or "" for no such command."""
+    command = COMMANDS.get(name.strip().lower()) if isinstance(name, str) else None
+    return f"{command.usage}  -  {command.help}" if command else ""
+
+
+def execute(ctx: AdminContext, line: str) -> Result:
+    """Run one command line. Never raises: a refusal or a failure is ``ok=False``."""
+    if not isinstance(line, str):
+        return _fail("a command is a line of text")
+    if len(line) > LINE_MAX:
+        return _fail(f"that line is too long ({len(line)} characters; at most {LINE_MAX})")
+    try:
+        if ctx.authorized is not None and not ctx.authorized():
+            return _fail("you are not an admin: no command was run")
+    except Exception:
+        log.exception("admin authorisation check failed")
+        return _fail("you are not an admin: no command was run")
+    stripped = line.strip()
+    if not stripped:
+        return _fail("type a command (help lists them)")
+    word, _, rest = stripped.partition(" ")
+    command = COMMANDS.get(word.lower())
+    if command is None:
+        return _fail(f"unknown command {_show(word, 20)!r}; type help for the list")
+    try:
+        return command.run(ctx, rest)
+    except _Bad as e:
+        return _fail(str(e))
+    except BadAmount as e:
+        return _fail(str(e))
+    except Refused as e:
+        return _fail(f"refused: {_show(str(e), OUTPUT_LINE_MAX)}")
+    except RoomError as e:
+        return _fail(_show(str(e), OUTPUT_LINE_MAX))
+    except StoreError as e:
+        log.exception("admin command %r: store error", word)
+        return _fail(f"the store failed: {_show(str(e), OUTPUT_LINE_MAX)}")
+    except Exception as e:       # a bug must not take the panel (or the server) down
+        log.exception("admin command %r failed", word)
+        return _fail(f"{command.name} failed: {type(e).__name__}: {_show(str(e), 200)}")
+
+
+def complete(ctx: AdminContext, text: str) -> list[str]:
+    """Whole command lines that complete `text`: the command name first, then its first
+    argument (table names, player names, key fingerprints, banned keys, hand ids ...)."""
+    if not isinstance(text, str) or len(text) > LINE_MAX:
+        return []
+    body = text.lstrip()
+    if " " not in body:
+        word = body.lower()
+        return sorted(c.name + " " for c in COMMANDS.values() if c.name.startswith(word))
+    word, _, arg = body.partition(" ")
+    command = COMMANDS.get(word.lower())
+    if command is None or not command.arg:
+        return []
+    arg = arg.lstrip()
+    prefix = arg[1:] if arg[:1] in ("'", '"') else arg
+    try:
+        candidates = _candidates(ctx, command.arg)
+    except Exception:
+        log.exception("admin completion failed")
+        return []
+    fold = prefix.casefold()
+    found = sorted({v for v in candidates if v.casefold().startswith(fold) and v.isprintable()},
+                   key=lambda v: (v.casefold(), v))
+    out = []
+    for value in found[:COMPLETIONS_MAX]:
+        shown = value if command.arg in ("table", "hand", "command", "now") else shlex.quote(value)
+        out.append(f"{command.name} {shown}" + (" " if command.more else ""))
+    return out
+
+
+def _candidates(ctx: AdminContext, kind: str) -> list[str]:
+    room, store = ctx.room, ctx.store
+    if kind == "table":
+        return list(room.tables)
+    if kind == "command":
+        return list(COMMANDS)
+    if kind == "now":
+        return ["now"]
+    if kind == "hand":
+        return [t.hand_id for t in room.tables.values() if t.hand_id]
+    if kind == "banned":
+        return [b.fingerprint for b in store.bans()]
+    accounts = store.accounts()
+    if kind == "muted":
+        return [a.name for a in accounts if a.id in room.muted]
+    names = [a.name for a in accounts]
+    if kind == "target":
+        for client_list in room.clients.values():
+            for client in client_list[:1]:
+                names += store.keys(client.account_id)
+    return names
