@@ -67,6 +67,17 @@ def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteS
     return room, store
 
 
+def _may_use_name(store: SqliteStore, name: str) -> bool:
+    """A name no key has claimed yet, and for a new name: not reserved, not a look-alike."""
+    existing = store.find(name)
+    if existing is not None:
+        return not store.keys(existing.id)
+    if is_reserved(name):
+        return False
+    skeleton = name_skeleton(name)
+    return not any(name_skeleton(a.name) == skeleton for a in store.accounts())
+
+
 def make_authorize(room: Room, store: SqliteStore):
     """Public-key auth: the first key to use a name claims it; later logins need one of its keys."""
 
@@ -76,23 +87,26 @@ def make_authorize(room: Room, store: SqliteStore):
         except BadName:
             return False
         fingerprint = key.get_fingerprint("sha256")
-        banned = getattr(store, "is_banned", None)
-        if banned is not None and banned(fingerprint):
+        if store.is_banned(fingerprint):
             return False
         owner = store.account_for_key(fingerprint)
         if owner is not None:
             return owner.name == name
-        existing = store.find(name)
-        if existing is not None:
-            return not store.keys(existing.id)      # an unclaimed name may be claimed
-        if is_reserved(name):
-            return False
-        skeleton = name_skeleton(name)
-        if any(name_skeleton(a.name) == skeleton for a in store.accounts()):
-            return False                             # a look-alike of an existing name
-        return True
+        return _may_use_name(store, name)
 
     return authorize
+
+
+def make_guest(store: SqliteStore):
+    """Guest/demo mode (config: guest_passwords): any password, for names no key has claimed."""
+
+    def guest(username: str) -> bool:
+        try:
+            return _may_use_name(store, clean_name(username))
+        except BadName:
+            return False
+
+    return guest
 
 
 def make_app_factory(room: Room, config: RoomConfig):
@@ -134,7 +148,8 @@ async def start(config: RoomConfig, *, host: str | None = None, port: int | None
                     login_timeout=s.login_timeout)
     server = await start_server(host or s.host, port if port is not None else s.port, key_path,
                                 make_app_factory(room, config), limits=limits,
-                                authorize=make_authorize(room, store))
+                                authorize=make_authorize(room, store),
+                                guest=make_guest(store) if s.guest_passwords else None)
     return Served(room, store, server, fingerprint, config)
 
 

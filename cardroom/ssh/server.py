@@ -18,6 +18,8 @@ from typing import Any
 
 import asyncssh
 
+MAX_AUTH_ATTEMPTS = 6
+
 from cardroom.ssh.guards import install_guards
 from cardroom.ssh.limits import Limits
 from cardroom.ssh.session import AppFactory, AppSession
@@ -64,10 +66,13 @@ class _Registry:
 class _CardroomServer(asyncssh.SSHServer):
     """One instance per TCP connection (asyncssh calls the factory for each)."""
 
-    def __init__(self, registry: _Registry, app_factory: AppFactory, authorize: Authorize) -> None:
+    def __init__(self, registry: _Registry, app_factory: AppFactory, authorize: Authorize,
+                 guest: Callable[[str], bool] | None = None) -> None:
         self._registry = registry
         self._app_factory = app_factory
         self._authorize = authorize
+        self._guest = guest
+        self._tried: set[str] = set()
         self._conn: asyncssh.SSHServerConnection | None = None
         self._ip = "?"
         self._username = ""
@@ -121,7 +126,15 @@ class _CardroomServer(asyncssh.SSHServer):
     def public_key_auth_supported(self) -> bool:
         return True
 
+    def _count_attempt(self, what: str) -> None:
+        # asyncssh has no max-auth-tries: at most MAX_AUTH_ATTEMPTS distinct keys/passwords.
+        self._tried.add(what)
+        if len(self._tried) > MAX_AUTH_ATTEMPTS:
+            raise asyncssh.DisconnectError(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                           "too many authentication attempts")
+
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        self._count_attempt("key:" + key.get_fingerprint())
         try:
             result = self._authorize(username, key)
             if inspect.isawaitable(result):
@@ -139,7 +152,15 @@ class _CardroomServer(asyncssh.SSHServer):
         self._fingerprint = self._candidate_fingerprint
 
     def password_auth_supported(self) -> bool:
-        return False
+        return self._guest is not None   # guest/demo mode only (a config switch)
+
+    def validate_password(self, username: str, password: str) -> bool:
+        self._count_attempt("password:" + str(len(self._tried)))
+        try:
+            return bool(self._guest and self._guest(username))
+        except Exception:
+            log.exception("guest() failed for %r", username)
+            return False
 
     def kbdint_auth_supported(self) -> bool:
         return False
@@ -230,6 +251,7 @@ async def start_server(
     *,
     limits: Limits | None = None,
     authorize: Authorize,
+    guest: Callable[[str], bool] | None = None,
 ) -> CardroomSSHServer:
     """Listen on host:port; each PTY session runs `app_factory(SessionInfo)` over SSH."""
     install_guards()
@@ -237,7 +259,7 @@ async def start_server(
     fingerprint = ensure_host_key(host_key_path)
     registry = _Registry(limits)
     acceptor = await asyncssh.create_server(
-        lambda: _CardroomServer(registry, app_factory, authorize),
+        lambda: _CardroomServer(registry, app_factory, authorize, guest),
         host,
         port,
         server_host_keys=[os.fspath(host_key_path)],
@@ -248,7 +270,7 @@ async def start_server(
         agent_forwarding=False,
         x11_forwarding=False,
         allow_scp=False,
-        password_auth=False,
+        password_auth=guest is not None,
         kbdint_auth=False,
         keepalive_interval=limits.keepalive_interval,
         keepalive_count_max=limits.keepalive_count_max,
