@@ -73,3 +73,46 @@ def world(tmp_path):
 def screen_text(app) -> str:
     """The screen as plain text lines: exactly the characters a person would read."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def passive(client, table="T"):
+    """Check when free, else call; stand pat at a draw."""
+    lg = client.view(table).legal
+    if lg.phase == "draw":
+        client.act(table, "stand pat")
+    elif lg.bring_in:
+        client.act(table, "bring-in")
+    elif lg.check:
+        client.act(table, "check")
+    else:
+        client.act(table, "call")
+
+
+def others_until(world, clients, me, pred=None, table="T", limit=50):
+    """Let everyone but `me` play passively until it is `me`'s turn (and `pred(view)` holds)."""
+    world.clock.advance(0.01)
+    for _ in range(limit):
+        a = world.actor(clients, table)
+        if a is me and (pred is None or pred(me.view(table))):
+            return me.view(table)
+        if a is None:
+            world.clock.advance(0.5)
+            continue
+        passive(a, table)
+    raise AssertionError("never reached the wanted state")
+
+
+async def open_table(app, pilot, table="T"):
+    """Welcome -> lobby -> watch the table (the app's player is already seated there)."""
+    from cardroom.tui.screens.table import TableScreen
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    assert isinstance(app.screen, TableScreen), app.screen
+    return app.screen
+
+
+def notified(app) -> str:
+    """Every notification the app has shown (toasts slide in; their text is checked here)."""
+    return "\n".join(n.message for n in app._notifications)

@@ -1,0 +1,450 @@
+"""Every key path of the table screen, with a real room, a real SQLite store and a FakeClock."""
+
+from __future__ import annotations
+
+from textual.widgets import Digits, Input
+
+from cardroom.tui import UIOptions, build_app
+from cardroom.tui.dialogs.amount import AmountDialog
+from cardroom.tui.dialogs.confirm import Confirm
+from cardroom.tui.screens.lobby import LobbyScreen
+from cardroom.tui.widgets.bars import AutoBar, Chip
+from cardroom.tui.widgets.card import HandCard
+
+from .conftest import SIZE, notified, open_table, others_until, passive, screen_text, table_settings
+
+
+def last_chat(view, n=3):
+    return [c.text for c in view.chat[-n:]]
+
+
+async def test_fold_key(world):
+    w = world()
+    alice, bob, carol = w.seat("T", ["alice", "bob", "carol"])
+    others_until(w, [alice, bob, carol], alice)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        assert "f Fold" in screen_text(app)
+        await pilot.press("f")
+        await pilot.pause()
+        assert "alice folds" in last_chat(alice.view("T"))
+        seat = next(s for s in alice.view("T").seats if s.name == "alice")
+        assert seat.status == "folded"
+
+
+async def test_call_and_check_keys_change_label(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(app, pilot)
+        assert "c Call $2" in screen_text(app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert "alice calls $2" in last_chat(alice.view("T"))
+        others_until(w, clients, alice, lambda v: v.street == "flop")
+        await pilot.pause()
+        screen.refresh_from_room()
+        await pilot.pause()
+        assert "c Check" in screen_text(app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert "alice checks" in last_chat(alice.view("T"))
+
+
+async def test_fixed_limit_raise_confirms_the_fixed_amount(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        assert "Raise to $4?" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "alice raises to $4" in last_chat(alice.view("T"))
+
+
+async def test_space_taps_the_table_to_check(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("space")        # facing a bet: a tap cannot check
+        await pilot.pause()
+        assert alice.view("T").legal is not None
+        assert "can't check" in notified(app)
+        await pilot.press("c")
+        others_until(w, clients, alice, lambda v: v.street == "flop")
+        await pilot.pause()
+        await pilot.press("space")
+        await pilot.pause()
+        assert "alice checks" in last_chat(alice.view("T"))
+
+
+async def test_no_limit_bet_prompt_default_min_shows_max_and_rejects_a_bad_amount(world):
+    w = world(table_settings(kind="no", small=200))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        lg = alice.view("T").legal
+        await pilot.press("r")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, AmountDialog)
+        box = dialog.query_one("#amount", Input)
+        assert box.value == "4.00"                       # the smallest raise is the default
+        text = screen_text(app)
+        assert "$100" in text and "most you may raise to" in text   # the largest is shown
+        box.value = "500"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, AmountDialog)      # refused, still asking
+        assert "too much: the largest allowed is $100" in screen_text(app)
+        box.value = "3"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "too little: the smallest is $4" in screen_text(app)
+        assert alice.view("T").legal == lg               # nothing was sent
+        box.value = "12.50"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "alice raises to $12.50" in last_chat(alice.view("T"))
+
+
+async def test_pot_limit_presets(world):
+    w = world(table_settings(kind="pot", small=200))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        lg = alice.view("T").legal
+        await pilot.press("r")
+        await pilot.pause()
+        dialog = app.screen
+        labels = [b.label.plain for b in dialog.query("Button") if (b.id or "").startswith("preset-")]
+        assert labels[0].startswith("1/2 pot") and labels[1].startswith("pot") and labels[2].startswith("all-in")
+        await pilot.click("#preset-1")
+        await pilot.pause()
+        # pot limit: the pot preset is the largest raise (seed 001: pot after calling)
+        assert dialog.query_one("#amount", Input).value == f"{lg.max_to // 100}.{lg.max_to % 100:02d}"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert any("raises to" in t for t in last_chat(alice.view("T")))
+
+
+async def test_hold_toggles_and_the_draw(world):
+    w = world(table_settings(game="draw"))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice, lambda v: v.legal.phase == "draw")
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(app, pilot)
+        mine = alice.view("T").my_cards
+        await pilot.press("1", "3")
+        await pilot.pause()
+        cards = list(screen.query(HandCard))
+        assert [c.held for c in cards[:5]] == [True, False, True, False, False]
+        assert cards[0].border_subtitle == "H" and cards[0].has_class("-held")
+        assert cards[0].region.y == cards[1].region.y + 1        # the held card drops a line
+        await pilot.press("3")                                    # unhold
+        await pilot.pause()
+        assert not cards[2].held
+        await pilot.click("#card-2")                              # a click holds too
+        await pilot.pause()
+        assert cards[1].held
+        assert "Draw 3" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "alice draws 3" in last_chat(alice.view("T"), 6)
+        after = alice.view("T").my_cards
+        assert after[0] == mine[0] and after[1] == mine[1]        # held cards kept
+
+
+async def test_all_held_is_stand_pat_after_a_confirmation(world):
+    w = world(table_settings(game="draw"))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice, lambda v: v.legal.phase == "draw")
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("1", "2", "3", "4", "5", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("escape")                   # cancelled: nothing sent
+        await pilot.pause()
+        assert alice.view("T").legal.phase == "draw"
+        await pilot.press("enter", "enter")
+        await pilot.pause()
+        assert "alice stands pat" in last_chat(alice.view("T"), 6)
+
+
+async def test_space_at_the_draw_stands_pat(world):
+    w = world(table_settings(game="draw"))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice, lambda v: v.legal.phase == "draw")
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("space")
+        await pilot.pause()
+        assert "alice stands pat" in last_chat(alice.view("T"), 6)
+
+
+async def test_each_auto_action_key(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice, bob = clients[0], clients[1]
+    others_until(w, clients, alice)
+    alice.act("T", "call")                   # now it is bob's turn: autos wait for alice's next turn
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(app, pilot)
+        for key, auto in (("f2", "check/fold"), ("f3", "check/call"), ("f4", "bet/call"),
+                          ("f5", "raise"), ("f6", "fold"), ("a", "ask")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert alice.view("T").auto_action == auto
+            active = [c for c in screen.query_one(AutoBar).query(Chip) if c.has_class("-active")]
+            assert [c.action for c in active] == [f"auto('{auto}')"]
+        await pilot.press("f3")                  # check/call: played when the turn comes
+        for _ in range(4):                       # bob and carol finish preflop, check the flop
+            passive(w.actor(clients))
+        w.clock.advance(0.01)
+        await pilot.pause()
+        v = alice.view("T")
+        assert "alice checks" in last_chat(v, 2) and v.auto_action == "ask"   # used once
+        assert [c.action for c in screen.query_one(AutoBar).query(Chip) if c.has_class("-active")] \
+            == ["auto('ask')"]
+
+
+async def test_sit_out_and_back_in(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        assert alice.view("T").sitting_out
+        await pilot.press("s")
+        await pilot.pause()
+        assert not alice.view("T").sitting_out
+
+
+async def test_leave_during_a_hand_asks_then_returns_to_the_lobby(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        assert "alice folds" in last_chat(clients[1].view("T"), 8)
+
+
+async def test_chat_is_shown_literally_never_as_markup(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"[bold red]x[/]")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "alice: [bold red]x[/]" in screen_text(app)
+        clients[1].chat("T", "[link=http://evil]click[/link] [@click=app.quit]q[/]")
+        await pilot.pause()
+        assert "[link=http://evil]click[/link]" in screen_text(app)
+        assert app.is_running
+
+
+async def test_dealer_chat_toggle(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("t", "ctrl+t")          # player -> dealer
+        await pilot.press(*"how many did bob draw", "enter")
+        await pilot.pause()
+        assert any(c.kind == "dealer" and "I can't answer" in c.text for c in alice.view("T").chat)
+        await pilot.press("ctrl+t", *"hello", "enter")   # back to the players
+        await pilot.pause()
+        assert alice.view("T").chat[-1].text == "hello"
+
+
+async def test_join_and_buy_in_errors(world):
+    w = world()
+    w.seat("T", ["alice", "bob"])
+    dave = w.room.connect("dave")
+    app = build_app(dave)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")             # welcome -> lobby
+        await pilot.pause()
+        await pilot.press("j")                 # join the table under the cursor
+        await pilot.pause()
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, AmountDialog)
+        text = screen_text(app)
+        assert "Minimum $20" in text and "balance is $1,000" in text
+        box = dialog.query_one("#amount", Input)
+        assert box.value == "1000.00"           # the default is the whole balance (seed 001)
+        box.value = "5"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "too little: the smallest is $20" in screen_text(app)
+        box.value = "5000"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "you have only $1,000 in your account" in screen_text(app)
+        box.value = "1.2.3"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "is not an amount" in screen_text(app)
+        box.value = "150"
+        await pilot.press("enter")
+        await pilot.pause()
+        me = next(s for s in dave.view("T").seats if s.name == "dave")
+        assert me.stack == 15_000
+
+
+async def test_join_a_seat_by_clicking_it(world):
+    w = world()
+    w.seat("T", ["alice", "bob"])
+    dave = w.room.connect("dave")
+    app = build_app(dave)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "enter")      # watch
+        await pilot.pause()
+        await pilot.click("#seat-5")
+        await pilot.pause()
+        assert isinstance(app.screen, AmountDialog)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert dave.view("T").my_seat == 5
+
+
+async def test_history_viewer_steps_and_exports(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice)
+    alice.act("T", "fold")
+    while alice.view("T").hand_id == "1001" and alice.view("T").phase != "done":
+        a = w.actor(clients)
+        if a is None:
+            break
+        a.act("T", "fold")
+    w.clock.advance(0.01)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("h")
+        await pilot.pause()
+        assert "1001" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Hand #1001" in text and "Dealt to You" in text and "street 1 of" in text
+        await pilot.press("right")
+        await pilot.pause()
+        await pilot.press("x")
+        await pilot.pause()
+        assert "Hand #1001" in app.clipboard and "You folds" in app.clipboard
+        bob_cards = clients[1].hand("1001")
+        assert bob_cards is not None
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+
+
+async def test_options_four_colour_and_letters_take_effect(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice)
+    app = build_app(alice, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(app, pilot)
+        card = screen.query_one("#card-1", HandCard)
+        c = card.card
+        symbol_text = card.render().plain
+        assert symbol_text[1] in "\u2663\u2666\u2665\u2660"
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.click("#four_colour")
+        await pilot.click("#letters")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.options.four_colour and app.options.letters
+        assert card.render().plain == repr(c)                       # "9s": letters
+        colour = card.render().spans[0].style if card.render().spans else card.render().style
+        expected = {0: "#007a00", 1: "#0040d0", 2: "#c00000", 3: "#000000"}[c.suit]
+        assert expected in str(colour)
+        assert repr(c) in screen_text(app)
+
+
+async def test_help_shows_the_tables_own_rules(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob"])
+    app = build_app(clients[0])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "At most 4 bets a round" in text and "23 seconds" in text and "Buy-in: at least $20" in text
+        await pilot.press("escape", "m")
+        await pilot.pause()
+        assert "Balance" in screen_text(app) and "On table" in screen_text(app)
+
+
+async def test_countdown_bar_then_large_digits_for_whoever_acts(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice, bob = clients[0], clients[1]
+    others_until(w, clients, alice)
+    alice.act("T", "call")           # bob to act; alice (and every railbird) sees his clock
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(app, pilot)
+        assert "bob to act" in screen_text(app)
+        assert "23s" in screen_text(app)
+        w.clock.advance(15)
+        await pilot.pause()
+        digits = screen.query_one(Digits)
+        assert digits.display and digits.value.strip() == "8"
+        w.clock.advance(9)           # timed out
+        await pilot.pause()
+        assert bob.view("T").acting_seat != 3 or bob.view("T").street != "preflop"
