@@ -560,6 +560,8 @@ class Table:
     def act(self, account: int, kind: str, amount: int = 0, discards=()) -> None:
         """A player's decision. Out of turn, illegal or stale: a RoomError and nothing changes."""
         seat = self._need_seat(account)
+        if type(amount) is not int:   # the engine compares amounts only: 400.0 or True would pass
+            raise RoomError("an amount must be a whole number of cents")
         if not self._in_hand(seat):
             raise api.NotAllowedNow("you are not in this hand")
         p = self._player(seat)
