@@ -41,3 +41,43 @@ def redact_view(view: TableView) -> TableView:
     return replace(view, seats=seats, my_seat=None, my_cards=(), legal=None, message="",
                    buy_in=None, pending_chips=0, missed_blinds=False, auto_action="ask",
                    sitting_out=False)
+
+
+def seat_hotseat(room, table: str, players: list[str], bots: int, *, buy_in: int | None = None,
+                 seed: int | None = None) -> HotSeat:
+    """Connect and seat the local players and `bots` practice bots at `table` (must run on the loop
+    the room's clock uses: seating may schedule the first hand)."""
+    import random
+    clients = {}
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()
+    t = room.tables[table]
+
+    def sit(client) -> None:
+        client.join(table)
+        lo, hi, default = client.view(table).buy_in
+        client.buy_in(table, buy_in if buy_in is not None else min(default, max(lo, 10 * lo)))
+
+    for name in players:
+        client = room.connect(name)
+        clients[name] = client
+    for i in range(bots):
+        bot = room.connect(f"bot{i + 1}")
+        sit(bot)
+        t.make_bot(bot.account_id, random.Random(rng.randrange(2**32)))
+    for client in clients.values():
+        sit(client)
+    return HotSeat(clients, table)
+
+
+async def run_hotseat(room, table: str, players: list[str], bots: int, *, buy_in: int | None = None,
+                      seed: int | None = None, options=None) -> None:
+    """The whole hot-seat session: seat everyone, run one app until it quits."""
+    from cardroom.tui.app import build_app
+    hotseat = seat_hotseat(room, table, players, bots, buy_in=buy_in, seed=seed)
+    first = next(iter(hotseat.clients.values()))
+    app = build_app(first, hotseat=hotseat, options=options)
+    try:
+        await app.run_async()
+    finally:
+        for client in hotseat.clients.values():
+            client.close()

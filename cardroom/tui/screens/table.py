@@ -249,7 +249,7 @@ class TableScreen(Screen):
             return (not seated and self.app.hotseat is None
                     and not any(s.status == "empty" and not s.held_for for s in v.seats))
         if action == "buy_in":
-            return seated and (v.buy_in is not None or None)
+            return seated and v.buy_in is not None
         if action in ("sit", "leave"):
             return True if seated else None
         if action == "lobby":

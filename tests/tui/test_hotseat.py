@@ -1,0 +1,82 @@
+"""Hot-seat: two local players and a bot finish a hand at one terminal; on every frame no local
+player's hidden cards are on the screen unless it is that player's own (revealed) turn."""
+
+from __future__ import annotations
+
+import random
+
+from cardroom.tui import HotSeat, UIOptions, build_app
+from cardroom.tui.hotseat import redact_view, seat_hotseat
+from cardroom.tui.render import RANKS, SUIT_SYMBOLS
+from cardroom.tui.screens.pass_device import PassScreen
+from cardroom.tui.screens.table import TableScreen
+
+from .conftest import SIZE, screen_text, table_settings
+
+
+def hidden_cards(client, table="T") -> set[str]:
+    """The card texts only this player may see now (face down to everyone else, not shown)."""
+    v = client.view(table)
+    me = next((s for s in v.seats if s.number == v.my_seat), None)
+    if me is None or me.shown:
+        return set()
+    return {RANKS[c.rank] + SUIT_SYMBOLS[c.suit] for c, up in zip(me.cards, me.up) if c is not None and not up}
+
+
+async def test_two_local_players_and_a_bot_play_a_hand_without_seeing_each_others_cards(world):
+    w = world(table_settings(seats=4))
+    hs = seat_hotseat(w.room, "T", ["alice", "bob"], bots=1, seed=3)
+    w.clock.advance(0.01)
+    clients = hs.clients
+    app = build_app(clients["alice"], hotseat=hs, options=UIOptions(sound=False))
+    frames = 0
+    passes = set()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        hand_id = None
+        for _ in range(200):
+            await pilot.pause()
+            text = screen_text(app)
+            frames += 1
+            revealed = app.revealed.name if app.revealed is not None else None
+            hidden = {name: hidden_cards(c) for name, c in clients.items()}
+            for name, cards in hidden.items():
+                if name != revealed:
+                    leaked = [c for c in cards if c in text]
+                    assert not leaked, f"frame {frames}: {name}'s {leaked} shown while {revealed} has the screen"
+            if isinstance(app.screen, TableScreen):
+                # the widgets only ever get the revealed player's own view, or a railbird's
+                view = app.screen.view
+                for name, c in clients.items():
+                    if name != revealed:
+                        assert not (set(map(repr, c.view("T").my_cards)) & set(map(repr, view.my_cards)))
+            view = clients["alice"].view("T")
+            hand_id = hand_id or view.hand_id
+            if view.hand_id != hand_id or view.phase == "done":
+                break
+            if isinstance(app.screen, PassScreen):
+                passes.add(app.screen.client.name)
+                assert "Pass to " + app.screen.client.name in text
+                assert not any(c in text for cards in hidden.values() for c in cards)
+                await pilot.press("enter")
+                await pilot.pause()
+                cards = hidden_cards(app.revealed)
+                assert cards and all(c in screen_text(app) for c in cards)   # my own cards, on my turn
+                continue
+            if revealed is not None:
+                await pilot.press("c")       # check or call
+                continue
+            w.clock.advance(1.0)             # the bot thinks
+        assert passes == {"alice", "bob"}
+        done = clients["alice"].view("T")
+        assert done.hand_id != hand_id or done.phase == "done"
+    assert frames > 5
+
+
+def test_redacted_view_keeps_no_hidden_card(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob"])
+    w.clock.advance(0.01)
+    v = redact_view(clients[0].view("T"))
+    assert v.my_cards == () and v.legal is None and v.my_seat is None
+    assert all(c is None for s in v.seats for c in s.cards)
