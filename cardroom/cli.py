@@ -48,6 +48,50 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(args.game, args.structure, args.players, args.hands, seed=args.seed)
 
 
+def _cmd_hotseat(args: argparse.Namespace) -> int:
+    import asyncio
+    import random
+    import tempfile
+    from pathlib import Path
+
+    from cardroom.engine.betting import Structure
+    from cardroom.engine.variants import find_variant
+    from cardroom.room.clock import LoopClock
+    from cardroom.room.room import Room
+    from cardroom.room.table import TableSettings
+    from cardroom.store.sqlite import SqliteStore
+    from cardroom.tui.hotseat import run_hotseat
+
+    try:
+        variant = find_variant(args.game)
+        small, big = (round(float(x) * 100) for x in args.stakes.replace("$", "").split("/"))
+        structure = Structure.make(args.structure, small, big, stud=variant.bring_in,
+                                   ante=max(1, small // 8) if variant.bring_in else 0)
+    except ValueError as e:
+        print(f"cardroom hotseat: {e}", file=sys.stderr)
+        return 2
+    players = [n.strip() for n in args.players.split(",") if n.strip()]
+    if not players or len(players) + args.bots < 2:
+        print("cardroom hotseat: at least two players (local players and bots)", file=sys.stderr)
+        return 2
+    seats = min(variant.max_seats, max(6, len(players) + args.bots))
+    path = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="cardroom-")) / "hotseat.sqlite3"
+    name = "Hot seat"
+
+    async def main() -> None:
+        store = SqliteStore(path)
+        rng = random.Random(args.seed) if args.seed is not None else None
+        room = Room([TableSettings(name, variant, structure, seats=seats)], store, LoopClock(), rng=rng)
+        room.start()
+        try:
+            await run_hotseat(room, name, players, args.bots, seed=args.seed)
+        finally:
+            store.close()
+
+    asyncio.run(main())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardroom",
@@ -70,6 +114,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=3)
     p.add_argument("--seed", type=int, default=None, help="seed the deck (default: the OS CSPRNG)")
     p.set_defaults(func=_cmd_demo)
+
+    p = sub.add_parser("hotseat", help="play at one terminal: local players pass the keyboard, plus bots")
+    p.add_argument("--game", default="holdem", help="holdem, omaha8, stud, razz, draw, a5-draw ...")
+    p.add_argument("--structure", default="fixed", choices=["fixed", "spread", "pot", "no"])
+    p.add_argument("--stakes", default="2/4", help="small/big bet in dollars (pot/no limit: blind/big blind)")
+    p.add_argument("--players", default="alice,bob", help="local players, comma separated")
+    p.add_argument("--bots", type=int, default=1)
+    p.add_argument("--db", default=None, help="SQLite file (default: a new temporary file)")
+    p.add_argument("--seed", type=int, default=None, help="seed the deck and bots (default: the OS CSPRNG)")
+    p.set_defaults(func=_cmd_hotseat)
 
     p = sub.add_parser("replay", help="replay PHH hand histories; one JSON line per file")
     p.add_argument("paths", nargs="+", metavar="PATH")
