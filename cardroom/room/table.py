@@ -747,7 +747,10 @@ class Table:
         me = self.seat_of(account) if account is not None else None
         hand = self.hand
         live = hand is not None and not hand.over
-        viewer = self._player(me) if (me and hand is not None and me.number in self.hand_seats) else None
+        # The seat's account must be the one dealt in: a player who takes a seat after the hand
+        # ended must not inherit the previous occupant's cards.
+        viewer = self._player(me) if (me and hand is not None and me.number in self.hand_seats
+                                      and self.hand_accounts[self._player(me)] == me.account) else None
         hv = seat_view(hand, viewer) if hand is not None else None
         seats = []
         for number in range(1, self.settings.seats + 1):
@@ -760,7 +763,8 @@ class Table:
             status = "sitting out" if s.sitting_out else "waiting"
             cards, up, shown, bet, acting = (), (), False, 0, False
             stack = s.stack
-            if hv is not None and number in self.hand_seats:
+            if hv is not None and number in self.hand_seats \
+                    and self.hand_accounts[self.hand_seats.index(number)] == s.account:
                 info = hv.seats[self.hand_seats.index(number)]
                 cards, up, shown, bet = info.cards, info.up, info.shown, info.bet
                 stack = info.stack
