@@ -128,6 +128,7 @@ class Hand:
         self.saw_flop = False
         self._high = evaluator(variant.high) if variant.high else None
         self._low = evaluator(variant.low) if variant.low else None
+        self._legal: Legal | None = None   # legal() for the current state; every change clears it
         self._start()
 
     # ------------------------------------------------------------------ setup and dealing
@@ -238,14 +239,13 @@ class Hand:
             self._burn()
             self.saw_flop = True   # "no flop, no drop": the hand got past its first round
         if street.hole:
-            dealt = {p: [] for p in players}
-            for _ in range(k):          # one card at a time around the table, as a dealer does
-                for p in players:
-                    dealt[p].append(self.deck.deal_one())
-            for p in players:
-                self.hole[p].extend(dealt[p])
+            m = len(players)
+            cards = self.deck.deal(k * m)
+            for j, p in enumerate(players):
+                mine = cards[j::m]      # one card at a time around the table, as a dealer does
+                self.hole[p].extend(mine)
                 self.up[p].extend(street.hole)
-                self._emit(ev.DealtHole(p, tuple(dealt[p]), street.hole))
+                self._emit(ev.DealtHole(p, tuple(mine), street.hole))
         if street.board:
             cards = self.deck.deal(street.board)
             self.board.extend(cards)
@@ -283,7 +283,8 @@ class Hand:
         self._acted_at = [-1] * self.n
         self.last_aggressor = None
         self._bring_in_due = first_round and self.variant.bring_in and self.structure.bring_in > 0
-        self._pending = {p for p in range(self.n) if self._can_bet(p)}
+        folded, all_in, protected = self.folded, self.all_in, self.protected
+        self._pending = {p for p in range(self.n) if not (folded[p] or all_in[p] or protected[p])}
         self._emit(ev.RoundStarted(self.round, self.variant.streets[self.street].name, sum(self.totals)))
         if len(self._pending) < 2 and all(self.bets[p] >= self._to_call for p in self._pending):
             # Nobody left to bet against: the round is skipped.
@@ -336,6 +337,12 @@ class Hand:
 
     # ------------------------------------------------------------------ queries
     def legal(self) -> Legal:
+        lg = self._legal
+        if lg is None:
+            lg = self._legal = self._compute_legal()
+        return lg
+
+    def _compute_legal(self) -> Legal:
         p = self.actor
         if p is None:
             return Legal(-1, DONE)
@@ -367,8 +374,11 @@ class Hand:
         to_call = self._to_call
         if most <= to_call:
             return 0, 0, ""
-        if not any(self._can_bet(q) and self.stacks[q] + self.bets[q] > to_call
-                   for q in range(self.n) if q != p):
+        stacks, bets, folded, all_in, protected = self.stacks, self.bets, self.folded, self.all_in, self.protected
+        for q in range(self.n):
+            if q != p and not (folded[q] or all_in[q] or protected[q]) and stacks[q] + bets[q] > to_call:
+                break
+        else:
             return 0, 0, ""   # nobody else could put in more than the current bet: no raise
         if self._acted_at[p] == self._raise_id and self._acted_at[p] >= 0 and to_call > bet:
             return 0, 0, ""   # only a short all-in since p acted: betting is not reopened
@@ -532,8 +542,10 @@ class Hand:
 
     def _do(self, fn, *args) -> list:
         self._out = []
+        self._legal = None
         fn(*args)
         self._advance()
+        self._legal = None
         return self._out
 
     def _acted(self, p: int) -> None:
@@ -669,10 +681,9 @@ class Hand:
             if self.phase == DONE:
                 self.actor = None
                 return
-            live = [p for p in range(self.n) if not self.folded[p]]
-            if len(live) == 1:
+            if self.folded.count(False) == 1:
                 self._return_uncalled()
-                self._award_uncontested(live[0])
+                self._award_uncontested(self.folded.index(False))
                 return
             if self.phase == BET:
                 if self._pending:
