@@ -23,6 +23,7 @@ def showing_value(ups: Sequence[Card], razz: bool = False) -> tuple:
     shape = tuple(count for _, count in groups)
     order = tuple(rank for rank, _ in groups)
     if razz:
-        # Lowest wins: fewer repeats first, then the lowest cards from the top down.
-        return tuple(-x for x in shape) , tuple(-r for r in sorted(ranks, reverse=True))
+        # Lowest wins, as ace-to-five compares: fewer repeats first, then the paired ranks, then
+        # the other cards from the top down, each the lower the better.
+        return tuple(-x for x in shape), tuple(-r for r in order)
     return shape, order

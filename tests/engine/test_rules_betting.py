@@ -219,3 +219,12 @@ def test_stud_best_showing_hand_acts_first_on_fourth_street():
     h.bring_in(); h.call(); h.call()
     assert h.actor == 2                                     # 9h 9c: a pair of nines showing
     assert h.legal().min_to == 200 and h.round == 1         # fourth street: small bet
+
+
+def test_razz_lowest_showing_hand_acts_first_a_low_pair_beats_a_high_pair():
+    from cardroom.engine.cards import parse_cards
+    from cardroom.engine.showing import showing_value
+    low_pair = showing_value(parse_cards("Kd 9c 2s 2h"), razz=True)
+    high_pair = showing_value(parse_cards("8d 8c 7s 4h"), razz=True)
+    no_pair = showing_value(parse_cards("Kd Qc Js Th"), razz=True)
+    assert no_pair > low_pair > high_pair       # greater acts first
