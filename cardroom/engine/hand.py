@@ -129,13 +129,10 @@ class Hand:
         self._high = evaluator(variant.high) if variant.high else None
         self._low = evaluator(variant.low) if variant.low else None
         self._legal: Legal | None = None   # legal() for the current state; every change clears it
+        self._must_raise = self.rules.must_raise_to_enter and not variant.bring_in
         self._start()
 
     # ------------------------------------------------------------------ setup and dealing
-    def _emit(self, e) -> None:
-        self.events.append(e)
-        self._out.append(e)
-
     def _put(self, p: int, amount: int, live: bool = True) -> int:
         """Move chips from a stack into the middle (a short stack goes all-in)."""
         amount = min(amount, self.stacks[p])
@@ -147,8 +144,10 @@ class Hand:
             self.all_in[p] = True
         return amount
 
+    def _emit(self, e) -> None:
+        self.events.append(e)
+
     def _start(self) -> None:
-        self._out: list = []
         s, v, n = self.structure, self.variant, self.n
         if s.ante:
             for p in range(n):
@@ -351,20 +350,18 @@ class Hand:
             return Legal(p, DRAW, max_draw=min(cap, len(self.hole[p])))
         if self.phase == SHOWDOWN:
             return Legal(p, SHOWDOWN, show=True, muck=self._may_muck(p))
-        s = self.structure
         owe = self._to_call - self.bets[p]
         stack = self.stacks[p]
-        if self._bring_in_due:
-            bring = min(self.structure.bring_in, stack)
-            lo, hi, kind = self._raise_range(p)
-            return Legal(p, BET, fold=False, bring_in=bring, min_to=lo, max_to=hi, raise_kind=kind)
-        can_call = owe > 0
-        if can_call and self.rules.must_raise_to_enter and self.round == 0 and not self.variant.bring_in \
-                and self._to_call <= self._blind_level and self._bet_count <= 1:
-            can_call = False   # lowball house rule: the big blind must be raised to enter
         lo, hi, kind = self._raise_range(p)
-        return Legal(p, BET, fold=True, check=owe <= 0, call=min(owe, stack) if can_call else 0,
-                     can_call=can_call, min_to=lo, max_to=hi, raise_kind=kind)
+        if self._bring_in_due:
+            return Legal(p, BET, False, False, 0, False, lo, hi, kind, min(self.structure.bring_in, stack))
+        can_call = owe > 0
+        if can_call and self._must_raise and self.round == 0 and self._to_call <= self._blind_level \
+                and self._bet_count <= 1:
+            can_call = False   # lowball house rule: the big blind must be raised to enter
+        # Positional: this runs once per decision and keyword construction costs twice as much.
+        return Legal(p, BET, True, owe <= 0, (owe if owe < stack else stack) if can_call else 0,
+                     can_call, lo, hi, kind)
 
     def _raise_range(self, p: int) -> tuple[int, int, str]:
         """(min_to, max_to, kind) for a bet/raise by p, or (0, 0, "") when none is allowed."""
@@ -541,12 +538,12 @@ class Hand:
         return self._do(self._protect)
 
     def _do(self, fn, *args) -> list:
-        self._out = []
+        start = len(self.events)
         self._legal = None
         fn(*args)
         self._advance()
         self._legal = None
-        return self._out
+        return self.events[start:]
 
     def _acted(self, p: int) -> None:
         self._pending.discard(p)
