@@ -78,7 +78,13 @@ class Room:
         except Refused as e:
             raise RoomError(str(e)) from None
         client = RoomClient(self, account)
-        self.clients.setdefault(account.id, []).append(client)
+        older = self.clients.get(account.id, [])
+        self.clients[account.id] = [client]
+        for old in older:
+            # A second login of the same account takes over: the older session is told and ends.
+            old.taken_over = True
+            old._page("You logged in from somewhere else: this session is closed")
+            old.closed = True
         for table in self.tables.values():
             table.set_connected(account.id, True)
         return client
@@ -136,6 +142,7 @@ class RoomClient:
         self.name = account.name
         self.is_admin = account.is_admin
         self.pages: list[str] = []
+        self.taken_over = False
         self._callback: Callable[[], None] | None = None
         s = room.settings
         self._chat_bucket = TokenBucket(s.chat_per_second, s.chat_burst, room.clock.now)
@@ -152,7 +159,8 @@ class RoomClient:
     def _page(self, text: str) -> None:
         self.pages.append(text)
         del self.pages[:-20]
-        self._notify()
+        if self._callback is not None:
+            self._callback()   # even a client being closed hears why (its UI then ends)
 
     def _table(self, name: str) -> Table:
         return self.room.table(name)

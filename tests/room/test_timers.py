@@ -153,3 +153,18 @@ def test_a_disconnected_player_is_timed_out_when_the_action_reaches_him(make_roo
     assert table.hand.actor == p                            # the clock runs as usual
     clock.advance(1.5)
     assert table.hand.over or table.hand.actor != p
+
+
+def test_a_second_login_of_the_same_account_takes_over_from_the_first(make_room):
+    room, clock = make_room()
+    clients = _start(room, clock)
+    c = actor_client(clients)
+    seen = []
+    c.on_change(lambda: seen.append(c.closed))
+    again = room.connect(c.name)
+    assert c.closed and c.taken_over and seen and seen[-1] is True
+    assert any("somewhere else" in p for p in c.pages)
+    view = again.watch("T")
+    assert view.legal is not None                           # the new session has the decision
+    again.act("T", "fold")
+    assert room.tables["T"].seat_of(again.account_id).connected
