@@ -83,8 +83,8 @@ class Room:
         for old in older:
             # A second login of the same account takes over: the older session is told and ends.
             old.taken_over = True
-            old._page("You logged in from somewhere else: this session is closed")
             old.closed = True
+            old._page("You logged in from somewhere else: this session is closed")
         for table in self.tables.values():
             table.set_connected(account.id, True)
         return client
