@@ -8,7 +8,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from cardroom.tui.widgets.keys import KeyFooter
+from textual.widgets import DataTable, Static
 
 from cardroom.engine import events as ev
 from cardroom.engine.cards import format_cards
@@ -24,7 +25,7 @@ class HistoryScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(Text("Your hands", "bold"), id="history-title")
         yield DataTable(id="history-table", cursor_type="row")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -112,7 +113,7 @@ class HandScreen(Screen):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static("", id="hand-text")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._show()

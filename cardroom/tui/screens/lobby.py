@@ -7,7 +7,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from cardroom.tui.widgets.keys import KeyFooter
+from textual.widgets import DataTable, Static
 
 from cardroom.room.api import RoomError
 from cardroom.tui.render import money
@@ -29,7 +30,7 @@ class LobbyScreen(Screen):
         yield Static(Text.assemble(("Tables", "bold"), "   ", self.app.client.name), id="lobby-title")
         table = DataTable(id="lobby-table", cursor_type="row", zebra_stripes=True)
         yield table
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

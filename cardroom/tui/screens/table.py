@@ -10,7 +10,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from cardroom.tui.widgets.keys import KeyFooter
+from textual.widgets import Static
 
 from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import AUTO_LABELS, RoomError, TableView
@@ -72,6 +73,7 @@ class TableScreen(Screen):
         self._my_turn = False
         self._message = self.view.message
         self._title = None
+        self._keys = None
         try:
             self.variant = find_variant(self.view.game)
         except UnknownVariant:
@@ -90,7 +92,7 @@ class TableScreen(Screen):
                 yield ActionBar(id="action-bar")
                 yield AutoBar(AUTO_KEYS, id="auto-bar")
             yield ChatPane(id="chat")
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.refresh_from_room()
@@ -139,7 +141,12 @@ class TableScreen(Screen):
         if view.message and view.message != self._message:
             self.notify(view.message, title=self.table, markup=False)
         self._message = view.message
-        self.refresh_bindings()
+        # The footer rebuilds itself on refresh_bindings: only when what the keys do has changed.
+        keys = (view.legal, view.my_seat, view.sitting_out, view.buy_in is None, len(view.my_cards),
+                any(s.status == "empty" and not s.held_for for s in view.seats))
+        if keys != self._keys:
+            self._keys = keys
+            self.refresh_bindings()
 
     def _show(self) -> None:
         v = self.view

@@ -7,7 +7,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from cardroom.tui.widgets.keys import KeyFooter
+from textual.widgets import Static
 
 from cardroom.tui.render import money
 
@@ -35,7 +36,7 @@ class WelcomeScreen(Screen):
             yield Static(Text.assemble("Welcome, ", (client.name, "bold"), "."), id="welcome-who")
             yield Static(money_text(client.my_money()), id="welcome-money")
             yield Static(Text("Press Enter for the table list.", "italic"))
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def action_lobby(self) -> None:
         from cardroom.tui.screens.lobby import LobbyScreen
