@@ -53,7 +53,8 @@ class TableScreen(Screen):
         Binding("j", "join", "Join"),
         Binding("w", "wait_list", "Wait list"),
         Binding("b", "buy_in", "Buy in"),
-        Binding("s", "sit", "Sit out/in"),
+        Binding("s", "sit('out')", "Sit out"),
+        Binding("s", "sit('in')", "Sit in"),
         Binding("l", "leave", "Leave"),
         Binding("t", "chat(False)", "Chat"),
         Binding("d", "chat(True)", "Dealer", show=False),
@@ -61,7 +62,7 @@ class TableScreen(Screen):
         Binding("question_mark", "help", "Help"),
         Binding("o", "options", "Options"),
         Binding("m", "money", "My Money"),
-        Binding("escape", "lobby", "Lobby"),
+        Binding("escape", "lobby", "Lobby", show=False),
     ]
 
     def __init__(self, table: str) -> None:
@@ -192,7 +193,7 @@ class TableScreen(Screen):
             if v.buy_in is not None:
                 return (("b", "Buy in", "buy_in"),), "Buy in to play"
             if v.sitting_out:
-                return (("s", "Sit in", "sit"),), "You are sitting out"
+                return (("s", "Sit in", "sit('in')"),), "You are sitting out"
             acting = next((s.name for s in v.seats if s.number == v.acting_seat), None)
             if acting:
                 return (), f"{acting} to act"
@@ -257,7 +258,11 @@ class TableScreen(Screen):
                     and not any(s.status == "empty" and not s.held_for for s in v.seats))
         if action == "buy_in":
             return seated and v.buy_in is not None
-        if action in ("sit", "leave"):
+        if action == "sit":
+            if not seated:
+                return None if parameters and parameters[0] == "out" else False
+            return (parameters[0] == "in") == v.sitting_out if parameters else True
+        if action == "leave":
             return True if seated else None
         if action == "lobby":
             return self.app.hotseat is None
@@ -391,7 +396,7 @@ class TableScreen(Screen):
                 self.notify(f"Bought in for {money(cents)}", markup=False)
         self.app.push_screen(dialog, answer)
 
-    def action_sit(self) -> None:
+    def action_sit(self, which: str = "") -> None:
         if self.view.sitting_out:
             self._do(self.app.client.sit_in, self.table)
         else:

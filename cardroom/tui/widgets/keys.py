@@ -10,7 +10,7 @@ from textual.widget import Widget
 
 class KeyFooter(Widget):
     DEFAULT_CSS = """
-    KeyFooter { dock: bottom; height: 1; background: $panel; color: $text; }
+    KeyFooter { dock: bottom; height: auto; max-height: 3; background: $panel; color: $text; }
     """
 
     def on_mount(self) -> None:
@@ -20,10 +20,9 @@ class KeyFooter(Widget):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _changed(self, screen) -> None:
-        self.refresh()
+        self.refresh(layout=True)
 
     def render(self) -> Text:
-        out = Text(no_wrap=True, overflow="ellipsis")
         groups: dict = {}
         entries: list = []
         for key, active in self.screen.active_bindings.items():
@@ -39,6 +38,7 @@ class KeyFooter(Widget):
                 groups[b.group][1] = groups[b.group][1] or active.enabled
                 continue
             entries.append(("key", (shown, b.description, active.enabled)))
+        pieces = []
         for kind, item in entries:
             if kind == "group":
                 keys, enabled = groups[item]
@@ -46,8 +46,19 @@ class KeyFooter(Widget):
                 shown, desc = sep.join(keys), item.description
             else:
                 shown, desc, enabled = item
-            out.append(f" {shown}", "bold" if enabled else "dim")
-            out.append(f" {desc} ", "" if enabled else "dim")
-        out.append(" ^p", "bold")
-        out.append(" palette ")
-        return out
+            pieces.append(Text.assemble((f" {shown}", "bold" if enabled else "dim"),
+                                        (f" {desc}", "" if enabled else "dim")))
+        pieces.append(Text.assemble((" ^p", "bold"), " palette"))
+        # Pack whole "key description" pairs into lines as wide as the terminal (80 columns: two).
+        width = max(10, self.size.width or 80)
+        lines, line = [], Text(no_wrap=True, overflow="ellipsis")
+        for piece in pieces:
+            if line.cell_len and line.cell_len + piece.cell_len > width:
+                lines.append(line)
+                line = Text(no_wrap=True, overflow="ellipsis")
+            line.append_text(piece)
+        lines.append(line)
+        return Text("\n").join(lines)
+
+    def on_resize(self) -> None:
+        self.refresh(layout=True)
