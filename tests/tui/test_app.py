@@ -1,0 +1,124 @@
+"""The app as a whole: layering, the lobby, the command palette, the bell, 80x24 usability."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import cardroom.tui
+from cardroom.tui import UIOptions, build_app
+from cardroom.tui.render import BadAmount, money, parse_amount
+from cardroom.tui.screens.lobby import LobbyScreen
+
+from .conftest import SIZE, notified, open_table, others_until, screen_text, table_settings
+
+import pytest
+
+
+def test_tui_imports_only_room_and_engine():
+    root = Path(cardroom.tui.__file__).parent
+    for path in root.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for n in names:
+                assert not n.startswith(("cardroom.store", "cardroom.ssh", "sqlite3", "asyncssh")), (path, n)
+
+
+@pytest.mark.parametrize("text,cents", [("12", 1200), ("12.5", 1250), ("$12.50", 1250), (" 0.25 ", 25)])
+def test_amounts_people_mean(text, cents):
+    assert parse_amount(text) == cents
+
+
+@pytest.mark.parametrize("text", ["1_000", "-5", "+5", "1e3", "\u0661\u0662", "12.505", "", "$", "1,000", "nan"])
+def test_amounts_people_did_not_mean(text):
+    with pytest.raises(BadAmount):
+        parse_amount(text)
+
+
+def test_money():
+    assert money(1250) == "$12.50" and money(100_000) == "$1,000" and money(-325) == "-$3.25"
+
+
+async def test_lobby_lists_tables_and_joins_the_wait_list(world):
+    w = world(table_settings("Full", seats=2), table_settings("Open"))
+    w.seat("Full", ["alice", "bob"])
+    erin = w.room.connect("erin")
+    app = build_app(erin)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        text = screen_text(app)
+        for word in ("Game", "Stakes", "Seats", "Waiting", "Railbirds", "Avg pot", "Hands/h", "2/2"):
+            assert word in text
+        await pilot.press("w")
+        await pilot.pause()
+        assert "number 1 on the wait list" in notified(app)
+        assert w.room.tables["Full"].summary().waiting == 1
+        await pilot.press("j")                # the table is full: a clear refusal
+        await pilot.pause()
+        assert "wait list" in notified(app).splitlines()[-1]
+
+
+async def test_command_palette_offers_the_table_actions(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    others_until(w, clients, clients[0])
+    app = build_app(clients[0])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(app, pilot)
+        titles = [c.title for c in app.get_system_commands(screen)]
+        assert "Fold" in titles and "Call" in titles and "Options" in titles
+        assert "Check" not in titles        # not now: there is a bet to call
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Fold")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert "alice folds" in [c.text for c in clients[0].view("T").chat]
+
+
+async def test_the_bell_rings_on_my_turn_only_when_sound_is_on(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    for sound, rings in ((True, 1), (False, 0)):
+        app = build_app(alice, options=UIOptions(sound=sound))
+        count = []
+        app.bell = lambda: count.append(1)
+        async with app.run_test(size=SIZE) as pilot:
+            await open_table(app, pilot)
+            others_until(w, clients, alice)
+            await pilot.pause()
+            assert len(count) == rings
+        w.actor(clients).act("T", "fold")
+
+
+async def test_usable_at_80x24_every_key_in_the_footer(world):
+    w = world(table_settings(game="a5-draw"))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    others_until(w, clients, clients[0], lambda v: v.legal.phase == "draw")
+    app = build_app(clients[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(app, pilot)
+        text = screen_text(app)
+        for piece in ("12345 Hold", "Draw", "f Fold", "r Bet", "space Tap", "f2 f3 f4 f5 f6 Auto",
+                      "s Sit out", "l Leave", "t Chat", "h History", "? Help", "o Options",
+                      "m My Money", "^p palette"):
+            assert piece in text, piece
+        assert "alice to act" in text and "You may draw up to 5" in text
+
+
+async def test_a_name_that_looks_like_markup_is_shown_literally(world):
+    w = world()
+    clients = w.seat("T", ["[b]x[/b]", "bob"])
+    app = build_app(clients[1])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        assert "[b]x[/b]" in screen_text(app)
