@@ -448,3 +448,25 @@ async def test_countdown_bar_then_large_digits_for_whoever_acts(world):
         w.clock.advance(9)           # timed out
         await pilot.pause()
         assert bob.view("T").acting_seat != 3 or bob.view("T").street != "preflop"
+
+
+async def test_options_auto_blind_and_change_table_stake(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob"])
+    alice = clients[0]
+    app = build_app(alice, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        assert alice.view("T").auto_blind
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.click("#auto_blind")
+        await pilot.click("#stake")
+        await pilot.pause()
+        assert not alice.view("T").auto_blind
+        dialog = app.screen
+        assert isinstance(dialog, AmountDialog) and "Change table stake" in screen_text(app)
+        dialog.query_one("#amount", Input).value = "50"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert alice.my_money().on_tables["T"] == 15_000
