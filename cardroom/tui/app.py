@@ -32,7 +32,7 @@ class RoomChanged(Message):
 class CardroomApp(App):
     CSS_PATH = [STYLES / "app.tcss", STYLES / "table.tcss"]
     TITLE = "cardroom"
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, show=False)]
 
     def __init__(self, client, *, hotseat: HotSeat | None = None, options: UIOptions | None = None) -> None:

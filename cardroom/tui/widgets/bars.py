@@ -14,7 +14,7 @@ class Chip(Widget):
     """A key and a word ("f Fold"); a click asks the screen to run `action`."""
 
     DEFAULT_CSS = """
-    Chip { width: auto; height: 1; padding: 0 1; margin: 0 1 0 0; background: $panel; }
+    Chip { width: auto; height: 1; padding: 0 1; margin: 0 0 0 0; background: $panel; }
     Chip:hover { background: $accent 40%; }
     Chip.-active { background: $accent; color: $text; text-style: bold; }
     Chip.-off { color: $text-disabled; }

@@ -58,7 +58,7 @@ class Seat(Widget):
         if s is None:
             return Text("")
         if s.status == "empty":
-            words = "held for the wait list" if s.held_for else "open: click to sit"
+            words = "held" if s.held_for else "open"
             return Text.assemble((f"Seat {s.number}", "bold"), "\n", (words, "italic"))
         ascii_ = self.opts.ascii
         line1 = Text(no_wrap=True, overflow="ellipsis")
