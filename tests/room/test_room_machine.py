@@ -658,3 +658,34 @@ def test_set_auto_and_bot_for_a_seat_not_in_the_hand(tmp_path):
     cat.set_auto("T", "check/fold")
     room.tables["T"].make_bot(cat.account_id, random.Random(1))
     store.close()
+
+
+@pytest.mark.xfail(strict=True, reason="engine bug: a protected all-in who had put in nothing is "
+                   "capped at 0, so when everyone else folds the blinds belong to nobody and "
+                   "settle_hand refuses the hand (table paused; the hand is only voided at restart)")
+def test_everyone_folds_to_two_protected_all_ins(tmp_path):
+    store = SqliteStore(tmp_path / "r.sqlite3")
+    clock = FakeClock()
+    t = TableSettings("T", find_variant("holdem"), Structure.make("no", 200), Rules(), seats=6)
+    room = Room([t], store, clock, settings=RoomSettings(starting_money=STARTING),
+                rng=random.Random(7))
+    room.start()
+    clients = [room.connect(n) for n in ("ann", "bob", "cat", "dan")]
+    for c in clients:
+        c.join("T")
+        c.buy_in("T", 5_000)
+    clock.advance(0.1)
+    table = room.tables["T"]
+    hand = table.hand
+    for _ in range(2):                   # the first two to act time out: protected all-ins
+        clock.advance(table.seconds_left() + 0.01)
+    assert sum(hand.protected) == 2
+    while table.hand is hand and not hand.over:
+        actor = next(c for c in clients if c.view("T").legal is not None)
+        actor.act("T", "fold")           # everyone else folds, even where checking is free
+    try:
+        assert table.status == "open"
+        assert store.total_money() == store.expected_money()
+        assert store.get_hand(table.hand_id).status == "settled"
+    finally:
+        store.close()
