@@ -10,6 +10,7 @@ never touches another app's widgets and keeps no state of the table beyond what 
 
 from __future__ import annotations
 
+
 from pathlib import Path
 from typing import Iterable
 
@@ -43,6 +44,7 @@ class CardroomApp(App):
         self.revealed = None          # hot-seat: the local player whose cards may be shown now
         self._pending = False
         self._last_page = client.pages[-1] if client.pages else None
+        self._session_ending = False
 
     # ------------------------------------------------------------------ the room's callback
     def _room_changed(self) -> None:
@@ -68,6 +70,11 @@ class CardroomApp(App):
     def on_room_changed(self, message: RoomChanged) -> None:
         self._pending = False
         self._show_pages()
+        if self.hotseat is None and self.client.closed and not self._session_ending:
+            # Taken over by a newer login, or banned: the session ends (the page said why).
+            self._session_ending = True
+            self.set_timer(1.5, self.exit)
+            return
         if self.hotseat is not None:
             self._hotseat_check()
         refresh = getattr(self.screen, "refresh_from_room", None)

@@ -1,0 +1,212 @@
+"""End to end: the real `cardroom serve` stack (config -> SQLite -> room -> SSH -> TUI) on
+127.0.0.1:0, with keys made in a temp dir and asyncssh clients with PTYs typing keys."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+
+import asyncssh
+import pytest
+
+from cardroom import serve
+from cardroom.config import config_from_dict
+
+TABLE = "Test Hold'em"
+_ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
+
+
+def _config(tmp_path, **server):
+    data = {
+        "server": {"host": "127.0.0.1", "port": 2222, "max_per_ip": 20, **server},
+        "room": {"starting_money": "500"},
+        "tables": [{"name": TABLE, "game": "holdem", "structure": "fixed", "stakes": ["2", "4"],
+                    "seats": 6, "rake_percent": 0}],
+    }
+    return config_from_dict(data, tmp_path / "config.toml")
+
+
+@pytest.fixture
+async def room_server(tmp_path):
+    started = []
+
+    async def start(**server):
+        served = await serve.start(_config(tmp_path, **server), host="127.0.0.1", port=0, data_dir=tmp_path)
+        started.append(served)
+        return served
+
+    yield start
+    for served in started:
+        await serve.shutdown(served)
+
+
+def _key():
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+def _connect(served, key, name):
+    return asyncssh.connect("127.0.0.1", served.server.port, username=name, client_keys=[key],
+                            known_hosts=None, agent_path=None, config=None)
+
+
+class Screen:
+    def __init__(self, process) -> None:
+        self.process = process
+        self.text = ""
+        self.task = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        while True:
+            data = await self.process.stdout.read(65536)
+            if not data:
+                return
+            self.text += data
+
+    @property
+    def plain(self) -> str:
+        """The output with escape sequences removed (styled runs split words otherwise)."""
+        return _ESCAPES.sub("", self.text)
+
+    async def wait_for(self, needle: str, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.plain:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{needle!r} not on screen; tail {self.text[-400:]!r}")
+            await asyncio.sleep(0.02)
+
+    def send(self, keys: str) -> None:
+        self.process.stdin.write(keys)
+
+
+async def _until(predicate, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached")
+        await asyncio.sleep(0.02)
+
+
+async def _sit_down(served, key, name, size=(100, 30)):
+    conn = await _connect(served, key, name)
+    screen = Screen(await conn.create_process(term_type="xterm-256color", term_size=size))
+    await screen.wait_for(f"Welcome, {name}")
+    screen.send("\r")                                   # to the lobby
+    await screen.wait_for("Tables")
+    screen.send("j")                                    # join the first table
+    await screen.wait_for("Buy in")
+    await asyncio.sleep(0.2)
+    screen.send("\r")                                   # take the offered default
+    table = served.room.tables[TABLE]
+    await _until(lambda: (s := table.seat_of(served.store.find(name).id)) is not None and s.stack > 0)
+    return conn, screen
+
+
+def _actor_name(table):
+    hand = table.hand
+    if hand is None or hand.over or hand.actor is None:
+        return None
+    return hand.players[hand.actor].name
+
+
+async def test_two_players_join_a_table_and_finish_a_hand(room_server):
+    served = await room_server()
+    table = served.room.tables[TABLE]
+    a = await _sit_down(served, _key(), "alice")
+    b = await _sit_down(served, _key(), "bob")
+    screens = {"alice": a[1], "bob": b[1]}
+    await _until(lambda: table.hand is not None)
+    first = table.hand
+    name = await _wait_actor(table, first)
+    await asyncio.sleep(0.3)                            # the table screen is up
+    screens[name].send("f")                             # a fold ends a heads-up hand
+    await _until(lambda: first.over)
+    assert len(table.stats) >= 1
+    assert served.store.total_money() == served.store.expected_money()
+    for conn, _ in (a, b):
+        conn.close()
+
+
+async def _wait_actor(table, hand):
+    await _until(lambda: hand.over or _actor_name(table) is not None)
+    return None if hand.over else _actor_name(table)
+
+
+async def test_a_resize_re_lays_the_screen(room_server):
+    served = await room_server()
+    conn, screen = await _sit_down(served, _key(), "carol", size=(80, 24))
+    before = len(screen.text)
+    screen.process.change_terminal_size(120, 40)
+    await _until(lambda: len(screen.text) > before + 500)
+    assert served.server.sessions and all(s.app for s in served.server.sessions)
+    conn.close()
+
+
+async def test_a_client_killed_mid_hand_reconnects_and_resumes(room_server):
+    served = await room_server()
+    table = served.room.tables[TABLE]
+    key_a, key_b = _key(), _key()
+    a = await _sit_down(served, key_a, "alice")
+    b = await _sit_down(served, key_b, "bob")
+    await _until(lambda: table.hand is not None and _actor_name(table) is not None)
+    victim = _actor_name(table)
+    conn = a[0] if victim == "alice" else b[0]
+    conn.abort()                                        # the connection drops without a goodbye
+    account = served.store.find(victim).id
+    await _until(lambda: not table.seat_of(account).connected)
+    assert table.seat_of(account) is not None           # the seat is kept
+    again = await _connect(served, key_a if victim == "alice" else key_b, victim)
+    screen = Screen(await again.create_process(term_type="xterm-256color", term_size=(100, 30)))
+    await screen.wait_for(f"Welcome, {victim}")
+    await _until(lambda: table.seat_of(account).connected)
+    hand = table.hand
+    assert _actor_name(table) == victim                  # still his decision, in the same hand
+    served.room.clients[account][0].act(TABLE, "fold")  # the hand resumes with him
+    assert hand.over or _actor_name(table) != victim
+    again.close()
+
+
+async def test_refusals_leave_the_server_healthy(room_server):
+    served = await room_server(max_per_ip=3)
+    key = _key()
+    async with _connect(served, key, "dave") as conn:
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_process("ls")              # exec
+    async with _connect(served, key, "dave") as conn:
+        with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
+            await conn.start_sftp_client()
+    async with _connect(served, key, "dave") as conn:
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", 80)
+        proc = await conn.create_process(term_type=None)   # no PTY: one line of help, exit 1
+        out = await asyncio.wait_for(proc.stdout.read(), 5)
+        assert "ssh" in out.lower() or "terminal" in out.lower()
+    conns = [await _connect(served, key, "dave") for _ in range(3)]
+    with pytest.raises(asyncssh.DisconnectError, match="too many"):
+        await _connect(served, key, "dave")
+    for c in conns:
+        c.close()
+    conn, screen = await _sit_down(served, _key(), "erin")  # still serving
+    conn.close()
+
+
+async def test_admin_credit_kick_and_ban(room_server):
+    from cardroom.admin.commands import AdminContext, execute
+
+    served = await room_server()
+    key = _key()
+    conn, screen = await _sit_down(served, key, "frank")
+    ctx = AdminContext(served.room, served.store, "console", lambda: None)
+    assert execute(ctx, "credit frank 25 welcome bonus").ok
+    frank = served.store.find("frank")
+    client = served.room.clients[frank.id][0]
+    assert client.my_money().balance == frank.balance_cents
+    assert execute(ctx, "kick frank stalling").ok
+    table = served.room.tables[TABLE]
+    await _until(lambda: table.seat_of(frank.id) is None)
+    assert execute(ctx, "ban frank cheating").ok
+    await asyncio.wait_for(screen.process.wait_closed(), 30)   # his session is ended
+    with pytest.raises((asyncssh.PermissionDenied, asyncssh.DisconnectError)):
+        async with _connect(served, key, "frank"):
+            pass
+    assert served.store.total_money() == served.store.expected_money()
