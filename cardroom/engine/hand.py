@@ -103,6 +103,7 @@ class Hand:
         self.start_stacks = tuple(p.stack for p in players)
         self.stacks = [p.stack for p in players]
         self.totals = [0] * n          # put in this hand
+        self.dead = [0] * n            # of which dead money (antes, a missed small blind)
         self.bets = [0] * n            # put in this betting round
         self.folded = [False] * n
         self.all_in = [False] * n
@@ -140,6 +141,8 @@ class Hand:
         self.totals[p] += amount
         if live:
             self.bets[p] += amount
+        else:
+            self.dead[p] += amount    # antes and dead blinds: never returned as an uncalled bet
         if self.stacks[p] == 0:
             self.all_in[p] = True
         return amount
@@ -461,6 +464,8 @@ class Hand:
                 raise ActionNotAllowed("there is no bring-in to make")
             return lg
         if kind in ("bet", "raise", "complete"):
+            if not isinstance(amount, int) or isinstance(amount, bool):
+                raise BadAmount(f"an amount is a whole number of cents, not {amount!r}")
             if not lg.min_to:
                 if self.structure.limited and self._bet_count >= (self.structure.cap or 10**9):
                     raise ActionNotAllowed(f"the betting is capped at {self.structure.cap} bets this round: "
@@ -712,7 +717,7 @@ class Hand:
                 return
 
     def _return_uncalled(self) -> None:
-        p, amount = uncalled(self.totals)
+        p, amount = uncalled([t - d for t, d in zip(self.totals, self.dead)])
         if amount:
             self.totals[p] -= amount
             self.bets[p] = max(0, self.bets[p] - amount)

@@ -40,11 +40,15 @@ def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[boo
             else:
                 pots.append(Pot(amount, eligible))
         prev = level
-    # Chips above the highest live level (folded players who bet more than any live player can
-    # only happen with a return pending) go to the last pot.
+    # Chips above the highest live level (dead money, or a folded player's bet that no live player
+    # matched because the live ones are all-in or protected below it) go to the last pot; when no
+    # live player put in anything (two protected all-ins at 0), to a pot they all contest.
     rest = sum(t - prev for t in totals if t > prev)
-    if rest and pots:
-        pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
+    if rest:
+        if pots:
+            pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
+        else:
+            pots.append(Pot(rest, tuple(p for p in range(n) if live[p])))
     return pots
 
 

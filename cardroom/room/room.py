@@ -189,7 +189,7 @@ class RoomClient:
 
     def watch(self, table: str) -> api.TableView:
         t = self._table(table)
-        t.watch(self.account_id, self._notify)
+        t.watch(self.account_id, self._notify, self.name)
         return t.view_for(self.account_id)
 
     def unwatch(self, table: str) -> None:
@@ -214,7 +214,7 @@ class RoomClient:
     # ------------------------------------------------------------------ intents
     def join(self, table: str, seat: int | None = None) -> int:
         t = self._table(table)
-        t.watch(self.account_id, self._notify)
+        t.watch(self.account_id, self._notify, self.name)
         return t.sit(self.account_id, self.name, seat)
 
     def buy_in(self, table: str, cents: int) -> None:
@@ -245,7 +245,7 @@ class RoomClient:
 
     def join_wait_list(self, table: str) -> int:
         t = self._table(table)
-        t.watch(self.account_id, self._notify)
+        t.watch(self.account_id, self._notify, self.name)
         return t.join_wait_list(self.account_id, self.name)
 
     def leave_wait_list(self, table: str) -> None:

@@ -120,6 +120,7 @@ class Table:
         self.plan: HandPlan | None = None
         self.chat: deque[api.ChatLine] = deque(maxlen=settings.chat_lines)
         self.watchers: dict[int, Callable[[], None]] = {}    # account -> callback
+        self.watcher_names: dict[int, str] = {}
         self.wait_list: list[tuple[int, str]] = []
         self.held: dict[int, tuple[int, object]] = {}       # seat -> (account, timer)
         self.stats: deque[tuple[float, int, int, int]] = deque(maxlen=200)  # (time, pot, dealt, saw)
@@ -128,11 +129,13 @@ class Table:
         self._next_hand = None
 
     # ================================================================= watching
-    def watch(self, account: int, callback: Callable[[], None]) -> None:
+    def watch(self, account: int, callback: Callable[[], None], name: str = "") -> None:
         self.watchers[account] = callback
+        self.watcher_names[account] = name or str(account)
 
     def unwatch(self, account: int) -> None:
         self.watchers.pop(account, None)
+        self.watcher_names.pop(account, None)
 
     def _changed(self) -> None:
         for account, cb in list(self.watchers.items()):
@@ -801,7 +804,7 @@ class Table:
             seconds_left=left, countdown=countdown, auto_action=me.auto if me else "ask",
             auto_blind=me.auto_blind if me else True, sitting_out=bool(me and me.sitting_out),
             draw_counts=draw_counts, chat=tuple(self.chat)[-60:],
-            railbirds=tuple(sorted(str(a) for a in self.watchers if a not in seated_accounts)),
+            railbirds=tuple(sorted(n for a, n in self.watcher_names.items() if a not in seated_accounts)),
             waiting_list=tuple(n for _, n in self.wait_list), rules=self.rules_text(), buy_in=buy,
             pending_chips=me.pending_chips if me else 0, missed_blinds=bool(me and me.owes == "missed"),
             message=me.message if me else "")

@@ -176,3 +176,20 @@ def test_cards_speak_a_mucked_winner_forfeits_but_a_shown_hand_is_read_by_the_de
     assert _awards(h) == [(1, 400, 0, "")]
     with pytest.raises(IllegalAction, match="over"):
         h.fold()
+
+
+def test_dead_money_goes_to_the_live_players_when_they_put_in_nothing():
+    pots = build_pots([0, 0, 100, 200], live=[True, True, False, False], capped=[True, True, False, False])
+    assert [(p.amount, p.eligible) for p in pots] == [(300, (0, 1))]
+
+
+def test_a_dead_small_blind_is_never_returned_as_an_uncalled_bet():
+    from cardroom.engine.hand import Player
+    players = [Player("A", 10_000, 1), Player("B", 10_000, 2),
+               Player("C", 10_000, 3, dead_post=100)]   # C is the big blind and owes a small blind
+    h = make_hand("holdem", FIXED, None, players=players, button=0)
+    assert h.totals == [0, 100, 300]
+    h.fold(); h.fold()                                      # everyone folds to the big blind
+    returned = [e for e in h.events if isinstance(e, ev.UncalledReturned)]
+    assert returned == [ev.UncalledReturned(2, 100)]        # only the unmatched part of his live blind
+    assert h.stacks == [10_000, 9_900, 10_100]

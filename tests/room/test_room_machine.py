@@ -660,9 +660,6 @@ def test_set_auto_and_bot_for_a_seat_not_in_the_hand(tmp_path):
     store.close()
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a protected all-in who had put in nothing is "
-                   "capped at 0, so when everyone else folds the blinds belong to nobody and "
-                   "settle_hand refuses the hand (table paused; the hand is only voided at restart)")
 def test_everyone_folds_to_two_protected_all_ins(tmp_path):
     store = SqliteStore(tmp_path / "r.sqlite3")
     clock = FakeClock()

@@ -114,6 +114,7 @@ def test_railbirds_watch_without_a_seat_and_are_listed(make_room):
     assert view.my_seat is None and view.my_cards == ()
     assert all(c is None or up for s in view.seats for c, up in zip(s.cards, s.up))
     assert room.lobby()[0].railbirds == 1
+    assert rail.view("T").railbirds == ("railbird",)
 
 
 def test_the_button_moves_one_player_left_each_hand(make_room):
