@@ -44,7 +44,7 @@ def test_guards_are_installed():
 
 async def test_no_app_survives_closed_sessions():
     assert _live_apps() == []
-    await _sessions(30, concurrent=6)
+    await _sessions(100, concurrent=10)
     await asyncio.sleep(0)
     assert _live_apps() == []
 
@@ -70,3 +70,33 @@ async def test_stdout_stderr_untouched_by_overlapping_apps():
     await second.stop()
     await third.stop()
     assert sys.stdout is out and sys.stderr is err
+
+
+async def test_no_card_room_app_survives_closed_ssh_sessions(tmp_path):
+    """The real card-room app, over the real server: sessions that pressed keys and closed leave
+    no CardroomApp behind (the parser leak and the stdout hijack both keep apps alive)."""
+    import asyncssh
+
+    from cardroom import serve
+    from cardroom.tui.app import CardroomApp
+    from tests.ssh.test_room_e2e import Screen, _config, _connect
+
+    served = await serve.start(_config(tmp_path, max_per_ip=50), host="127.0.0.1", port=0, data_dir=tmp_path)
+    try:
+        for i in range(0, 20, 5):
+            async def one(n):
+                async with _connect(served, asyncssh.generate_private_key("ssh-ed25519"), f"p{n}") as conn:
+                    screen = Screen(await conn.create_process(term_type="xterm-256color", term_size=(80, 24)))
+                    await screen.wait_for(f"Welcome, p{n}")
+                    screen.send("\r")                      # to the lobby
+                    await screen.wait_for("Tables")
+                    screen.send("\x1b[B\x1b[A")
+                    screen.send("\x11")                    # ctrl+q
+                    await asyncio.wait_for(screen.process.wait_closed(), 20)
+            await asyncio.gather(*(one(i + k) for k in range(5)))
+        await wait_for(lambda: not served.server.sessions)
+        await asyncio.sleep(0.1)
+        gc.collect()
+        assert [o for o in gc.get_objects() if isinstance(o, CardroomApp)] == []
+    finally:
+        await serve.shutdown(served)
