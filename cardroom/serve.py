@@ -13,7 +13,7 @@ import asyncio
 import logging
 import signal
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardroom.config import RoomConfig, TableConfig, load_config
@@ -54,6 +54,7 @@ class Served:
     server: object
     fingerprint: str
     config: RoomConfig
+    stop: asyncio.Event = field(default_factory=asyncio.Event)   # set: `serve()` shuts down
 
 
 def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteStore]:
@@ -109,7 +110,8 @@ def make_guest(store: SqliteStore):
     return guest
 
 
-def make_app_factory(room: Room, config: RoomConfig):
+def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
+    """`shutdown`: what the admin panel's `shutdown now` calls (serve's stop event)."""
     from cardroom.tui.app import build_app
 
     admins = set(config.server.admins)
@@ -117,7 +119,14 @@ def make_app_factory(room: Room, config: RoomConfig):
     def factory(info):
         client = room.connect(clean_name(info.username), info.key_fingerprint)
         client.is_admin = bool(info.key_fingerprint and info.key_fingerprint in admins)
-        app = build_app(client)
+        admin = None
+        if client.is_admin:
+            from cardroom.admin.commands import AdminContext
+            from cardroom.admin.panel import AdminPanel
+            ctx = AdminContext(room, room.store, info.key_fingerprint, shutdown or (lambda: None),
+                               authorized=lambda: client.is_admin)
+            admin = lambda: AdminPanel(ctx)  # noqa: E731
+        app = build_app(client, admin=admin)
         run = app.run_async
 
         async def run_then_close(*args, **kwargs):
@@ -143,20 +152,21 @@ async def start(config: RoomConfig, *, host: str | None = None, port: int | None
     key_path = data_dir / HOST_KEY
     key_path.parent.mkdir(parents=True, exist_ok=True)
     fingerprint = ensure_host_key(key_path)
+    stop = asyncio.Event()
     s = config.server
     limits = Limits(max_connections=s.max_connections, max_per_ip=s.max_per_ip,
                     login_timeout=s.login_timeout)
     server = await start_server(host or s.host, port if port is not None else s.port, key_path,
-                                make_app_factory(room, config), limits=limits,
+                                make_app_factory(room, config, stop.set), limits=limits,
                                 authorize=make_authorize(room, store),
                                 guest=make_guest(store) if s.guest_passwords else None)
-    return Served(room, store, server, fingerprint, config)
+    return Served(room, store, server, fingerprint, config, stop)
 
 
 async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_dir: Path,
                 headless: bool) -> int:
     served = await start(config, host=host, port=port, data_dir=data_dir)
-    stop = asyncio.Event()
+    stop = served.stop
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         try:
