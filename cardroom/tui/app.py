@@ -1,18 +1,26 @@
 """The app and its factory.
 
-    app = build_app(client, hotseat=None, options=None)
+    app = build_app(client, hotseat=None, options=None, admin=None)
 
 One app per session. The room tells the app "something changed" through `client.on_change`; the
 callback only posts the app a `RoomChanged` message (coalesced: at most one waiting), and the app,
 in its own task, re-reads its own view and updates only the widgets whose data changed. The app
 never touches another app's widgets and keeps no state of the table beyond what it draws.
+
+Multi-tabling: a session may sit at several tables. Escape leaves a table screen for the lobby and
+keeps the seat (the room keeps notifying us); `]` (or ctrl+n) switches to the next of my tables,
+those waiting for my decision first; the lobby and the table screen show which tables wait for me,
+and with sound on the bell rings when another table starts waiting.
+
+Admin: the composition root may pass `admin`, a callable returning a Screen (the admin panel); the
+app only pushes what it is given (F12 or ctrl+a), so the TUI never imports the admin or the store.
 """
 
 from __future__ import annotations
 
 
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -34,13 +42,20 @@ class CardroomApp(App):
     CSS_PATH = [STYLES / "app.tcss", STYLES / "table.tcss"]
     TITLE = "cardroom"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, show=False)]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+                Binding("f12", "admin", "Admin"),
+                Binding("ctrl+a", "admin", "Admin", show=False)]
 
-    def __init__(self, client, *, hotseat: HotSeat | None = None, options: UIOptions | None = None) -> None:
+    def __init__(self, client, *, hotseat: HotSeat | None = None, options: UIOptions | None = None,
+                 admin: Callable[[], Screen] | None = None) -> None:
         super().__init__()
         self.client = client
         self.hotseat = hotseat
         self.options = options or UIOptions()
+        self.admin = admin
+        self._admin_screen: Screen | None = None
+        self._waiting: frozenset = frozenset()     # tables waiting for my decision, last seen
+        self.table_memory: dict = {}               # table -> (hand key, holds) kept across switches
         self.revealed = None          # hot-seat: the local player whose cards may be shown now
         self._pending = False
         self._last_page = client.pages[-1] if client.pages else None
@@ -77,6 +92,8 @@ class CardroomApp(App):
             return
         if self.hotseat is not None:
             self._hotseat_check()
+        else:
+            self._check_waiting()
         refresh = getattr(self.screen, "refresh_from_room", None)
         if refresh is not None:
             refresh()
@@ -112,6 +129,90 @@ class CardroomApp(App):
             self.notify("Not now: wait for your turn", severity="warning")
             return False
         return True
+
+    # ------------------------------------------------------------------ multi-tabling
+    def my_tables(self) -> list[str]:
+        if self.hotseat is not None:
+            return []
+        try:
+            return list(self.client.my_tables())
+        except RoomError:
+            return []
+
+    def waiting_for_me(self) -> list[str]:
+        if self.hotseat is not None:
+            return []
+        try:
+            return list(self.client.waiting_for_me())
+        except RoomError:
+            return []
+
+    def current_table(self) -> str | None:
+        """The table of the topmost table screen (a dialog may be open over it)."""
+        from cardroom.tui.screens.table import TableScreen
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, TableScreen):
+                return screen.table
+        return None
+
+    def next_table(self, current: str | None = None) -> str | None:
+        """The next of my tables after `current` (in the lobby's order, wrapping round): the
+        first one waiting for my decision, else simply the next one. None: no other table."""
+        mine = self.my_tables()
+        if current in mine:
+            i = mine.index(current)
+            order = mine[i + 1:] + mine[:i]
+        else:
+            order = mine
+        waiting = set(self.waiting_for_me())
+        for name in order:
+            if name in waiting:
+                return name
+        return order[0] if order else None
+
+    def open_table(self, name: str, *, replace: bool = False):
+        """Watch `name` and show it: pushed over the lobby, or in place of the current table."""
+        from cardroom.tui.screens.table import TableScreen
+        try:
+            self.client.watch(name)
+        except RoomError as e:
+            self.notify(str(e), severity="error", markup=False)
+            return None
+        screen = TableScreen(name)
+        if replace:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+        return screen
+
+    def _check_waiting(self) -> None:
+        """With sound on, ring when a table other than the one on screen starts waiting for me."""
+        if self.client.closed:
+            return
+        now = frozenset(self.waiting_for_me())
+        new = now - self._waiting - {self.current_table()}
+        self._waiting = now
+        if new and self.options.sound:
+            self.bell()
+
+    # ------------------------------------------------------------------ admin
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "admin":
+            return self.admin is not None
+        return True
+
+    def action_admin(self) -> None:
+        if self.admin is None:
+            return
+        if self._admin_screen is not None and self._admin_screen in self.screen_stack:
+            return
+        try:
+            screen = self.admin()
+        except Exception as e:     # the panel could not be made: say so, keep the session
+            self.notify(f"The admin panel is not available: {e}", severity="error", markup=False)
+            return
+        self._admin_screen = screen
+        self.push_screen(screen)
 
     # ------------------------------------------------------------------ hot-seat
     def acted(self) -> None:
@@ -174,13 +275,18 @@ def _params(action: str) -> tuple:
         return ()
 
 
-def build_app(client, *, hotseat: HotSeat | None = None, options: UIOptions | None = None) -> CardroomApp:
+def build_app(client, *, hotseat: HotSeat | None = None, options: UIOptions | None = None,
+              admin: Callable[[], Screen] | None = None) -> CardroomApp:
     """The one way to make the app (SSH sessions, hot-seat and tests alike).
 
     client: the session's RoomClient (in hot-seat, any one of the local players' clients).
     hotseat: the local players sharing this terminal, or None.
     options: display preferences (four-colour deck, suit letters, ASCII, sound).
+    admin: for admin accounts only, a callable returning the admin panel (a Screen); F12 or
+        ctrl+a pushes it. The composition root decides who gets it; None: no admin key at all.
     """
     if client is None:
         raise RoomError("a session needs a client")
-    return CardroomApp(client, hotseat=hotseat, options=options)
+    if admin is not None and not callable(admin):
+        raise TypeError("admin must be a callable returning a Screen")
+    return CardroomApp(client, hotseat=hotseat, options=options, admin=admin)

@@ -20,7 +20,8 @@ KEYS = [
     ("F4", "auto: Bet/Call"), ("F5", "auto: Raise It"), ("F6", "auto: Fold in Turn"),
     ("j / w / b", "join / wait list / buy in"), ("s", "sit out / sit in"), ("l", "leave the table"),
     ("t / d", "chat to the players / ask the dealer (ctrl+t toggles)"), ("h", "hand history"),
-    ("o", "options"), ("m", "My Money"), ("?", "this help"), ("esc", "back to the lobby"),
+    ("o", "options"), ("m", "My Money"), ("?", "this help"), ("esc", "back to the lobby (your seat is kept)"),
+    ("] / ctrl+n", "next of your tables (those waiting for you first)"), ("F12", "admin panel (admins)"),
     ("ctrl+p", "command palette"), ("ctrl+q", "quit"),
 ]
 

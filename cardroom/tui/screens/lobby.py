@@ -1,5 +1,6 @@
 """The lobby: every table with its game, stakes, seats taken, wait list, railbirds, average pot,
-hands an hour; watch (Enter), join (j) or join the wait list (w)."""
+hands an hour; watch (Enter), join (j) or join the wait list (w). The first column marks my tables:
+"seated", or "★ turn" where the table waits for my decision; `]` opens the next of my tables."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from textual.widgets import DataTable, Static
 from cardroom.room.api import RoomError
 from cardroom.tui.render import money
 
-COLUMNS = ("Table", "Game", "Stakes", "Seats", "Waiting", "Railbirds", "Avg pot", "Hands/h", "Status")
+COLUMNS = ("You", "Table", "Game", "Stakes", "Seats", "Waiting", "Railbirds", "Avg pot", "Hands/h", "Status")
 
 
 class LobbyScreen(Screen):
@@ -23,11 +24,19 @@ class LobbyScreen(Screen):
         Binding("w", "wait_list", "Wait list"),
         Binding("m", "money", "My Money"),
         Binding("h", "history", "History"),
+        Binding("right_square_bracket", "next_table", "My next table"),
+        Binding("ctrl+n", "next_table", "My next table", show=False),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._mine: tuple = ()
+        self._title = None
+
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(("Tables", "bold"), "   ", self.app.client.name), id="lobby-title")
+        yield Static(Text.assemble(("Tables", "bold"), "   ", self.app.client.name), id="lobby-title",
+                     markup=False)
         table = DataTable(id="lobby-table", cursor_type="row", zebra_stripes=True)
         yield table
         yield KeyFooter()
@@ -46,21 +55,47 @@ class LobbyScreen(Screen):
     def refresh_from_room(self) -> None:
         table = self.query_one(DataTable)
         rows = self.app.client.lobby()
+        mine = set(self.app.my_tables())
+        waiting = set(self.app.waiting_for_me()) & mine
+        self._show_title(mine, waiting)
+        if bool(mine) != bool(self._mine):
+            self.refresh_bindings()
+        self._mine = tuple(sorted(mine))
         names = [r.name for r in rows]
         existing = [str(k.value) for k in table.rows]
         if existing != names:
             table.clear()
             for r in rows:
-                table.add_row(*self._cells(r), key=r.name)
+                table.add_row(*self._cells(r, mine, waiting), key=r.name)
             return
         for r in rows:
-            for col, cell in zip(COLUMNS, self._cells(r)):
+            for col, cell in zip(COLUMNS, self._cells(r, mine, waiting)):
                 if table.get_cell(r.name, col) != cell:
                     table.update_cell(r.name, col, cell)
 
-    @staticmethod
-    def _cells(r) -> tuple:
-        return (Text(r.name), Text(r.game), Text(r.stakes), f"{r.players}/{r.seats}", str(r.waiting),
+    def _show_title(self, mine: set, waiting: set) -> None:
+        title = Text.assemble(("Tables", "bold"), "   ", self.app.client.name)
+        if waiting:
+            star = "*" if self.app.options.ascii else "\u2605"
+            n = len(waiting)
+            title.append(f"   {star} {n} table{'s' if n > 1 else ''} waiting for you", "bold yellow")
+        elif mine:
+            n = len(mine)
+            title.append(f"   seated at {n} table{'s' if n > 1 else ''}", "dim")
+        if title != self._title:
+            self._title = title
+            self.query_one("#lobby-title", Static).update(title)
+
+    def _cells(self, r, mine: set = frozenset(), waiting: set = frozenset()) -> tuple:
+        if r.name in waiting:
+            star = "*" if self.app.options.ascii else "\u2605"
+            you = Text(f"{star} turn", "bold yellow")
+        elif r.name in mine:
+            you = Text("seated", "bold")
+        else:
+            you = Text("")
+        name = Text(r.name, "bold" if r.name in mine else "")
+        return (you, name, Text(r.game), Text(r.stakes), f"{r.players}/{r.seats}", str(r.waiting),
                 str(r.railbirds), money(r.average_pot), str(r.hands_per_hour), r.status)
 
     def _selected(self) -> str | None:
@@ -79,6 +114,19 @@ class LobbyScreen(Screen):
         screen = TableScreen(name)
         self.app.push_screen(screen)
         return screen
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "next_table":
+            return bool(self._mine)
+        return True
+
+    def action_next_table(self) -> None:
+        """The next of my tables (those waiting for my decision first)."""
+        name = self.app.next_table(None)
+        if name is None:
+            self.notify("You are not seated at any table", severity="warning")
+            return
+        self.app.open_table(name)
 
     def action_watch(self) -> None:
         name = self._selected()

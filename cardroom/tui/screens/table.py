@@ -63,6 +63,8 @@ class TableScreen(Screen):
         Binding("o", "options", "Options"),
         Binding("m", "money", "My Money"),
         Binding("escape", "lobby", "Lobby", show=False),
+        Binding("right_square_bracket", "next_table", "Next table"),
+        Binding("ctrl+n", "next_table", "Next table", show=False),
     ]
 
     def __init__(self, table: str) -> None:
@@ -71,6 +73,11 @@ class TableScreen(Screen):
         self.view: TableView = self.app.table_view(table)
         self.holds: frozenset = frozenset()
         self._hold_key = None
+        # Holds survive a switch to another table and back (multi-tabling).
+        remembered = self.app.table_memory.get(table)
+        if remembered is not None:
+            self._hold_key, self.holds = remembered
+        self._others = None
         self._my_turn = False
         self._message = self.view.message
         self._title = None
@@ -84,6 +91,7 @@ class TableScreen(Screen):
     def compose(self) -> ComposeResult:
         opts = self.app.options
         yield Static("", id="table-title", markup=False)
+        yield Static("", id="table-others", markup=False)
         with Horizontal(id="table-body"):
             with Vertical(id="table-main"):
                 yield Felt(len(self.view.seats), opts, id="felt")
@@ -101,6 +109,9 @@ class TableScreen(Screen):
 
     def on_screen_resume(self) -> None:
         self.refresh_from_room()
+
+    def on_unmount(self) -> None:
+        self.app.table_memory[self.table] = (self._hold_key, self.holds)
 
     def _tick(self) -> None:
         # The bar of the decision clock moves between the table's own (last-10-seconds) ticks.
@@ -142,12 +153,42 @@ class TableScreen(Screen):
         if view.message and view.message != self._message:
             self.notify(view.message, title=self.table, markup=False)
         self._message = view.message
+        others = self._show_others()
         # The footer rebuilds itself on refresh_bindings: only when what the keys do has changed.
         keys = (view.legal, view.my_seat, view.sitting_out, view.buy_in is None, len(view.my_cards),
-                any(s.status == "empty" and not s.held_for for s in view.seats))
+                any(s.status == "empty" and not s.held_for for s in view.seats), bool(others))
         if keys != self._keys:
             self._keys = keys
             self.refresh_bindings()
+
+    def other_tables(self) -> tuple[list[str], list[str]]:
+        """(my other tables, those of them waiting for my decision), in the lobby's order."""
+        mine = [t for t in self.app.my_tables() if t != self.table]
+        if not mine:
+            return [], []
+        waiting = set(self.app.waiting_for_me())
+        return mine, [t for t in mine if t in waiting]
+
+    def _show_others(self) -> list[str]:
+        """The multi-tabling line: shown only while I sit at another table too."""
+        mine, waiting = self.other_tables()
+        state = (tuple(mine), tuple(waiting), self.app.options.ascii)
+        if state != self._others:
+            self._others = state
+            box = self.query_one("#table-others", Static)
+            box.display = bool(mine)
+            box.set_class(bool(waiting), "-waiting")
+            star = "*" if self.app.options.ascii else "\u2605"
+            if waiting:
+                n = len(waiting)
+                line = Text.assemble((f"{star} {n} other table{'s' if n > 1 else ''} waiting: ", "bold"),
+                                     ", ".join(waiting), ("   ] next table", "dim"))
+            elif mine:
+                line = Text.assemble("Also seated at: ", ", ".join(mine), ("   ] next table", "dim"))
+            else:
+                line = Text("")
+            box.update(line)
+        return mine
 
     def _show(self) -> None:
         v = self.view
@@ -266,6 +307,8 @@ class TableScreen(Screen):
             return True if seated else None
         if action == "lobby":
             return self.app.hotseat is None
+        if action == "next_table":
+            return bool(self._others and self._others[0])
         return True
 
     # ------------------------------------------------------------------ intents
@@ -437,8 +480,19 @@ class TableScreen(Screen):
         self.app.push_screen(MoneyScreen())
 
     def action_lobby(self) -> None:
+        """Back to the lobby; my seat here is kept (and the lobby marks this table as mine)."""
         if self.app.hotseat is None:
             self.app.pop_screen()
+
+    def action_next_table(self) -> None:
+        """Multi-tabling: the next of my tables, those waiting for my decision first."""
+        if self.app.hotseat is not None or self.app.screen is not self:
+            return
+        name = self.app.next_table(self.table)
+        if name is None:
+            self.notify("You are not seated at another table", severity="warning")
+            return
+        self.app.open_table(name, replace=True)
 
     def action_options(self) -> None:
         v = self.view
