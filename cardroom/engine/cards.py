@@ -123,7 +123,8 @@ def parse_cards(text: str | Iterable[str], *, unique: bool = True) -> list[Card]
         compact = text.replace(",", " ").split()
         parts: list[str] = []
         for chunk in compact:
-            if len(chunk) % 2 and not chunk.startswith("10"):
+            chunk = chunk.replace("10", "T")   # "10h" is the ten of hearts
+            if len(chunk) % 2:
                 raise BadCardText(f"{chunk!r} is not a list of cards")
             parts.extend(chunk[i:i + 2] for i in range(0, len(chunk), 2))
     else:
