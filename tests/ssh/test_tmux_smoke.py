@@ -1,0 +1,194 @@
+"""Smoke test through a real terminal: `python -m cardroom serve` as a subprocess, the OpenSSH
+client inside tmux panes (alice and bob), keys typed with `tmux send-keys`, the screen read with
+`tmux capture-pane -p`. Log in, lobby, join and buy in, a hand between two players, a fold, the
+admin panel over SSH (alice's key is an admin), quit, and the terminal is given back (the pane is
+off the alternate screen and the table is gone).
+
+Set CARDROOM_TMUX_CAPTURE=path to keep the text of the table screen mid-hand.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+MISSING = [tool for tool in ("tmux", "ssh", "ssh-keygen") if shutil.which(tool) is None]
+pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)} on PATH "
+                                "(a real terminal multiplexer and the OpenSSH client)")
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLE = "Smoke Hold'em $2/$4"
+EXIT_MARK = "CARDROOM-SSH-EXIT="
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _keygen(path: Path) -> str:
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "smoke", "-f", str(path)],
+                   check=True, capture_output=True)
+    out = subprocess.run(["ssh-keygen", "-lf", f"{path}.pub"], check=True, capture_output=True,
+                         text=True).stdout
+    return out.split()[1]          # "256 SHA256:... smoke (ED25519)"
+
+
+class Tmux:
+    def __init__(self) -> None:
+        self.base = ["tmux", "-L", f"cardroom-test-{os.getpid()}", "-f", "/dev/null"]
+
+    def __call__(self, *args: str) -> str:
+        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True,
+                              timeout=10).stdout
+
+    def screen(self, target: str) -> str:
+        return self("capture-pane", "-p", "-t", target)
+
+    def keys(self, target: str, *keys: str) -> None:
+        for key in keys:
+            self("send-keys", "-t", target, key)
+            time.sleep(0.05)
+
+    def wait(self, target: str, *texts: str, timeout: float = 10.0) -> str:
+        """The pane's text once it shows every one of `texts`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.screen(target)
+            if all(t in text for t in texts):
+                return text
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{target}: never showed {texts!r}; the pane:\n{text}")
+            time.sleep(0.15)
+
+    def kill(self) -> None:
+        """Stop this test's tmux server and remove its socket file (kill-server leaves it)."""
+        path = subprocess.run([*self.base, "display", "-p", "#{socket_path}"], capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=10)
+        if path:
+            Path(path).unlink(missing_ok=True)
+
+
+def _server(tmp: Path, port: int, admin: str) -> subprocess.Popen:
+    config = tmp / "config.toml"
+    config.write_text(f"""
+[server]
+host = "127.0.0.1"
+port = {port}
+max_per_ip = 20
+admins = ["{admin}"]
+
+[room]
+starting_money = "500"
+
+[[tables]]
+name = "{TABLE}"
+game = "holdem"
+structure = "fixed"
+stakes = ["2", "4"]
+seats = 6
+rake_percent = 0
+""")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.Popen([sys.executable, "-m", "cardroom", "serve", "--config", str(config), "--headless",
+                             "--port", str(port), "--data-dir", str(tmp)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"the server exited: {proc.stdout.read()}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("the server never listened")
+
+
+def _ssh(port: int, key: Path, name: str) -> str:
+    return (f"ssh -F /dev/null -p {port} -i {key} -o StrictHostKeyChecking=no "
+            f"-o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -o BatchMode=yes -o LogLevel=ERROR "
+            f"{name}@127.0.0.1; echo {EXIT_MARK}$?; sleep 60")
+
+
+def test_two_players_over_real_ssh_in_tmux(tmp_path):
+    started = time.monotonic()
+    admin = _keygen(tmp_path / "alice")
+    _keygen(tmp_path / "bob")
+    port = _free_port()
+    tmux = Tmux()
+    server = _server(tmp_path, port, admin)
+    try:
+        for name in ("alice", "bob"):
+            tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", _ssh(port, tmp_path / name, name))
+
+        # alice: welcome, lobby, the admin panel, then join and buy in.
+        tmux.wait("alice", "Welcome, alice", timeout=15)
+        tmux.keys("alice", "Enter")
+        lobby = tmux.wait("alice", "Tables", TABLE)
+        assert "Admin" in lobby                      # her key is in server.admins
+        tmux.keys("alice", "F12")
+        tmux.wait("alice", "cardroom admin")
+        tmux.keys("alice", "who", "Enter")
+        tmux.wait("alice", "> who", "alice", "online (1 session)")
+        tmux.keys("alice", "Escape")
+        tmux.wait("alice", "Tables", TABLE)
+        tmux.keys("alice", "j")
+        tmux.wait("alice", f"Buy in at {TABLE}")
+        tmux.keys("alice", "Enter")
+        tmux.wait("alice", "alice (seat", "Waiting for the next hand")
+
+        # bob: not an admin; joins, and a hand starts.
+        tmux.wait("bob", "Welcome, bob", timeout=15)
+        tmux.keys("bob", "Enter")
+        assert "Admin" not in tmux.wait("bob", "Tables", TABLE)
+        tmux.keys("bob", "j")
+        tmux.wait("bob", f"Buy in at {TABLE}")
+        tmux.keys("bob", "Enter")
+
+        deadline = time.monotonic() + 10
+        actor = None
+        while actor is None:
+            for name in ("alice", "bob"):
+                text = tmux.screen(name)
+                if "Your turn" in text and "hand #" in text:
+                    actor, mid_hand = name, text
+            assert time.monotonic() < deadline, "no hand started"
+            time.sleep(0.15)
+        other = "bob" if actor == "alice" else "alice"
+        assert "f Fold" in mid_hand and "Pot $" in mid_hand and f"{actor} (seat" in mid_hand
+        if os.environ.get("CARDROOM_TMUX_CAPTURE"):
+            Path(os.environ["CARDROOM_TMUX_CAPTURE"]).write_text(mid_hand)
+        tmux.keys(actor, "f")
+        tmux.wait(other, f"{actor} folds")
+
+        # Quit: the app ends, ssh exits 0, and the terminal is back (no alternate screen, no table).
+        for name in ("alice", "bob"):
+            tmux.keys(name, "C-q")
+        for name in ("alice", "bob"):
+            text = tmux.wait(name, f"{EXIT_MARK}0")
+            assert TABLE not in text and "Fold" not in text, text
+            assert tmux("display", "-p", "-t", name, "#{alternate_on}").strip() == "0"
+            assert tmux("display", "-p", "-t", name, "#{cursor_flag}").strip() == "1"   # cursor shown
+    finally:
+        tmux.kill()
+        if server.poll() is None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+    assert server.returncode == 0, server.stdout.read()      # a graceful shutdown on SIGTERM
+    assert time.monotonic() - started < 40
