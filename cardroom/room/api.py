@@ -136,6 +136,7 @@ class TableView:
     pending_chips: int = 0          # a stake change waiting for the hand to end
     missed_blinds: bool = False     # I must post missed blinds or wait for the big blind
     message: str = ""               # the last thing the table said to me (a page, a timeout ...)
+    blind_prompt: int = 0           # Auto Blind off: the blind I am asked to post now (0: none)
 
 
 @dataclass(frozen=True, slots=True)

@@ -231,6 +231,10 @@ class RoomClient:
     def set_auto_blind(self, table: str, on: bool) -> None:
         self._table(table).set_auto_blind(self.account_id, on)
 
+    def post_blind(self, table: str, post: bool = True) -> None:
+        """Answer the blind prompt (Auto Blind off): post, or decline and sit out."""
+        self._table(table).post_blind(self.account_id, post)
+
     def post_or_wait(self, table: str, post: bool) -> None:
         self._table(table).set_wants_post(self.account_id, post)
 

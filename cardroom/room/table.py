@@ -127,6 +127,9 @@ class Table:
         self._deadline: float | None = None
         self._timers: list = []
         self._next_hand = None
+        self._asking: dict[int, int] = {}    # seat -> blind to post, while Auto Blind is off
+        self._blinds_ok: set[int] = set()
+        self._ask_timer = None
 
     # ================================================================= watching
     def watch(self, account: int, callback: Callable[[], None], name: str = "") -> None:
@@ -429,6 +432,8 @@ class Table:
         plan = plan_hand(facts, self.plan, stud=self.settings.variant.bring_in)
         if plan is None:
             return
+        if self._ask_for_blinds(plan):
+            return
         st = self.settings.structure
         big = st.big_blind
         small = st.blinds[0] if st.blinds else 0
@@ -467,6 +472,56 @@ class Table:
             s.owes, s.missed_sb = "", False
         self._say(f"Hand #{hand_id} begins")
         self._after_events(list(self.hand.events))
+
+    # ------------------------------------------------------------------ Auto Blind off
+    def _ask_for_blinds(self, plan: HandPlan) -> bool:
+        """Seed 000: without Auto Blind a player is asked before each blind. True while waiting."""
+        posters = {plan.small_blind, plan.big_blind, *plan.live_posts, *plan.dead_posts} - {None}
+        ask = {n for n in posters if n in self.seats and not self.seats[n].auto_blind
+               and self.seats[n].bot is None and n not in self._blinds_ok}
+        if not ask:
+            self._blinds_ok = set()
+            self._asking = {}
+            return False
+        self._asking = {n: self._blind_amount(plan, n) for n in ask}
+        for n in ask:
+            self.seats[n].message = "post your blind to play this hand (Auto Blind is off)"
+        self._ask_timer = self.clock.call_later(self.settings.action_seconds, self._blinds_unanswered)
+        self._changed()
+        return True
+
+    def _blind_amount(self, plan: HandPlan, number: int) -> int:
+        st = self.settings.structure
+        small = st.blinds[0] if st.blinds else 0
+        if number == plan.big_blind or plan.live_posts.get(number):
+            return st.big_blind + (small if plan.dead_posts.get(number) else 0)
+        return small
+
+    def post_blind(self, account: int, post: bool) -> None:
+        """Answer the blind prompt: post (the hand is dealt once everyone asked has answered) or
+        decline (sit out)."""
+        seat = self._need_seat(account)
+        if seat.number not in self._asking:
+            raise api.NotAllowedNow("there is no blind to post now")
+        del self._asking[seat.number]
+        seat.message = ""
+        if post:
+            self._blinds_ok.add(seat.number)
+        else:
+            self._start_sit_out(seat)
+        if not self._asking:
+            self._ask_timer.cancel()
+            self._start_hand()
+        else:
+            self._changed()
+
+    def _blinds_unanswered(self) -> None:
+        for number in list(self._asking):
+            seat = self.seats.get(number)
+            if seat is not None and not seat.sitting_out:
+                self._start_sit_out(seat)   # no answer in time: sat out, the hand goes on
+        self._asking = {}
+        self._start_hand()
 
     def _after_events(self, events: list) -> None:
         names = [p.name for p in self.hand.players]
@@ -807,7 +862,7 @@ class Table:
             railbirds=tuple(sorted(n for a, n in self.watcher_names.items() if a not in seated_accounts)),
             waiting_list=tuple(n for _, n in self.wait_list), rules=self.rules_text(), buy_in=buy,
             pending_chips=me.pending_chips if me else 0, missed_blinds=bool(me and me.owes == "missed"),
-            message=me.message if me else "")
+            message=me.message if me else "", blind_prompt=self._asking.get(me.number, 0) if me else 0)
 
     def chips(self) -> int:
         """Chips this table holds (stacks, pending stake changes, and the hand's pot and rake)."""

@@ -316,3 +316,40 @@ def test_out_of_turn_and_illegal_actions_are_refused_and_change_nothing(make_roo
     with pytest.raises(RoomError):
         c.act("T", "dance")
     assert len(t.hand.events) == n
+
+
+def test_without_auto_blind_the_player_is_asked_to_post_each_blind(make_room):
+    room, clock = make_room()
+    a, b, c = [room.connect(n) for n in ("alice", "bob", "carol")]
+    for x in (a, b, c):
+        x.join("T")
+        x.set_auto_blind("T", False) if x is not c else None
+    for x in (a, b, c):
+        x.buy_in("T", 10_000)
+    clock.advance(0.01)
+    t = room.tables["T"]
+    assert t.hand is None                                   # nobody is dealt until the blinds answer
+    asked = [x for x in (a, b, c) if x.view("T").blind_prompt]
+    assert asked and all(x is not c for x in asked)          # carol has Auto Blind on
+    for x in asked:
+        assert x.view("T").blind_prompt in (100, 200)
+        x.post_blind("T", True)
+    assert t.hand is not None and not t.hand.over
+
+
+def test_declining_or_not_answering_the_blind_prompt_sits_the_player_out(make_room):
+    room, clock = make_room()
+    a, b, c = [room.connect(n) for n in ("alice", "bob", "carol")]
+    for x in (a, b, c):
+        x.join("T")
+        x.set_auto_blind("T", False)
+        x.buy_in("T", 10_000)
+    clock.advance(0.01)
+    asked = [x for x in (a, b, c) if x.view("T").blind_prompt]
+    asked[0].post_blind("T", False)
+    assert asked[0].view("T").sitting_out
+    clock.advance(30)                                        # nobody answers: they are sat out
+    t = room.tables["T"]
+    assert t.hand is None or sum(1 for x in (a, b, c) if x.view("T").sitting_out) >= 1
+    with pytest.raises(NotAllowedNow):
+        asked[0].post_blind("T", True)
