@@ -12,6 +12,9 @@ Every intent runs on the loop and returns or raises a RoomError (the message is 
 
 from __future__ import annotations
 
+import base64
+import binascii
+import hashlib
 import logging
 from dataclasses import dataclass
 from typing import Callable
@@ -23,6 +26,26 @@ from cardroom.room.ports import Account, Refused, Store
 from cardroom.room.table import Table, TableSettings
 
 log = logging.getLogger("cardroom.room")
+
+_KEY_TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
+              "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com")
+
+
+def key_fingerprint(public_key: str) -> str:
+    """The SHA256 fingerprint (as `ssh-keygen -l` prints it) of an OpenSSH public key line."""
+    parts = public_key.strip().split()
+    if len(parts) < 2 or parts[0] not in _KEY_TYPES or len(parts[1]) > 16_384:
+        raise RoomError("paste a public key line: ssh-ed25519 AAAA... (from your .pub file)")
+    try:
+        blob = base64.b64decode(parts[1], validate=True)
+    except (binascii.Error, ValueError):
+        raise RoomError("that key is not valid base64") from None
+    # The blob starts with its own type name: a length-prefixed string.
+    n = int.from_bytes(blob[:4], "big") if len(blob) >= 4 else -1
+    if n <= 0 or blob[4:4 + n].decode("ascii", "replace") != parts[0]:
+        raise RoomError("that key's data does not match its type")
+    digest = base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
+    return "SHA256:" + digest
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +100,7 @@ class Room:
                 account = self.store.get_or_create(name, self.settings.starting_money)
         except Refused as e:
             raise RoomError(str(e)) from None
-        client = RoomClient(self, account)
+        client = RoomClient(self, account, fingerprint)
         older = self.clients.get(account.id, [])
         self.clients[account.id] = [client]
         for old in older:
@@ -135,7 +158,7 @@ class Room:
 class RoomClient:
     """One session's handle on the room, for one account. See the module docstring."""
 
-    def __init__(self, room: Room, account: Account) -> None:
+    def __init__(self, room: Room, account: Account, fingerprint: str | None = None) -> None:
         from cardroom.room.ratelimit import TokenBucket
         self.room = room
         self.account_id = account.id
@@ -143,6 +166,7 @@ class RoomClient:
         self.is_admin = account.is_admin
         self.pages: list[str] = []
         self.taken_over = False
+        self.fingerprint = fingerprint   # the key this session logged in with (None: no key)
         self._callback: Callable[[], None] | None = None
         s = room.settings
         self._chat_bucket = TokenBucket(s.chat_per_second, s.chat_burst, room.clock.now)
@@ -269,6 +293,28 @@ class RoomClient:
             return t.ask_dealer(self.account_id, clean)
         t.post_chat(self.name, clean)
         return None
+
+    # ------------------------------------------------------------------ my keys
+    def keys(self) -> tuple[str, ...]:
+        """Fingerprints of the SSH keys that may log in as me."""
+        return self.room.store.keys(self.account_id)
+
+    def add_key(self, public_key: str) -> str:
+        """Let another key log in as me: an OpenSSH public key line ("ssh-ed25519 AAAA... comment")."""
+        fingerprint = key_fingerprint(public_key)
+        try:
+            self.room.store.add_key(self.account_id, fingerprint)
+        except Refused as e:
+            raise RoomError(str(e)) from None
+        return fingerprint
+
+    def remove_key(self, fingerprint: str) -> None:
+        keys = self.keys()
+        if fingerprint not in keys:
+            raise RoomError("that key is not one of yours")
+        if len(keys) == 1:
+            raise RoomError("that is your only key: add another before removing it")
+        self.room.store.remove_key(self.account_id, fingerprint)
 
     # ------------------------------------------------------------------ history
     def hands(self, limit: int = 20, offset: int = 0):
