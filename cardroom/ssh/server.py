@@ -79,6 +79,7 @@ class _CardroomServer(asyncssh.SSHServer):
         self._candidate_fingerprint: str | None = None
         self._fingerprint: str | None = None
         self._has_session = False
+        self._authenticated = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -87,7 +88,8 @@ class _CardroomServer(asyncssh.SSHServer):
         registry = self._registry
         registry.connections.add(self)
         registry.per_ip[self._ip] += 1
-        if len(registry.connections) > registry.limits.max_unauthenticated:
+        unauthenticated = sum(1 for c in registry.connections if not c._authenticated)
+        if unauthenticated > registry.limits.max_unauthenticated:
             # A flood of silent TCP connections never reaches begin_auth: just drop them.
             asyncio.get_running_loop().call_soon(conn.abort)
 
@@ -149,6 +151,7 @@ class _CardroomServer(asyncssh.SSHServer):
         return bool(result)
 
     def auth_completed(self) -> None:
+        self._authenticated = True
         self._fingerprint = self._candidate_fingerprint
 
     def password_auth_supported(self) -> bool:
