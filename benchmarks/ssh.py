@@ -1,0 +1,427 @@
+"""Many SSH sessions on one card room: server RSS per session, keypress and action latencies.
+
+    python -m benchmarks ssh [--sessions 1000] [--seated 200] [--tables 25] [--duration 60]
+                             [--think 2.0] [--batch 50] [--size 100x30] [--seed 1] [--json]
+
+The real server (`cardroom.serve.start`: config -> SQLite -> room -> asyncssh -> one Textual app
+per PTY session) runs in a CHILD process, so its RSS (/proc/<pid>/status VmRSS) and CPU
+(/proc/<pid>/stat) are its own; the child reports table events over a pipe (see
+`benchmarks/_ssh_load.py`). This process runs the N clients: bare asyncssh client sessions with
+a PTY (xterm-256color, 100x30), no terminal emulation; a session's output is only timed and, for
+the chat-line check, stripped of escape sequences.
+
+Every session logs in with its own new ed25519 key (which claims the name), presses Enter on the
+welcome screen and moves the lobby cursor to its table. `--seated` players press `j` and accept
+the offered buy-in (Enter); the others are railbirds (Enter = watch), spread round robin over the
+tables. Sessions connect `--batch` at a time, each batch logged in before the next starts.
+A player whose turn the server reports waits a think time (uniform 0.5-1.5 x `--think` seconds),
+then types: `space` at a draw (stand pat); `c` or `space` when a check is free; facing a bet
+`c` (call) or, one time in five, `f`. The screen decides what the key does, as for a person.
+
+Measured during the `--duration` window after every session is in:
+- keypress -> own screen: from writing the key to the first output bytes on that session
+  (also: to the arrival of the action's chat line, e.g. "b0007 checks", on that session);
+- action -> other screens: from the moment `Table.act` applied the action in the server (a
+  CLOCK_MONOTONIC timestamp sent over the pipe; the clock is system wide) to the arrival on every
+  other session at that table (players and railbirds) of the action's chat line, which the table
+  screen's chat pane draws (a content check, so the once-a-second countdown repaint does not
+  count); the first output bytes after the action are reported too;
+- RSS of the server: idle (started, no session), with all sessions in, and the peak; per session
+  = (all - idle) / N;
+- hands finished, actions applied, decision timeouts, CPU seconds of the server and the clients.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks._ssh_load import (Recorder, Session, make_client_session_class, pick_key, plan_tables,
+                                  proc_stat)
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_P99_MS = 100.0
+TARGET_MIB_PER_SESSION = 10.0
+
+
+def _args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m benchmarks ssh", description=__doc__.splitlines()[0])
+    p.add_argument("--sessions", type=int, default=1000, help="SSH sessions in all (default 1000)")
+    p.add_argument("--seated", type=int, default=200, help="of which seated players (default 200)")
+    p.add_argument("--tables", type=int, default=0, help="tables (default max(25, seated/8))")
+    p.add_argument("--duration", type=float, default=60.0, help="measured seconds (default 60)")
+    p.add_argument("--think", type=float, default=2.0, help="mean think time of a player, s (default 2)")
+    p.add_argument("--batch", type=int, default=50, help="sessions logging in at once (default 50)")
+    p.add_argument("--size", default="100x30", help="terminal size WxH (default 100x30)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    a = p.parse_args(argv)
+    if not 0 <= a.seated <= a.sessions or a.sessions < 1:
+        p.error("need 1 <= sessions and 0 <= seated <= sessions")
+    a.tables = a.tables or max(25, math.ceil(a.seated / 8))
+    return a
+
+
+def _pct(xs: list[float], q: float) -> float | None:
+    if not xs:
+        return None
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, math.ceil(q / 100 * len(s)) - 1))] * 1000.0
+
+
+def _raise_nofile(need: int) -> int:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = hard if hard != resource.RLIM_INFINITY else max(soft, need)
+    if soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+def _log(args, text: str) -> None:
+    print(f"[ssh bench {time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+class Bench:
+    def __init__(self, args) -> None:
+        self.args = args
+        self.rec = Recorder()
+        self.rng = random.Random(args.seed)
+        self.sessions: list[Session] = []
+        self.players: dict[str, Session] = {}
+        self.by_table: dict[str, list[Session]] = {}
+        self.turn: dict[str, str] = {}          # table -> key of its current decision
+        self.statuses: asyncio.Queue = asyncio.Queue()
+        self.ready_event: asyncio.Future | None = None
+        self.acts_seen = 0
+        w, h = args.size.lower().split("x")
+        self.size = (int(w), int(h))
+
+    # ------------------------------------------------------------------ server events
+    def on_event(self, ev: dict) -> None:
+        kind = ev["e"]
+        if kind == "turn":
+            self.turn[ev["t"]] = ev["k"]
+            sess = self.players.get(ev["a"])
+            if sess is not None:
+                delay = self.args.think * (0.5 + self.rng.random())
+                key = pick_key(self.rng, ev["ph"], ev["ck"])
+                asyncio.get_running_loop().call_later(delay, self._press, sess, ev["t"], ev["k"], key, False)
+        elif kind == "act":
+            self.acts_seen += 1
+            marker = ev["m"].encode()
+            if not marker:
+                return
+            actor = self.players.get(ev["a"])
+            for s in self.by_table.get(ev["t"], ()):
+                if not s.ready or s.closed:
+                    continue
+                if s is actor:
+                    if s.last_key is not None:
+                        s.expect(s.last_key, marker, "own", first_bytes=False)
+                else:
+                    s.expect(ev["ts"], marker, "other", first_bytes=True)
+        elif kind == "status":
+            self.statuses.put_nowait(ev)
+        elif kind == "ready":
+            if self.ready_event and not self.ready_event.done():
+                self.ready_event.set_result(ev)
+
+    def _press(self, sess: Session, table: str, k: str, key: str, retry: bool) -> None:
+        if self.turn.get(table) != k or sess.closed:
+            return                                  # the decision moved on (or timed out)
+        loop = asyncio.get_running_loop()
+        if not sess.ready:                          # still logging in: try again shortly
+            loop.call_later(0.5, self._press, sess, table, k, key, retry)
+            return
+        now = time.monotonic()
+        sess.send(key)
+        sess.key_ts = now
+        sess.last_key = now
+        if self.rec.on:
+            self.rec.keys += 1
+            if retry:
+                self.rec.retries += 1
+        # A key the screen could not use yet (its view not refreshed): press again later.
+        loop.call_later(4.0, self._press, sess, table, k, key, True)
+
+    async def status(self, proc_in) -> dict:
+        proc_in.write(b"status\n")
+        proc_in.flush()
+        return await asyncio.wait_for(self.statuses.get(), 30)
+
+    # ------------------------------------------------------------------ one session
+    async def login(self, sess: Session, port: int) -> None:
+        import asyncssh
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        try:
+            sess.conn = await asyncssh.connect(
+                "127.0.0.1", port, username=sess.name, client_keys=[key], known_hosts=None,
+                agent_path=None, config=None, keepalive_interval=0, login_timeout=120)
+            sess.chan, _ = await sess.conn.create_session(
+                lambda: self.session_class(sess), term_type="xterm-256color", term_size=self.size,
+                encoding=None)
+            await sess.wait_for(f"Welcome, {sess.name}".encode(), 60)
+            sess.send("\r")
+            await sess.wait_for(b"Tables", 60)
+            await asyncio.sleep(0.3)
+            sess.capture.clear()
+            sess.send("\x1b[B" * sess.row)
+            await asyncio.sleep(0.2)
+            if sess.role == "player":
+                sess.send("j")
+                await sess.wait_for(b"Buy in", 60)
+                await asyncio.sleep(0.3)
+                sess.send("\r")
+                await sess.wait_for(b"(seat ", 60)
+            else:
+                sess.send("\r")
+                await sess.wait_for(b"You are watching", 60)
+            if sess.table.encode() not in sess.plain():
+                raise RuntimeError(f"{sess.name}: not at {sess.table}")
+        except Exception as e:   # counted and reported; the run goes on
+            sess.error = f"{type(e).__name__}: {e}"
+            return
+        sess.capturing = False
+        sess.capture = bytearray()
+        sess.ready = True
+
+    # ------------------------------------------------------------------ the run
+    async def run(self) -> dict:
+        args = self.args
+        nofile = _raise_nofile(args.sessions * 2 + 200)
+        self.session_class = make_client_session_class()
+        tables, counts = plan_tables(args.tables, args.seated)
+        names = [t["name"] for t in tables]
+        # Who sits where: players by the plan, railbirds round robin.
+        roles = []
+        for i, c in enumerate(counts):
+            roles += [("player", i)] * c
+        for j in range(args.sessions - args.seated):
+            roles.append(("railbird", j % args.tables))
+        for idx, (role, ti) in enumerate(roles):
+            name = f"{'p' if role == 'player' else 'r'}{idx:04d}"
+            s = Session(self, idx, name, role, names[ti], ti)
+            s.last_key = None
+            self.sessions.append(s)
+            self.by_table.setdefault(names[ti], []).append(s)
+            if role == "player":
+                self.players[name] = s
+
+        tmp = tempfile.TemporaryDirectory(prefix="cardroom-ssh-bench-")
+        out_r, out_w = os.pipe()
+        in_r, in_w = os.pipe()
+        spec = {"data_dir": tmp.name, "tables": args.tables, "seated": args.seated,
+                "sessions": args.sessions, "out_fd": out_w, "in_fd": in_r}
+        child = subprocess.Popen(
+            [sys.executable, "-c", "from benchmarks._ssh_load import server_main; server_main()",
+             json.dumps(spec)], cwd=str(ROOT), pass_fds=(out_w, in_r), stdin=subprocess.DEVNULL)
+        os.close(out_w)
+        os.close(in_r)
+        proc_in = os.fdopen(in_w, "wb", buffering=0)
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=1 << 20)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(out_r, "rb", buffering=0))
+        self.ready_event = loop.create_future()
+
+        async def pump() -> None:
+            while True:
+                line = await reader.readline()
+                if not line:
+                    return
+                self.on_event(json.loads(line))
+
+        pump_task = asyncio.create_task(pump())
+        result: dict = {}
+        try:
+            ready = await asyncio.wait_for(self.ready_event, 60)
+            port, pid = ready["port"], ready["pid"]
+            _log(args, f"server pid {pid} on port {port}: {args.tables} tables, {args.sessions} sessions "
+                       f"({args.seated} seated), RLIMIT_NOFILE {nofile}")
+            await asyncio.sleep(2.0)
+            base = proc_stat(pid)
+
+            t_conn = time.monotonic()
+            cpu_conn0 = proc_stat(pid)["cpu"]
+            for start in range(0, len(self.sessions), args.batch):
+                batch = self.sessions[start:start + args.batch]
+                await asyncio.gather(*(self.login(s, port) for s in batch))
+                bad = [s for s in batch if s.error]
+                _log(args, f"{start + len(batch)}/{len(self.sessions)} logged in"
+                           + (f", {len(bad)} failed: {bad[0].error}" if bad else "")
+                           + f"; server RSS {proc_stat(pid)['VmRSS'] / 1024:.0f} MiB")
+            connect_s = time.monotonic() - t_conn
+            connect_cpu = proc_stat(pid)["cpu"] - cpu_conn0
+            await asyncio.sleep(3.0)
+            st0 = await self.status(proc_in)
+            all_in = proc_stat(pid)
+            ok = sum(1 for s in self.sessions if s.ready and not s.closed)
+
+            _log(args, f"{ok} sessions in; measuring {args.duration:.0f} s")
+            me0 = resource.getrusage(resource.RUSAGE_SELF)
+            t0 = time.monotonic()
+            bytes0 = sum(s.bytes for s in self.sessions)
+            self.rec.on = True
+            end = t0 + args.duration
+            while time.monotonic() < end:
+                await asyncio.sleep(min(10.0, end - time.monotonic()))
+                if time.monotonic() < end - 1:
+                    _log(args, f"{time.monotonic() - t0:.0f} s: keys {self.rec.keys}, "
+                               f"own p99 {_pct(self.rec.own_bytes, 99) or 0:.1f} ms, "
+                               f"others p99 {_pct(self.rec.other_line, 99) or 0:.1f} ms")
+            self.rec.on = False
+            t1 = time.monotonic()
+            end_stat = proc_stat(pid)
+            me1 = resource.getrusage(resource.RUSAGE_SELF)
+            bytes1 = sum(s.bytes for s in self.sessions)
+            st1 = await self.status(proc_in)
+            window = t1 - t0
+            still = sum(1 for s in self.sessions if s.ready and not s.closed)
+            rec = self.rec
+            errors = [s.error for s in self.sessions if s.error]
+            rss_base, rss_all = base["VmRSS"] / 1024, all_in["VmRSS"] / 1024
+            per = (rss_all - rss_base) / max(1, ok)
+            server_cpu = end_stat["cpu"] - all_in["cpu"]
+            client_cpu = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
+            result = {
+                "sessions_requested": args.sessions, "sessions_connected": ok, "sessions_at_end": still,
+                "seated_requested": args.seated, "seated_at_tables": st0["seated"],
+                "sitting_out_at_end": st1["sitting_out"], "watchers": st0["watchers"],
+                "tables": args.tables, "think_s": args.think, "term_size": args.size,
+                "login_errors": len(errors), "first_login_error": errors[0] if errors else "",
+                "connect_seconds": round(connect_s, 1), "connect_server_cpu_s": round(connect_cpu, 1),
+                "rss_base_mib": round(rss_base, 1), "rss_all_mib": round(rss_all, 1),
+                "rss_end_mib": round(end_stat["VmRSS"] / 1024, 1),
+                "rss_peak_mib": round(end_stat["VmHWM"] / 1024, 1),
+                "rss_per_session_mib": round(per, 3),
+                "own_key_first_bytes_ms": {"p50": _pct(rec.own_bytes, 50), "p99": _pct(rec.own_bytes, 99),
+                                           "max": _pct(rec.own_bytes, 100), "n": len(rec.own_bytes)},
+                "own_key_chat_line_ms": {"p50": _pct(rec.own_line, 50), "p99": _pct(rec.own_line, 99),
+                                         "max": _pct(rec.own_line, 100), "n": len(rec.own_line)},
+                "action_to_others_chat_line_ms": {"p50": _pct(rec.other_line, 50), "p99": _pct(rec.other_line, 99),
+                                                  "max": _pct(rec.other_line, 100), "n": len(rec.other_line)},
+                "action_to_others_first_bytes_ms": {"p50": _pct(rec.other_bytes, 50),
+                                                    "p99": _pct(rec.other_bytes, 99), "n": len(rec.other_bytes)},
+                "chat_lines_missed": rec.missed_line,
+                "keys_sent": rec.keys, "key_retries": rec.retries,
+                "window_s": round(window, 1),
+                "hands": st1["hands"] - st0["hands"], "actions": st1["acts"] - st0["acts"],
+                "hands_per_min": round((st1["hands"] - st0["hands"]) * 60 / window, 1),
+                "actions_per_s": round((st1["acts"] - st0["acts"]) / window, 2),
+                "timeouts": st1["timeouts"] - st0["timeouts"], "refused_acts": st1["refused"] - st0["refused"],
+                "server_cpu_s": round(server_cpu, 1), "server_cpu_pct_of_core": round(100 * server_cpu / window, 1),
+                "client_cpu_s": round(client_cpu, 1), "client_cpu_pct_of_core": round(100 * client_cpu / window, 1),
+                "output_kib_per_s": round((bytes1 - bytes0) / 1024 / window, 1),
+                "hands_total": st1["hands"],
+                "screen_paints": st1["paints"] - st0["paints"],
+                "screen_layouts": st1["layouts"] - st0["layouts"],
+                "paints_per_s": round((st1["paints"] - st0["paints"]) / window, 1),
+                "layouts_per_s": round((st1["layouts"] - st0["layouts"]) / window, 1),
+                "cpu_ms_per_paint": round(1000 * (st1["paint_s"] - st0["paint_s"]) / max(1, st1["paints"] - st0["paints"]), 2),
+                "cpu_ms_per_layout": round(1000 * (st1["layout_s"] - st0["layout_s"]) / max(1, st1["layouts"] - st0["layouts"]), 2),
+                "paint_layout_cpu_share": round((st1["paint_s"] - st0["paint_s"] + st1["layout_s"] - st0["layout_s"])
+                                                / max(1e-9, server_cpu), 3),
+                "server_key_to_write_ms": {"p50": _pct(st1["in_to_write"][len(st0["in_to_write"]):], 50),
+                                           "p99": _pct(st1["in_to_write"][len(st0["in_to_write"]):], 99)},
+                "server_key_to_act_ms": {"p50": _pct(st1["in_to_act"][len(st0["in_to_act"]):], 50),
+                                         "p99": _pct(st1["in_to_act"][len(st0["in_to_act"]):], 99)},
+                "dirty_widgets_per_s": dict(sorted(
+                    ((k, round((v - st0["dirty"].get(k, 0)) / window, 2)) for k, v in st1["dirty"].items()
+                     if v - st0["dirty"].get(k, 0)), key=lambda kv: -kv[1])[:12]),
+                "server_writes": st1["writes"] - st0["writes"],
+                "server_written_kib": round((st1["written"] - st0["written"]) / 1024, 1),
+            }
+            p99 = result["own_key_first_bytes_ms"]["p99"]
+            result["ratios"] = {
+                "sessions_vs_1000": round(ok / 1000, 3),
+                "own_p99_vs_100ms": round(p99 / TARGET_P99_MS, 3) if p99 is not None else None,
+                "rss_per_session_vs_10mib": round(per / TARGET_MIB_PER_SESSION, 3),
+            }
+        finally:
+            for s in self.sessions:
+                if s.conn is not None:
+                    s.conn.close()
+            await asyncio.sleep(1.0)
+            try:
+                proc_in.write(b"stop\n")
+                proc_in.close()
+            except OSError:
+                pass
+            try:
+                await asyncio.wait_for(asyncio.to_thread(child.wait), 30)
+            except asyncio.TimeoutError:
+                child.kill()
+                child.wait()
+            pump_task.cancel()
+            tmp.cleanup()
+        return result
+
+
+def _fmt(v, unit="") -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.1f}{unit}"
+    return f"{v}{unit}"
+
+
+def _table(r: dict) -> str:
+    own, ownl = r["own_key_first_bytes_ms"], r["own_key_chat_line_ms"]
+    oth, othb = r["action_to_others_chat_line_ms"], r["action_to_others_first_bytes_ms"]
+    ratio = r["ratios"]
+    rows = [
+        ("sessions connected", f"{r['sessions_connected']}/{r['sessions_requested']} "
+                               f"({r['seated_at_tables']} seated, {r['watchers']} watching, {r['tables']} tables)",
+         "1000", _fmt(ratio["sessions_vs_1000"], "x")),
+        ("login errors", f"{r['login_errors']}", "0", ""),
+        ("connect phase", f"{r['connect_seconds']} s, server CPU {r['connect_server_cpu_s']} s", "", ""),
+        ("server RSS idle", f"{r['rss_base_mib']} MiB", "", ""),
+        ("server RSS, all sessions in", f"{r['rss_all_mib']} MiB (end {r['rss_end_mib']}, peak {r['rss_peak_mib']})", "", ""),
+        ("RSS per session", f"{r['rss_per_session_mib']:.2f} MiB", "< 10 MiB", _fmt(ratio["rss_per_session_vs_10mib"], "x")),
+        ("key -> own screen (first bytes)", f"p50 {_fmt(own['p50'], ' ms')}  p99 {_fmt(own['p99'], ' ms')}  "
+                                            f"max {_fmt(own['max'], ' ms')}  n={own['n']}",
+         "p99 < 100 ms", _fmt(ratio["own_p99_vs_100ms"], "x")),
+        ("key -> own screen (chat line)", f"p50 {_fmt(ownl['p50'], ' ms')}  p99 {_fmt(ownl['p99'], ' ms')}  n={ownl['n']}", "", ""),
+        ("action -> other screens (chat line)", f"p50 {_fmt(oth['p50'], ' ms')}  p99 {_fmt(oth['p99'], ' ms')}  "
+                                                f"max {_fmt(oth['max'], ' ms')}  n={oth['n']}", "", ""),
+        ("action -> other screens (first bytes)", f"p50 {_fmt(othb['p50'], ' ms')}  p99 {_fmt(othb['p99'], ' ms')}  n={othb['n']}", "", ""),
+        ("hands / actions in window", f"{r['hands']} hands ({r['hands_per_min']}/min), {r['actions']} actions "
+                                      f"({r['actions_per_s']}/s) in {r['window_s']} s", "", ""),
+        ("keys / retries / timeouts", f"{r['keys_sent']} / {r['key_retries']} / {r['timeouts']}; "
+                                      f"chat lines missed {r['chat_lines_missed']}", "", ""),
+        ("server CPU", f"{r['server_cpu_s']} s = {r['server_cpu_pct_of_core']}% of a core", "", ""),
+        ("client CPU", f"{r['client_cpu_s']} s = {r['client_cpu_pct_of_core']}% of a core", "", ""),
+        ("output to clients", f"{r['output_kib_per_s']} KiB/s", "", ""),
+        ("screen repaints (server)", f"{r['paints_per_s']}/s at {r['cpu_ms_per_paint']} ms CPU; layouts "
+                                     f"{r['layouts_per_s']}/s at {r['cpu_ms_per_layout']} ms", "", ""),
+    ]
+    w0 = max(len(a) for a, *_ in rows)
+    w1 = max(len(b) for _, b, *_ in rows)
+    lines = [f"{'metric':<{w0}}  {'value':<{w1}}  {'target':<12}  ratio", "-" * (w0 + w1 + 24)]
+    lines += [f"{a:<{w0}}  {b:<{w1}}  {c:<12}  {d}" for a, b, c, d in rows]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    args = _args(argv)
+    result = asyncio.run(Bench(args).run())
+    if not result:
+        return 1
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(_table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
