@@ -14,8 +14,8 @@ from cardroom.tui.options import UIOptions
 class Countdown(Vertical):
     DEFAULT_CSS = """
     Countdown { width: 24; height: 4; padding: 0 1; }
-    Countdown > #clock-who { height: 1; }
-    Countdown > #clock-bar { height: 1; }
+    Countdown > #clock-who { height: 1; width: 100%; }
+    Countdown > #clock-bar { height: 1; width: 100%; }
     Countdown > Digits { width: auto; color: $error; text-style: bold; }
     """
 
@@ -23,6 +23,7 @@ class Countdown(Vertical):
         super().__init__(**kw)
         self.opts = opts
         self._state = None
+        self._who = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="clock-who", markup=False)
@@ -41,12 +42,17 @@ class Countdown(Vertical):
         who_w = self.query_one("#clock-who", Static)
         bar_w = self.query_one("#clock-bar", Static)
         digits = self.query_one(Digits)
+        # Fixed sizes: repaint without a layout pass (a layout on every screen at the table every
+        # second was the dearest thing the server did), and the name only when it changes.
         if who is None or seconds_left is None:
-            who_w.update("")
-            bar_w.update("")
+            who_w.update("", layout=False)
+            bar_w.update("", layout=False)
             digits.display = False
+            self._who = None
             return
-        who_w.update(Text.assemble((who, "bold"), " to act"))
+        if who != self._who:
+            who_w.update(Text.assemble((who, "bold"), " to act"), layout=False)
+            self._who = who
         if countdown is not None:
             bar_w.display = False
             digits.display = True
@@ -58,7 +64,8 @@ class Countdown(Vertical):
         filled = max(0, min(width, round(width * seconds_left / total))) if total else 0
         full, empty = ("#", "-") if self.opts.ascii else ("\u2588", "\u2591")
         bar_w.update(Text.assemble((full * filled, "green"), (empty * (width - filled), "dim"),
-                                   f" {left:2d}s"))
+                                   f" {left:2d}s"), layout=False)
 
     def restyle(self) -> None:
         self._state = None
+        self._who = None
