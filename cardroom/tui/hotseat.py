@@ -27,7 +27,11 @@ class HotSeat:
                 view = client.view(self.table)
             except Exception:
                 continue
-            if view.legal is not None and view.my_seat is not None and view.acting_seat == view.my_seat:
+            if view.my_seat is None:
+                continue
+            if view.legal is not None and view.acting_seat == view.my_seat:
+                return client
+            if view.blind_prompt:        # Auto Blind off: asked to post before the deal
                 return client
         return None
 
@@ -40,7 +44,7 @@ def redact_view(view: TableView) -> TableView:
         for s in view.seats)
     return replace(view, seats=seats, my_seat=None, my_cards=(), legal=None, message="",
                    buy_in=None, pending_chips=0, missed_blinds=False, auto_action="ask",
-                   sitting_out=False)
+                   sitting_out=False, blind_prompt=0)
 
 
 def seat_hotseat(room, table: str, players: list[str], bots: int, *, buy_in: int | None = None,

@@ -380,12 +380,16 @@ async def test_history_viewer_steps_and_exports(world):
         assert "Hand #1001" in text and "Dealt to You" in text and "street 1 of" in text
         await pilot.press("right")
         await pilot.pause()
+        assert "You folds" in app.screen.export_text()
         await pilot.press("x")
         await pilot.pause()
-        assert "Hand #1001" in app.clipboard and "You folds" in app.clipboard
+        assert "PokerStars Hand #1001" in screen_text(app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard.startswith("PokerStars Hand #1001") and "alice: folds" in app.clipboard
         bob_cards = clients[1].hand("1001")
         assert bob_cards is not None
-        await pilot.press("escape", "escape")
+        await pilot.press("escape", "escape", "escape")
         await pilot.pause()
 
 

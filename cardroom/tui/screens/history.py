@@ -1,5 +1,7 @@
 """Hand history: my hands (newest first); a hand is replayed street by street (left/right), with
-others' cards only where they were shown; `x` exports the hand as text (to the clipboard)."""
+others' cards only where they were shown; `x` exports the hand as I saw it, in PokerStars text or
+PHH (`s` / `p` switch), shown in a read-only text view: select with the mouse or shift+arrows and
+ctrl+c, or `c` to copy it all (to the terminal's clipboard). The server writes no file."""
 
 from __future__ import annotations
 
@@ -9,12 +11,13 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from cardroom.tui.widgets.keys import KeyFooter
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Static, TextArea
 
 from cardroom.engine import events as ev
 from cardroom.engine.cards import format_cards
 from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError
+from cardroom.room.history import export_phh, export_pokerstars
 from cardroom.room.narration import narrate
 from cardroom.tui.render import money
 
@@ -102,7 +105,7 @@ def hand_lines(hand, variant, upto: int | None = None) -> list[Text]:
 
 class HandScreen(Screen):
     BINDINGS = [Binding("right,n", "step(1)", "Next street"), Binding("left,p", "step(-1)", "Back a street"),
-                Binding("x", "export", "Export text"), Binding("escape", "close", "Back")]
+                Binding("x", "export", "Export"), Binding("escape", "close", "Back")]
 
     def __init__(self, hand, variant) -> None:
         super().__init__()
@@ -128,14 +131,76 @@ class HandScreen(Screen):
         self._show()
 
     def export_text(self) -> str:
+        """The replay as plain text (what this screen shows, all streets)."""
         return "\n".join(t.plain for t in hand_lines(self.hand, self.variant))
 
     def action_export(self) -> None:
-        text = self.export_text()
-        self.app.copy_to_clipboard(text)
-        self.street = self.last
+        self.app.push_screen(ExportScreen(self.hand))
+
+    def action_close(self) -> None:
+        self.app.pop_screen()
+
+
+FORMATS = {"pokerstars": ("PokerStars text", export_pokerstars), "phh": ("PHH", export_phh)}
+
+
+class ExportScreen(Screen):
+    """One hand as text, as I saw it (others' cards only where shown): PokerStars or PHH."""
+
+    BINDINGS = [Binding("s", "format('pokerstars')", "PokerStars"), Binding("p", "format('phh')", "PHH"),
+                Binding("c", "copy_all", "Copy all"), Binding("escape", "close", "Back")]
+
+    def __init__(self, hand, fmt: str = "pokerstars") -> None:
+        super().__init__()
+        self.hand = hand
+        self.format = fmt
+        self.texts: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="export-title", markup=False)
+        yield TextArea("", id="export-text", read_only=True, soft_wrap=False, show_line_numbers=False)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
         self._show()
-        self.notify("The hand history was copied to your clipboard", markup=False)
+        self.query_one(TextArea).focus()
+
+    def text(self, fmt: str | None = None) -> str:
+        """The export in `fmt` (default: the one shown); a refusal is told in its place."""
+        fmt = fmt or self.format
+        if fmt not in self.texts:
+            try:
+                self.texts[fmt] = FORMATS[fmt][1](self.hand)
+            except RoomError as e:
+                self.texts[fmt] = f"This hand cannot be exported: {e}"
+            except Exception as e:       # a stored hand the exporter cannot replay
+                self.texts[fmt] = f"This hand cannot be exported: {type(e).__name__}: {e}"
+        return self.texts[fmt]
+
+    def _show(self) -> None:
+        name = FORMATS[self.format][0]
+        other = [f"{'s' if k == 'pokerstars' else 'p'}: {v[0]}" for k, v in FORMATS.items() if k != self.format]
+        title = Text.assemble((f"Hand #{self.hand.hand_id} at ", "bold"), (self.hand.table, "bold"),
+                              (f" - {name}", "bold"), (f"   ({', '.join(other)}; c: copy all)", "dim"))
+        self.query_one("#export-title", Static).update(title)
+        area = self.query_one(TextArea)
+        area.load_text(self.text())
+        area.scroll_home(animate=False)
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "format" and parameters:
+            return parameters[0] != self.format or None
+        return True
+
+    def action_format(self, fmt: str) -> None:
+        if fmt in FORMATS and fmt != self.format:
+            self.format = fmt
+            self._show()
+            self.refresh_bindings()
+
+    def action_copy_all(self) -> None:
+        self.app.copy_to_clipboard(self.text())
+        self.notify(f"{FORMATS[self.format][0]} copied to your clipboard", markup=False)
 
     def action_close(self) -> None:
         self.app.pop_screen()

@@ -1,6 +1,13 @@
 """The table: seats around the felt, my cards with holds, what I may do, auto actions, the decision
 clock and the chat. It reads its view from the app (`app.table_view`) whenever the room says
-something changed, and sends intents through `app.client`; a refusal is shown, nothing else."""
+something changed, and sends intents through `app.client`; a refusal is shown, nothing else.
+
+Two questions the table may put to me before a hand, shown on a prompt line above the actions (and
+their keys in the footer and the action bar):
+- Auto Blind off (`view.blind_prompt`): "Post the blind of $X?" Enter posts, Esc declines (sits me
+  out); while asked, these keys mean that and nothing else (Esc does not go to the lobby).
+- Missed blinds (`view.missed_blinds`): `p` posts them at the next hand (big blind live, small
+  blind dead), `w` waits for the big blind instead."""
 
 from __future__ import annotations
 
@@ -38,8 +45,11 @@ TURN_ACTIONS = {"fold", "check", "call", "bring_in", "wager", "tap", "draw"}
 
 class TableScreen(Screen):
     AUTO_FOCUS = None
+    # A key with several bindings runs the first one that check_action allows: the blind questions
+    # come before the other uses of Enter, Esc and w (and only work while asked).
     BINDINGS = [
         *[Binding(str(i + 1), f"hold({i})", "Hold", group=HOLD) for i in range(5)],
+        Binding("enter", "post_blind(True)", "Post blind"),
         Binding("enter", "draw", "Draw"),
         Binding("f", "fold", "Fold"),
         Binding("c", "check", "Check"),
@@ -51,6 +61,8 @@ class TableScreen(Screen):
         Binding("space", "tap", "Tap"),
         *[Binding(key, f"auto('{auto}')", label, group=AUTO) for auto, key, label in AUTO_KEYS],
         Binding("j", "join", "Join"),
+        Binding("p", "post_missed(True)", "Post missed blinds"),
+        Binding("w", "post_missed(False)", "Wait for big blind"),
         Binding("w", "wait_list", "Wait list"),
         Binding("b", "buy_in", "Buy in"),
         Binding("s", "sit('out')", "Sit out"),
@@ -62,6 +74,7 @@ class TableScreen(Screen):
         Binding("question_mark", "help", "Help"),
         Binding("o", "options", "Options"),
         Binding("m", "money", "My Money"),
+        Binding("escape", "post_blind(False)", "Sit out"),
         Binding("escape", "lobby", "Lobby", show=False),
         Binding("right_square_bracket", "next_table", "Next table"),
         Binding("ctrl+n", "next_table", "Next table", show=False),
@@ -82,6 +95,8 @@ class TableScreen(Screen):
         self._message = self.view.message
         self._title = None
         self._keys = None
+        self._prompt = None
+        self.post_missed: bool | None = None    # my answer to the missed blinds (None: not yet)
         try:
             self.variant = find_variant(self.view.game)
         except UnknownVariant:
@@ -98,6 +113,7 @@ class TableScreen(Screen):
                 with Horizontal(id="hand-row"):
                     yield MyHand(opts, id="my-hand")
                     yield Countdown(opts, id="countdown")
+                yield Static("", id="table-prompt", markup=False)
                 yield ActionBar(id="action-bar")
                 yield AutoBar(AUTO_KEYS, id="auto-bar")
             yield ChatPane(id="chat")
@@ -155,8 +171,11 @@ class TableScreen(Screen):
         self._message = view.message
         others = self._show_others()
         # The footer rebuilds itself on refresh_bindings: only when what the keys do has changed.
+        if not view.missed_blinds:
+            self.post_missed = None
         keys = (view.legal, view.my_seat, view.sitting_out, view.buy_in is None, len(view.my_cards),
-                any(s.status == "empty" and not s.held_for for s in view.seats), bool(others))
+                any(s.status == "empty" and not s.held_for for s in view.seats), bool(others),
+                view.blind_prompt, view.missed_blinds)
         if keys != self._keys:
             self._keys = keys
             self.refresh_bindings()
@@ -217,13 +236,47 @@ class TableScreen(Screen):
         acting = next((s for s in v.seats if s.number == v.acting_seat), None)
         total = float(v.rules.action_seconds) if v.rules else 23.0
         self.query_one(Countdown).show(acting.name if acting else None, v.seconds_left, v.countdown, total)
+        self._show_prompt()
         items, note = self._action_items()
         self.query_one(ActionBar).show(items, note)
         self.query_one(AutoBar).show(v.auto_action, v.my_seat is not None)
         self.query_one(ChatPane).show(v.chat)
 
+    def prompt_text(self) -> Text | None:
+        """The question the table puts to me now (the blind, or missed blinds), or None."""
+        v = self.view
+        if v.my_seat is None:
+            return None
+        if v.blind_prompt:
+            return Text.assemble((f"Post the blind of {money(v.blind_prompt)}?", "bold"),
+                                 " [Enter] post  [Esc] sit out")
+        if v.missed_blinds:
+            t = Text.assemble(("You missed the blinds:", "bold"),
+                              "  [p] Post missed blinds now  [w] Wait for the big blind")
+            if self.post_missed is not None:
+                t.append("   (you will post them)" if self.post_missed else "   (you will wait)", "italic")
+            return t
+        return None
+
+    def _show_prompt(self) -> None:
+        text = self.prompt_text()
+        if text != self._prompt:
+            self._prompt = text
+            box = self.query_one("#table-prompt", Static)
+            box.display = text is not None
+            box.update(text if text is not None else "")
+
     def _action_items(self) -> tuple[tuple, str]:
         v, lg = self.view, self.view.legal
+        if lg is None and v.my_seat is not None and v.blind_prompt:
+            return (("enter", f"Post {money(v.blind_prompt)}", "post_blind(True)"),
+                    ("esc", "Sit out", "post_blind(False)")), "Post your blind to play this hand"
+        if lg is None and v.my_seat is not None and v.missed_blinds and v.buy_in is None:
+            items = (("p", "Post missed blinds now", "post_missed(True)"),
+                     ("w", "Wait for the big blind", "post_missed(False)"))
+            if v.sitting_out:
+                items = (("s", "Sit in", "sit('in')"),) + items
+            return items, "You are sitting out" if v.sitting_out else "You missed the blinds"
         if lg is None:
             if v.my_seat is None:
                 if self.app.hotseat is not None:
@@ -268,6 +321,10 @@ class TableScreen(Screen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         v, lg = self.view, self.view.legal
         seated = v.my_seat is not None
+        if action == "post_blind":
+            return seated and bool(v.blind_prompt)
+        if action == "post_missed":
+            return seated and v.missed_blinds and not v.blind_prompt
         if action == "hold":
             return None if not (self.is_draw_game and v.my_cards) else \
                 (parameters[0] < len(v.my_cards) or None)
@@ -405,6 +462,26 @@ class TableScreen(Screen):
                 self._act(kind, amount)
         self.app.push_screen(Confirm(f"{verb} {money(amount)}?", verb.split()[0]), answer)
 
+    def action_post_blind(self, post: bool = True) -> None:
+        """Answer the blind prompt (Auto Blind off): post, or decline and sit out."""
+        v = self.view
+        if not v.blind_prompt:
+            return
+        if self._do(self.app.client.post_blind, self.table, post):
+            self.notify(f"You post the blind of {money(v.blind_prompt)}" if post
+                        else "You declined the blind: you are sitting out", markup=False)
+            self.app.acted()
+
+    def action_post_missed(self, post: bool = True) -> None:
+        """Missed blinds: post them at the next hand (True) or wait for the big blind (False)."""
+        if not self.view.missed_blinds:
+            return
+        if self._do(self.app.client.post_or_wait, self.table, post):
+            self.post_missed = post
+            self._show_prompt()
+            self.notify("You will post your missed blinds at the next hand" if post
+                        else "You will wait for the big blind", markup=False)
+
     def action_auto(self, auto: str) -> None:
         self._do(self.app.client.set_auto, self.table, auto)
 
@@ -498,7 +575,7 @@ class TableScreen(Screen):
         v = self.view
         seated = v.my_seat is not None
         dialog = OptionsDialog(self.app.options, seated=seated, auto_blind=v.auto_blind,
-                               post_blinds=True if v.missed_blinds else None)
+                               post_blinds=(self.post_missed is not False) if v.missed_blinds else None)
 
         def answer(values: dict | None) -> None:
             if values is None:
@@ -512,7 +589,8 @@ class TableScreen(Screen):
             if seated and values.get("auto_blind") is not None and values["auto_blind"] != v.auto_blind:
                 self._do(self.app.client.set_auto_blind, self.table, values["auto_blind"])
             if seated and "post_blinds" in values:
-                self._do(self.app.client.post_or_wait, self.table, values["post_blinds"])
+                if self._do(self.app.client.post_or_wait, self.table, values["post_blinds"]):
+                    self.post_missed = values["post_blinds"]
             if values.get("stake"):
                 self.action_buy_in()
         self.app.push_screen(dialog, answer)

@@ -1,4 +1,4 @@
-"""Welcome: who you are and your money; Enter goes to the lobby."""
+"""Welcome: who you are and your money; Enter goes to the lobby, `k` to my SSH keys."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ def money_text(m) -> Text:
 
 class WelcomeScreen(Screen):
     BINDINGS = [Binding("enter", "lobby", "Lobby"), Binding("m", "money", "My Money"),
-                Binding("h", "history", "History"), Binding("ctrl+q", "app.quit", "Quit")]
+                Binding("h", "history", "History"), Binding("k", "keys", "My keys"),
+                Binding("ctrl+q", "app.quit", "Quit")]
 
     def compose(self) -> ComposeResult:
         client = self.app.client
@@ -45,6 +46,10 @@ class WelcomeScreen(Screen):
     def action_money(self) -> None:
         from cardroom.tui.screens.money import MoneyScreen
         self.app.push_screen(MoneyScreen())
+
+    def action_keys(self) -> None:
+        from cardroom.tui.screens.keys import KeysScreen
+        self.app.push_screen(KeysScreen())
 
     def action_history(self) -> None:
         from cardroom.tui.screens.history import HistoryScreen

@@ -1,0 +1,84 @@
+"""History export: PokerStars text and PHH, as I saw the hand (others' hidden cards never)."""
+
+from __future__ import annotations
+
+from textual.widgets import TextArea
+
+from cardroom.engine.cards import format_cards
+from cardroom.tui import UIOptions, build_app
+from cardroom.tui.screens.history import ExportScreen, HandScreen, HistoryScreen
+
+from .conftest import SIZE, others_until, screen_text
+
+
+async def test_export_both_formats_with_only_my_cards(world):
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice, bob, carol = clients
+    others_until(w, clients, alice)
+    hole = {c.name: c.view("T").my_cards for c in clients}
+    alice.act("T", "fold")
+    while (a := w.actor(clients)) is not None:
+        a.act("T", "fold")
+    w.clock.advance(0.01)
+    app = build_app(alice, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HandScreen)
+        assert "x Export" in screen_text(app)
+        await pilot.press("x")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ExportScreen)
+        area = screen.query_one(TextArea)
+        assert area.read_only and area.has_focus
+
+        # PokerStars text first: my hole cards, nobody else's.
+        stars = area.text
+        text = screen_text(app)
+        assert "PokerStars text" in text and "PokerStars Hand #1001" in text
+        assert f"Dealt to alice [{format_cards(hole['alice'])}]" in stars
+        for other in ("bob", "carol"):
+            assert format_cards(hole[other]) not in stars
+            assert f"Dealt to {other}" not in stars
+        footer = " ".join(text.splitlines()[-3:])
+        assert "p PHH" in footer and "c Copy all" in footer
+
+        # PHH: my cards, the others' as ????.
+        await pilot.press("p")
+        await pilot.pause()
+        phh = area.text
+        assert phh != stars and 'hand = "1001"' in phh and "PHH" in screen_text(app)
+        mine = format_cards(hole["alice"]).replace(" ", "")
+        assert f'"d dh p3 {mine}"' in phh
+        assert phh.count("????") == 2
+        for other in ("bob", "carol"):
+            assert format_cards(hole[other]).replace(" ", "") not in phh
+        assert "s PokerStars" in " ".join(screen_text(app).splitlines()[-3:])
+
+        # Copy it all (OSC 52 to the player's own terminal); nothing is written on the server.
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard == phh
+        await pilot.press("s")
+        await pilot.pause()
+        assert area.text == stars
+        await pilot.press("c")
+        await pilot.pause()
+        assert app.clipboard == stars
+
+        # The view scrolls: a long export fits in a small terminal.
+        await pilot.resize_terminal(60, 10)
+        await pilot.pause()
+        assert area.virtual_size.height > area.size.height
+        area.scroll_end(animate=False)
+        await pilot.pause()
+        assert area.scroll_y > 0
+
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HandScreen)
