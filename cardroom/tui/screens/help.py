@@ -22,6 +22,9 @@ KEYS = [
     ("t / d", "chat to the players / ask the dealer (ctrl+t toggles)"), ("h", "hand history"),
     ("o", "options"), ("m", "My Money"), ("?", "this help"), ("esc", "back to the lobby (your seat is kept)"),
     ("] / ctrl+n", "next of your tables (those waiting for you first)"), ("F12", "admin panel (admins)"),
+    ("enter / esc", "when asked to post your blind (Auto Blind off): post it / sit out"),
+    ("p / w", "after missing the blinds: post them at the next hand / wait for the big blind"),
+    ("k", "My keys (from the welcome screen and My Money): the SSH keys that log in as you"),
     ("ctrl+p", "command palette"), ("ctrl+q", "quit"),
 ]
 
@@ -55,7 +58,7 @@ class HelpScreen(ModalScreen):
         keys = Text()
         keys.append("Keys\n", "bold")
         for k, what in KEYS:
-            keys.append(f"{k:>9}  ", "bold")
+            keys.append(f"{k:>11}  ", "bold")
             keys.append(what + "\n")
         with VerticalScroll(classes="dialog wide"):
             yield Static(rules_text(self.rules, self.table), id="help-rules")
