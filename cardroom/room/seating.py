@@ -99,9 +99,10 @@ def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, *, stud: bool = Fal
     live, dead = {}, {}
     for n in dealt:
         f = facts[n]
-        if f.owes and n != sb:
-            if n != bb:
-                live[n] = True
+        # Entering anywhere but the blinds: the big blind live, plus a missed small blind dead.
+        # Entering in the big blind posts just that: the blinds have come round to him.
+        if f.owes and n not in (sb, bb):
+            live[n] = True
             if f.missed_sb:
                 dead[n] = True
     missed_sb, missed_bb = [], []

@@ -353,3 +353,12 @@ def test_declining_or_not_answering_the_blind_prompt_sits_the_player_out(make_ro
     assert t.hand is None or sum(1 for x in (a, b, c) if x.view("T").sitting_out) >= 1
     with pytest.raises(NotAllowedNow):
         asked[0].post_blind("T", True)
+
+
+def test_a_returning_player_who_enters_in_the_big_blind_posts_only_the_big_blind():
+    seats = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True),
+             SeatFacts(4, True, owes="missed", missed_sb=True, wants_post=False)]
+    prev = plan_hand([s for s in seats if s.number != 4], None)      # button 1, blinds 2 and 3
+    plan = plan_hand(seats, prev)                                     # button 2, sb 3, bb 4
+    assert plan.big_blind == 4 and 4 in plan.dealt
+    assert 4 not in plan.live_posts and 4 not in plan.dead_posts
