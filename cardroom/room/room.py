@@ -230,9 +230,11 @@ class RoomClient:
         out = []
         for t in self.room.tables.values():
             seat = t.seat_of(self.account_id)
-            if seat and t.hand and not t.hand.over and t.hand.actor is not None \
-                    and t.hand_seats[t.hand.actor] == seat.number:
-                out.append(t.name)
+            if seat is None:
+                continue
+            if seat.number in t._asking or (t.hand and not t.hand.over and t.hand.actor is not None
+                                            and t.hand_seats[t.hand.actor] == seat.number):
+                out.append(t.name)   # my decision, or my blind to post (Auto Blind off)
         return out
 
     # ------------------------------------------------------------------ intents
