@@ -227,15 +227,7 @@ class RoomClient:
 
     def waiting_for_me(self) -> list[str]:
         """Tables where it is this account's decision now (multi-tabling)."""
-        out = []
-        for t in self.room.tables.values():
-            seat = t.seat_of(self.account_id)
-            if seat is None:
-                continue
-            if seat.number in t._asking or (t.hand and not t.hand.over and t.hand.actor is not None
-                                            and t.hand_seats[t.hand.actor] == seat.number):
-                out.append(t.name)   # my decision, or my blind to post (Auto Blind off)
-        return out
+        return [t.name for t in self.room.tables.values() if t.waiting_on(self.account_id)]
 
     # ------------------------------------------------------------------ intents
     def join(self, table: str, seat: int | None = None) -> int:

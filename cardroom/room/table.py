@@ -699,6 +699,17 @@ class Table:
         else:
             self._drive()
 
+    def waiting_on(self, account: int) -> bool:
+        """Is the table waiting for this account: its decision, or its blind to post?"""
+        seat = self.seat_of(account)
+        if seat is None:
+            return False
+        if seat.number in self._asking:
+            return True
+        hand = self.hand
+        return bool(hand and not hand.over and hand.actor is not None
+                    and self.hand_seats[hand.actor] == seat.number)
+
     def seconds_left(self) -> float | None:
         if self._deadline is None:
             return None
