@@ -509,7 +509,7 @@ def config_from_dict(data: Mapping[str, Any], path: str | Path = "config.toml") 
         raise ConfigError("the file must be a TOML document", path=path)
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise ConfigError(f"unknown top-level key (known: [server], [room], [[tables]])",
+        raise ConfigError("unknown top-level key (known: [server], [room], [[tables]])",
                           path=path, key=unknown[0])
     # `admins` belongs to [server]; the shipped config.toml writes it after [room] (so TOML puts it
     # in the room table). Either place is accepted, not both.

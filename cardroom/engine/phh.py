@@ -53,7 +53,7 @@ from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD, Rules, Structure, StructureError
 from cardroom.engine.cards import CARDS, RANKS, SUITS, Card, Deck, random_source
 from cardroom.engine.hand import (
-    BET, DRAW, SHOWDOWN, BadAmount, Hand, IllegalAction, NotYourTurn, Player, SetupError,
+    DRAW, SHOWDOWN, BadAmount, Hand, IllegalAction, NotYourTurn, Player, SetupError,
 )
 from cardroom.engine.variants import VARIANTS, Variant
 

@@ -15,18 +15,17 @@ import json
 import logging
 import secrets
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
 from cardroom.engine import events as ev
-from cardroom.engine.betting import FIXED, NO, POT, Rules, Structure
+from cardroom.engine.betting import NO, POT, Rules, Structure
 from cardroom.engine.cards import Deck, format_cards
 from cardroom.engine.hand import Hand, IllegalAction, Player
 from cardroom.engine.phh import export_hand
 from cardroom.engine.pokerstars import to_pokerstars
 from cardroom.engine.variants import Variant
-from cardroom.engine.views import seat_view
-from cardroom.room import api
+from cardroom.room import api, tableview
 from cardroom.room.api import RoomError
 from cardroom.room.auto import auto_decision
 from cardroom.room.clock import Clock
@@ -779,101 +778,15 @@ class Table:
             log.exception("PokerStars export failed for %s", self.hand_id)
             return ""
 
-    # ================================================================= views
+    # ================================================================= views (tableview.py)
     def summary(self) -> api.TableSummary:
-        now = self.clock.now()
-        recent = [s for s in self.stats if now - s[0] <= 3600]
-        pots = [s[1] for s in self.stats]
-        dealt = sum(s[2] for s in self.stats)
-        seated_accounts = {s.account for s in self.seats.values()}
-        return api.TableSummary(
-            name=self.name, game=self.settings.variant.name, stakes=self.settings.structure.describe(),
-            seats=self.settings.seats, players=len(self.seats), waiting=len(self.wait_list),
-            railbirds=sum(1 for a in self.watchers if a not in seated_accounts),
-            average_pot=sum(pots) // len(pots) if pots else 0,
-            seeing_flop=100 * sum(s[3] for s in self.stats) // dealt if dealt else 0,
-            hands_per_hour=len(recent), status=self.status)
+        return tableview.summary(self)
 
     def rules_text(self) -> api.TableRules:
-        s = self.settings
-        r = s.rules
-        house = []
-        if r.must_raise_to_enter:
-            house.append("must raise to enter (no calling the big blind)")
-        house.append("every remaining hand is shown" if r.show_all else "losers may muck")
-        if r.draw_cap_four:
-            house.append("draws limited to four cards")
-        if r.no_flop_no_drop:
-            house.append("no flop, no drop")
-        rake = f"{r.rake_percent}% capped at {money(r.rake_cap)}" if r.rake_percent else "no rake"
-        return api.TableRules(
-            game=s.variant.name, structure=s.structure.kind, stakes=s.structure.describe(),
-            cap=s.structure.cap if s.structure.kind in (FIXED, "spread") else None, rake=rake,
-            action_seconds=int(s.action_seconds), sit_out_minutes=int(s.sit_out_limit // 60),
-            house=tuple(house), min_buy_in=s.buy_in_min, max_buy_in=s.buy_in_max)
+        return tableview.rules_text(self)
 
     def view_for(self, account: int | None) -> api.TableView:
-        me = self.seat_of(account) if account is not None else None
-        hand = self.hand
-        live = hand is not None and not hand.over
-        # The seat's account must be the one dealt in: a player who takes a seat after the hand
-        # ended must not inherit the previous occupant's cards.
-        viewer = self._player(me) if (me and hand is not None and me.number in self.hand_seats
-                                      and self.hand_accounts[self._player(me)] == me.account) else None
-        hv = seat_view(hand, viewer) if hand is not None else None
-        seats = []
-        for number in range(1, self.settings.seats + 1):
-            s = self.seats.get(number)
-            if s is None:
-                held = self.held.get(number)
-                held_name = next((n for a, n in [(held[0], "")] if held), "") if held else ""
-                seats.append(api.SeatState(number, "", 0, 0, "empty", held_for="held" if held_name or held else ""))
-                continue
-            status = "sitting out" if s.sitting_out else "waiting"
-            cards, up, shown, bet, acting = (), (), False, 0, False
-            stack = s.stack
-            if hv is not None and number in self.hand_seats \
-                    and self.hand_accounts[self.hand_seats.index(number)] == s.account:
-                info = hv.seats[self.hand_seats.index(number)]
-                cards, up, shown, bet = info.cards, info.up, info.shown, info.bet
-                stack = info.stack
-                if live:
-                    status = info.status
-                    acting = hv.actor == info.player
-                elif s.sitting_out:
-                    status = "sitting out"
-                else:
-                    status = "active"
-            seats.append(api.SeatState(number, s.name, stack, bet, status, s.connected, cards, up, shown,
-                                       is_button=bool(self.plan and self.plan.button == number and hand),
-                                       acting=acting))
-        my_cards = tuple(hv.seats[viewer].cards) if (hv is not None and viewer is not None) else ()
-        legal = None
-        if live and viewer is not None and hand.actor == viewer and me.bot is None:
-            legal = hand.legal()
-        left = self.seconds_left() if live else None
-        countdown = None
-        if left is not None and left <= self.settings.countdown_seconds:
-            countdown = max(0, int(left + 0.999))
-        draw_counts = {self.hand_seats[p]: k for p, k in hand.draw_counts.items()} if live else {}
-        seated_accounts = {s.account for s in self.seats.values()}
-        buy = None
-        if me is not None and me.stack == 0 and not self._in_hand(me):
-            buy = self.buy_in_limits(me.account)
-        return api.TableView(
-            name=self.name, game=self.settings.variant.name, stakes=self.settings.structure.describe(),
-            status=self.status, seats=tuple(seats), board=tuple(hand.board) if hand else (),
-            pots=hv.pots if hv and live else (), hand_id=self.hand_id,
-            phase=(hand.phase if live else ("done" if hand else "waiting")),
-            street=hv.street if hv else "", my_seat=me.number if me else None, my_cards=my_cards,
-            legal=legal, acting_seat=self.hand_seats[hand.actor] if live and hand.actor is not None else None,
-            seconds_left=left, countdown=countdown, auto_action=me.auto if me else "ask",
-            auto_blind=me.auto_blind if me else True, sitting_out=bool(me and me.sitting_out),
-            draw_counts=draw_counts, chat=tuple(self.chat)[-60:],
-            railbirds=tuple(sorted(n for a, n in self.watcher_names.items() if a not in seated_accounts)),
-            waiting_list=tuple(n for _, n in self.wait_list), rules=self.rules_text(), buy_in=buy,
-            pending_chips=me.pending_chips if me else 0, missed_blinds=bool(me and me.owes == "missed"),
-            message=me.message if me else "", blind_prompt=self._asking.get(me.number, 0) if me else 0)
+        return tableview.view_for(self, account)
 
     def chips(self) -> int:
         """Chips this table holds (stacks, pending stake changes, and the hand's pot and rake)."""

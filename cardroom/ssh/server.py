@@ -12,9 +12,8 @@ import inspect
 import logging
 import os
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import asyncssh
 

@@ -211,7 +211,6 @@ class TableScreen(Screen):
 
     def _show(self) -> None:
         v = self.view
-        opts = self.app.options
         title = Text.assemble((v.name, "bold"), f"  {v.game}  {v.stakes}",
                               (f"  hand #{v.hand_id}" if v.hand_id else "", "dim"))
         who = self.app.who()
@@ -622,7 +621,7 @@ class TableScreen(Screen):
         if not self.app.private_ok():
             return
         try:
-            answer = self.app.client.chat(self.table, event.text, dealer=event.dealer)
+            self.app.client.chat(self.table, event.text, dealer=event.dealer)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
         self.refresh_from_room()
