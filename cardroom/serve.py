@@ -57,8 +57,20 @@ class Served:
     stop: asyncio.Event = field(default_factory=asyncio.Event)   # set: `serve()` shuts down
 
 
+def warm_evaluators(config: RoomConfig) -> None:
+    """Build the evaluation tables the tables will use now (about a second), not on the loop in
+    the middle of the first hand, where every session would stall for it."""
+    from cardroom.engine.evaluation import evaluator
+
+    for t in config.tables:
+        for order in (t.variant.high, t.variant.low):
+            if order:
+                evaluator(order)
+
+
 def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteStore]:
     data_dir.mkdir(parents=True, exist_ok=True)
+    warm_evaluators(config)
     store = SqliteStore(data_dir / DB_NAME)   # refuses to open a corrupt file: no ledger, no deal
     room = Room([table_settings(config, t) for t in config.tables], store, clock,
                 settings=room_settings(config))
