@@ -46,6 +46,7 @@ from typing import Any, Mapping
 from cardroom.engine.betting import FIXED, SPREAD, STRUCTURES, Rules, Structure, StructureError
 from cardroom.engine.variants import UnknownVariant, Variant, find_variant
 from cardroom.room.text import clean_text
+from cardroom.engine.money import format_cents
 
 __all__ = [
     "ConfigError", "ServerConfig", "RoomSettings", "TableConfig", "RoomConfig",
@@ -499,7 +500,7 @@ def _which(s: _Section, key: str) -> str:
 
 
 def _dollars(cents: int) -> str:
-    return f"${cents // 100}.{cents % 100:02d}"
+    return format_cents(cents, thousands=False, always_cents=True)
 
 
 def config_from_dict(data: Mapping[str, Any], path: str | Path = "config.toml") -> RoomConfig:

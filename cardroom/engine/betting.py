@@ -93,8 +93,7 @@ class Structure:
         return self.kind in (FIXED, SPREAD)
 
     def describe(self) -> str:
-        def money(c: int) -> str:
-            return f"${c // 100}" if c % 100 == 0 else f"${c / 100:.2f}"
+        from cardroom.engine.money import format_cents as money
         if self.kind in (POT, NO):
             sb = self.blinds[0] if self.blinds else self.small_bet // 2
             return f"{money(sb)}/{money(self.big_blind)} {STRUCTURE_NAMES[self.kind]}"

@@ -19,6 +19,7 @@ from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD, Rules, Structure
 from cardroom.engine.cards import Card, Deck, check_unique, shuffled
 from cardroom.engine.evaluation import evaluator
+from cardroom.engine.money import format_cents
 from cardroom.engine.pots import build_pots, split, split_hi_lo, uncalled
 from cardroom.engine.showing import showing_value
 from cardroom.engine.variants import Variant
@@ -482,7 +483,33 @@ class Hand:
 
     @staticmethod
     def _money(c: int) -> str:
-        return f"${c // 100}.{c % 100:02d}"
+        return format_cents(c, always_cents=True)
+
+    def act(self, kind: str, amount: int = 0, discards: Sequence[Card] = ()) -> list:
+        """Any action by name, for callers that receive one (tables, bots, replays):
+        fold, check, call, bet/raise (to `amount`), complete, bring-in, draw (`discards`),
+        stand pat, show, muck."""
+        if kind == "fold":
+            return self.fold()
+        if kind == "check":
+            return self.check()
+        if kind == "call":
+            return self.call()
+        if kind in ("bet", "raise"):
+            return self.bet(amount)
+        if kind == "complete":
+            return self.complete()
+        if kind == "bring-in":
+            return self.bring_in()
+        if kind == "draw":
+            return self.draw(discards)
+        if kind == "stand pat":
+            return self.stand_pat()
+        if kind == "show":
+            return self.show()
+        if kind == "muck":
+            return self.muck()
+        raise ActionNotAllowed(f"unknown action {kind!r}")
 
     # ------------------------------------------------------------------ betting actions
     def fold(self, player: int | None = None) -> list:

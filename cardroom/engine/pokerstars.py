@@ -54,6 +54,7 @@ from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, STRUCTURE_NAMES
 from cardroom.engine.evaluation import describe, describe_hi_lo
 from cardroom.engine.pots import build_pots
+from cardroom.engine.money import format_cents
 
 __all__ = ["to_pokerstars", "game_name", "header_game", "money_formatter"]
 
@@ -92,11 +93,7 @@ def money_formatter(currency: str = "$"):
     if not currency:
         return lambda c: str(c)
 
-    def money(c: int) -> str:
-        sign = "-" if c < 0 else ""
-        c = abs(c)
-        return f"{sign}{currency}{c // 100}" if c % 100 == 0 else f"{sign}{currency}{c // 100}.{c % 100:02d}"
-    return money
+    return lambda c: format_cents(c, currency=currency, thousands=False)
 
 
 def header_game(variant, structure, currency: str = "$") -> str:

@@ -288,22 +288,4 @@ def _high_throw(hole: list[Card]) -> list[Card]:
 def apply(hand, decision: Decision) -> list:
     """Perform `decision` on a `cardroom.engine.hand.Hand` for its actor; returns the events."""
     kind, amount, discards = decision
-    if kind == "fold":
-        return hand.fold()
-    if kind == "check":
-        return hand.check()
-    if kind == "call":
-        return hand.call()
-    if kind == "bet":
-        return hand.bet(amount)
-    if kind == "bring-in":
-        return hand.bring_in()
-    if kind == "complete":
-        return hand.complete()
-    if kind == "draw":
-        return hand.draw(discards)
-    if kind == "show":
-        return hand.show()
-    if kind == "muck":
-        return hand.muck()
-    raise ValueError(f"unknown decision {kind!r}")
+    return hand.act(kind, amount, discards)

@@ -9,12 +9,11 @@ from __future__ import annotations
 from cardroom.engine import events as ev
 from cardroom.engine.cards import format_cards
 from cardroom.engine.evaluation import describe
+from cardroom.engine.money import format_cents
 
 
 def money(cents: int) -> str:
-    if cents % 100 == 0:
-        return f"${cents // 100:,}"
-    return f"${cents // 100:,}.{cents % 100:02d}"
+    return format_cents(cents)
 
 
 def narrate(event, names: list[str], variant) -> str | None:

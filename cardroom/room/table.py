@@ -591,28 +591,7 @@ class Table:
         return self.hand.fold()
 
     def _apply(self, p: int, kind: str, amount: int, discards) -> list:
-        h = self.hand
-        if kind == "fold":
-            return h.fold()
-        if kind == "check":
-            return h.check()
-        if kind == "call":
-            return h.call()
-        if kind in ("bet", "raise"):
-            return h.bet(amount)
-        if kind == "complete":
-            return h.complete()
-        if kind == "bring-in":
-            return h.bring_in()
-        if kind == "draw":
-            return h.draw(discards)
-        if kind == "stand pat":
-            return h.stand_pat()
-        if kind == "show":
-            return h.show()
-        if kind == "muck":
-            return h.muck()
-        raise IllegalAction(f"unknown action {kind!r}")
+        return self.hand.act(kind, amount, discards)
 
     def act(self, account: int, kind: str, amount: int = 0, discards=()) -> None:
         """A player's decision. Out of turn, illegal or stale: a RoomError and nothing changes."""

@@ -9,6 +9,7 @@ import re
 
 from rich.text import Text
 
+from cardroom.engine.money import format_cents
 from cardroom.tui.options import UIOptions
 
 RANKS = "23456789TJQKA"
@@ -26,16 +27,12 @@ BACK = "#2050a0"
 
 def money(cents: int) -> str:
     """$12.50, $1,200, -$3.25 (integer cents in, text out)."""
-    sign = "-" if cents < 0 else ""
-    c = abs(int(cents))
-    if c % 100 == 0:
-        return f"{sign}${c // 100:,}"
-    return f"{sign}${c // 100:,}.{c % 100:02d}"
+    return format_cents(cents)
 
 
 def money2(cents: int) -> str:
     """Always with cents, for amounts in an input box: 12.50."""
-    return f"{cents // 100}.{cents % 100:02d}"
+    return format_cents(cents, currency="", thousands=False, always_cents=True)
 
 
 _AMOUNT = re.compile(r"\$?(\d{1,9})(?:\.(\d{1,2}))?", re.ASCII)
