@@ -59,11 +59,13 @@ class RoomSettings:
 
 class Room:
     def __init__(self, tables: list[TableSettings], store: Store, clock: Clock, *,
-                 settings: RoomSettings | None = None, rng=None) -> None:
+                 settings: RoomSettings | None = None, rng=None,
+                 new_hand_id: Callable[[], str] | None = None) -> None:
         self.settings = settings or RoomSettings()
         self.store = store
         self.clock = clock
         self.rng = rng
+        self._new_hand_id = new_hand_id   # tests and replays pass a counter; default: random ids
         self.tables: dict[str, Table] = {}
         self.clients: dict[int, list[RoomClient]] = {}   # account -> live clients
         self.muted: set[int] = set()
@@ -76,7 +78,7 @@ class Room:
         if settings.name in self.tables:
             raise RoomError(f"there is already a table called {settings.name!r}")
         table = Table(settings, self.store, self.clock, rng=self.rng, quota=self._use_quota,
-                      page=self.page)
+                      page=self.page, new_hand_id=self._new_hand_id)
         self.tables[settings.name] = table
         return table
 

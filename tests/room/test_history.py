@@ -65,3 +65,20 @@ def test_the_public_history_shows_no_hole_cards_that_were_not_shown(make_room):
     _bots_play(room, clock, clients, 3)
     for record in clients[0].hands(3):
         assert "Dealt to" not in record.history
+
+
+def test_hand_ids_can_be_injected_for_deterministic_tests(tmp_path):
+    import itertools
+
+    from cardroom.room.clock import FakeClock
+    from cardroom.room.room import Room
+    from cardroom.store.sqlite import SqliteStore
+
+    ids = (str(n) for n in itertools.count(1000))
+    store = SqliteStore(tmp_path / "r.sqlite3")
+    room = Room([table_settings()], store, FakeClock(), rng=random.Random(1), new_hand_id=lambda: next(ids))
+    room.start()
+    seat_players(room, names=("a", "b"))
+    room.clock.advance(0.01)
+    assert room.tables["T"].hand_id == "1000"
+    store.close()
