@@ -191,7 +191,8 @@ async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_
                f"players connect with: ssh -p {served.server.port} NAME@{shown_host}")
     log.info(message.replace("\n", "; "))
     print(message, file=sys.__stdout__, flush=True)
-    console = None if headless else asyncio.create_task(_run_console(served, stop))
+    console = None if headless else asyncio.create_task(_run_console(served, served.stop,
+                                                                     tuple(message.split("\n"))))
     await stop.wait()
     await shutdown(served)
     if console is not None:
@@ -199,17 +200,16 @@ async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_
     return 0
 
 
-async def _run_console(served: Served, stop: asyncio.Event) -> None:
-    """The admin panel on the server's own terminal (when there is one)."""
-    try:
-        from cardroom.admin.commands import AdminContext
-        from cardroom.admin.panel import build_console_app
-    except ImportError:
-        return
+async def _run_console(served: Served, stop: asyncio.Event, banner: tuple[str, ...] = ()) -> None:
+    """The admin panel on the server's own terminal (when there is one); quitting it stops the
+    server, as Ctrl-C would."""
+    from cardroom.admin.commands import AdminContext
+    from cardroom.admin.panel import build_console_app
+
     if not sys.__stdin__ or not sys.__stdin__.isatty():
         return
     ctx = AdminContext(served.room, served.store, "console", stop.set)
-    app = build_console_app(ctx)
+    app = build_console_app(ctx, banner)
     await app.run_async()
     stop.set()
 

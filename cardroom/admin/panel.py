@@ -127,9 +127,10 @@ class AdminPanel(Screen):
 
     BINDINGS = [Binding("escape", "close", "Close the admin panel")]
 
-    def __init__(self, ctx: AdminContext, **kwargs) -> None:
+    def __init__(self, ctx: AdminContext, banner: tuple[str, ...] = (), **kwargs) -> None:
         super().__init__(**kwargs)
         self.ctx = ctx
+        self.banner = banner   # the server's own words (address, host key fingerprint)
 
     def compose(self) -> ComposeResult:
         who = clean_text(self.ctx.admin, 60) or "?"
@@ -141,6 +142,7 @@ class AdminPanel(Screen):
                            id="admin-input")
 
     def on_mount(self) -> None:
+        self.write_lines(self.banner, style="bold")
         self.write(Text("Type help for the commands. Tab completes; Up/Down recall; "
                         "Escape closes.", style="dim"))
         self.query_one(CommandInput).focus()
@@ -196,14 +198,15 @@ class AdminPanel(Screen):
 class _ConsoleApp(App):
     TITLE = "cardroom console"
 
-    def __init__(self, ctx: AdminContext) -> None:
+    def __init__(self, ctx: AdminContext, banner: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.ctx = ctx
+        self.banner = banner
 
     def get_default_screen(self) -> Screen:
-        return AdminPanel(self.ctx)
+        return AdminPanel(self.ctx, self.banner)
 
 
-def build_console_app(ctx: AdminContext) -> App:
-    """The server terminal's app: the admin panel as its only screen (Ctrl+Q quits)."""
-    return _ConsoleApp(ctx)
+def build_console_app(ctx: AdminContext, banner: tuple[str, ...] = ()) -> App:
+    """The server terminal's app: the admin panel as its only screen (Ctrl+Q quits the server)."""
+    return _ConsoleApp(ctx, banner)
