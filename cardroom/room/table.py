@@ -34,6 +34,7 @@ from cardroom.room.ports import HandStart, Refused, SeatStack, Store
 from cardroom.room.seating import HandPlan, SeatFacts, plan_hand
 
 log = logging.getLogger("cardroom.table")
+RATHOLE_SECONDS = 3600.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +128,7 @@ class Table:
         self._timers: list = []
         self._next_hand = None
         self._asking: dict[int, int] = {}    # seat -> blind to post, while Auto Blind is off
+        self._left_with: dict[int, tuple[int, float]] = {}   # account -> (stack, when it left)
         self._blinds_ok: set[int] = set()
         self._ask_timer = None
 
@@ -202,6 +204,11 @@ class Table:
     def buy_in_limits(self, account: int) -> tuple[int, int | None, int]:
         """(minimum, maximum, offered default): the default is the whole balance, capped (seed 001)."""
         lo, hi = self.settings.buy_in_min, self.settings.buy_in_max
+        left = self._left_with.get(account)
+        if left and self.clock.now() - left[1] < RATHOLE_SECONDS:
+            # Leaving and coming back short ("ratholing") is not allowed: come back with at least
+            # what you left with, for an hour after leaving.
+            lo = max(lo, left[0] if hi is None else min(left[0], hi))
         balance = self.store.balance(account)
         default = balance if hi is None else min(balance, hi)
         return lo, hi, max(default, 0)
@@ -247,6 +254,7 @@ class Table:
     def _remove(self, seat: _Seat, why: str) -> None:
         if seat.stack:
             self.store.cash_out(seat.account, self.name, seat.stack)
+            self._left_with[seat.account] = (seat.stack, self.clock.now())
         if seat.sit_out_timer:
             seat.sit_out_timer.cancel()
         del self.seats[seat.number]

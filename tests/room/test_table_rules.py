@@ -362,3 +362,18 @@ def test_a_returning_player_who_enters_in_the_big_blind_posts_only_the_big_blind
     plan = plan_hand(seats, prev)                                     # button 2, sb 3, bb 4
     assert plan.big_blind == 4 and 4 in plan.dealt
     assert 4 not in plan.live_posts and 4 not in plan.dead_posts
+
+
+def test_a_player_who_leaves_may_not_come_back_short_for_an_hour(make_room):
+    room, clock = make_room()
+    a, = seat_players(room, names=("alice",), stack=5_000)  # alone: no hand, the stack stays 5,000
+    a.leave("T")
+    assert room.tables["T"].seat_of(a.account_id) is None
+    a.join("T")
+    lo, hi, default = a.view("T").buy_in
+    assert lo == 5_000                                      # what he left with, not the $20 minimum
+    with pytest.raises(BadBuyIn, match=r"\$50"):
+        a.buy_in("T", 2_000)
+    clock.advance(3_601)
+    assert a.view("T").buy_in[0] == 2_000                   # an hour later the table minimum again
+    a.buy_in("T", 2_000)
