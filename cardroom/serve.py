@@ -184,7 +184,7 @@ async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_
         try:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):
-            pass
+            pass   # no signal handlers off the main thread (or on Windows): Ctrl-C still stops it
     shown_host = host or config.server.host
     message = (f"cardroom is serving {len(served.room.tables)} table(s) on {shown_host}:{served.server.port}\n"
                f"host key fingerprint: {served.fingerprint}\n"

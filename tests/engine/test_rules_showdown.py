@@ -15,6 +15,14 @@ def _check_down(h):
         h.check() if lg.check else h.call()
 
 
+def _play_out(h):
+    """Check or call every betting round and show every hand to the end."""
+    while not h.over:
+        _check_down(h)
+        if h.phase == "showdown":
+            h.show()
+
+
 def _awards(h):
     return [(e.player, e.amount, e.pot, e.half) for e in h.events if isinstance(e, ev.Awarded)]
 
@@ -24,10 +32,7 @@ def test_odd_chip_goes_to_the_first_winner_left_of_the_button():
     deck = board_game_deck(3, 0, {0: "2c 3d", 1: "4c 5d", 2: "7h 8d"}, "As Ks Qs Js Ts")
     h = make_hand("holdem", NO, [1_000] * 3, structure=s, button=0, deck=deck)
     h.call(); h.fold(); h.check()                           # 10 + 5 + 10 = 25 in the pot
-    while not h.over:
-        _check_down(h)
-        if h.phase == "showdown":
-            h.show()
+    _play_out(h)
     # The board plays (a royal flush): player 2 is the first winner left of the button.
     assert sorted(_awards(h)) == [(0, 12, 0, ""), (2, 13, 0, "")]
 
@@ -40,10 +45,7 @@ def test_hi_lo_pot_is_split_between_the_best_high_and_the_best_qualifying_low():
     deck = board_game_deck(2, 0, {0: "Ah 2h Kc Kd", 1: "Qs Qh Jc Jd"}, "3c 5d 8s Qd 9h", k=4)
     h = make_hand("omaha8", FIXED, [10_000] * 2, button=0, deck=deck)
     h.call(); h.check()
-    while not h.over:
-        _check_down(h)
-        if h.phase == "showdown":
-            h.show()
+    _play_out(h)
     # pot 400: player 1's trip queens win the high half, player 0's 8-5-3-2-A the low half
     assert sorted(_awards(h)) == [(0, 200, 0, "low"), (1, 200, 0, "high")]
 
@@ -52,10 +54,7 @@ def test_hi_lo_no_qualifying_low_high_scoops():
     deck = board_game_deck(2, 0, {0: "Ah 2h Kc Kd", 1: "Qs Qh Jc Jd"}, "9c Td 8s Qd 9h", k=4)
     h = make_hand("omaha8", FIXED, [10_000] * 2, button=0, deck=deck)
     h.call(); h.check()
-    while not h.over:
-        _check_down(h)
-        if h.phase == "showdown":
-            h.show()
+    _play_out(h)
     assert _awards(h) == [(1, 400, 0, "")]
 
 
@@ -75,10 +74,7 @@ def test_no_flop_no_drop_option():
 def test_rake_is_taken_from_the_pot_and_chips_are_conserved():
     h = make_hand("holdem", FIXED, [10_000] * 2, button=0, rules=Rules())
     h.call(); h.check()
-    while not h.over:
-        _check_down(h)
-        if h.phase == "showdown":
-            h.show()
+    _play_out(h)
     assert h.rake == 20                                     # 5% of $4
     assert sum(h.stacks) + h.rake == 20_000
 
@@ -94,10 +90,7 @@ def test_an_all_in_player_wins_only_the_main_pot():
     h.bet(1_000)                                            # player 0 all-in
     h.call(); h.call()
     h.bet(2_000); h.call()                                  # a side pot between players 1 and 2
-    while not h.over:
-        _check_down(h)
-        if h.phase == "showdown":
-            h.show()
+    _play_out(h)
     assert h.stacks == [3_000, 2_000 + 4_000, 2_000]
 
 
@@ -110,10 +103,7 @@ def test_protected_all_in_contests_only_the_pots_built_so_far():
     h.protect_all_in(0) if False else None
     h.call()                                                # player 0 calls
     assert h.stacks[2] == 4_800                             # nothing more taken from the protected player
-    while not h.over:
-        _check_down(h)
-        if h.phase == "showdown":
-            h.show()
+    _play_out(h)
     # player 0's aces win the 600 main pot and the 2000 side pot player 2 cannot contest
     assert h.stacks == [5_000 - 1_200 + 2_600, 5_000 - 1_200, 4_800]
 
