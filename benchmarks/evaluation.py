@@ -3,7 +3,9 @@ eval7 and pokerkit on the same seeded hands.
 
     python -m benchmarks evaluation [--hands N] [--repeat R] [--seed S] [--json]
 
-Every library gets the same hands, converted to its own card representation before any timing.
+Every library gets the same hands, converted to its own card representation before any timing
+(cardroom's: the plain int codes of `cardroom.engine.cards.codes`, as the bots' equity Monte Carlo
+passes them; the row "cardroom (Cards)" times the same functions on Card objects).
 Harness (identical for every library): `collections.deque(map(f, hands), maxlen=0)`, or
 `itertools.starmap` where the library takes several arguments; so the per-call cost measured is the
 library's call plus one C-level iteration step. Each library first makes one untimed pass over its
@@ -29,7 +31,7 @@ from itertools import starmap
 from typing import Callable
 
 from cardroom.engine import evaluation as ev
-from cardroom.engine.cards import CARDS
+from cardroom.engine.cards import CARDS, codes
 
 HARNESS = "deque(map(f, hands), maxlen=0) / deque(starmap(f, args), maxlen=0)"
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
@@ -72,6 +74,10 @@ def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
     five = _deal(rng, hands, 5)
     seven = _deal(rng, hands, 7)
     omaha = [(h[:4], h[4:]) for h in _deal(rng, hands, 9)]
+    # cardroom's fast input is the cards' plain int codes (what its Monte Carlo passes); the Card
+    # objects themselves are timed too, on the row "cardroom (Cards)".
+    five_c, seven_c = [codes(h) for h in five], [codes(h) for h in seven]
+    omaha_c = [(codes(h), codes(b)) for h, b in omaha]
 
     treys = _import("treys")
     phe = _import("phevaluator")
@@ -84,9 +90,10 @@ def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
     cases = []
 
     # --- high, 5 and 7 cards
-    for size, deal in ((5, five), (7, seven)):
+    for size, deal, deal_c in ((5, five, five_c), (7, seven, seven_c)):
         case = Case(f"high-{size}", f"{size}-card high")
-        case.add("cardroom", ev.evaluator(ev.HIGH), deal)
+        case.add("cardroom", ev.evaluator(ev.HIGH), deal_c)
+        case.add("cardroom (Cards)", ev.evaluator(ev.HIGH), deal)
         if treys:
             t_ev = treys.Evaluator()
             new = treys.Card.new
@@ -114,7 +121,8 @@ def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
     for order, pk_name, title in ((ev.ACE_TO_FIVE, "RegularLowHand", "5-card ace-to-five"),
                                   (ev.DEUCE_TO_SEVEN, "StandardLowHand", "5-card deuce-to-seven")):
         case = Case(f"{order}-5", title)
-        case.add("cardroom", ev.evaluator(order), five)
+        case.add("cardroom", ev.evaluator(order), five_c)
+        case.add("cardroom (Cards)", ev.evaluator(order), five)
         for lib, mod in (("treys", treys), ("phevaluator", phe), ("eval7", eval7)):
             case.absent(lib, "not installed" if mod is None else f"has no {order} order")
         if pokerkit:
@@ -126,7 +134,8 @@ def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
 
     # --- eight-or-better, 7 cards (stud hi-lo low half)
     case = Case("eight-or-better-7", "7-card eight-or-better")
-    case.add("cardroom", ev.evaluator(ev.EIGHT_OR_BETTER), seven)
+    case.add("cardroom", ev.evaluator(ev.EIGHT_OR_BETTER), seven_c)
+    case.add("cardroom (Cards)", ev.evaluator(ev.EIGHT_OR_BETTER), seven)
     for lib, mod in (("treys", treys), ("phevaluator", phe), ("eval7", eval7)):
         case.absent(lib, "not installed" if mod is None else "has no eight-or-better order")
     if pokerkit:
@@ -145,7 +154,8 @@ def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
 
     # --- Omaha high and Omaha hi-lo, 4 hole + 5 board
     case = Case("omaha-high", "Omaha high (4 hole + 5 board)")
-    case.add("cardroom", ev.evaluator(ev.OMAHA_HIGH), omaha, star=True)
+    case.add("cardroom", ev.evaluator(ev.OMAHA_HIGH), omaha_c, star=True)
+    case.add("cardroom (Cards)", ev.evaluator(ev.OMAHA_HIGH), omaha, star=True)
     case.absent("treys", "not installed" if treys is None else "has no Omaha")
     if phe:
         case.add("phevaluator", phe.evaluate_omaha_cards,
@@ -163,13 +173,14 @@ def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
     cases.append(case)
 
     case = Case("omaha-hi-lo", "Omaha hi-lo, high and low (4 hole + 5 board)")
-    case.add("cardroom", ev.omaha_hi_lo, omaha, star=True)
+    case.add("cardroom", ev.omaha_hi_lo, omaha_c, star=True)
     hi, lo = ev.evaluator(ev.OMAHA_HIGH), ev.evaluator(ev.OMAHA_EIGHT_OR_BETTER)
 
     def two_calls(hole, board, hi=hi, lo=lo):
         return hi(hole, board), lo(hole, board)
 
-    case.add("cardroom (2 calls)", two_calls, omaha, star=True)
+    case.add("cardroom (2 calls)", two_calls, omaha_c, star=True)
+    case.add("cardroom (Cards)", ev.omaha_hi_lo, omaha, star=True)
     case.absent("treys", "not installed" if treys is None else "has no Omaha")
     case.absent("phevaluator", "not installed" if phe is None else "has no Omaha low")
     case.absent("eval7", "not installed" if eval7 is None else "has no Omaha")
@@ -232,7 +243,7 @@ def print_table(rows: list[dict], meta: dict) -> None:
         if "note" in row:
             print(f"{title:<46} {row['library']:<20} {row['note']}")
         else:
-            ratio = "" if row["library"] == "cardroom" else f"{row['cardroom_ratio']:.2f}x"
+            ratio = "" if row["library"].startswith("cardroom") else f"{row['cardroom_ratio']:.2f}x"
             print(f"{title:<46} {row['library']:<20} {_fmt_rate(row['median_per_s']):>12} {ratio:>9}")
 
 

@@ -4,7 +4,7 @@ Imports only the standard library; randomness is injected (see cards.Deck).
 """
 
 from cardroom.engine.cards import (
-    CARDS, BadCardText, Card, CardError, Deck, DuplicateCards, format_cards, parse_cards,
+    CARDS, BadCardText, Card, CardError, Deck, DuplicateCards, codes, format_cards, parse_cards,
 )
 from cardroom.engine.evaluation import (
     ACE_TO_FIVE, DEUCE_TO_SEVEN, EIGHT_OR_BETTER, HIGH, OMAHA_EIGHT_OR_BETTER, OMAHA_HIGH, ORDERS,
@@ -13,7 +13,7 @@ from cardroom.engine.evaluation import (
 )
 
 __all__ = [
-    "CARDS", "BadCardText", "Card", "CardError", "Deck", "DuplicateCards", "format_cards", "parse_cards",
+    "CARDS", "BadCardText", "Card", "CardError", "Deck", "DuplicateCards", "codes", "format_cards", "parse_cards",
     # evaluation
     "HIGH", "ACE_TO_FIVE", "DEUCE_TO_SEVEN", "EIGHT_OR_BETTER", "OMAHA_HIGH", "OMAHA_EIGHT_OR_BETTER", "ORDERS",
     "EvaluationError", "UnknownOrder", "WrongCardCount",

@@ -10,6 +10,12 @@ The integer value is an evaluation code with three fields (low bits first):
                  SUIT_BIAS sets bit 3 of a nibble exactly when five or more cards share that suit
     bits 31..53  rank key: RANK_KEYS[rank], chosen so that the sum over any seven cards (at most four
                  of a rank) is unique for the multiset of ranks
+    bits 54..56  card count: 1 per card, so `sum >> KEY_SHIFT` is unique across 5, 6 and 7 cards
+                 too (deuce's rank key is 0), and one table serves every count
+
+A sum of seven codes stays below 2**60, inside the C long that `sum()` accumulates plain ints in.
+`sum()` has that fast path only for exact ints, not for the Card subclass: the hot paths (showdown,
+equity, the benchmark) pass plain codes, `codes(cards)`, which are interned like the Cards.
 
 Only the evaluators care about the code; everyone else uses `rank`, `suit`, `index` and `repr`.
 """
@@ -30,6 +36,7 @@ SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
 SUIT_SHIFT = 15
 KEY_SHIFT = 31
+COUNT_SHIFT = 54                           # the count field; `sum >> KEY_SHIFT` = count << 23 | key
 RANK_BITS_MASK = (1 << 13) - 1
 SUIT_BIAS = 0x3333 << SUIT_SHIFT          # start value for sum(): makes "5 of a suit" one bit
 FLUSH_FLAGS = 0x8888 << SUIT_SHIFT         # those bits
@@ -57,7 +64,7 @@ class Card(int):
 
     def __new__(cls, rank: int, suit: int):
         # Only called while building the 52 interned cards; use Card.parse / CARDS elsewhere.
-        code = (RANK_KEYS[rank] << KEY_SHIFT) | (1 << (SUIT_SHIFT + 4 * suit)) | (1 << rank)
+        code = (1 << COUNT_SHIFT) | (RANK_KEYS[rank] << KEY_SHIFT) | (1 << (SUIT_SHIFT + 4 * suit)) | (1 << rank)
         return super().__new__(cls, code)
 
     @classmethod
@@ -111,6 +118,15 @@ _INDEX = {c: i for i, c in enumerate(CARDS)}
 Card.rank = property(lambda self: _INDEX[self] // 4)  # type: ignore[assignment]
 Card.suit = property(lambda self: _INDEX[self] % 4)  # type: ignore[assignment]
 Card.index = property(lambda self: _INDEX[self])  # type: ignore[assignment]
+
+# Plain-int twins of the 52 Cards (same values, exact ints, interned here): the evaluators' fast input.
+_PLAIN = {c: int(c) for c in CARDS}
+CODES: tuple[int, ...] = tuple(_PLAIN[c] for c in CARDS)
+
+
+def codes(cards: Iterable[Card]) -> tuple[int, ...]:
+    """The cards as plain int codes, for the evaluators' fast path (`sum()` adds exact ints in C)."""
+    return tuple(map(_PLAIN.__getitem__, cards))
 
 
 def card_at(index: int) -> Card:

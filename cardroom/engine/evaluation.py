@@ -16,15 +16,15 @@ A value is a plain `int`, a class index from 1 (the worst hand of the order) to 
 orders return `None` when no low qualifies. The functions `evaluator()` returns do not check their
 arguments (they are the inner loop of a showdown and of equity estimates); `evaluate()` does.
 
-How it is fast: a `Card` is an int whose value carries a rank bit, a suit counter and a rank key (see
-cards.py), so `sum(cards, SUIT_BIAS)` is one C-level call that gives the flush flags and the rank key
-(`s >> KEY_SHIFT`, unique per rank multiset for a given number of cards; the deuce's key is 0, so
-tables are per card count). Tables are computed from rank counts when an order is first asked for
-(lazily; each order well under a second): five-card values from the counts, six- and seven-card
-values as the max over the multisets with one card fewer, flushes from an 8192-entry list on the
-13-bit rank mask of the suit. Seven-card high indexes a 2**23-entry array of unsigned shorts (16 MB)
-by the rank key, one index instead of a dict probe. The suitless orders (ace-to-five,
-eight-or-better) sum on sum()'s float path, which adds int subclasses in C (see `_F_START`).
+How it is fast: a card is an int whose value carries a rank bit, a suit counter, a rank key and a
+count (see cards.py), so `sum(cards, SUIT_BIAS)` is one C-level call that gives the flush flags and
+`s >> KEY_SHIFT`, unique per rank multiset of 5 to 7 cards. Pass plain int codes (`cards.codes`):
+sum() adds exact ints in C but not the Card subclass; Cards work, at about half the speed. Tables are
+computed from rank counts when an order is first asked for (lazily; each order well under a second):
+five-card values from the counts, six- and seven-card values as the max over the multisets with one
+card fewer, flushes from an 8192-entry list on the 13-bit rank mask of the suit. High indexes one
+array of unsigned shorts (48 MB) by the shifted key, one index instead of a dict probe; the suitless
+orders are one dict probe on it.
 Omaha memoises, per rank multiset of the board, the best non-flush value for each of the 91 rank
 pairs a hole can contribute, so a call is two sums, two dict hits and at most six list indexings
 (plus a flush check when the board has three of a suit); the low half is one index into a
@@ -36,12 +36,14 @@ a pair, "Lo: a pair of Eights, 8,8,6,4,2" otherwise; see `describe`.
 
 from __future__ import annotations
 
+import mmap
 from array import array
 from itertools import combinations, combinations_with_replacement
 from typing import Callable, Iterable, Sequence
 
 from cardroom.engine.cards import (
-    FLUSH_FLAGS, KEY_SHIFT, RANK_BITS_MASK, RANK_KEYS, RANK_NAMES, RANKS, SUIT_BIAS, SUIT_SHIFT, Card,
+    COUNT_SHIFT, FLUSH_FLAGS, KEY_SHIFT, RANK_BITS_MASK, RANK_KEYS, RANK_NAMES, RANKS, SUIT_BIAS, SUIT_SHIFT,
+    Card,
 )
 
 __all__ = [
@@ -95,7 +97,7 @@ _A5_CATEGORY = {0: HIGH_CARD, 1: PAIR, 2: TWO_PAIR, 3: TRIPS, 4: FULL_HOUSE, 5: 
 ACE = 12
 _KEY_MASK = ((1 << 64) - 1) & ~(0xFFFF << SUIT_SHIFT)       # rank-key field + rank-bit field
 _LOW_RANK = tuple((r + 1) % 13 for r in range(13))          # ace-low index: A=0, 2=1, .., K=12
-_CODE = tuple((RANK_KEYS[r] << KEY_SHIFT) | (1 << r) for r in range(13))  # suitless code per rank
+_CODE = tuple((1 << COUNT_SHIFT) | (RANK_KEYS[r] << KEY_SHIFT) | (1 << r) for r in range(13))  # suitless
 
 
 def _key(ranks: Iterable[int]) -> int:
@@ -402,15 +404,20 @@ _HOLE_INFO: dict[int, tuple[tuple[int, ...], int]] = {}
 _BOARD_INFO: dict[int, tuple[list[int], int]] = {}
 
 
-def _hole_info(cards: Sequence[Card], key: int) -> tuple[tuple[int, ...], int]:
-    ranks = sorted(c.rank for c in cards)
+def _rank(code: int) -> int:
+    """The rank of a Card or of its plain code (the rank bit's position)."""
+    return (code & RANK_BITS_MASK).bit_length() - 1
+
+
+def _hole_info(cards: Sequence[int], key: int) -> tuple[tuple[int, ...], int]:
+    ranks = sorted(map(_rank, cards))
     info = (tuple({_PAIR_INDEX[p] for p in combinations(ranks, 2)}), _eight_mask(ranks))
     _HOLE_INFO[key] = info
     return info
 
 
-def _board_info(cards: Sequence[Card], key: int) -> tuple[list[int], int]:
-    ranks = [c.rank for c in cards]
+def _board_info(cards: Sequence[int], key: int) -> tuple[list[int], int]:
+    ranks = [_rank(c) for c in cards]
     five = _five_by_rank_key()
     triples = {_key(t) >> KEY_SHIFT for t in combinations(ranks, 3)}
     # .get: a pair and a triple can hold five of a rank only with cards that are not all real
@@ -426,38 +433,51 @@ _BOARD_BIAS = 0x5555 << SUIT_SHIFT       # with it, bit 3 of a suit nibble = 3 o
 # ---------------------------------------------------------------------------------------------------
 # The evaluators.
 
-def _seven_array(table: dict[int, int]) -> array:
-    """Seven-card values indexed by the rank key alone (s >> KEY_SHIFT; unique for seven cards).
-    An array of 2**23 unsigned shorts (16 MB): one index instead of a dict probe, which is what
-    makes the seven-card path fast (the dict's misses cost more than the arithmetic)."""
-    a = _T.get("high7")
+# Every fast path below wants plain int codes (`cards.codes`): `sum()` adds exact ints in C, but an
+# int subclass (a Card) falls off that path and costs about twice as much. Cards are accepted too.
+# `sum >> KEY_SHIFT` is the card count << 23 | the rank key: unique per rank multiset of 5 to 7 cards.
+_COUNT = 1 << (COUNT_SHIFT - KEY_SHIFT)          # the count's unit in a shifted key (2**23)
+
+
+def _huge_array(n: int):
+    """n zeroed unsigned shorts, on transparent huge pages where the kernel offers them (madvise
+    mode): random indexing into 48 MB then misses the TLB far less (measured ~7% on 7-card high).
+    A memoryview over an anonymous mmap indexes like an array; elsewhere it is a plain array."""
+    try:
+        mm = mmap.mmap(-1, 2 * n, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        mm.madvise(mmap.MADV_HUGEPAGE)
+    except (AttributeError, OSError, ValueError):
+        return array("H", bytes(2 * n))
+    return memoryview(mm).cast("H")
+
+
+def _high_array(table: dict[int, int]) -> array:
+    """High values (no flush) of 5, 6 and 7 cards in one array of unsigned shorts, indexed by the
+    shifted key of a sum started at SUIT_BIAS - 7 cards' count: seven cards index [0, 2**23), six
+    index from -2**23 (the last third), five from -2 * 2**23 (the middle third). 48 MB, built once;
+    one index and no length test or dict probe, which is what makes the seven-card path fast."""
+    a = _T.get("high-array")
     if a is None:
-        a = array("H", [0]) * (1 << 23)
+        a = _huge_array(3 * _COUNT)
         for key, ranks in _multisets():
-            if len(ranks) == 7:
-                a[key >> KEY_SHIFT] = table[key]
-        _T["high7"] = a
+            a[(key >> KEY_SHIFT) - 7 * _COUNT] = table[key]
+        _T["high-array"] = a
     return a  # type: ignore[return-value]
 
 
-def _by_rank_key(table: dict[int, int]) -> tuple[dict[int, int], ...]:
-    """Per card count, the table keyed by the rank key alone (small, well-spread ints; the masked key
-    has the rank-bit sum in its low bits, which the dict's probing sees first, so it collides)."""
-    out: list[dict[int, int]] = [{} for _ in range(8)]
-    for key, ranks in _multisets():
-        value = table.get(key)
-        if value is not None:
-            out[len(ranks)][key >> KEY_SHIFT] = value
-    return tuple(out)
+def _by_shifted_key(table: dict[int, int]) -> dict[int, int]:
+    """The table keyed by `key >> KEY_SHIFT` (count and rank key: small, well-spread ints; the full
+    key has the rank-bit sum in its low bits, which the dict's probing sees first, so it collides)."""
+    return {key >> KEY_SHIFT: table[key] for key, _ in _multisets() if key in table}
 
 
-def _make_high() -> Callable[[Sequence[Card]], int]:
+def _make_high() -> Callable[[Sequence[int]], int]:
     _, table, flush = _high_tables()
-    seven = _seven_array(table)
-    small = _by_rank_key(table)                 # five and six cards: dicts keyed by the rank key
-    bias, flags, rankmask, shift = SUIT_BIAS, FLUSH_FLAGS, RANK_BITS_MASK, KEY_SHIFT
+    values = _high_array(table)
+    bias = SUIT_BIAS - (7 << COUNT_SHIFT)
+    flags, rankmask, shift = FLUSH_FLAGS, RANK_BITS_MASK, KEY_SHIFT
 
-    def evaluate_high(cards: Sequence[Card]) -> int:
+    def evaluate_high(cards: Sequence[int]) -> int:
         s = sum(cards, bias)
         if s & flags:
             suit = (s & flags) >> 3
@@ -466,67 +486,35 @@ def _make_high() -> Callable[[Sequence[Card]], int]:
                 if c & suit:
                     m |= c
             return flush[m & rankmask]
-        n = len(cards)
-        if n == 7:
-            return seven[s >> shift]
-        return small[n][s >> shift]
+        return values[s >> shift]
 
     return evaluate_high
 
 
-# Suitless orders use a float sum: sum() adds int subclasses (Cards) in C only on its float path.
-# Started at -2**53, every partial sum of up to seven codes is an integer below 2**53 in magnitude, so
-# exact; times 2**-31 it is (rank key - 2**22) plus a fraction in (0, 0.35) (suit and rank-bit fields),
-# and adding 2**52 + 2**22 rounds that to the float 2**52 + rank key. Two inlined float operations
-# instead of int arithmetic on a subclass; the rank key is unique per multiset for a given card count,
-# so there is one table per count.
-_F_START = -2.0 ** 53
-_F_SCALE = 2.0 ** -KEY_SHIFT
-_F_ROUND = 2.0 ** 52 + 2.0 ** 22
+def _make_a5() -> Callable[[Sequence[int]], int]:
+    values, shift = _by_shifted_key(_a5_tables()[1]), KEY_SHIFT
 
-
-def _float_key(key: int) -> float:
-    return float(2 ** 52 + (key >> KEY_SHIFT))
-
-
-def _by_count(table: dict[int, int]) -> tuple:
-    out: list[dict] = [{} for _ in range(8)]
-    for key, ranks in _multisets():
-        v = table.get(key)
-        if v is not None:
-            out[len(ranks)][_float_key(key)] = v
-    return tuple(out)
-
-
-def _make_a5() -> Callable[[Sequence[Card]], int]:
-    tables = _by_count(_a5_tables()[1])
-    five = tables[5]
-    start, scale, rnd = _F_START, _F_SCALE, _F_ROUND
-
-    def evaluate_ace_to_five(cards: Sequence[Card]) -> int:
-        if len(cards) == 5:
-            return five[sum(cards, start) * scale + rnd]
-        return tables[len(cards)][sum(cards, start) * scale + rnd]
+    def evaluate_ace_to_five(cards: Sequence[int]) -> int:
+        return values[sum(cards) >> shift]
 
     return evaluate_ace_to_five
 
 
-def _make_eight() -> Callable[[Sequence[Card]], int | None]:
-    tables = tuple(t.get for t in _by_count(_eight_tables()[1]))
-    start, scale, rnd = _F_START, _F_SCALE, _F_ROUND
+def _make_eight() -> Callable[[Sequence[int]], int | None]:
+    get, shift = _by_shifted_key(_eight_tables()[1]).get, KEY_SHIFT
 
-    def evaluate_eight_or_better(cards: Sequence[Card]) -> int | None:
-        return tables[len(cards)](sum(cards, start) * scale + rnd)
+    def evaluate_eight_or_better(cards: Sequence[int]) -> int | None:
+        return get(sum(cards) >> shift)
 
     return evaluate_eight_or_better
 
 
-def _make_d27() -> Callable[[Sequence[Card]], int]:
+def _make_d27() -> Callable[[Sequence[int]], int]:
     _, table, flush = _d27_tables()
-    five = _by_rank_key(table)[5]
+    five = _by_shifted_key(table)
     bias, flags, rankmask, shift = SUIT_BIAS, FLUSH_FLAGS, RANK_BITS_MASK, KEY_SHIFT
 
-    def evaluate_deuce_to_seven(cards: Sequence[Card]) -> int:
+    def evaluate_deuce_to_seven(cards: Sequence[int]) -> int:
         if len(cards) != 5:
             # Six or seven cards (no common game): the best (lowest) five by enumeration.
             return max(map(evaluate_deuce_to_seven, combinations(cards, 5)))
@@ -550,13 +538,13 @@ def _five_by_rank_key() -> dict[int, int]:
 def _make_omaha_high() -> Callable[[Sequence[Card], Sequence[Card]], int]:
     flush = _high_tables()[2]
     hole_info, board_info = _HOLE_INFO, _BOARD_INFO
-    keymask, flags, board_bias, rankmask = _KEY_MASK, FLUSH_FLAGS, _BOARD_BIAS, RANK_BITS_MASK
+    shift, flags, board_bias, rankmask = KEY_SHIFT, FLUSH_FLAGS, _BOARD_BIAS, RANK_BITS_MASK
 
     def evaluate_omaha_high(hole: Sequence[Card], board: Sequence[Card]) -> int:
-        hk = sum(hole) & keymask
+        hk = sum(hole) >> shift
         hi = hole_info.get(hk) or _hole_info(hole, hk)
         sb = sum(board, board_bias)
-        bk = sb & keymask
+        bk = sb >> shift
         bi = board_info.get(bk) or _board_info(board, bk)
         row = bi[0]
         best = max([row[i] for i in hi[0]])
@@ -578,11 +566,11 @@ def _omaha_flush(hole, board, suit, flush, rankmask) -> int:
 def _make_omaha_eight() -> Callable[[Sequence[Card], Sequence[Card]], int | None]:
     low = _omaha_low_table()
     hole_info, board_info = _HOLE_INFO, _BOARD_INFO
-    keymask = _KEY_MASK
+    shift = KEY_SHIFT
 
     def evaluate_omaha_eight_or_better(hole: Sequence[Card], board: Sequence[Card]) -> int | None:
-        hk = sum(hole) & keymask
-        bk = sum(board) & keymask
+        hk = sum(hole) >> shift
+        bk = sum(board) >> shift
         hi = hole_info.get(hk) or _hole_info(hole, hk)
         bi = board_info.get(bk) or _board_info(board, bk)
         return low[hi[1] << 8 | bi[1]]
@@ -594,14 +582,14 @@ def _make_omaha_hi_lo() -> Callable[[Sequence[Card], Sequence[Card]], tuple[int,
     flush = _high_tables()[2]
     low = _omaha_low_table()
     hole_info, board_info = _HOLE_INFO, _BOARD_INFO
-    keymask, flags, board_bias, rankmask = _KEY_MASK, FLUSH_FLAGS, _BOARD_BIAS, RANK_BITS_MASK
+    shift, flags, board_bias, rankmask = KEY_SHIFT, FLUSH_FLAGS, _BOARD_BIAS, RANK_BITS_MASK
 
     def omaha_hi_lo(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, int | None]:
         """(omaha-high value, omaha-eight-or-better value or None) in one pass."""
-        hk = sum(hole) & keymask
+        hk = sum(hole) >> shift
         hi = hole_info.get(hk) or _hole_info(hole, hk)
         sb = sum(board, board_bias)
-        bk = sb & keymask
+        bk = sb >> shift
         bi = board_info.get(bk) or _board_info(board, bk)
         row = bi[0]
         best = max([row[i] for i in hi[0]])

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from cardroom.engine.cards import CARDS, Card
+from cardroom.engine.cards import CARDS, Card, codes
 from cardroom.engine.evaluation import evaluator
 from cardroom.engine.variants import Variant
 
@@ -107,17 +107,20 @@ def strength(hole: Sequence[Card], board: Sequence[Card], variant: Variant, *, r
     if not hole:
         return 0.0
     seen = set(hole) | set(board)
-    unknown = [c for c in CARDS if c not in seen]
+    # The Monte Carlo deals plain int codes: the evaluators' fast input (codes compare equal to Cards).
+    unknown = list(codes(c for c in CARDS if c not in seen))
     kind = variant.kind
     if kind == "draw":
+        plain = list(codes(hole))
         if draws_left == 0:
-            return _draw_equity(hole, (), unknown, variant, rng)
+            return _draw_equity(plain, (), unknown, variant, rng)
         discards = plan_discards(hole, variant, 5)
-        after = _draw_equity(hole, discards, unknown, variant, rng)
+        after = _draw_equity(plain, discards, unknown, variant, rng)
         if draws_left is None:
-            now = _draw_equity(hole, (), unknown, variant, rng)
+            now = _draw_equity(plain, (), unknown, variant, rng)
             return (now + after) / 2
         return after
+    hole, board = list(codes(hole)), list(codes(board))
     if variant.omaha:
         return _omaha_equity(hole, board, unknown, variant, rng)
     return _seven_equity(hole, board, unknown, variant, rng)

@@ -14,7 +14,7 @@ from itertools import combinations
 import pytest
 
 from cardroom.engine import evaluation as ev
-from cardroom.engine.cards import CARDS, Card, parse_cards
+from cardroom.engine.cards import CARDS, Card, codes, parse_cards
 from cardroom.engine.evaluation import (
     ACE_TO_FIVE, DEUCE_TO_SEVEN, EIGHT_OR_BETTER, HIGH, OMAHA_EIGHT_OR_BETTER, OMAHA_HIGH, ORDERS,
     EvaluationError, UnknownOrder, WrongCardCount, best_five, describe, describe_hi_lo, evaluate, evaluator,
@@ -295,6 +295,31 @@ def test_evaluator_accepts_lists_and_tuples_in_any_order():
             shuffled = list(hand)
             rng.shuffle(shuffled)
             assert f(hand) == f(shuffled) == f(tuple(shuffled))
+
+
+def test_plain_int_codes_evaluate_exactly_as_the_cards_do():
+    # codes() is the fast input: every order, 5, 6 and 7 cards, flushes included (a sixth of the
+    # seven-card sample is forced suited so the flush path is exercised, not just reached by chance).
+    rng = random.Random(5)
+    spades = [c for c in CARDS if c.suit == 3]
+    for order in (HIGH, A5, E8, D27):
+        f = evaluator(order)
+        for n in ((5,) if order == D27 else (5, 6, 7)):
+            hands = [tuple(rng.sample(CARDS, n)) for _ in range(500)]
+            hands += [tuple(rng.sample(spades, 5)) + tuple(rng.sample(CARDS[:20], n - 5)) for _ in range(100)]
+            for hand in hands:
+                if len(set(hand)) != n:
+                    continue
+                plain = codes(hand)
+                assert all(type(c) is int for c in plain)
+                assert f(plain) == f(hand), (order, hand)
+    for order in (ev.OMAHA_HIGH, ev.OMAHA_EIGHT_OR_BETTER):
+        f = evaluator(order)
+        for _ in range(500):
+            deal = rng.sample(CARDS, 9)
+            hole, board = tuple(deal[:4]), tuple(deal[4:])
+            assert f(codes(hole), codes(board)) == f(hole, board)
+            assert ev.omaha_hi_lo(codes(hole), codes(board)) == ev.omaha_hi_lo(hole, board)
 
 
 # ---------------------------------------------------------------------------------------------------
