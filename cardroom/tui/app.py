@@ -19,6 +19,7 @@ app only pushes what it is given (F12 or ctrl+a), so the TUI never imports the a
 from __future__ import annotations
 
 
+import time
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -112,6 +113,11 @@ class CardroomApp(App):
         self._last_page = pages[-1]
 
     # ------------------------------------------------------------------ what screens read
+    def now(self) -> float:
+        """The room's clock (seconds), which the table's decision clock runs on."""
+        clock = getattr(getattr(self.client, "room", None), "clock", None)
+        return clock.now() if clock is not None else time.monotonic()
+
     def who(self) -> str:
         if self.hotseat is not None:
             return self.revealed.name if self.revealed is not None else ""

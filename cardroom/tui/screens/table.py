@@ -91,6 +91,7 @@ class TableScreen(Screen):
         if remembered is not None:
             self._hold_key, self.holds = remembered
         self._others = None
+        self._seen_at = self.app.now()     # when self.view was read (the clock runs from it)
         self._my_turn = False
         self._message = self.view.message
         self._title = None
@@ -131,8 +132,10 @@ class TableScreen(Screen):
 
     def _tick(self) -> None:
         # The bar of the decision clock moves between the table's own (last-10-seconds) ticks.
-        if self.view.acting_seat is not None:
-            self.refresh_from_room()
+        # Only the clock: the view is not read again (every screen at every table ticks each
+        # second, and re-reading and comparing the whole view cost ~3 ms a screen).
+        if self.view.acting_seat is not None and self.is_current:
+            self._show_clock(self.app.now() - self._seen_at)
 
     # ------------------------------------------------------------------ attributes down
     @property
@@ -156,6 +159,7 @@ class TableScreen(Screen):
             self.notify(str(e), severity="error")
             return
         self.view = view
+        self._seen_at = self.app.now()
         key = (view.hand_id, view.my_cards)
         if key != self._hold_key:
             self._hold_key = key
@@ -222,7 +226,7 @@ class TableScreen(Screen):
             title.append(f"  [{v.status}]", "bold red")
         if title != self._title:
             self._title = title
-            self.query_one("#table-title", Static).update(title)
+            self.query_one("#table-title", Static).update(title, layout=False)   # one fixed line
         self.query_one(Felt).show(v)
         me = self.my_seat_state()
         label = ""
@@ -232,14 +236,22 @@ class TableScreen(Screen):
             label = "Sitting out"
         holdable = self.is_draw_game and bool(v.my_cards) and v.phase in ("bet", "draw")
         self.query_one(MyHand).show(tuple(v.my_cards), self.holds if holdable else frozenset(), label, holdable)
-        acting = next((s for s in v.seats if s.number == v.acting_seat), None)
-        total = float(v.rules.action_seconds) if v.rules else 23.0
-        self.query_one(Countdown).show(acting.name if acting else None, v.seconds_left, v.countdown, total)
+        self._show_clock(0.0)
         self._show_prompt()
         items, note = self._action_items()
         self.query_one(ActionBar).show(items, note)
         self.query_one(AutoBar).show(v.auto_action, v.my_seat is not None)
         self.query_one(ChatPane).show(v.chat)
+
+    def _show_clock(self, elapsed: float) -> None:
+        """The decision clock, `elapsed` seconds after the view was read."""
+        v = self.view
+        acting = next((s for s in v.seats if s.number == v.acting_seat), None)
+        total = float(v.rules.action_seconds) if v.rules else 23.0
+        left = v.seconds_left
+        if left is not None and elapsed:
+            left = max(0.0, left - elapsed)
+        self.query_one(Countdown).show(acting.name if acting else None, left, v.countdown, total)
 
     def prompt_text(self) -> Text | None:
         """The question the table puts to me now (the blind, or missed blinds), or None."""

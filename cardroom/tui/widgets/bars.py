@@ -76,7 +76,7 @@ class ActionBar(Horizontal):
                 chip.display = True
             else:
                 chip.display = False
-        self.query_one("#action-note").update(Text(note))
+        self.query_one("#action-note").update(Text(note), layout=False)   # 1fr x 1: no layout
 
 
 class AutoBar(Horizontal):

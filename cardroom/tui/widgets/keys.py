@@ -20,9 +20,15 @@ class KeyFooter(Widget):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def _changed(self, screen) -> None:
-        self.refresh(layout=True)
+        # A layout pass only when the footer's height changes (the keys change with every
+        # decision; a layout of the whole screen each time was the dearest part of a repaint).
+        lines = min(3, len(self._build().plain.split("\n")))
+        self.refresh(layout=lines != self.size.height)
 
     def render(self) -> Text:
+        return self._build()
+
+    def _build(self) -> Text:
         groups: dict = {}
         entries: list = []
         for key, active in self.screen.active_bindings.items():
