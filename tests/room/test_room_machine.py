@@ -289,7 +289,10 @@ class RoomMachine(RuleBasedStateMachine):
         c = self._pick(data, self.clients, "client")
         t = self.room.tables[table]
         balance = self.store.balance(c.account_id)
-        lo, hi = t.settings.buy_in_min, t.settings.buy_in_max
+        # The table's own limits for this account: after leaving, the minimum is the stack left
+        # with (no ratholing, tested on its own in test_table_rules); never below the setting.
+        lo, hi, _ = t.buy_in_limits(c.account_id)
+        assert lo >= t.settings.buy_in_min and hi == t.settings.buy_in_max
         amount = {"random": int(frac * balance), "min": lo, "max": hi or balance,
                   "below_min": lo - 1, "above_max": (hi or balance) + 1, "all": balance,
                   "too_much": balance + 1, "zero": 0, "negative": -lo, "float": float(lo),
