@@ -19,6 +19,7 @@ import asyncssh
 
 MAX_AUTH_ATTEMPTS = 6
 
+from cardroom.ssh.gcpolicy import GcPolicy
 from cardroom.ssh.guards import install_guards
 from cardroom.ssh.limits import Limits
 from cardroom.ssh.session import AppFactory, AppSession
@@ -60,6 +61,12 @@ class _Registry:
         self.per_ip: Counter[str] = Counter()
         self.sessions: set[AppSession] = set()
         self.closing = False
+        self.gc = GcPolicy()
+
+    def session_closed(self, session: AppSession) -> None:
+        if session in self.sessions:
+            self.sessions.discard(session)
+            self.gc.session_closed()
 
 
 class _CardroomServer(asyncssh.SSHServer):
@@ -177,9 +184,10 @@ class _CardroomServer(asyncssh.SSHServer):
             peer_address=self._ip,
             key_fingerprint=self._fingerprint,
             limits=self._registry.limits,
-            on_closed=self._registry.sessions.discard,
+            on_closed=self._registry.session_closed,
         )
         self._registry.sessions.add(session)
+        self._registry.gc.session_opened()
         return session
 
     # No port forwarding of any kind.
@@ -222,6 +230,10 @@ class CardroomSSHServer:
     def connection_count(self) -> int:
         return len(self._registry.connections)
 
+    def collect_garbage(self) -> int:
+        """A full collection now, frozen objects included (see gcpolicy); returns objects freed."""
+        return self._registry.gc.collect_now()
+
     async def close(self, timeout: float | None = None) -> None:
         """Exit every app first (each restores its client's terminal), wait, then close."""
         registry = self._registry
@@ -243,6 +255,7 @@ class CardroomSSHServer:
         for server in list(registry.connections):
             server.abort()
         await self._acceptor.wait_closed()
+        registry.gc.close()     # the sessions are gone: give their objects back to the collector
 
 
 async def start_server(

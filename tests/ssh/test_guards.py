@@ -96,7 +96,38 @@ async def test_no_card_room_app_survives_closed_ssh_sessions(tmp_path):
             await asyncio.gather(*(one(i + k) for k in range(5)))
         await wait_for(lambda: not served.server.sessions)
         await asyncio.sleep(0.1)
-        gc.collect()
+        served.server.collect_garbage()     # frozen objects too (cardroom/ssh/gcpolicy.py)
         assert [o for o in gc.get_objects() if isinstance(o, CardroomApp)] == []
     finally:
         await serve.shutdown(served)
+
+
+async def test_gc_policy_freezes_live_sessions_and_collects_after_closes():
+    """Sessions' objects are frozen shortly after they open (no full-collection pauses over
+    hundreds of apps); enough closed sessions bring one full collection that frees them."""
+    from cardroom.ssh.gcpolicy import GcPolicy
+
+    class Cycle:
+        def __init__(self):
+            self.me = self
+
+    policy = GcPolicy(freeze_delay=0.01, collect_after=2)
+    try:
+        policy.session_opened()
+        junk = Cycle()
+        await asyncio.sleep(0.05)
+        assert gc.get_freeze_count() > 0
+        del junk
+        gc.collect()
+        assert any(isinstance(o, Cycle) for o in gc.get_objects(generation=None) if type(o) is Cycle) \
+            or gc.get_freeze_count() > 0          # frozen: out of the collector's sight
+        policy.session_closed()
+        assert gc.get_freeze_count() > 0          # one close: not yet worth a full collection
+        policy.session_closed()
+        await asyncio.sleep(0.01)
+        assert policy.closed_since_collect == 0   # two: collected (and frozen again)
+        gc.unfreeze()
+        assert not [o for o in gc.get_objects() if isinstance(o, Cycle)]
+    finally:
+        policy.close()
+        assert gc.get_freeze_count() == 0
