@@ -471,57 +471,56 @@ def _by_shifted_key(table: dict[int, int]) -> dict[int, int]:
     return {key >> KEY_SHIFT: table[key] for key, _ in _multisets() if key in table}
 
 
+# The functions below bind their tables as default arguments (`_values=values`), not as closure
+# variables: a closure copies its cells into every call's frame and reads them through the cell,
+# which measured ~25% slower per call here (ace-to-five 2.27 vs 2.87 M/s). Callers never pass them.
+
 def _make_high() -> Callable[[Sequence[int]], int]:
     _, table, flush = _high_tables()
-    values = _high_array(table)
-    bias = SUIT_BIAS - (7 << COUNT_SHIFT)
-    flags, rankmask, shift = FLUSH_FLAGS, RANK_BITS_MASK, KEY_SHIFT
 
-    def evaluate_high(cards: Sequence[int]) -> int:
-        s = sum(cards, bias)
-        if s & flags:
-            suit = (s & flags) >> 3
+    def evaluate_high(cards: Sequence[int], _values=_high_array(table), _flush=flush,
+                      _bias=SUIT_BIAS - (7 << COUNT_SHIFT), _flags=FLUSH_FLAGS) -> int:
+        s = sum(cards, _bias)
+        if s & _flags:
+            suit = (s & _flags) >> 3
             m = 0
             for c in cards:
                 if c & suit:
                     m |= c
-            return flush[m & rankmask]
-        return values[s >> shift]
+            return _flush[m & RANK_BITS_MASK]
+        return _values[s >> KEY_SHIFT]
 
     return evaluate_high
 
 
 def _make_a5() -> Callable[[Sequence[int]], int]:
-    values, shift = _by_shifted_key(_a5_tables()[1]), KEY_SHIFT
-
-    def evaluate_ace_to_five(cards: Sequence[int]) -> int:
-        return values[sum(cards) >> shift]
+    def evaluate_ace_to_five(cards: Sequence[int], _values=_by_shifted_key(_a5_tables()[1]),
+                             _shift=KEY_SHIFT) -> int:
+        return _values[sum(cards) >> _shift]
 
     return evaluate_ace_to_five
 
 
 def _make_eight() -> Callable[[Sequence[int]], int | None]:
-    get, shift = _by_shifted_key(_eight_tables()[1]).get, KEY_SHIFT
-
-    def evaluate_eight_or_better(cards: Sequence[int]) -> int | None:
-        return get(sum(cards) >> shift)
+    def evaluate_eight_or_better(cards: Sequence[int], _get=_by_shifted_key(_eight_tables()[1]).get,
+                                 _shift=KEY_SHIFT) -> int | None:
+        return _get(sum(cards) >> _shift)
 
     return evaluate_eight_or_better
 
 
 def _make_d27() -> Callable[[Sequence[int]], int]:
     _, table, flush = _d27_tables()
-    five = _by_shifted_key(table)
-    bias, flags, rankmask, shift = SUIT_BIAS, FLUSH_FLAGS, RANK_BITS_MASK, KEY_SHIFT
 
-    def evaluate_deuce_to_seven(cards: Sequence[int]) -> int:
+    def evaluate_deuce_to_seven(cards: Sequence[int], _five=_by_shifted_key(table), _flush=flush,
+                                _bias=SUIT_BIAS, _flags=FLUSH_FLAGS, _shift=KEY_SHIFT) -> int:
         if len(cards) != 5:
             # Six or seven cards (no common game): the best (lowest) five by enumeration.
-            return max(map(evaluate_deuce_to_seven, combinations(cards, 5)))
-        s = sum(cards, bias)
-        if s & flags:
-            return flush[s & rankmask]
-        return five[s >> shift]
+            return max(map(evaluator(DEUCE_TO_SEVEN), combinations(cards, 5)))
+        s = sum(cards, _bias)
+        if s & _flags:
+            return _flush[s & RANK_BITS_MASK]
+        return _five[s >> _shift]
 
     return evaluate_deuce_to_seven
 
@@ -535,21 +534,19 @@ def _five_by_rank_key() -> dict[int, int]:
     return t  # type: ignore[return-value]
 
 
-def _make_omaha_high() -> Callable[[Sequence[Card], Sequence[Card]], int]:
-    flush = _high_tables()[2]
-    hole_info, board_info = _HOLE_INFO, _BOARD_INFO
-    shift, flags, board_bias, rankmask = KEY_SHIFT, FLUSH_FLAGS, _BOARD_BIAS, RANK_BITS_MASK
-
-    def evaluate_omaha_high(hole: Sequence[Card], board: Sequence[Card]) -> int:
-        hk = sum(hole) >> shift
-        hi = hole_info.get(hk) or _hole_info(hole, hk)
-        sb = sum(board, board_bias)
-        bk = sb >> shift
-        bi = board_info.get(bk) or _board_info(board, bk)
+def _make_omaha_high() -> Callable[[Sequence[int], Sequence[int]], int]:
+    def evaluate_omaha_high(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO,
+                            _boards=_BOARD_INFO, _flush=_high_tables()[2], _bias=_BOARD_BIAS,
+                            _flags=FLUSH_FLAGS, _shift=KEY_SHIFT) -> int:
+        hk = sum(hole) >> _shift
+        hi = _holes.get(hk) or _hole_info(hole, hk)
+        sb = sum(board, _bias)
+        bk = sb >> _shift
+        bi = _boards.get(bk) or _board_info(board, bk)
         row = bi[0]
         best = max([row[i] for i in hi[0]])
-        if sb & flags:
-            return max(best, _omaha_flush(hole, board, (sb & flags) >> 3, flush, rankmask))
+        if sb & _flags:
+            return max(best, _omaha_flush(hole, board, (sb & _flags) >> 3, _flush, RANK_BITS_MASK))
         return best
 
     return evaluate_omaha_high
@@ -563,39 +560,34 @@ def _omaha_flush(hole, board, suit, flush, rankmask) -> int:
     return max([flush[a | b | x | y | z] for a, b in combinations(hs, 2) for x, y, z in combinations(bs, 3)])
 
 
-def _make_omaha_eight() -> Callable[[Sequence[Card], Sequence[Card]], int | None]:
-    low = _omaha_low_table()
-    hole_info, board_info = _HOLE_INFO, _BOARD_INFO
-    shift = KEY_SHIFT
-
-    def evaluate_omaha_eight_or_better(hole: Sequence[Card], board: Sequence[Card]) -> int | None:
-        hk = sum(hole) >> shift
-        bk = sum(board) >> shift
-        hi = hole_info.get(hk) or _hole_info(hole, hk)
-        bi = board_info.get(bk) or _board_info(board, bk)
-        return low[hi[1] << 8 | bi[1]]
+def _make_omaha_eight() -> Callable[[Sequence[int], Sequence[int]], int | None]:
+    def evaluate_omaha_eight_or_better(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO,
+                                       _boards=_BOARD_INFO, _low=_omaha_low_table(),
+                                       _shift=KEY_SHIFT) -> int | None:
+        hk = sum(hole) >> _shift
+        bk = sum(board) >> _shift
+        hi = _holes.get(hk) or _hole_info(hole, hk)
+        bi = _boards.get(bk) or _board_info(board, bk)
+        return _low[hi[1] << 8 | bi[1]]
 
     return evaluate_omaha_eight_or_better
 
 
-def _make_omaha_hi_lo() -> Callable[[Sequence[Card], Sequence[Card]], tuple[int, int | None]]:
-    flush = _high_tables()[2]
-    low = _omaha_low_table()
-    hole_info, board_info = _HOLE_INFO, _BOARD_INFO
-    shift, flags, board_bias, rankmask = KEY_SHIFT, FLUSH_FLAGS, _BOARD_BIAS, RANK_BITS_MASK
-
-    def omaha_hi_lo(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, int | None]:
+def _make_omaha_hi_lo() -> Callable[[Sequence[int], Sequence[int]], tuple[int, int | None]]:
+    def omaha_hi_lo(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO, _boards=_BOARD_INFO,
+                    _flush=_high_tables()[2], _low=_omaha_low_table(), _bias=_BOARD_BIAS,
+                    _flags=FLUSH_FLAGS, _shift=KEY_SHIFT) -> tuple[int, int | None]:
         """(omaha-high value, omaha-eight-or-better value or None) in one pass."""
-        hk = sum(hole) >> shift
-        hi = hole_info.get(hk) or _hole_info(hole, hk)
-        sb = sum(board, board_bias)
-        bk = sb >> shift
-        bi = board_info.get(bk) or _board_info(board, bk)
+        hk = sum(hole) >> _shift
+        hi = _holes.get(hk) or _hole_info(hole, hk)
+        sb = sum(board, _bias)
+        bk = sb >> _shift
+        bi = _boards.get(bk) or _board_info(board, bk)
         row = bi[0]
         best = max([row[i] for i in hi[0]])
-        if sb & flags:
-            best = max(best, _omaha_flush(hole, board, (sb & flags) >> 3, flush, rankmask))
-        return best, low[hi[1] << 8 | bi[1]]
+        if sb & _flags:
+            best = max(best, _omaha_flush(hole, board, (sb & _flags) >> 3, _flush, RANK_BITS_MASK))
+        return best, _low[hi[1] << 8 | bi[1]]
 
     return omaha_hi_lo
 
