@@ -131,6 +131,7 @@ class Hand:
         self._low = evaluator(variant.low) if variant.low else None
         self._legal: Legal | None = None   # legal() for the current state; every change clears it
         self._must_raise = self.rules.must_raise_to_enter and not variant.bring_in
+        self._big_blind = structure.big_blind
         self._start()
 
     # ------------------------------------------------------------------ setup and dealing
@@ -147,15 +148,12 @@ class Hand:
             self.all_in[p] = True
         return amount
 
-    def _emit(self, e) -> None:
-        self.events.append(e)
-
     def _start(self) -> None:
         s, v, n = self.structure, self.variant, self.n
         if s.ante:
             for p in range(n):
                 a = self._put(p, s.ante, live=False)
-                self._emit(ev.Posted(p, "ante", a, self.all_in[p]))
+                self.events.append(ev.Posted(p, "ante", a, self.all_in[p]))
         self._blind_level = 0
         if not v.bring_in:
             self._post_blinds()
@@ -176,21 +174,21 @@ class Hand:
             ("small blind", "big blind", "blind") if len(blinds) == 3 else ("big blind",)
         for p, amount, name in zip(posters, blinds, names):
             a = self._put(p, amount)
-            self._emit(ev.Posted(p, name, a, self.all_in[p]))
+            self.events.append(ev.Posted(p, name, a, self.all_in[p]))
         self._last_blind = posters[-1] if posters else self.button
         for p, pl in enumerate(self.players):
             if pl.live_post and p not in posters:
                 a = self._put(p, pl.live_post)
-                self._emit(ev.Posted(p, "live", a, self.all_in[p]))
+                self.events.append(ev.Posted(p, "live", a, self.all_in[p]))
             if pl.dead_post and self.stacks[p]:
                 a = self._put(p, pl.dead_post, live=False)
-                self._emit(ev.Posted(p, "dead", a, self.all_in[p]))
+                self.events.append(ev.Posted(p, "dead", a, self.all_in[p]))
         self._blind_level = s.big_blind if blinds else 0
 
     def _burn(self) -> None:
         card = self._draw_cards(1, None)[0]
         self.burns.append(card)
-        self._emit(ev.Burned(card))
+        self.events.append(ev.Burned(card))
 
     def _draw_cards(self, k: int, player: int | None, holding: Sequence[Card] = ()) -> list[Card]:
         """Deal k cards from the stub; when it runs out, reshuffle the muck (and burns) with a
@@ -215,7 +213,7 @@ class Hand:
         deck.replace_stub(stub)
         if reburn:
             self.burns.append(deck.deal_one())
-        self._emit(ev.Reshuffled(deck.remaining, reburn))
+        self.events.append(ev.Reshuffled(deck.remaining, reburn))
         if deck.remaining < need:
             raise SetupError("the deck is exhausted")   # unreachable with 52 cards and <= 10 players
         return got + deck.deal(need)
@@ -235,7 +233,7 @@ class Hand:
                 self._burn()
             card = self.deck.deal_one()
             self.board.append(card)
-            self._emit(ev.DealtBoard((card,), street.name))
+            self.events.append(ev.DealtBoard((card,), street.name))
             return
         if index > 0 and (street.board or street.hole):
             self._burn()
@@ -247,18 +245,19 @@ class Hand:
                 mine = cards[j::m]      # one card at a time around the table, as a dealer does
                 self.hole[p].extend(mine)
                 self.up[p].extend(street.hole)
-                self._emit(ev.DealtHole(p, tuple(mine), street.hole))
+                self.events.append(ev.DealtHole(p, tuple(mine), street.hole))
         if street.board:
             cards = self.deck.deal(street.board)
             self.board.extend(cards)
-            self._emit(ev.DealtBoard(tuple(cards), street.name))
+            self.events.append(ev.DealtBoard(tuple(cards), street.name))
 
     def _first_to_deal(self) -> int:
         return 0 if self.variant.bring_in else (self.button + 1) % self.n
 
     def _order_from(self, first: int) -> list[int]:
-        n = self.n
-        return [(first + i) % n for i in range(n) if not self.folded[(first + i) % n]]
+        """Players still in, clockwise from `first`."""
+        folded = self.folded
+        return [p for p in (*range(first, self.n), *range(first)) if not folded[p]]
 
     # ------------------------------------------------------------------ betting rounds
     def _start_round(self) -> None:
@@ -268,7 +267,7 @@ class Hand:
         s = self.structure
         self._size = s.bet_size(big)           # fixed: the bet; spread/pot/no: the minimum bet
         if s.kind in (POT, NO):
-            self._size = s.big_blind
+            self._size = self._big_blind
         first_round = self.round == 0
         if first_round:
             # A big blind all-in for less still makes the others call the full big blind.
@@ -287,7 +286,7 @@ class Hand:
         self._bring_in_due = first_round and self.variant.bring_in and self.structure.bring_in > 0
         folded, all_in, protected = self.folded, self.all_in, self.protected
         self._pending = {p for p in range(self.n) if not (folded[p] or all_in[p] or protected[p])}
-        self._emit(ev.RoundStarted(self.round, self.variant.streets[self.street].name, sum(self.totals)))
+        self.events.append(ev.RoundStarted(self.round, self.variant.streets[self.street].name, sum(self.totals)))
         if len(self._pending) < 2 and all(self.bets[p] >= self._to_call for p in self._pending):
             # Nobody left to bet against: the round is skipped.
             self._pending = set()
@@ -311,9 +310,12 @@ class Hand:
         return self._next_pending(start)
 
     def _next_pending(self, start: int) -> int | None:
-        for i in range(self.n):
-            p = (start + i) % self.n
-            if p in self._pending:
+        pending = self._pending
+        for p in range(start, self.n):
+            if p in pending:
+                return p
+        for p in range(start):
+            if p in pending:
                 return p
         return None
 
@@ -585,7 +587,7 @@ class Hand:
     def _fold(self) -> None:
         p = self.actor
         self._discard_hand(p)
-        self._emit(ev.Folded(p))
+        self.events.append(ev.Folded(p))
         self._acted(p)
 
     def _discard_hand(self, p: int) -> None:
@@ -597,13 +599,13 @@ class Hand:
 
     def _check(self) -> None:
         p = self.actor
-        self._emit(ev.Checked(p))
+        self.events.append(ev.Checked(p))
         self._acted(p)
 
     def _call(self) -> None:
         p = self.actor
         added = self._put(p, self._to_call - self.bets[p])
-        self._emit(ev.Called(p, added, self.all_in[p]))
+        self.events.append(ev.Called(p, added, self.all_in[p]))
         self._acted(p)
 
     def _bring_in(self) -> None:
@@ -611,7 +613,7 @@ class Hand:
         added = self._put(p, self.structure.bring_in)
         self._bring_in_due = False
         self._to_call = max(self._to_call, self.bets[p])
-        self._emit(ev.BetTo(p, "bring-in", self.bets[p], added, self.all_in[p]))
+        self.events.append(ev.BetTo(p, "bring-in", self.bets[p], added, self.all_in[p]))
         self._acted(p)
         self._reopen(p)
 
@@ -638,7 +640,7 @@ class Hand:
             self._bet_count += 1
             self._raise_id += 1
         self.last_aggressor = p
-        self._emit(ev.BetTo(p, kind, to, added, self.all_in[p]))
+        self.events.append(ev.BetTo(p, kind, to, added, self.all_in[p]))
         self._acted(p)
         self._reopen(p)
 
@@ -649,7 +651,7 @@ class Hand:
     def _protect(self) -> None:
         p = self.actor
         self.protected[p] = True
-        self._emit(ev.ProtectedAllIn(p, self.totals[p]))
+        self.events.append(ev.ProtectedAllIn(p, self.totals[p]))
         self._pending.discard(p)
 
     # ------------------------------------------------------------------ draws
@@ -660,7 +662,7 @@ class Hand:
         self._deferred: list[int] = []
         self._draw_order = self._order_from((self.button + 1) % self.n)
         self.saw_flop = True
-        self._emit(ev.DrawStarted(self.draw_index))
+        self.events.append(ev.DrawStarted(self.draw_index))
         if self.rules.burn_before_draw:
             self._burn()
         self._draw_pos = 0
@@ -680,7 +682,7 @@ class Hand:
         hand.extend(cards)
         # After dealing, so a reshuffle never gives back one's own discards (unless it had to).
         self.muck_pile.extend(c for c in discards if c not in self._reclaimed)
-        self._emit(ev.Drew(p, discards, tuple(cards), k - now))
+        self.events.append(ev.Drew(p, discards, tuple(cards), k - now))
         if k > now:
             self._deferred.append(p)
         self.draw_counts[p] = k
@@ -693,14 +695,14 @@ class Hand:
                 self._burn_for(q)   # the last player's fifth card comes after a burn
             card = self._draw_cards(1, q)
             self.hole[q].extend(card)
-            self._emit(ev.Drew(q, (), tuple(card), 0))
+            self.events.append(ev.Drew(q, (), tuple(card), 0))
         self._deferred = []
         self.actor = None
 
     def _burn_for(self, q: int) -> None:
         card = self._draw_cards(1, q)[0]
         self.burns.append(card)
-        self._emit(ev.Burned(card))
+        self.events.append(ev.Burned(card))
 
     # ------------------------------------------------------------------ flow
     def _advance(self) -> None:
@@ -743,23 +745,24 @@ class Hand:
                 return
 
     def _return_uncalled(self) -> None:
-        p, amount = uncalled([t - d for t, d in zip(self.totals, self.dead)])
+        dead = self.dead
+        p, amount = uncalled([t - d for t, d in zip(self.totals, dead)] if any(dead) else self.totals)
         if amount:
             self.totals[p] -= amount
             self.bets[p] = max(0, self.bets[p] - amount)
             self.stacks[p] += amount
             if self.stacks[p]:
                 self.all_in[p] = False
-            self._emit(ev.UncalledReturned(p, amount))
+            self.events.append(ev.UncalledReturned(p, amount))
 
     def _award_uncontested(self, winner: int) -> None:
         pot = sum(self.totals)
         rake = sum(self.rules.rake([pot], self.saw_flop)) if pot else 0
         if rake:
-            self._emit(ev.Raked(rake))
+            self.events.append(ev.Raked(rake))
         self.rake = rake
         self.stacks[winner] += pot - rake
-        self._emit(ev.Awarded(winner, pot - rake, 0, ""))
+        self.events.append(ev.Awarded(winner, pot - rake, 0, ""))
         self._end()
 
     def _start_showdown(self) -> None:
@@ -800,7 +803,7 @@ class Hand:
     def _show_player(self, p: int) -> None:
         hi, lo = self._values(p)
         self.shown[p] = (hi, lo)
-        self._emit(ev.Shown(p, tuple(self.hole[p]), hi, lo))
+        self.events.append(ev.Shown(p, tuple(self.hole[p]), hi, lo))
 
     def _show(self) -> None:
         self._show_player(self.actor)
@@ -809,7 +812,7 @@ class Hand:
     def _muck(self) -> None:
         p = self.actor
         self._discard_hand(p)
-        self._emit(ev.Mucked(p))
+        self.events.append(ev.Mucked(p))
         self._next_shower()
 
     def _next_shower(self) -> None:
@@ -836,7 +839,7 @@ class Hand:
         rakes = self.rules.rake([pot.amount for pot in pots], self.saw_flop)
         self.rake = sum(rakes)
         if self.rake:
-            self._emit(ev.Raked(self.rake))
+            self.events.append(ev.Raked(self.rake))
         for i, (pot, rake) in enumerate(zip(pots, rakes)):
             amount = pot.amount - rake
             contenders = [p for p in pot.eligible if p in self.shown]
@@ -863,14 +866,14 @@ class Hand:
 
     def _pay(self, p: int, amount: int, pot: int, half: str) -> None:
         self.stacks[p] += amount
-        self._emit(ev.Awarded(p, amount, pot, half))
+        self.events.append(ev.Awarded(p, amount, pot, half))
 
     def _end(self) -> None:
         self.phase = DONE
         self.actor = None
         self.totals = [0] * self.n
         self.bets = [0] * self.n
-        self._emit(ev.HandEnded(tuple(self.stacks), self.rake))
+        self.events.append(ev.HandEnded(tuple(self.stacks), self.rake))
 
     # ------------------------------------------------------------------ state for views
     @property
