@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rich.color import Color, ColorSystem
 from textual import constants, events
 from textual._xterm_parser import XTermParser
+from textual.css.stylesheet import Stylesheet
 from textual.driver import Driver
 from textual.geometry import Size
 
@@ -74,7 +75,77 @@ def bind_app(app: App[Any], transport: Transport) -> App[Any]:
     """Make `app` run over `transport`; call before `app.run_async()` (plain, not headless/inline)."""
     app.driver_class = SessionDriver
     setattr(app, TRANSPORT_ATTR, transport)
+    share_stylesheet(app)
     return app
+
+
+# -- one CSS parse per process ----------------------------------------------------------------
+
+# (css variables, Stylesheet._parse_rules arguments) -> parsed rules, for every app in the process.
+_PARSED: dict[tuple, list[Any]] = {}
+_PARSED_MAX = 512
+
+
+class SharedStylesheet(Stylesheet):
+    """A Stylesheet whose parsed rules are shared by every app in the process.
+
+    Each Textual App parses its CSS (its files and every widget class's DEFAULT_CSS, as each
+    class is first mounted) into its own Stylesheet, with a cache of its own: with hundreds of
+    sessions that is the same text tokenised hundreds of times. Parsed RuleSets depend only on
+    the text, where it came from, and the CSS variables (the theme), so they are cached here by
+    all of those; an app that switches theme gets its own entries, never another's. The rule
+    sets are only read after parsing (each app already shares them between its own nodes).
+    Guarded by tests/ssh/test_driver.py (textual==8.2.8: `_parse_rules`, `_variables`).
+    """
+
+    def _parse_rules(self, css: str, read_from: Any, is_default_rules: bool = False,
+                     tie_breaker: int = 0, scope: str = "") -> list[Any]:
+        key = (self._variables_key(), css, read_from, is_default_rules, tie_breaker, scope)
+        rules = _PARSED.get(key)
+        if rules is None:
+            rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+            if any(rule.errors for rule in rules):
+                return rules                    # errors are reported per app, never cached
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            _PARSED[key] = rules
+        return rules
+
+    def _variables_key(self) -> tuple:
+        key = getattr(self, "_shared_vars_key", None)
+        if key is None or key[0] is not self._variables:
+            key = (self._variables, tuple(sorted(self._variables.items())))
+            self._shared_vars_key = key
+        return key[1]
+
+    def reparse(self) -> None:
+        # As Stylesheet.reparse (a fresh sheet, so an error leaves this one intact), but shared.
+        sheet = SharedStylesheet(variables=self._variables)
+        for read_from, (css, is_defaults, tie_breaker, scope) in self.source.items():
+            sheet.add_source(css, read_from=read_from, is_default_css=is_defaults,
+                             tie_breaker=tie_breaker, scope=scope)
+        try:
+            sheet.parse()
+        except Exception:
+            self._invalid_css.update(sheet._invalid_css)
+            raise
+        self._rules = sheet.rules
+        self._rules_map = None
+        self.source = sheet.source
+        self._require_parse = False
+
+    def copy(self) -> Stylesheet:
+        sheet = SharedStylesheet(variables=self._variables.copy())
+        sheet.source = self.source.copy()
+        return sheet
+
+
+def share_stylesheet(app: App[Any]) -> None:
+    """Give a not yet running app a SharedStylesheet (same variables, no sources read yet)."""
+    current = app.stylesheet
+    if isinstance(current, SharedStylesheet) or current.source:
+        return
+    app.stylesheet = SharedStylesheet(variables=current._variables)
 
 
 class SessionDriver(Driver):

@@ -162,3 +162,32 @@ async def test_exit_while_starting(run_app):
     r.app.exit()  # e.g. the connection was lost before the app got going
     await asyncio.wait_for(r.task, 5)
     assert "\x1b[?1049h" not in r.transport.output
+
+
+def test_shared_stylesheet_parses_once_per_process_and_per_theme():
+    """bind_app gives each app a SharedStylesheet: the same CSS with the same variables is parsed
+    once for all apps; other variables (another theme) get their own rules, never another's."""
+    from textual.app import App
+
+    from cardroom.ssh.driver import SharedStylesheet, bind_app
+
+    css = "Static { color: $text; height: 3; }"
+    a = SharedStylesheet(variables={"text": "red"})
+    b = SharedStylesheet(variables={"text": "red"})
+    c = SharedStylesheet(variables={"text": "blue"})
+    for sheet in (a, b, c):
+        sheet.add_source(css, read_from=("test.tcss", ""))
+        sheet.parse()
+    assert a.rules[0] is b.rules[0]
+    assert c.rules[0] is not a.rules[0]
+    assert str(c.rules[0].styles.color) != str(a.rules[0].styles.color)
+    c.set_variables({"text": "red"})      # a theme change re-keys, never poisons the others
+    c.reparse()
+    assert c.rules[0] is a.rules[0]
+
+    class _T:
+        size = (80, 24)
+        color_depth = ColorDepth.TRUECOLOR
+
+    app = bind_app(App(), _T())
+    assert isinstance(app.stylesheet, SharedStylesheet)
