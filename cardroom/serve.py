@@ -125,8 +125,10 @@ def make_guest(store: SqliteStore):
 def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     """`shutdown`: what the admin panel's `shutdown now` calls (serve's stop event)."""
     from cardroom.tui.app import build_app
+    from cardroom.tui.pacing import Pacer
 
     admins = set(config.server.admins)
+    pacer = Pacer()     # one for all the sessions: paces what other people's actions repaint
 
     def factory(info):
         client = room.connect(clean_name(info.username), info.key_fingerprint)
@@ -139,6 +141,7 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
                                authorized=lambda: client.is_admin)
             admin = lambda: AdminPanel(ctx)  # noqa: E731
         app = build_app(client, admin=admin)
+        app.pacer = pacer
         run = app.run_async
 
         async def run_then_close(*args, **kwargs):

@@ -59,12 +59,23 @@ class CardroomApp(App):
         self.table_memory: dict = {}               # table -> (hand key, holds) kept across switches
         self.revealed = None          # hot-seat: the local player whose cards may be shown now
         self._pending = False
+        self.pacer = None             # a Pacer shared by the server's apps (None: repaint at once)
         self._last_page = client.pages[-1] if client.pages else None
         self._session_ending = False
 
     # ------------------------------------------------------------------ the room's callback
     def _room_changed(self) -> None:
         """Called by the room (on this loop, possibly inside our own intent): never touch widgets."""
+        if self._pending:
+            return
+        if self.pacer is not None:
+            # Seated players first: the one whose turn it is must see it (asked of the room now:
+            # a player who just sat down has not processed a change yet).
+            self.pacer.request(self, self._wake, high=bool(self.my_tables()))
+        else:
+            self._wake()
+
+    def _wake(self) -> None:
         if not self._pending:
             self._pending = True
             self.post_message(RoomChanged())

@@ -134,8 +134,12 @@ class TableScreen(Screen):
         # The bar of the decision clock moves between the table's own (last-10-seconds) ticks.
         # Only the clock: the view is not read again (every screen at every table ticks each
         # second, and re-reading and comparing the whole view cost ~3 ms a screen).
-        if self.view.acting_seat is not None and self.is_current:
-            self._show_clock(self.app.now() - self._seen_at)
+        if self.view.acting_seat is None or not self.is_current:
+            return
+        pacer = self.app.pacer
+        if pacer is not None and pacer.busy and self.view.legal is None:
+            return      # a busy server ticks only the clock of the one deciding (others catch up)
+        self._show_clock(self.app.now() - self._seen_at)
 
     # ------------------------------------------------------------------ attributes down
     @property

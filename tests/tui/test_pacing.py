@@ -1,0 +1,69 @@
+"""The Pacer: room-driven repaints of many sessions, a few at a time, players first."""
+
+from __future__ import annotations
+
+import asyncio
+
+from cardroom.tui.pacing import Pacer
+
+
+async def test_wakes_each_app_once_players_first_a_few_per_period():
+    pacer = Pacer(period=0.05, count=1, lag_limit=10.0)   # on time: one more each period
+    woken: list[str] = []
+    for name in ("r1", "r2", "r1", "r3"):               # r1 asked twice: woken once
+        pacer.request(name, lambda n=name: woken.append(n))
+    pacer.request("p1", lambda: woken.append("p1"), high=True)
+    pacer.request("r2", lambda: woken.append("r2"), high=True)   # seated now: moves up
+    assert pacer.busy and pacer.waiting == 4
+    await asyncio.sleep(0.01)                           # an idle pacer starts at once ...
+    assert woken == ["p1", "r2"]                        # ... two, the players first
+    await asyncio.sleep(0.01)
+    assert woken == ["p1", "r2"]                        # the rest a period later
+    for _ in range(50):
+        if not pacer.waiting:
+            break
+        await asyncio.sleep(0.01)
+    assert woken == ["p1", "r2", "r1", "r3"]
+    assert pacer.woken == 4 and not pacer.waiting
+
+
+async def test_a_late_loop_wakes_fewer():
+    pacer = Pacer(period=0.01, count=8, lag_limit=0.001)
+    for i in range(100):
+        pacer.request(i, lambda: None)
+    await asyncio.sleep(0.005)
+    import time
+    time.sleep(0.03)                                    # the loop is late for the pacer's tick
+    await asyncio.sleep(0.01)
+    assert pacer.count < 8
+
+
+async def test_an_app_repaints_at_once_without_a_pacer_and_through_it_with_one(world):
+    from cardroom.tui.app import build_app
+
+    from .conftest import open_table, table_settings
+
+    w = world(table_settings())
+    clients = w.seat("T", ["alice", "bob"])
+    app = build_app(clients[0])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(app, pilot)
+        pacer = Pacer(period=0.01)
+        app.pacer = pacer
+        app._room_changed()
+        assert pacer.waiting == 1 and not app._pending   # not yet: the pacer decides when
+        await asyncio.sleep(0.05)
+        await pilot.pause()
+        assert pacer.woken == 1 and pacer.waiting == 0
+
+
+async def test_a_railbird_waiting_too_long_gets_a_turn_among_players():
+    pacer = Pacer(period=0.01, count=2, max_count=2, lag_limit=10.0, max_wait=0.0)
+    woken: list[str] = []
+    pacer.request("r", lambda: woken.append("r"))
+    for i in range(5):
+        pacer.request(f"p{i}", lambda i=i: woken.append(f"p{i}"), high=True)
+    await asyncio.sleep(0.001)
+    assert woken == ["p0", "p1"]
+    await asyncio.sleep(0.015)
+    assert woken[:4] == ["p0", "p1", "r", "p2"]        # every third wake: the old railbird
