@@ -153,7 +153,11 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
                 break
             if line.strip() == b"status":
                 room = served.room
+                apps = [s.app for s in served.server.sessions if s.app is not None]
+                pacer = getattr(apps[0], "pacer", None) if apps else None
                 send({"e": "status", **counters,
+                      "pacer": {"woken": pacer.woken, "waiting": pacer.waiting, "count": pacer.count,
+                                "lag_ms": round(1000 * pacer.lag, 1)} if pacer is not None else {},
                       "sessions": len(served.server.sessions),
                       "connections": served.server.connection_count,
                       "seated": sum(len(t.seats) for t in room.tables.values()),
@@ -343,12 +347,22 @@ class Session:
 
     async def wait_for(self, needle: bytes, timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        while needle not in self.plain():
+        if needle in self.plain():
+            return
+        # Then only what arrived since (with an overlap for a needle or escape cut in two):
+        # stripping the whole capture every 50 ms cost the client more than the server's login.
+        seen = len(self.capture)
+        while True:
             if self.closed:
                 raise ConnectionError(f"{self.name}: closed while waiting for {needle!r}")
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{self.name}: {needle!r} not on screen")
             await asyncio.sleep(0.05)
+            end = len(self.capture)
+            if end != seen:
+                if needle in ESCAPES.sub(b"", bytes(self.capture[max(0, seen - 512):end])):
+                    return
+                seen = end
 
     def send(self, keys: str) -> None:
         if self.chan is not None and not self.closed:

@@ -288,6 +288,10 @@ class Bench:
             still = sum(1 for s in self.sessions if s.ready and not s.closed)
             rec = self.rec
             errors = [s.error for s in self.sessions if s.error]
+            error_kinds: dict[str, int] = {}
+            for e in errors:                  # "TimeoutError: r0412: b'Tables' not on screen" -> kind
+                kind = e.split(":")[0] + ":" + (e.split("'")[1] if "'" in e else e.split(":")[-1])[:40]
+                error_kinds[kind] = error_kinds.get(kind, 0) + 1
             rss_base, rss_all = base["VmRSS"] / 1024, all_in["VmRSS"] / 1024
             per = (rss_all - rss_base) / max(1, ok)
             server_cpu = end_stat["cpu"] - all_in["cpu"]
@@ -298,6 +302,10 @@ class Bench:
                 "sitting_out_at_end": st1["sitting_out"], "watchers": st0["watchers"],
                 "tables": args.tables, "think_s": args.think, "term_size": args.size,
                 "login_errors": len(errors), "first_login_error": errors[0] if errors else "",
+                "login_errors_by_kind": error_kinds,
+                "pacer": {**st1.get("pacer", {}),
+                          "woken_per_s": round((st1.get("pacer", {}).get("woken", 0)
+                                                - st0.get("pacer", {}).get("woken", 0)) / window, 1)},
                 "connect_seconds": round(connect_s, 1), "connect_server_cpu_s": round(connect_cpu, 1),
                 "rss_base_mib": round(rss_base, 1), "rss_all_mib": round(rss_all, 1),
                 "rss_end_mib": round(end_stat["VmRSS"] / 1024, 1),
@@ -382,7 +390,9 @@ def _table(r: dict) -> str:
         ("sessions connected", f"{r['sessions_connected']}/{r['sessions_requested']} "
                                f"({r['seated_at_tables']} seated, {r['watchers']} watching, {r['tables']} tables)",
          "1000", _fmt(ratio["sessions_vs_1000"], "x")),
-        ("login errors", f"{r['login_errors']}", "0", ""),
+        ("login errors", f"{r['login_errors']}" + (" (" + ", ".join(f"{n}x {k}" for k, n in
+                                                   r["login_errors_by_kind"].items()) + ")"
+                                                   if r["login_errors"] else ""), "0", ""),
         ("connect phase", f"{r['connect_seconds']} s, server CPU {r['connect_server_cpu_s']} s", "", ""),
         ("server RSS idle", f"{r['rss_base_mib']} MiB", "", ""),
         ("server RSS, all sessions in", f"{r['rss_all_mib']} MiB (end {r['rss_end_mib']}, peak {r['rss_peak_mib']})", "", ""),
@@ -401,6 +411,9 @@ def _table(r: dict) -> str:
         ("server CPU", f"{r['server_cpu_s']} s = {r['server_cpu_pct_of_core']}% of a core", "", ""),
         ("client CPU", f"{r['client_cpu_s']} s = {r['client_cpu_pct_of_core']}% of a core", "", ""),
         ("output to clients", f"{r['output_kib_per_s']} KiB/s", "", ""),
+        ("repaint pacer (server)", f"{r['pacer'].get('woken_per_s', 0)} apps woken/s, "
+                                   f"{r['pacer'].get('waiting', '-')} waiting at the end, "
+                                   f"loop lag {r['pacer'].get('lag_ms', '-')} ms", "", ""),
         ("screen repaints (server)", f"{r['paints_per_s']}/s at {r['cpu_ms_per_paint']} ms CPU; layouts "
                                      f"{r['layouts_per_s']}/s at {r['cpu_ms_per_layout']} ms", "", ""),
     ]
