@@ -71,7 +71,9 @@ class CardroomApp(App):
         if self.pacer is not None:
             # Seated players first: the one whose turn it is must see it (asked of the room now:
             # a player who just sat down has not processed a change yet).
-            self.pacer.request(self, self._wake, high=bool(self.my_tables()))
+            mine = self.my_tables()
+            self.pacer.request(self, self._wake, high=bool(mine),
+                               urgent=bool(mine) and bool(self.waiting_for_me()))
         else:
             self._wake()
 

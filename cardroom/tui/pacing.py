@@ -46,12 +46,16 @@ class Pacer:
         """Repaints wait their turn: optional ones (a railbird's clock tick) may skip."""
         return bool(self._low) or bool(self._high) or self.lag > self.lag_limit
 
-    def request(self, key: Hashable, wake: Callable[[], None], *, high: bool = False) -> None:
-        """Call `wake()` soon (once, however often asked before then); `high` goes first."""
-        if high:
+    def request(self, key: Hashable, wake: Callable[[], None], *, high: bool = False,
+                urgent: bool = False) -> None:
+        """Call `wake()` soon (once, however often asked before then); `high` goes first,
+        `urgent` (a player whose decision it now is) before everyone."""
+        if high or urgent:
             if self._low.pop(key, None) is not None:
                 self._since.pop(key, None)
             self._high[key] = wake
+            if urgent:
+                self._high.move_to_end(key, last=False)
         elif key not in self._high:
             if key not in self._low:
                 self._since[key] = asyncio.get_running_loop().time()

@@ -67,3 +67,13 @@ async def test_a_railbird_waiting_too_long_gets_a_turn_among_players():
     assert woken == ["p0", "p1"]
     await asyncio.sleep(0.015)
     assert woken[:4] == ["p0", "p1", "r", "p2"]        # every third wake: the old railbird
+
+
+async def test_the_player_whose_decision_it_is_goes_first():
+    pacer = Pacer(period=0.05, count=1, lag_limit=10.0)
+    woken: list[str] = []
+    for name in ("p1", "p2"):
+        pacer.request(name, lambda n=name: woken.append(n), high=True)
+    pacer.request("p3", lambda: woken.append("p3"), urgent=True)
+    await asyncio.sleep(0.01)
+    assert woken == ["p3", "p1"]
