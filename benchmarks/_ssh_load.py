@@ -256,6 +256,7 @@ class Recorder:
 
     def __init__(self) -> None:
         self.on = False
+        self.t0 = float("inf")                # window start: samples that began earlier don't count
         self.own_bytes: list[float] = []      # key -> first output bytes on the same session
         self.own_line: list[float] = []       # key -> the action's chat line on the same session
         self.other_bytes: list[float] = []    # apply -> first output bytes on another session
@@ -299,12 +300,12 @@ class Session:
             return
         rec = self.bench.rec
         if self.key_ts is not None:
-            if rec.on:
+            if rec.on and self.key_ts >= rec.t0:
                 rec.own_bytes.append(now - self.key_ts)
             self.key_ts = None
         if self.first_after:
             if rec.on:
-                rec.other_bytes.extend(now - t for t in self.first_after)
+                rec.other_bytes.extend(now - t for t in self.first_after if t >= rec.t0)
             self.first_after.clear()
         text = ESCAPES.sub(b"", self.tail + data)
         self.tail = data[-64:]
@@ -315,10 +316,10 @@ class Session:
             keep = []
             for since, marker, kind in self.pending:
                 if marker in text:
-                    if rec.on:
+                    if rec.on and since >= rec.t0:
                         (rec.own_line if kind == "own" else rec.other_line).append(now - since)
                 elif now - since > 3.0:
-                    if rec.on:
+                    if rec.on and since >= rec.t0:
                         rec.missed_line += 1
                 else:
                     keep.append((since, marker, kind))
@@ -330,14 +331,14 @@ class Session:
         rec = self.bench.rec
         hit = next((t for t, text in self.recent if t >= since and marker in text), None)
         if hit is not None:
-            if rec.on:
+            if rec.on and since >= rec.t0:
                 (rec.own_line if kind == "own" else rec.other_line).append(hit - since)
         else:
             self.pending.append((since, marker, kind))
         if first_bytes:
             first = next((t for t, _ in self.recent if t >= since), None)
             if first is not None:
-                if rec.on:
+                if rec.on and since >= rec.t0:
                     rec.other_bytes.append(first - since)
             else:
                 self.first_after.append(since)

@@ -270,6 +270,7 @@ class Bench:
             me0 = resource.getrusage(resource.RUSAGE_SELF)
             t0 = time.monotonic()
             bytes0 = sum(s.bytes for s in self.sessions)
+            self.rec.t0 = t0      # a key or action from before the window is not a sample of it
             self.rec.on = True
             end = t0 + args.duration
             while time.monotonic() < end:
