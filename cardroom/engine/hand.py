@@ -51,7 +51,7 @@ class SetupError(ValueError):
 class Player(NamedTuple):
     """One seat dealt into the hand. `live_post`: a new player's big-blind-sized post, which counts
     toward calling; `dead_post`: a missed small blind, which goes to the pot and counts for nothing.
-    A NamedTuple rather than a frozen dataclass: a table builds six per hand, at a fifth of the cost."""
+    A NamedTuple rather than a frozen dataclass: a table builds six per hand, at half the cost."""
 
     name: str
     stack: int
