@@ -6,6 +6,7 @@ The real card-room TUI does not exist yet; StandInApp is only here to have somet
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from typing import Any
 
@@ -125,3 +126,39 @@ class Running:
     async def stop(self) -> None:
         self.app.exit()
         await asyncio.wait_for(self.task, 5)
+
+
+# CSI, OSC, charset and keypad sequences: what a terminal consumes without printing.
+_ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
+
+
+class Screen:
+    """Reads an asyncssh PTY process's output in the background; `text` is the raw output, `plain`
+    the same with escape sequences removed (styled runs split words otherwise)."""
+
+    def __init__(self, process: Any, timeout: float = 10.0) -> None:
+        self.process = process
+        self.text = ""
+        self.timeout = timeout            # wait_for's default
+        self.task = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        while True:
+            data = await self.process.stdout.read(65536)
+            if not data:
+                return
+            self.text += data
+
+    @property
+    def plain(self) -> str:
+        return _ESCAPES.sub("", self.text)
+
+    async def wait_for(self, needle: str, timeout: float | None = None) -> None:
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while needle not in self.plain:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{needle!r} not on screen; tail {self.text[-400:]!r}")
+            await asyncio.sleep(0.02)
+
+    def send(self, keys: str) -> None:
+        self.process.stdin.write(keys)

@@ -79,7 +79,8 @@ async def test_no_card_room_app_survives_closed_ssh_sessions(tmp_path):
 
     from cardroom import serve
     from cardroom.tui.app import CardroomApp
-    from tests.ssh.test_room_e2e import Screen, _config, _connect
+    from ssh_helpers import Screen
+    from tests.ssh.test_room_e2e import _config, _connect
 
     served = await serve.start(_config(tmp_path, max_per_ip=50), host="127.0.0.1", port=0, data_dir=tmp_path)
     try:

@@ -4,17 +4,17 @@
 from __future__ import annotations
 
 import asyncio
-import re
-import time
+from functools import partial
 
 import asyncssh
 import pytest
+
+from ssh_helpers import Screen, wait_for
 
 from cardroom import serve
 from cardroom.config import config_from_dict
 
 TABLE = "Test Hold'em"
-_ESCAPES = re.compile(r"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
 
 
 def _config(tmp_path, **server):
@@ -50,41 +50,7 @@ def _connect(served, key, name):
                             known_hosts=None, agent_path=None, config=None)
 
 
-class Screen:
-    def __init__(self, process) -> None:
-        self.process = process
-        self.text = ""
-        self.task = asyncio.get_running_loop().create_task(self._read())
-
-    async def _read(self) -> None:
-        while True:
-            data = await self.process.stdout.read(65536)
-            if not data:
-                return
-            self.text += data
-
-    @property
-    def plain(self) -> str:
-        """The output with escape sequences removed (styled runs split words otherwise)."""
-        return _ESCAPES.sub("", self.text)
-
-    async def wait_for(self, needle: str, timeout: float = 10.0) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.plain:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{needle!r} not on screen; tail {self.text[-400:]!r}")
-            await asyncio.sleep(0.02)
-
-    def send(self, keys: str) -> None:
-        self.process.stdin.write(keys)
-
-
-async def _until(predicate, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached")
-        await asyncio.sleep(0.02)
+_until = partial(wait_for, timeout=10.0, interval=0.02)   # a room moves slower than one app
 
 
 async def _sit_down(served, key, name, size=(100, 30)):

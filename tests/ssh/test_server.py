@@ -9,7 +9,7 @@ import time
 
 import asyncssh
 import pytest
-from ssh_helpers import StandInApp
+from ssh_helpers import Screen, StandInApp
 
 from cardroom.ssh import ColorDepth, Limits, SessionInfo, ensure_host_key, start_server
 
@@ -50,32 +50,9 @@ def connect(server, client_key, username="alice", **kwargs):
     )
 
 
-class Screen:
-    """Reads a PTY process's output in the background."""
-
-    def __init__(self, process: asyncssh.SSHClientProcess) -> None:
-        self.process = process
-        self.text = ""
-        self._task = asyncio.get_running_loop().create_task(self._read())
-
-    async def _read(self) -> None:
-        while True:
-            data = await self.process.stdout.read(65536)
-            if not data:
-                return
-            self.text += data
-
-    async def wait_for(self, needle: str, timeout: float = 5.0) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.text:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{needle!r} not on screen; got tail {self.text[-300:]!r}")
-            await asyncio.sleep(0.01)
-
-
 async def open_screen(conn, term_type="xterm-256color", term_size=(80, 24), **kwargs) -> Screen:
     process = await conn.create_process(term_type=term_type, term_size=term_size, **kwargs)
-    return Screen(process)
+    return Screen(process, timeout=5.0)
 
 
 def test_ensure_host_key_creates_0600_once(tmp_path):
@@ -117,7 +94,7 @@ async def test_keys_sent_immediately_on_open(server_factory, client_key):
     async with connect(server, client_key) as conn:
         process = await conn.create_process(term_type="xterm", term_size=(80, 24))
         process.stdin.write("xyz")  # before the app has even started
-        screen = Screen(process)
+        screen = Screen(process, timeout=5.0)
         await screen.wait_for("count=3 last=z")
 
 
