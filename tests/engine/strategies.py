@@ -68,28 +68,13 @@ def choose(hand: Hand, rng: random.Random, *, free_fold: bool = True, protect: f
 
 
 def apply(hand: Hand, action: Action) -> list:
+    """Perform a chosen action: Hand.act by name, plus the table's protected all-in."""
     kind = action[0]
-    if kind == "fold":
-        return hand.fold()
-    if kind == "check":
-        return hand.check()
-    if kind == "call":
-        return hand.call()
-    if kind == "bet":
-        return hand.bet(action[1])
-    if kind == "bring-in":
-        return hand.bring_in()
-    if kind == "complete":
-        return hand.complete()
-    if kind == "draw":
-        return hand.draw(action[1])
-    if kind == "show":
-        return hand.show()
-    if kind == "muck":
-        return hand.muck()
     if kind == "protect":
         return hand.protect_all_in(hand.actor)
-    raise ValueError(kind)
+    if kind == "draw":
+        return hand.act("draw", discards=action[1])
+    return hand.act(kind, action[1] if len(action) > 1 else 0)
 
 
 def play(hand: Hand, rng: random.Random, **kw) -> Iterator[tuple[Action, list]]:
