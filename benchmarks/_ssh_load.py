@@ -179,24 +179,21 @@ def _count_repaints(counters: dict) -> None:
 
     for key in ("paints", "paint_s", "layouts", "layout_s", "writes", "written"):
         counters[key] = 0
-    paint, layout, write = Screen._compositor_refresh, Screen._refresh_layout, AppSession.write
+    write = AppSession.write
     clock = time.process_time
 
-    def compositor_refresh(self, *a, **kw):
-        t = clock()
-        try:
-            return paint(self, *a, **kw)
-        finally:
-            counters["paints"] += 1
-            counters["paint_s"] += clock() - t
+    def timed(method, count: str, seconds: str):
+        def wrapper(self, *a, **kw):
+            t = clock()
+            try:
+                return method(self, *a, **kw)
+            finally:
+                counters[count] += 1
+                counters[seconds] += clock() - t
+        return wrapper
 
-    def refresh_layout(self, *a, **kw):
-        t = clock()
-        try:
-            return layout(self, *a, **kw)
-        finally:
-            counters["layouts"] += 1
-            counters["layout_s"] += clock() - t
+    compositor_refresh = timed(Screen._compositor_refresh, "paints", "paint_s")
+    refresh_layout = timed(Screen._refresh_layout, "layouts", "layout_s")
 
     recv = AppSession.data_received
     counters["in_to_write"] = []

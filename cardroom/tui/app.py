@@ -151,18 +151,17 @@ class CardroomApp(App):
 
     # ------------------------------------------------------------------ multi-tabling
     def my_tables(self) -> list[str]:
-        if self.hotseat is not None:
-            return []
-        try:
-            return list(self.client.my_tables())
-        except RoomError:
-            return []
+        return self._player_tables(lambda: self.client.my_tables())
 
     def waiting_for_me(self) -> list[str]:
+        return self._player_tables(lambda: self.client.waiting_for_me())
+
+    def _player_tables(self, ask) -> list[str]:
+        """Table names the room keeps for this player: none in hot-seat or when the room can't say."""
         if self.hotseat is not None:
             return []
         try:
-            return list(self.client.waiting_for_me())
+            return list(ask())
         except RoomError:
             return []
 
