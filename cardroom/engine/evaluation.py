@@ -95,13 +95,12 @@ CATEGORY_NAMES = ("high card", "one pair", "two pair", "three of a kind", "strai
 _A5_CATEGORY = {0: HIGH_CARD, 1: PAIR, 2: TWO_PAIR, 3: TRIPS, 4: FULL_HOUSE, 5: QUADS}
 
 ACE = 12
-_KEY_MASK = ((1 << 64) - 1) & ~(0xFFFF << SUIT_SHIFT)       # rank-key field + rank-bit field
 _LOW_RANK = tuple((r + 1) % 13 for r in range(13))          # ace-low index: A=0, 2=1, .., K=12
 _CODE = tuple((1 << COUNT_SHIFT) | (RANK_KEYS[r] << KEY_SHIFT) | (1 << r) for r in range(13))  # suitless
 
 
 def _key(ranks: Iterable[int]) -> int:
-    """The masked key of a rank multiset: what `sum(cards) & _KEY_MASK` gives for those cards."""
+    """The suitless sum of a rank multiset's codes (count, rank key and rank-bit fields)."""
     return sum(map(_CODE.__getitem__, ranks))
 
 
@@ -439,7 +438,7 @@ _BOARD_BIAS = 0x5555 << SUIT_SHIFT       # with it, bit 3 of a suit nibble = 3 o
 _COUNT = 1 << (COUNT_SHIFT - KEY_SHIFT)          # the count's unit in a shifted key (2**23)
 
 
-def _huge_array(n: int):
+def _huge_array(n: int) -> "array | memoryview":
     """n zeroed unsigned shorts, on transparent huge pages where the kernel offers them (madvise
     mode): random indexing into 48 MB then misses the TLB far less (measured ~7% on 7-card high).
     A memoryview over an anonymous mmap indexes like an array; elsewhere it is a plain array."""
@@ -451,7 +450,7 @@ def _huge_array(n: int):
     return memoryview(mm).cast("H")
 
 
-def _high_array(table: dict[int, int]) -> array:
+def _high_array(table: dict[int, int]) -> "array | memoryview":
     """High values (no flush) of 5, 6 and 7 cards in one array of unsigned shorts, indexed by the
     shifted key of a sum started at SUIT_BIAS - 7 cards' count: seven cards index [0, 2**23), six
     index from -2**23 (the last third), five from -2 * 2**23 (the middle third). 48 MB, built once;
