@@ -16,8 +16,11 @@ hot-seat) an app repaints on every signal, as before.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+
+log = logging.getLogger("cardroom.tui")
 
 
 class Pacer:
@@ -95,7 +98,7 @@ class Pacer:
             try:
                 wake()
             except Exception:       # one app's failure must not stall the others
-                pass
+                log.exception("repaint wake failed")
         if self._high or self._low:
             self._due = loop.time() + self.period
             self._handle = loop.call_at(self._due, self._run)
