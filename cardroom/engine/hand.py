@@ -79,6 +79,8 @@ class Legal(NamedTuple):
 
 
 BET, DRAW, SHOWDOWN, DONE = "bet", "draw", "showdown", "done"
+_OVER = Legal(-1, DONE)
+_NO_RAISE = (0, 0, "")
 
 
 class Hand:
@@ -106,6 +108,7 @@ class Hand:
         self.dead = [0] * n            # of which dead money (antes, a missed small blind)
         self.bets = [0] * n            # put in this betting round
         self.folded = [False] * n
+        self._live = n                 # players not folded: folded.count(False), kept as we go
         self.all_in = [False] * n
         self.protected = [False] * n
         self.hole: list[list[Card]] = [[] for _ in range(n)]
@@ -218,27 +221,26 @@ class Hand:
             raise SetupError("the deck is exhausted")   # unreachable with 52 cards and <= 10 players
         return got + deck.deal(need)
 
-    def _in_hand(self) -> list[int]:
-        return [p for p in range(self.n) if not self.folded[p]]
-
     def _deal_street(self, index: int) -> None:
         self.street = index
         street = self.variant.streets[index]
-        players = self._order_from(self._first_to_deal())
-        k = len(street.hole)
-        if street.hole and self.variant.bring_in and self.deck.remaining < 1 + k * len(players):
-            # Seven-card stud with too many players left for the river: one community card
-            # (the burn is skipped when it would take the last card).
-            if index > 0 and self.deck.remaining >= 2:
-                self._burn()
-            card = self.deck.deal_one()
-            self.board.append(card)
-            self.events.append(ev.DealtBoard((card,), street.name))
-            return
-        if index > 0 and (street.board or street.hole):
+        hole = street.hole
+        if hole:
+            players = self._order_from(self._first_to_deal())
+            k = len(hole)
+            if self.variant.bring_in and self.deck.remaining < 1 + k * len(players):
+                # Seven-card stud with too many players left for the river: one community card
+                # (the burn is skipped when it would take the last card).
+                if index > 0 and self.deck.remaining >= 2:
+                    self._burn()
+                card = self.deck.deal_one()
+                self.board.append(card)
+                self.events.append(ev.DealtBoard((card,), street.name))
+                return
+        if index > 0 and (street.board or hole):
             self._burn()
             self.saw_flop = True   # "no flop, no drop": the hand got past its first round
-        if street.hole:
+        if hole:
             m = len(players)
             cards = self.deck.deal(k * m)
             for j, p in enumerate(players):
@@ -261,41 +263,38 @@ class Hand:
 
     # ------------------------------------------------------------------ betting rounds
     def _start_round(self) -> None:
-        self.round += 1
+        self.round = r = self.round + 1
         self.phase = BET
-        big = self.round >= self.variant.big_bet_from
-        s = self.structure
-        self._size = s.bet_size(big)           # fixed: the bet; spread/pot/no: the minimum bet
-        if s.kind in (POT, NO):
-            self._size = self._big_blind
-        first_round = self.round == 0
+        n, s = self.n, self.structure
+        if s.kind == POT or s.kind == NO:
+            size = self._big_blind
+        else:
+            size = s.bet_size(r >= self.variant.big_bet_from)
+        self._size = size          # fixed: the bet; spread/pot/no: the minimum bet
+        first_round = r == 0
         if first_round:
             # A big blind all-in for less still makes the others call the full big blind.
-            self._to_call = max(max(self.bets), self._blind_level)
-            self._full_level = self._blind_level if self._blind_level else 0
-            self._bet_count = 1 if self._blind_level else 0
+            level = self._blind_level
+            self._to_call = max(max(self.bets), level)
+            self._full_level = level
+            self._bet_count = 1 if level else 0
         else:
-            self.bets = [0] * self.n
-            self._to_call = 0
-            self._full_level = 0
-            self._bet_count = 0
-        self._last_raise = self._size
+            self.bets = [0] * n
+            self._to_call = self._full_level = self._bet_count = 0
+        self._last_raise = size
         self._raise_id = 0
-        self._acted_at = [-1] * self.n
+        self._acted_at = [-1] * n
         self.last_aggressor = None
-        self._bring_in_due = first_round and self.variant.bring_in and self.structure.bring_in > 0
+        self._bring_in_due = first_round and self.variant.bring_in and s.bring_in > 0
         folded, all_in, protected = self.folded, self.all_in, self.protected
-        self._pending = {p for p in range(self.n) if not (folded[p] or all_in[p] or protected[p])}
-        self.events.append(ev.RoundStarted(self.round, self.variant.streets[self.street].name, sum(self.totals)))
-        if len(self._pending) < 2 and all(self.bets[p] >= self._to_call for p in self._pending):
+        self._pending = pending = {p for p in range(n) if not (folded[p] or all_in[p] or protected[p])}
+        self.events.append(ev.RoundStarted(r, self.variant.streets[self.street].name, sum(self.totals)))
+        if len(pending) < 2 and all(self.bets[p] >= self._to_call for p in pending):
             # Nobody left to bet against: the round is skipped.
             self._pending = set()
             self.actor = None
             return
         self.actor = self._first_actor()
-
-    def _can_bet(self, p: int) -> bool:
-        return not (self.folded[p] or self.all_in[p] or self.protected[p])
 
     def _first_actor(self) -> int:
         v = self.variant
@@ -349,17 +348,18 @@ class Hand:
     def _compute_legal(self) -> Legal:
         p = self.actor
         if p is None:
-            return Legal(-1, DONE)
-        if self.phase == DRAW:
-            cap = 4 if self.rules.draw_cap_four else 5
-            return Legal(p, DRAW, max_draw=min(cap, len(self.hole[p])))
-        if self.phase == SHOWDOWN:
+            return _OVER
+        phase = self.phase
+        if phase != BET:
+            if phase == DRAW:
+                cap = 4 if self.rules.draw_cap_four else 5
+                return Legal(p, DRAW, max_draw=min(cap, len(self.hole[p])))
             return Legal(p, SHOWDOWN, show=True, muck=self._may_muck(p))
-        owe = self._to_call - self.bets[p]
         stack = self.stacks[p]
         lo, hi, kind = self._raise_range(p)
         if self._bring_in_due:
             return Legal(p, BET, False, False, 0, False, lo, hi, kind, min(self.structure.bring_in, stack))
+        owe = self._to_call - self.bets[p]
         can_call = owe > 0
         if can_call and self._must_raise and self.round == 0 and self._to_call <= self._blind_level \
                 and self._bet_count <= 1:
@@ -370,50 +370,52 @@ class Hand:
 
     def _raise_range(self, p: int) -> tuple[int, int, str]:
         """(min_to, max_to, kind) for a bet/raise by p, or (0, 0, "") when none is allowed."""
-        s = self.structure
-        stack, bet = self.stacks[p], self.bets[p]
-        most = bet + stack
+        bet = self.bets[p]
+        most = bet + self.stacks[p]
         to_call = self._to_call
         if most <= to_call:
-            return 0, 0, ""
+            return _NO_RAISE
+        acted = self._acted_at[p]
+        if acted >= 0 and acted == self._raise_id and to_call > bet:
+            return _NO_RAISE   # only a short all-in since p acted: betting is not reopened
         stacks, bets, folded, all_in, protected = self.stacks, self.bets, self.folded, self.all_in, self.protected
         for q in range(self.n):
-            if q != p and not (folded[q] or all_in[q] or protected[q]) and stacks[q] + bets[q] > to_call:
+            if q != p and stacks[q] + bets[q] > to_call and not (folded[q] or all_in[q] or protected[q]):
                 break
         else:
-            return 0, 0, ""   # nobody else could put in more than the current bet: no raise
-        if self._acted_at[p] == self._raise_id and self._acted_at[p] >= 0 and to_call > bet:
-            return 0, 0, ""   # only a short all-in since p acted: betting is not reopened
-        kind = "raise" if self._full_level > 0 or (to_call > 0 and not self._bring_in_due and
-                                                   self._bet_count > 0) else "bet"
-        if self.variant.bring_in and self.round == 0 and self._full_level == 0:
-            kind = "complete" if s.kind in (FIXED, SPREAD) else "bet"
-        if s.kind == FIXED:
+            return _NO_RAISE   # nobody else could put in more than the current bet: no raise
+        full_level = self._full_level
+        kind = "raise" if full_level > 0 or (to_call > 0 and not self._bring_in_due and
+                                             self._bet_count > 0) else "bet"
+        s = self.structure
+        skind = s.kind
+        stud_opening = full_level == 0 and self.round == 0 and self.variant.bring_in
+        if stud_opening:
+            kind = "complete" if skind == FIXED or skind == SPREAD else "bet"
+        if skind == NO:
+            lo = to_call + self._last_raise
+            return (lo if lo < most else most), most, kind
+        if skind == FIXED:
             if s.cap is not None and self._bet_count >= s.cap and not (
                     s.uncapped_heads_up and self._bettors() == 2):
-                return 0, 0, ""
-            target = self._full_level + self._size
+                return _NO_RAISE
+            target = full_level + self._size
             if target <= to_call:
                 target = to_call + self._size
-            lo = hi = min(target, most)
-        elif s.kind == SPREAD:
+            lo = hi = target if target < most else most
+        elif skind == SPREAD:
             if s.cap is not None and self._bet_count >= s.cap and not (
                     s.uncapped_heads_up and self._bettors() == 2):
-                return 0, 0, ""
-            base = max(to_call, self._full_level)
+                return _NO_RAISE
+            base = max(to_call, full_level)
             lo = min(base + max(s.small_bet, self._last_raise), most)
             hi = min(base + s.big_bet, most)
-            if self.round == 0 and self.variant.bring_in and self._full_level == 0:
+            if stud_opening:
                 lo = min(s.small_bet, most)
-        else:
+        else:   # pot limit: at most the pot after calling
             lo = min(to_call + self._last_raise, most)
-            if s.kind == NO:
-                hi = most
-            else:
-                owe = to_call - bet
-                pot_after_call = sum(self.totals) + owe
-                hi = min(to_call + pot_after_call, most)
-                hi = max(hi, lo)
+            pot_after_call = sum(self.totals) + to_call - bet
+            hi = max(min(to_call + pot_after_call, most), lo)
         return lo, hi, kind
 
     def _bettors(self) -> int:
@@ -513,28 +515,39 @@ class Hand:
         raise ActionNotAllowed(f"unknown action {kind!r}")
 
     # ------------------------------------------------------------------ betting actions
+    # Each action first asks the cached legal() whether it is plainly allowed (the common case);
+    # only otherwise does verify() run, to raise the exact error (or to let an unusual case pass).
     def fold(self, player: int | None = None) -> list:
-        self.verify("fold", 0, player)
+        lg = self._legal or self.legal()
+        if not (lg.fold and (player is None or player == lg.player)):
+            self.verify("fold", 0, player)
         return self._do(self._fold)
 
     def check(self, player: int | None = None) -> list:
-        self.verify("check", 0, player)
+        lg = self._legal or self.legal()
+        if not (lg.check and (player is None or player == lg.player)):
+            self.verify("check", 0, player)
         return self._do(self._check)
 
     def call(self, player: int | None = None) -> list:
-        self.verify("call", 0, player)
+        lg = self._legal or self.legal()
+        if not (lg.can_call and (player is None or player == lg.player)):
+            self.verify("call", 0, player)
         return self._do(self._call)
 
     def bet(self, to: int, player: int | None = None) -> list:
         """Bet or raise so that this round's total is `to` (also completes a stud bring-in)."""
-        self.verify("bet", to, player)
-        return self._do(self._raise, to)
+        lg = self._legal or self.legal()
+        if not (lg.min_to and type(to) is int and lg.min_to <= to <= lg.max_to
+                and (player is None or player == lg.player)):
+            lg = self.verify("bet", to, player)
+        return self._do(self._raise, to, lg.raise_kind)
 
     raise_to = bet
 
     def complete(self, player: int | None = None) -> list:
         lg = self.verify("complete", self.legal().min_to, player)
-        return self._do(self._raise, lg.min_to)
+        return self._do(self._raise, lg.min_to, lg.raise_kind)
 
     def bring_in(self, player: int | None = None) -> list:
         self.verify("bring-in", 0, player)
@@ -581,7 +594,7 @@ class Hand:
     def _acted(self, p: int) -> None:
         self._pending.discard(p)
         self._acted_at[p] = self._raise_id
-        if self.draw_counts and self.phase == BET:
+        if self.draw_counts:
             self.draw_counts = {}   # draw information is public only until the first action after the draw
 
     def _fold(self) -> None:
@@ -593,6 +606,7 @@ class Hand:
     def _discard_hand(self, p: int) -> None:
         # The cards go to the muck (a reshuffle may deal them again), so the seat no longer holds them.
         self.folded[p] = True
+        self._live -= 1
         self.muck_pile.extend(self.hole[p])
         self.hole[p] = []
         self.up[p] = []
@@ -617,9 +631,9 @@ class Hand:
         self._acted(p)
         self._reopen(p)
 
-    def _raise(self, to: int) -> None:
+    def _raise(self, to: int, lg_kind: str) -> None:
+        """`lg_kind`: legal().raise_kind, what this bet or raise is called."""
         p = self.actor
-        lg_kind = self._raise_range(p)[2]
         added = self._put(p, to - self.bets[p])
         increase = to - self._to_call
         s = self.structure
@@ -645,8 +659,10 @@ class Hand:
         self._reopen(p)
 
     def _reopen(self, p: int) -> None:
-        self._pending = {q for q in range(self.n) if q != p and self._can_bet(q) and
-                         (self.bets[q] < self._to_call or q in self._pending)}
+        pending, bets, to_call = self._pending, self.bets, self._to_call
+        folded, all_in, protected = self.folded, self.all_in, self.protected
+        self._pending = {q for q in range(self.n) if q != p and not (folded[q] or all_in[q] or protected[q])
+                         and (bets[q] < to_call or q in pending)}
 
     def _protect(self) -> None:
         p = self.actor
@@ -708,18 +724,21 @@ class Hand:
     def _advance(self) -> None:
         """Move the hand on until someone must decide or it is over."""
         while True:
-            if self.phase == DONE:
+            phase = self.phase
+            if phase == DONE:
                 self.actor = None
                 return
-            if self.folded.count(False) == 1:
+            if self._live == 1:
                 self._return_uncalled()
                 self._award_uncontested(self.folded.index(False))
                 return
-            if self.phase == BET:
-                if self._pending:
-                    if self.actor not in self._pending:
-                        start = (self.actor + 1) % self.n if self.actor is not None else 0
-                        self.actor = self._next_pending(start)
+            if phase == BET:
+                pending = self._pending
+                if pending:
+                    actor = self.actor
+                    if actor not in pending:
+                        # _next_pending wraps around, so a start of n is the same as 0.
+                        self.actor = self._next_pending(actor + 1 if actor is not None else 0)
                     return
                 self._return_uncalled()
                 if self.street + 1 >= len(self.variant.streets):
@@ -733,12 +752,12 @@ class Hand:
                 self._deal_street(self.street + 1)
                 self._start_round()
                 continue
-            if self.phase == DRAW:
+            if phase == DRAW:
                 if self.actor is not None:
                     return
                 self._start_round()
                 continue
-            if self.phase == SHOWDOWN:
+            if phase == SHOWDOWN:
                 if self.actor is not None:
                     return
                 self._settle()

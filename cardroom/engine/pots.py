@@ -54,16 +54,14 @@ def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[boo
 
 def uncalled(totals: Sequence[int]) -> tuple[int, int]:
     """(player, amount) of the part of the biggest contribution nobody matched; (-1, 0) if none."""
-    best = second = -1
-    for p, t in enumerate(totals):
-        if best < 0 or t > totals[best]:
-            best, second = p, best
-        elif second < 0 or t > totals[second]:
-            second = p
-    if best < 0:
+    # Built-ins rather than a Python loop: this runs at the end of every betting round.
+    if not totals:
         return -1, 0
-    excess = totals[best] - (totals[second] if second >= 0 else 0)
-    return (best, excess) if excess > 0 else (-1, 0)
+    top = max(totals)
+    if len(totals) < 2:
+        return (0, top) if top > 0 else (-1, 0)
+    second = sorted(totals)[-2]
+    return (totals.index(top), top - second) if top > second else (-1, 0)
 
 
 def split(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
