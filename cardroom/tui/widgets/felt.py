@@ -6,11 +6,11 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widget import Widget
 
 from cardroom.room.api import TableView
 from cardroom.tui.options import UIOptions
 from cardroom.tui.render import cards_text, money
+from cardroom.tui.widgets.lines import TextLines
 from cardroom.tui.widgets.seat import Seat
 
 
@@ -26,10 +26,11 @@ def seat_layout(n: int) -> tuple[list[int], list[int], list[int], list[int]]:
             [seats[-1]])
 
 
-class Center(Widget):
+class Center(TextLines):
     DEFAULT_CSS = """
-    Center { width: 1fr; height: 3; content-align: center middle; text-align: center; }
+    Center { width: 1fr; height: 3; }
     """
+    ALIGN = "center"
 
     def __init__(self, opts: UIOptions, **kw) -> None:
         super().__init__(**kw)
@@ -40,11 +41,11 @@ class Center(Widget):
         key = (view.board, view.pots, view.phase, view.street, view.status, view.game)
         if key != self._key:
             self._key = key
-            self.refresh()
+            self.redraw()
 
-    def render(self) -> Text:
+    def text_lines(self, width: int, height: int) -> list[Text]:
         if self._key is None:
-            return Text("")
+            return []
         board, pots, phase, street, status, game = self._key
         lines = []
         if board:
@@ -62,10 +63,10 @@ class Center(Widget):
             lines.append(Text(""))
         if phase in ("bet", "draw", "showdown"):
             lines.append(Text(f"{street} - {'draw' if phase == 'draw' else phase}", "dim"))
-        return Text("\n").join(lines)
+        return [Text()] * max(0, (height - len(lines)) // 2) + lines     # centred, as the CSS was
 
     def restyle(self) -> None:
-        self.refresh()
+        self.redraw()
 
 
 class Felt(Vertical):

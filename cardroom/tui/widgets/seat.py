@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.message import Message
-from textual.widget import Widget
 
 from cardroom.room.api import SeatState
 from cardroom.tui.options import UIOptions
 from cardroom.tui.render import cards_text, money
+from cardroom.tui.widgets.lines import TextLines
 
 STATUS_WORDS = {"sitting out": "sitting out", "all-in": "ALL-IN", "protected": "ALL-IN (protected)",
                 "folded": "folded", "waiting": "waiting"}
 
 
-class Seat(Widget):
+class Seat(TextLines):
     DEFAULT_CSS = """
     Seat { height: 3; width: 1fr; padding: 0 1; }
     Seat.-empty { color: $text-muted; }
@@ -48,18 +48,18 @@ class Seat(Widget):
         self.set_class(state.acting, "-acting")
         self.set_class(mine, "-mine")
         self.set_class(state.status == "folded", "-folded")
-        self.refresh()
+        self.redraw()
 
     def restyle(self) -> None:
-        self.refresh()
+        self.redraw()
 
-    def render(self) -> Text:
+    def text_lines(self, width: int, height: int) -> list[Text]:
         s = self.state
         if s is None:
-            return Text("")
+            return []
         if s.status == "empty":
             words = "held" if s.held_for else "open"
-            return Text.assemble((f"Seat {s.number}", "bold"), "\n", (words, "italic"))
+            return [Text(f"Seat {s.number}", "bold"), Text(words, "italic")]
         ascii_ = self.opts.ascii
         line1 = Text(no_wrap=True, overflow="ellipsis")
         if s.acting:
@@ -84,7 +84,7 @@ class Seat(Widget):
                 line3.append(" " + STATUS_WORDS[s.status], "bold")
         elif s.status in STATUS_WORDS:
             line3.append(STATUS_WORDS[s.status], "italic")
-        return Text("\n").join([line1, line2, line3])
+        return [line1, line2, line3]
 
     def on_click(self) -> None:
         self.post_message(self.Clicked(self.number))

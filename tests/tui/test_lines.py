@@ -1,0 +1,40 @@
+"""Line-drawn widgets (cardroom/tui/widgets/lines.py): every strip exactly the widget's width,
+long text cut with an ellipsis, plain text never read as markup, styles kept."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+
+from cardroom.tui.widgets.lines import text_strip
+
+CONSOLE = Console(width=80, color_system="truecolor")
+BASE = Style(color="white", bgcolor="black")
+
+
+def test_a_short_line_is_padded_to_the_width_over_the_base_style():
+    strip = text_strip(Text("ab", "bold"), 6, BASE, CONSOLE)
+    assert strip.cell_length == 6 and strip.text == "ab    "
+    first = list(strip)[0]
+    assert first.style.bold and first.style.bgcolor == BASE.bgcolor   # own style over the base
+
+
+def test_a_long_line_is_cut_with_an_ellipsis_at_the_width():
+    strip = text_strip(Text("a very long player name"), 10, BASE, CONSOLE)
+    assert strip.cell_length == 10 and strip.text == "a very lo\u2026"
+
+
+def test_wide_characters_are_counted_in_cells():
+    strip = text_strip(Text("\u738b\u738b\u738b\u738b"), 5, BASE, CONSOLE)   # 8 cells of CJK
+    assert strip.cell_length == 5 and strip.text.startswith("\u738b\u738b")
+
+
+def test_centred_lines_are_centred():
+    assert text_strip(Text("ab"), 6, BASE, CONSOLE, align="center").text == "  ab  "
+
+
+def test_markup_in_plain_text_is_drawn_as_typed():
+    strip = text_strip(Text("[bold]x[/]"), 20, BASE, CONSOLE)
+    assert strip.text.rstrip() == "[bold]x[/]"
+    assert not any(seg.style and seg.style.bold for seg in strip)
