@@ -12,6 +12,8 @@ specific IllegalAction saying which rule it breaks and changes nothing.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import and_, not_, or_
 from typing import NamedTuple, Sequence
 
 from cardroom.engine import events as ev
@@ -79,6 +81,9 @@ class Legal(NamedTuple):
 
 
 BET, DRAW, SHOWDOWN, DONE = "bet", "draw", "showdown", "done"
+# A NamedTuple's own __new__ is a Python function (it fills in defaults): the per-action records
+# (Legal and the betting events) are built with tuple.__new__ and every field given, one C call.
+_new = tuple.__new__
 _OVER = Legal(-1, DONE)
 _NO_RAISE = (0, 0, "")
 
@@ -91,7 +96,8 @@ class Hand:
             raise SetupError("a hand needs at least two players")
         if n > variant.max_seats:
             raise SetupError(f"{variant.name} is dealt to at most {variant.max_seats} players")
-        if any(p.stack <= 0 for p in players):
+        stacks = [p.stack for p in players]
+        if min(stacks) <= 0:
             raise SetupError("every player dealt in needs chips")
         if not variant.bring_in and not (0 <= button < n):
             raise SetupError("the button must be one of the players")
@@ -102,8 +108,8 @@ class Hand:
         self.n = n
         self.button = button % n
         self.deck = deck if deck is not None else Deck()
-        self.start_stacks = tuple(p.stack for p in players)
-        self.stacks = [p.stack for p in players]
+        self.start_stacks = tuple(stacks)
+        self.stacks = stacks
         self.totals = [0] * n          # put in this hand
         self.dead = [0] * n            # of which dead money (antes, a missed small blind)
         self.bets = [0] * n            # put in this betting round
@@ -111,6 +117,8 @@ class Hand:
         self._live = n                 # players not folded: folded.count(False), kept as we go
         self.all_in = [False] * n
         self.protected = [False] * n
+        # Who may still bet: not folded, all-in or protected (kept with those three lists).
+        self._active = [True] * n
         self.hole: list[list[Card]] = [[] for _ in range(n)]
         self.up: list[list[bool]] = [[] for _ in range(n)]
         self.board: list[Card] = []
@@ -135,20 +143,24 @@ class Hand:
         self._legal: Legal | None = None   # legal() for the current state; every change clears it
         self._must_raise = self.rules.must_raise_to_enter and not variant.bring_in
         self._big_blind = structure.big_blind
+        self._stud = variant.bring_in
         self._start()
 
     # ------------------------------------------------------------------ setup and dealing
     def _put(self, p: int, amount: int, live: bool = True) -> int:
         """Move chips from a stack into the middle (a short stack goes all-in)."""
-        amount = min(amount, self.stacks[p])
-        self.stacks[p] -= amount
+        stacks = self.stacks
+        stack = stacks[p]
+        if amount >= stack:
+            amount = stack
+            self.all_in[p] = True
+            self._active[p] = False
+        stacks[p] = stack - amount
         self.totals[p] += amount
         if live:
             self.bets[p] += amount
         else:
             self.dead[p] += amount    # antes and dead blinds: never returned as an uncalled bet
-        if self.stacks[p] == 0:
-            self.all_in[p] = True
         return amount
 
     def _start(self) -> None:
@@ -177,7 +189,7 @@ class Hand:
             ("small blind", "big blind", "blind") if len(blinds) == 3 else ("big blind",)
         for p, amount, name in zip(posters, blinds, names):
             a = self._put(p, amount)
-            self.events.append(ev.Posted(p, name, a, self.all_in[p]))
+            self.events.append(_new(ev.Posted, (p, name, a, self.all_in[p])))
         self._last_blind = posters[-1] if posters else self.button
         for p, pl in enumerate(self.players):
             if pl.live_post and p not in posters:
@@ -191,7 +203,7 @@ class Hand:
     def _burn(self) -> None:
         card = self._draw_cards(1, None)[0]
         self.burns.append(card)
-        self.events.append(ev.Burned(card))
+        self.events.append(_new(ev.Burned, (card,)))
 
     def _draw_cards(self, k: int, player: int | None, holding: Sequence[Card] = ()) -> list[Card]:
         """Deal k cards from the stub; when it runs out, reshuffle the muck (and burns) with a
@@ -247,19 +259,19 @@ class Hand:
                 mine = cards[j::m]      # one card at a time around the table, as a dealer does
                 self.hole[p].extend(mine)
                 self.up[p].extend(street.hole)
-                self.events.append(ev.DealtHole(p, tuple(mine), street.hole))
+                self.events.append(_new(ev.DealtHole, (p, tuple(mine), street.hole)))
         if street.board:
             cards = self.deck.deal(street.board)
             self.board.extend(cards)
-            self.events.append(ev.DealtBoard(tuple(cards), street.name))
+            self.events.append(_new(ev.DealtBoard, (tuple(cards), street.name)))
 
     def _first_to_deal(self) -> int:
         return 0 if self.variant.bring_in else (self.button + 1) % self.n
 
     def _order_from(self, first: int) -> list[int]:
         """Players still in, clockwise from `first`."""
-        folded = self.folded
-        return [p for p in (*range(first, self.n), *range(first)) if not folded[p]]
+        live = list(map(not_, self.folded))
+        return [*compress(range(first, self.n), live[first:]), *compress(range(first), live)]
 
     # ------------------------------------------------------------------ betting rounds
     def _start_round(self) -> None:
@@ -286,9 +298,8 @@ class Hand:
         self._acted_at = [-1] * n
         self.last_aggressor = None
         self._bring_in_due = first_round and self.variant.bring_in and s.bring_in > 0
-        folded, all_in, protected = self.folded, self.all_in, self.protected
-        self._pending = pending = {p for p in range(n) if not (folded[p] or all_in[p] or protected[p])}
-        self.events.append(ev.RoundStarted(r, self.variant.streets[self.street].name, sum(self.totals)))
+        self._pending = pending = set(compress(range(n), self._active))
+        self.events.append(_new(ev.RoundStarted, (r, self.variant.streets[self.street].name, sum(self.totals))))
         if len(pending) < 2 and all(self.bets[p] >= self._to_call for p in pending):
             # Nobody left to bet against: the round is skipped.
             self._pending = set()
@@ -355,32 +366,29 @@ class Hand:
                 cap = 4 if self.rules.draw_cap_four else 5
                 return Legal(p, DRAW, max_draw=min(cap, len(self.hole[p])))
             return Legal(p, SHOWDOWN, show=True, muck=self._may_muck(p))
-        stack = self.stacks[p]
-        lo, hi, kind = self._raise_range(p)
+        bet, stack, to_call = self.bets[p], self.stacks[p], self._to_call
+        lo, hi, kind = self._raise_range(p, bet, bet + stack, to_call)
         if self._bring_in_due:
             return Legal(p, BET, False, False, 0, False, lo, hi, kind, min(self.structure.bring_in, stack))
-        owe = self._to_call - self.bets[p]
+        owe = to_call - bet
         can_call = owe > 0
-        if can_call and self._must_raise and self.round == 0 and self._to_call <= self._blind_level \
+        if can_call and self._must_raise and self.round == 0 and to_call <= self._blind_level \
                 and self._bet_count <= 1:
             can_call = False   # lowball house rule: the big blind must be raised to enter
-        # Positional: this runs once per decision and keyword construction costs twice as much.
-        return Legal(p, BET, True, owe <= 0, (owe if owe < stack else stack) if can_call else 0,
-                     can_call, lo, hi, kind)
+        return _new(Legal, (p, BET, True, owe <= 0, (owe if owe < stack else stack) if can_call else 0,
+                            can_call, lo, hi, kind, 0, 0, False, False))
 
-    def _raise_range(self, p: int) -> tuple[int, int, str]:
-        """(min_to, max_to, kind) for a bet/raise by p, or (0, 0, "") when none is allowed."""
-        bet = self.bets[p]
-        most = bet + self.stacks[p]
-        to_call = self._to_call
+    def _raise_range(self, p: int, bet: int, most: int, to_call: int) -> tuple[int, int, str]:
+        """(min_to, max_to, kind) for a bet/raise by p, who has `bet` in this round and could have
+        `most` in it, or (0, 0, "") when none is allowed."""
         if most <= to_call:
             return _NO_RAISE
         acted = self._acted_at[p]
         if acted >= 0 and acted == self._raise_id and to_call > bet:
             return _NO_RAISE   # only a short all-in since p acted: betting is not reopened
-        stacks, bets, folded, all_in, protected = self.stacks, self.bets, self.folded, self.all_in, self.protected
+        stacks, bets, active = self.stacks, self.bets, self._active
         for q in range(self.n):
-            if q != p and stacks[q] + bets[q] > to_call and not (folded[q] or all_in[q] or protected[q]):
+            if q != p and active[q] and stacks[q] + bets[q] > to_call:
                 break
         else:
             return _NO_RAISE   # nobody else could put in more than the current bet: no raise
@@ -389,7 +397,7 @@ class Hand:
                                              self._bet_count > 0) else "bet"
         s = self.structure
         skind = s.kind
-        stud_opening = full_level == 0 and self.round == 0 and self.variant.bring_in
+        stud_opening = self._stud and full_level == 0 and self.round == 0
         if stud_opening:
             kind = "complete" if skind == FIXED or skind == SPREAD else "bet"
         if skind == NO:
@@ -600,12 +608,13 @@ class Hand:
     def _fold(self) -> None:
         p = self.actor
         self._discard_hand(p)
-        self.events.append(ev.Folded(p))
+        self.events.append(_new(ev.Folded, (p,)))
         self._acted(p)
 
     def _discard_hand(self, p: int) -> None:
         # The cards go to the muck (a reshuffle may deal them again), so the seat no longer holds them.
         self.folded[p] = True
+        self._active[p] = False
         self._live -= 1
         self.muck_pile.extend(self.hole[p])
         self.hole[p] = []
@@ -613,13 +622,13 @@ class Hand:
 
     def _check(self) -> None:
         p = self.actor
-        self.events.append(ev.Checked(p))
+        self.events.append(_new(ev.Checked, (p,)))
         self._acted(p)
 
     def _call(self) -> None:
         p = self.actor
         added = self._put(p, self._to_call - self.bets[p])
-        self.events.append(ev.Called(p, added, self.all_in[p]))
+        self.events.append(_new(ev.Called, (p, added, self.all_in[p])))
         self._acted(p)
 
     def _bring_in(self) -> None:
@@ -654,19 +663,21 @@ class Hand:
             self._bet_count += 1
             self._raise_id += 1
         self.last_aggressor = p
-        self.events.append(ev.BetTo(p, kind, to, added, self.all_in[p]))
+        self.events.append(_new(ev.BetTo, (p, kind, to, added, self.all_in[p])))
         self._acted(p)
         self._reopen(p)
 
     def _reopen(self, p: int) -> None:
-        pending, bets, to_call = self._pending, self.bets, self._to_call
-        folded, all_in, protected = self.folded, self.all_in, self.protected
-        self._pending = {q for q in range(self.n) if q != p and not (folded[q] or all_in[q] or protected[q])
-                         and (bets[q] < to_call or q in pending)}
+        """After p's bet, raise or bring-in (p has acted): everyone who may still bet and now owes
+        chips must act again, besides those who had not acted yet (all of whom may still bet).
+        p is neither: p owes nothing."""
+        owes = map(self._to_call.__gt__, self.bets)        # bets[q] < to_call, without a Python loop
+        self._pending |= set(compress(range(self.n), map(and_, self._active, owes)))
 
     def _protect(self) -> None:
         p = self.actor
         self.protected[p] = True
+        self._active[p] = False
         self.events.append(ev.ProtectedAllIn(p, self.totals[p]))
         self._pending.discard(p)
 
@@ -698,7 +709,7 @@ class Hand:
         hand.extend(cards)
         # After dealing, so a reshuffle never gives back one's own discards (unless it had to).
         self.muck_pile.extend(c for c in discards if c not in self._reclaimed)
-        self.events.append(ev.Drew(p, discards, tuple(cards), k - now))
+        self.events.append(_new(ev.Drew, (p, discards, tuple(cards), k - now)))
         if k > now:
             self._deferred.append(p)
         self.draw_counts[p] = k
@@ -718,7 +729,7 @@ class Hand:
     def _burn_for(self, q: int) -> None:
         card = self._draw_cards(1, q)[0]
         self.burns.append(card)
-        self.events.append(ev.Burned(card))
+        self.events.append(_new(ev.Burned, (card,)))
 
     # ------------------------------------------------------------------ flow
     def _advance(self) -> None:
@@ -772,7 +783,8 @@ class Hand:
             self.stacks[p] += amount
             if self.stacks[p]:
                 self.all_in[p] = False
-            self.events.append(ev.UncalledReturned(p, amount))
+                self._active[p] = not (self.folded[p] or self.protected[p])
+            self.events.append(_new(ev.UncalledReturned, (p, amount)))
 
     def _award_uncontested(self, winner: int) -> None:
         pot = sum(self.totals)
@@ -786,17 +798,17 @@ class Hand:
 
     def _start_showdown(self) -> None:
         self.phase = SHOWDOWN
-        live = [p for p in range(self.n) if not self.folded[p]]
         if self.last_aggressor is not None and not self.folded[self.last_aggressor]:
             first = self.last_aggressor
         elif self.variant.bring_in:
-            first = min(live)
+            first = self.folded.index(False)
         else:
-            first = next(p for p in self._order_from((self.button + 1) % self.n))
-        order = [first] + [p for p in self._order_from(first) if p != first]
+            first = self._order_from((self.button + 1) % self.n)[0]
+        order = self._order_from(first)     # first is still in, so it comes first
         self.showdown_order = order
-        # Show-all tables, and any hand where someone is all-in, table every hand at once.
-        if self.rules.show_all or any(self.all_in[p] or self.protected[p] for p in live):
+        # Show-all tables, and any hand where someone is all-in (or protected: every live player
+        # who may no longer bet), table every hand at once.
+        if self.rules.show_all or self._active.count(True) < self._live:
             for p in order:
                 self._show_player(p)
             self.actor = None
@@ -822,7 +834,7 @@ class Hand:
     def _show_player(self, p: int) -> None:
         hi, lo = self._values(p)
         self.shown[p] = (hi, lo)
-        self.events.append(ev.Shown(p, tuple(self.hole[p]), hi, lo))
+        self.events.append(_new(ev.Shown, (p, tuple(self.hole[p]), hi, lo)))
 
     def _show(self) -> None:
         self._show_player(self.actor)
@@ -852,9 +864,7 @@ class Hand:
         return sorted(winners, key=lambda p: (p - b - 1) % n)
 
     def _settle(self) -> None:
-        live = [not self.folded[p] for p in range(self.n)]
-        capped = [self.all_in[p] or self.protected[p] for p in range(self.n)]
-        pots = build_pots(self.totals, live, capped)
+        pots = self.pots()
         rakes = self.rules.rake([pot.amount for pot in pots], self.saw_flop)
         self.rake = sum(rakes)
         if self.rake:
@@ -885,14 +895,14 @@ class Hand:
 
     def _pay(self, p: int, amount: int, pot: int, half: str) -> None:
         self.stacks[p] += amount
-        self.events.append(ev.Awarded(p, amount, pot, half))
+        self.events.append(_new(ev.Awarded, (p, amount, pot, half)))
 
     def _end(self) -> None:
         self.phase = DONE
         self.actor = None
         self.totals = [0] * self.n
         self.bets = [0] * self.n
-        self.events.append(ev.HandEnded(tuple(self.stacks), self.rake))
+        self.events.append(_new(ev.HandEnded, (tuple(self.stacks), self.rake)))
 
     # ------------------------------------------------------------------ state for views
     @property
@@ -900,9 +910,7 @@ class Hand:
         return self.phase == DONE
 
     def pots(self) -> list:
-        live = [not self.folded[p] for p in range(self.n)]
-        capped = [self.all_in[p] or self.protected[p] for p in range(self.n)]
-        return build_pots(self.totals, live, capped)
+        return build_pots(self.totals, list(map(not_, self.folded)), list(map(or_, self.all_in, self.protected)))
 
     def chips_in_play(self) -> int:
         """Stacks plus everything in the middle plus rake: constant through a hand."""

@@ -7,6 +7,8 @@ they contest at what they put in; folded chips stay in but win nothing.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import and_
 from typing import NamedTuple, Sequence
 
 
@@ -22,6 +24,12 @@ def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[boo
     capped: all-in or protected (contests only up to its own total).
     """
     n = len(totals)
+    if not any(map(and_, live, capped)):
+        # The usual showdown, nobody in it all-in or protected: one pot of everything, for the live
+        # players who put in the most (what the general case below comes to).
+        total = sum(totals)
+        top = max(compress(totals, live), default=0)
+        return [Pot(total, tuple(p for p in range(n) if live[p] and totals[p] >= top))] if total else []
     levels = sorted({totals[p] for p in range(n) if live[p] and capped[p] and totals[p] > 0})
     top = max((totals[p] for p in range(n) if live[p]), default=0)
     if not levels or levels[-1] < top:
