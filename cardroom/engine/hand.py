@@ -13,7 +13,7 @@ specific IllegalAction saying which rule it breaks and changes nothing.
 from __future__ import annotations
 
 from itertools import compress
-from operator import and_, not_, or_
+from operator import not_, or_
 from typing import NamedTuple, Sequence
 
 from cardroom.engine import events as ev
@@ -270,8 +270,8 @@ class Hand:
 
     def _order_from(self, first: int) -> list[int]:
         """Players still in, clockwise from `first`."""
-        live = list(map(not_, self.folded))
-        return [*compress(range(first, self.n), live[first:]), *compress(range(first), live)]
+        folded = self.folded
+        return [p for p in (*range(first, self.n), *range(first)) if not folded[p]]
 
     # ------------------------------------------------------------------ betting rounds
     def _start_round(self) -> None:
@@ -671,8 +671,8 @@ class Hand:
         """After p's bet, raise or bring-in (p has acted): everyone who may still bet and now owes
         chips must act again, besides those who had not acted yet (all of whom may still bet).
         p is neither: p owes nothing."""
-        owes = map(self._to_call.__gt__, self.bets)        # bets[q] < to_call, without a Python loop
-        self._pending |= set(compress(range(self.n), map(and_, self._active, owes)))
+        pending, active, bets, to_call = self._pending, self._active, self.bets, self._to_call
+        self._pending = {q for q in range(self.n) if active[q] and (bets[q] < to_call or q in pending)}
 
     def _protect(self) -> None:
         p = self.actor

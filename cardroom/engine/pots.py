@@ -62,14 +62,12 @@ def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[boo
 
 def uncalled(totals: Sequence[int]) -> tuple[int, int]:
     """(player, amount) of the part of the biggest contribution nobody matched; (-1, 0) if none."""
-    # Built-ins rather than a Python loop: this runs at the end of every betting round.
-    if not totals:
-        return -1, 0
-    top = max(totals)
     if len(totals) < 2:
-        return (0, top) if top > 0 else (-1, 0)
-    second = sorted(totals)[-2]
-    return (totals.index(top), top - second) if top > second else (-1, 0)
+        return (0, totals[0]) if totals and totals[0] > 0 else (-1, 0)
+    ordered = sorted(totals)      # cheaper than a Python loop for a table's few players
+    top = ordered[-1]
+    excess = top - ordered[-2]
+    return (totals.index(top), excess) if excess else (-1, 0)
 
 
 def split(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
