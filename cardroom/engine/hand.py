@@ -12,6 +12,7 @@ specific IllegalAction saying which rule it breaks and changes nothing.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import compress
 from operator import not_, or_
 from typing import NamedTuple, Sequence
@@ -88,6 +89,12 @@ _OVER = Legal(-1, DONE)
 _NO_RAISE = (0, 0, "")
 
 
+@cache
+def _clockwise(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each start 0..n: the player indices clockwise from it (a start of n is 0 again)."""
+    return tuple(tuple((start + i) % n for i in range(n)) for start in range(n + 1))
+
+
 class Hand:
     def __init__(self, variant: Variant, structure: Structure, players: Sequence[Player], *,
                  button: int = 0, deck: Deck | None = None, rules: Rules | None = None) -> None:
@@ -144,6 +151,7 @@ class Hand:
         self._must_raise = self.rules.must_raise_to_enter and not variant.bring_in
         self._big_blind = structure.big_blind
         self._stud = variant.bring_in
+        self._clockwise = _clockwise(n)
         self._start()
 
     # ------------------------------------------------------------------ setup and dealing
@@ -255,11 +263,14 @@ class Hand:
         if hole:
             m = len(players)
             cards = self.deck.deal(k * m)
-            for j, p in enumerate(players):
-                mine = cards[j::m]      # one card at a time around the table, as a dealer does
-                self.hole[p].extend(mine)
-                self.up[p].extend(street.hole)
-                self.events.append(_new(ev.DealtHole, (p, tuple(mine), street.hole)))
+            # One card at a time around the table, as a dealer does: the j-th player in the
+            # order gets cards j, j + m, j + 2m ... (the columns of k rows of m cards).
+            hands = zip(*[cards[i * m:(i + 1) * m] for i in range(k)])
+            events, holes, ups = self.events, self.hole, self.up
+            for p, mine in zip(players, hands):
+                holes[p].extend(mine)
+                ups[p].extend(hole)
+                events.append(_new(ev.DealtHole, (p, mine, hole)))
         if street.board:
             cards = self.deck.deal(street.board)
             self.board.extend(cards)
@@ -271,7 +282,7 @@ class Hand:
     def _order_from(self, first: int) -> list[int]:
         """Players still in, clockwise from `first`."""
         folded = self.folded
-        return [p for p in (*range(first, self.n), *range(first)) if not folded[p]]
+        return [p for p in self._clockwise[first] if not folded[p]]
 
     # ------------------------------------------------------------------ betting rounds
     def _start_round(self) -> None:
@@ -321,10 +332,7 @@ class Hand:
 
     def _next_pending(self, start: int) -> int | None:
         pending = self._pending
-        for p in range(start, self.n):
-            if p in pending:
-                return p
-        for p in range(start):
+        for p in self._clockwise[start]:
             if p in pending:
                 return p
         return None
@@ -566,9 +574,10 @@ class Hand:
         lg = self.verify("draw", 0, player)
         p = lg.player
         discards = tuple(discards)
-        if len(set(discards)) != len(discards):
+        distinct = set(discards)
+        if len(distinct) != len(discards):
             raise BadDiscard("the same card is discarded twice")
-        if any(c not in self.hole[p] for c in discards):
+        if not distinct.issubset(self.hole[p]):
             raise BadDiscard("you can only discard cards from your own hand")
         if len(discards) > lg.max_draw:
             raise BadDiscard(f"you may draw at most {lg.max_draw} cards")
@@ -708,7 +717,8 @@ class Hand:
         cards = self._draw_cards(now, p, discards) if now else []
         hand.extend(cards)
         # After dealing, so a reshuffle never gives back one's own discards (unless it had to).
-        self.muck_pile.extend(c for c in discards if c not in self._reclaimed)
+        reclaimed = self._reclaimed
+        self.muck_pile.extend([c for c in discards if c not in reclaimed] if reclaimed else discards)
         self.events.append(_new(ev.Drew, (p, discards, tuple(cards), k - now)))
         if k > now:
             self._deferred.append(p)
