@@ -22,7 +22,8 @@ from cardroom.engine.betting import FIXED, NO, POT, SPREAD, Rules, Structure
 from cardroom.engine.cards import Card, Deck, check_unique, shuffled
 from cardroom.engine.evaluation import evaluator
 from cardroom.engine.money import format_cents
-from cardroom.engine.pots import build_pots, split, split_hi_lo, uncalled
+from cardroom.engine.pots import build_pots, uncalled
+from cardroom.engine.showdown import Showdown
 from cardroom.engine.showing import showing_value
 from cardroom.engine.variants import Variant
 
@@ -95,7 +96,7 @@ def _clockwise(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple((start + i) % n for i in range(n)) for start in range(n + 1))
 
 
-class Hand:
+class Hand(Showdown):
     def __init__(self, variant: Variant, structure: Structure, players: Sequence[Player], *,
                  button: int = 0, deck: Deck | None = None, rules: Rules | None = None) -> None:
         n = len(players)
@@ -796,16 +797,6 @@ class Hand:
                 self._active[p] = not (self.folded[p] or self.protected[p])
             self.events.append(_new(ev.UncalledReturned, (p, amount)))
 
-    def _award_uncontested(self, winner: int) -> None:
-        pot = sum(self.totals)
-        rake = sum(self.rules.rake([pot], self.saw_flop)) if pot else 0
-        if rake:
-            self.events.append(ev.Raked(rake))
-        self.rake = rake
-        self.stacks[winner] += pot - rake
-        self.events.append(ev.Awarded(winner, pot - rake, 0, ""))
-        self._end()
-
     def _start_showdown(self) -> None:
         self.phase = SHOWDOWN
         if self.last_aggressor is not None and not self.folded[self.last_aggressor]:
@@ -826,86 +817,6 @@ class Hand:
             self._show_player(order[0])
             self._sd_pos = 1
             self.actor = order[1] if len(order) > 1 else None
-
-    def _may_muck(self, p: int) -> bool:
-        return not self.rules.show_all and p != self.showdown_order[0]
-
-    def _values(self, p: int) -> tuple[int | None, int | None]:
-        v = self.variant
-        if v.omaha:
-            hi = self._high(self.hole[p], self.board)
-            lo = self._low(self.hole[p], self.board) if self._low else None
-        else:
-            cards = self.hole[p] + self.board
-            hi = self._high(cards)
-            lo = self._low(cards) if self._low else None
-        return hi, lo
-
-    def _show_player(self, p: int) -> None:
-        hi, lo = self._values(p)
-        self.shown[p] = (hi, lo)
-        self.events.append(_new(ev.Shown, (p, tuple(self.hole[p]), hi, lo)))
-
-    def _show(self) -> None:
-        self._show_player(self.actor)
-        self._next_shower()
-
-    def _muck(self) -> None:
-        p = self.actor
-        self._discard_hand(p)
-        self.events.append(ev.Mucked(p))
-        self._next_shower()
-
-    def _next_shower(self) -> None:
-        self._sd_pos += 1   # players handled so far, in showdown order
-        order = self.showdown_order
-        self.actor = order[self._sd_pos] if self._sd_pos < len(order) else None
-
-    def _odd_chip_order(self, winners: list[int]) -> list[int]:
-        if self.variant.bring_in:
-            razz = self.variant.lowball
-            def key(p: int):
-                cards = self.hole[p]
-                if razz:
-                    return min(((c.rank + 1) % 13, -c.suit) for c in cards)
-                return tuple(-x for x in max((c.rank, c.suit) for c in cards))
-            return sorted(winners, key=key)
-        n, b = self.n, self.button
-        return sorted(winners, key=lambda p: (p - b - 1) % n)
-
-    def _settle(self) -> None:
-        pots = self.pots()
-        rakes = self.rules.rake([pot.amount for pot in pots], self.saw_flop)
-        self.rake = sum(rakes)
-        if self.rake:
-            self.events.append(ev.Raked(self.rake))
-        for i, (pot, rake) in enumerate(zip(pots, rakes)):
-            amount = pot.amount - rake
-            contenders = [p for p in pot.eligible if p in self.shown]
-            if not contenders:
-                contenders = list(pot.eligible)
-            if len(contenders) == 1:
-                self._pay(contenders[0], amount, i, "")
-                continue
-            best_hi = max(self.shown[p][0] for p in contenders)
-            hi_winners = [p for p in contenders if self.shown[p][0] == best_hi]
-            lows = [self.shown[p][1] for p in contenders if self.shown[p][1] is not None]
-            if self._low is not None and lows:
-                best_lo = max(lows)
-                lo_winners = [p for p in contenders if self.shown[p][1] == best_lo]
-                hi_amt, lo_amt = split_hi_lo(amount)
-                for w, a in split(hi_amt, self._odd_chip_order(hi_winners)):
-                    self._pay(w, a, i, "high")
-                for w, a in split(lo_amt, self._odd_chip_order(lo_winners)):
-                    self._pay(w, a, i, "low")
-            else:
-                for w, a in split(amount, self._odd_chip_order(hi_winners)):
-                    self._pay(w, a, i, "")
-        self._end()
-
-    def _pay(self, p: int, amount: int, pot: int, half: str) -> None:
-        self.stacks[p] += amount
-        self.events.append(_new(ev.Awarded, (p, amount, pot, half)))
 
     def _end(self) -> None:
         self.phase = DONE

@@ -1,0 +1,109 @@
+"""The end of a hand: showing down and settling. A mixin of Hand (the same object's state), kept
+in its own file: which players show or may muck, what their hands are worth, and how each pot,
+after the rake, is split between the best hands (hi-lo halves, odd chips).
+
+Hand decides when the showdown starts and in what order (Hand._start_showdown); this part shows,
+mucks and pays, and calls Hand._end.
+"""
+
+from __future__ import annotations
+
+from cardroom.engine import events as ev
+from cardroom.engine.pots import split, split_hi_lo
+
+_new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every field given
+
+
+class Showdown:
+    """Hand's showdown and settlement methods (they read and write the Hand's own attributes)."""
+
+    def _award_uncontested(self, winner: int) -> None:
+        """Everyone else folded: the winner takes the middle, less the rake, without showing."""
+        pot = sum(self.totals)
+        rake = sum(self.rules.rake([pot], self.saw_flop)) if pot else 0
+        if rake:
+            self.events.append(ev.Raked(rake))
+        self.rake = rake
+        self.stacks[winner] += pot - rake
+        self.events.append(ev.Awarded(winner, pot - rake, 0, ""))
+        self._end()
+
+    def _may_muck(self, p: int) -> bool:
+        return not self.rules.show_all and p != self.showdown_order[0]
+
+    def _values(self, p: int) -> tuple[int | None, int | None]:
+        v = self.variant
+        if v.omaha:
+            hi = self._high(self.hole[p], self.board)
+            lo = self._low(self.hole[p], self.board) if self._low else None
+        else:
+            cards = self.hole[p] + self.board
+            hi = self._high(cards)
+            lo = self._low(cards) if self._low else None
+        return hi, lo
+
+    def _show_player(self, p: int) -> None:
+        hi, lo = self._values(p)
+        self.shown[p] = (hi, lo)
+        self.events.append(_new(ev.Shown, (p, tuple(self.hole[p]), hi, lo)))
+
+    def _show(self) -> None:
+        self._show_player(self.actor)
+        self._next_shower()
+
+    def _muck(self) -> None:
+        p = self.actor
+        self._discard_hand(p)
+        self.events.append(ev.Mucked(p))
+        self._next_shower()
+
+    def _next_shower(self) -> None:
+        self._sd_pos += 1   # players handled so far, in showdown order
+        order = self.showdown_order
+        self.actor = order[self._sd_pos] if self._sd_pos < len(order) else None
+
+    def _odd_chip_order(self, winners: list[int]) -> list[int]:
+        if self.variant.bring_in:
+            razz = self.variant.lowball
+            def key(p: int):
+                cards = self.hole[p]
+                if razz:
+                    return min(((c.rank + 1) % 13, -c.suit) for c in cards)
+                return tuple(-x for x in max((c.rank, c.suit) for c in cards))
+            return sorted(winners, key=key)
+        n, b = self.n, self.button
+        return sorted(winners, key=lambda p: (p - b - 1) % n)
+
+    def _settle(self) -> None:
+        pots = self.pots()
+        rakes = self.rules.rake([pot.amount for pot in pots], self.saw_flop)
+        self.rake = sum(rakes)
+        if self.rake:
+            self.events.append(ev.Raked(self.rake))
+        for i, (pot, rake) in enumerate(zip(pots, rakes)):
+            amount = pot.amount - rake
+            contenders = [p for p in pot.eligible if p in self.shown]
+            if not contenders:
+                contenders = list(pot.eligible)
+            if len(contenders) == 1:
+                self._pay(contenders[0], amount, i, "")
+                continue
+            best_hi = max(self.shown[p][0] for p in contenders)
+            hi_winners = [p for p in contenders if self.shown[p][0] == best_hi]
+            lows = [self.shown[p][1] for p in contenders if self.shown[p][1] is not None]
+            if self._low is not None and lows:
+                best_lo = max(lows)
+                lo_winners = [p for p in contenders if self.shown[p][1] == best_lo]
+                hi_amt, lo_amt = split_hi_lo(amount)
+                for w, a in split(hi_amt, self._odd_chip_order(hi_winners)):
+                    self._pay(w, a, i, "high")
+                for w, a in split(lo_amt, self._odd_chip_order(lo_winners)):
+                    self._pay(w, a, i, "low")
+            else:
+                for w, a in split(amount, self._odd_chip_order(hi_winners)):
+                    self._pay(w, a, i, "")
+        self._end()
+
+    def _pay(self, p: int, amount: int, pot: int, half: str) -> None:
+        self.stacks[p] += amount
+        self.events.append(_new(ev.Awarded, (p, amount, pot, half)))
