@@ -13,7 +13,6 @@ specific IllegalAction saying which rule it breaks and changes nothing.
 from __future__ import annotations
 
 from functools import cache
-from itertools import compress
 from operator import not_, or_
 from typing import NamedTuple, Sequence
 
@@ -125,8 +124,8 @@ class Hand(Showdown):
         self._live = n                 # players not folded: folded.count(False), kept as we go
         self.all_in = [False] * n
         self.protected = [False] * n
-        # Who may still bet: not folded, all-in or protected (kept with those three lists).
-        self._active = [True] * n
+        # Who may still bet: the players not folded, all-in or protected (kept with those lists).
+        self._active = set(range(n))
         self.hole: list[list[Card]] = [[] for _ in range(n)]
         self.up: list[list[bool]] = [[] for _ in range(n)]
         self.board: list[Card] = []
@@ -163,7 +162,7 @@ class Hand(Showdown):
         if amount >= stack:
             amount = stack
             self.all_in[p] = True
-            self._active[p] = False
+            self._active.discard(p)
         stacks[p] = stack - amount
         self.totals[p] += amount
         if live:
@@ -310,7 +309,7 @@ class Hand(Showdown):
         self._acted_at = [-1] * n
         self.last_aggressor = None
         self._bring_in_due = first_round and self.variant.bring_in and s.bring_in > 0
-        self._pending = pending = set(compress(range(n), self._active))
+        self._pending = pending = set(self._active)
         self.events.append(_new(ev.RoundStarted, (r, self.variant.streets[self.street].name, sum(self.totals))))
         if len(pending) < 2 and all(self.bets[p] >= self._to_call for p in pending):
             # Nobody left to bet against: the round is skipped.
@@ -395,9 +394,9 @@ class Hand(Showdown):
         acted = self._acted_at[p]
         if acted >= 0 and acted == self._raise_id and to_call > bet:
             return _NO_RAISE   # only a short all-in since p acted: betting is not reopened
-        stacks, bets, active = self.stacks, self.bets, self._active
-        for q in range(self.n):
-            if q != p and active[q] and stacks[q] + bets[q] > to_call:
+        stacks, bets = self.stacks, self.bets
+        for q in self._active:
+            if q != p and stacks[q] + bets[q] > to_call:
                 break
         else:
             return _NO_RAISE   # nobody else could put in more than the current bet: no raise
@@ -624,7 +623,7 @@ class Hand(Showdown):
     def _discard_hand(self, p: int) -> None:
         # The cards go to the muck (a reshuffle may deal them again), so the seat no longer holds them.
         self.folded[p] = True
-        self._active[p] = False
+        self._active.discard(p)
         self._live -= 1
         self.muck_pile.extend(self.hole[p])
         self.hole[p] = []
@@ -682,12 +681,12 @@ class Hand(Showdown):
         chips must act again, besides those who had not acted yet (all of whom may still bet).
         p is neither: p owes nothing."""
         pending, active, bets, to_call = self._pending, self._active, self.bets, self._to_call
-        self._pending = {q for q in range(self.n) if active[q] and (bets[q] < to_call or q in pending)}
+        self._pending = {q for q in active if bets[q] < to_call or q in pending}
 
     def _protect(self) -> None:
         p = self.actor
         self.protected[p] = True
-        self._active[p] = False
+        self._active.discard(p)
         self.events.append(ev.ProtectedAllIn(p, self.totals[p]))
         self._pending.discard(p)
 
@@ -794,7 +793,8 @@ class Hand(Showdown):
             self.stacks[p] += amount
             if self.stacks[p]:
                 self.all_in[p] = False
-                self._active[p] = not (self.folded[p] or self.protected[p])
+                if not (self.folded[p] or self.protected[p]):
+                    self._active.add(p)
             self.events.append(_new(ev.UncalledReturned, (p, amount)))
 
     def _start_showdown(self) -> None:
@@ -809,7 +809,7 @@ class Hand(Showdown):
         self.showdown_order = order
         # Show-all tables, and any hand where someone is all-in (or protected: every live player
         # who may no longer bet), table every hand at once.
-        if self.rules.show_all or self._active.count(True) < self._live:
+        if self.rules.show_all or len(self._active) < self._live:
             for p in order:
                 self._show_player(p)
             self.actor = None
