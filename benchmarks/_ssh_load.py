@@ -231,6 +231,23 @@ def _count_repaints(counters: dict) -> None:
 
     Screen._on_timer_update = on_timer_update
 
+    # Cyclic-GC pauses stop every session at once: count them and their length by generation.
+    import gc
+    counters["gc"] = {0: [0, 0.0, 0.0], 1: [0, 0.0, 0.0], 2: [0, 0.0, 0.0]}   # n, seconds, max
+    started = [0.0]
+
+    def on_gc(phase, info):
+        if phase == "start":
+            started[0] = time.perf_counter()
+            return
+        took = time.perf_counter() - started[0]
+        entry = counters["gc"][info["generation"]]
+        entry[0] += 1
+        entry[1] += took
+        entry[2] = max(entry[2], took)
+
+    gc.callbacks.append(on_gc)
+
 
 # ============================================================================ the clients
 

@@ -346,6 +346,9 @@ class Bench:
                 "dirty_widgets_per_s": dict(sorted(
                     ((k, round((v - st0["dirty"].get(k, 0)) / window, 2)) for k, v in st1["dirty"].items()
                      if v - st0["dirty"].get(k, 0)), key=lambda kv: -kv[1])[:12]),
+                "gc_pauses": {g: {"n": st1["gc"][g][0] - st0["gc"][g][0],
+                                  "total_ms": round(1000 * (st1["gc"][g][1] - st0["gc"][g][1]), 1),
+                                  "max_ms_all_run": round(1000 * st1["gc"][g][2], 1)} for g in ("0", "1", "2")},
                 "server_writes": st1["writes"] - st0["writes"],
                 "server_written_kib": round((st1["written"] - st0["written"]) / 1024, 1),
             }
@@ -417,6 +420,9 @@ def _table(r: dict) -> str:
                                    f"loop lag {r['pacer'].get('lag_ms', '-')} ms", "", ""),
         ("screen repaints (server)", f"{r['paints_per_s']}/s at {r['cpu_ms_per_paint']} ms CPU; layouts "
                                      f"{r['layouts_per_s']}/s at {r['cpu_ms_per_layout']} ms", "", ""),
+        ("GC pauses (server, window)", "; ".join(
+            f"gen{g} {v['n']} x, {v['total_ms']} ms (longest of the run {v['max_ms_all_run']} ms)"
+            for g, v in r["gc_pauses"].items()), "", ""),
     ]
     w0 = max(len(a) for a, *_ in rows)
     w1 = max(len(b) for _, b, *_ in rows)

@@ -42,6 +42,30 @@ def test_guards_are_installed():
     assert textual.app.redirect_stderr is _NoRedirect
 
 
+def test_strips_that_a_crop_or_divide_leaves_unchanged_are_not_cached_in_themselves():
+    """A strip in its own cache is a reference cycle per line drawn: frozen by the GC policy, it
+    was kept until a full collection (see guards._no_self_caching_strips). Now such a strip is
+    freed by reference counting alone: the cyclic collector finds nothing of it."""
+    from rich.segment import Segment
+    from textual.strip import Strip
+
+    install_guards()
+
+    def draw_a_line() -> list[str]:
+        strip = Strip([Segment("hello "), Segment("world")], 11)
+        assert strip.crop_extend(0, 11, None) is strip
+        assert strip.divide([11])[0] is strip and strip.divide([11, 20]) == [strip]
+        return [s.text for s in strip.divide([5, 11])] + [strip.crop_extend(2, 14, None).text]
+
+    gc.collect()
+    gc.disable()
+    try:
+        assert draw_a_line() == ["hello", " world", "llo world   "]   # real cuts still cut
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
 async def test_no_app_survives_closed_sessions():
     assert _live_apps() == []
     await _sessions(100, concurrent=10)
@@ -112,9 +136,12 @@ async def test_gc_policy_freezes_live_sessions_and_collects_after_closes():
         def __init__(self):
             self.me = self
 
+    before = gc.get_threshold()
     policy = GcPolicy(freeze_delay=0.01, collect_after=2)
     try:
         policy.session_opened()
+        assert gc.get_threshold() == policy.thresholds     # no automatic full collections now
+        assert policy.thresholds[2] >= 1000 * before[2]
         junk = Cycle()
         await asyncio.sleep(0.05)
         assert gc.get_freeze_count() > 0
@@ -132,3 +159,4 @@ async def test_gc_policy_freezes_live_sessions_and_collects_after_closes():
     finally:
         policy.close()
         assert gc.get_freeze_count() == 0
+        assert gc.get_threshold() == before              # the interpreter's own, given back
