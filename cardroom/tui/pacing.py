@@ -7,16 +7,19 @@ them (the ssh benchmark: p99 key -> own screen 3.9 s at 200 sessions). A `Pacer`
 server) takes the "something changed" signals instead: every `period` it wakes at most `count`
 apps, seated players before railbirds, and folds repeated signals for an app still waiting
 into one; railbirds who have waited `max_wait` seconds get a third of the wakes even while
-players keep asking. `count` adapts to the loop's lag (cut by a quarter when the loop is late, one more
-when it is on time). So a busy server delays and coalesces what others see, never what a
-player's own key does (that path does not go through the pacer). Without a pacer (tests,
-hot-seat) an app repaints on every signal, as before.
+players keep asking. `count` adapts (cut by a quarter, else one more each period) to the loop's
+lag and to the process's CPU use: above `cpu_limit` of a core over the last `window` seconds the
+pacer wakes fewer, so the loop keeps idle time for what a player's own key does (that path does
+not go through the pacer) instead of running flat out on other people's repaints. So a busy
+server delays and coalesces what others see, never what a player's own key does. Without a
+pacer (tests, hot-seat) an app repaints on every signal, as before.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
@@ -25,13 +28,19 @@ log = logging.getLogger("cardroom.tui")
 
 class Pacer:
     def __init__(self, *, period: float = 0.05, count: int = 8, max_count: int = 200,
-                 lag_limit: float = 0.04, max_wait: float = 2.0) -> None:
+                 lag_limit: float = 0.04, max_wait: float = 2.0, cpu_limit: float = 0.7,
+                 window: float = 0.5, cpu_clock=time.process_time) -> None:
         self.max_wait = max_wait
         self.period = period
         self.count = count
         self.max_count = max_count
         self.lag_limit = lag_limit
         self.lag = 0.0
+        self.cpu_limit = cpu_limit
+        self.window = window
+        self.cpu = 0.0          # share of a core this process used over the last window
+        self._cpu_clock = cpu_clock
+        self._cpu_mark: tuple[float, float] | None = None     # (loop time, cpu time)
         self.woken = 0          # apps woken in all (the ssh benchmark reports it)
         self._high: OrderedDict[Hashable, Callable[[], None]] = OrderedDict()
         self._low: OrderedDict[Hashable, Callable[[], None]] = OrderedDict()
@@ -47,7 +56,7 @@ class Pacer:
     @property
     def busy(self) -> bool:
         """Repaints wait their turn: optional ones (a railbird's clock tick) may skip."""
-        return bool(self._low) or bool(self._high) or self.lag > self.lag_limit
+        return bool(self._low) or bool(self._high) or self.lag > self.lag_limit or self.cpu > self.cpu_limit
 
     def request(self, key: Hashable, wake: Callable[[], None], *, high: bool = False,
                 urgent: bool = False) -> None:
@@ -77,12 +86,13 @@ class Pacer:
     def _run(self) -> None:
         self._handle = None
         loop = asyncio.get_running_loop()
-        self.lag = loop.time() - self._due
-        if self.lag > self.lag_limit:
+        now = loop.time()
+        self.lag = now - self._due
+        self._measure_cpu(now)
+        if self.lag > self.lag_limit or self.cpu > self.cpu_limit:
             self.count = max(1, self.count * 3 // 4)
         else:
             self.count = min(self.max_count, self.count + 1)
-        now = loop.time()
         for _ in range(self.count):
             queue = self._high or self._low
             if not queue:
@@ -102,3 +112,14 @@ class Pacer:
         if self._high or self._low:
             self._due = loop.time() + self.period
             self._handle = loop.call_at(self._due, self._run)
+
+    def _measure_cpu(self, now: float) -> None:
+        """Update `cpu`: the process's CPU seconds per wall second over the last window."""
+        cpu_now = self._cpu_clock()
+        mark = self._cpu_mark
+        if mark is None or now - mark[0] > 4 * self.window:
+            self._cpu_mark = (now, cpu_now)     # first run, or idle for a while: start again
+            self.cpu = 0.0
+        elif now - mark[0] >= self.window:
+            self.cpu = (cpu_now - mark[1]) / (now - mark[0])
+            self._cpu_mark = (now, cpu_now)

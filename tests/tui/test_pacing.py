@@ -77,3 +77,30 @@ async def test_the_player_whose_decision_it_is_goes_first():
     pacer.request("p3", lambda: woken.append("p3"), urgent=True)
     await asyncio.sleep(0.01)
     assert woken == ["p3", "p1"]
+
+
+async def test_a_busy_process_wakes_fewer_and_an_idle_one_more():
+    """Over `cpu_limit` of a core (here a fake clock that says 'always busy') the pacer cuts its
+    batch; under it the batch grows again: the loop keeps idle time for players' own keys."""
+    loop = asyncio.get_running_loop()
+    busy = True
+    used = [0.0, loop.time()]            # CPU seconds so far, when last read
+
+    def cpu_clock():                     # CPU seconds: all of wall time when busy, none when idle
+        now = loop.time()
+        if busy:
+            used[0] += now - used[1]
+        used[1] = now
+        return used[0]
+
+    pacer = Pacer(period=0.01, count=16, lag_limit=10.0, cpu_limit=0.7, window=0.02, cpu_clock=cpu_clock)
+    for i in range(1000):
+        pacer.request(i, lambda: None)
+    await asyncio.sleep(0.15)
+    assert pacer.cpu > 0.7 and pacer.busy
+    assert pacer.count < 16
+    low = pacer.count
+    busy = False
+    await asyncio.sleep(0.15)
+    assert pacer.cpu < 0.7
+    assert pacer.count > low
