@@ -87,6 +87,7 @@ BET, DRAW, SHOWDOWN, DONE = "bet", "draw", "showdown", "done"
 _new = tuple.__new__
 _OVER = Legal(-1, DONE)
 _NO_RAISE = (0, 0, "")
+_BLIND_NAMES = {0: (), 1: ("big blind",), 2: ("small blind", "big blind"), 3: ("small blind", "big blind", "blind")}
 
 
 @cache
@@ -185,16 +186,15 @@ class Hand(Showdown):
         self._advance()
 
     def _post_blinds(self) -> None:
-        s, n = self.structure, self.n
-        blinds = s.blinds
+        n = self.n
+        blinds = self.structure.blinds
         if n == 2 and len(blinds) >= 2:
             # Heads-up the button posts the small blind and acts first before the flop or draw.
             posters = [self.button, (self.button + 1) % n]
             blinds = blinds[:2]
         else:
-            posters = [(self.button + 1 + i) % n for i in range(len(blinds))]
-        names = ("small blind", "big blind") if len(blinds) == 2 else \
-            ("small blind", "big blind", "blind") if len(blinds) == 3 else ("big blind",)
+            posters = self._clockwise[self.button + 1][:len(blinds)]
+        names = _BLIND_NAMES[len(blinds)]
         for p, amount, name in zip(posters, blinds, names):
             a = self._put(p, amount)
             self.events.append(_new(ev.Posted, (p, name, a, self.all_in[p])))
@@ -206,7 +206,7 @@ class Hand(Showdown):
             if pl.dead_post and self.stacks[p]:
                 a = self._put(p, pl.dead_post, live=False)
                 self.events.append(ev.Posted(p, "dead", a, self.all_in[p]))
-        self._blind_level = s.big_blind if blinds else 0
+        self._blind_level = self._big_blind if blinds else 0
 
     def _burn(self) -> None:
         card = self._draw_cards(1, None)[0]

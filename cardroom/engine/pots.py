@@ -23,15 +23,14 @@ def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[boo
     totals: chips each player put in this hand; live: still in the hand (not folded or mucked);
     capped: all-in or protected (contests only up to its own total).
     """
-    n = len(totals)
+    players = [p for p in range(len(totals)) if live[p]]
+    top = max(compress(totals, live), default=0)
     if not any(map(and_, live, capped)):
         # The usual showdown, nobody in it all-in or protected: one pot of everything, for the live
         # players who put in the most (what the general case below comes to).
         total = sum(totals)
-        top = max(compress(totals, live), default=0)
-        return [Pot(total, tuple(p for p in range(n) if live[p] and totals[p] >= top))] if total else []
-    levels = sorted({totals[p] for p in range(n) if live[p] and capped[p] and totals[p] > 0})
-    top = max((totals[p] for p in range(n) if live[p]), default=0)
+        return [Pot(total, tuple(p for p in players if totals[p] >= top))] if total else []
+    levels = sorted({totals[p] for p in players if capped[p] and totals[p] > 0})
     if not levels or levels[-1] < top:
         levels.append(top)
     pots: list[Pot] = []
@@ -41,7 +40,7 @@ def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[boo
         for t in totals:
             if t > prev:
                 amount += (t if t < level else level) - prev
-        eligible = tuple(p for p in range(n) if live[p] and totals[p] >= level)
+        eligible = tuple(p for p in players if totals[p] >= level)
         if amount:
             if pots and pots[-1].eligible == eligible:
                 pots[-1] = Pot(pots[-1].amount + amount, eligible)
@@ -56,7 +55,7 @@ def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[boo
         if pots:
             pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
         else:
-            pots.append(Pot(rest, tuple(p for p in range(n) if live[p])))
+            pots.append(Pot(rest, tuple(players)))
     return pots
 
 
