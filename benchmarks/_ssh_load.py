@@ -248,6 +248,28 @@ def _count_repaints(counters: dict) -> None:
 
     gc.callbacks.append(on_gc)
 
+    # The loop's longest single callbacks (what a keypress may wait behind), by what ran.
+    import asyncio.events
+    slow = counters["slow"] = {}          # description -> [count over 50 ms, longest seconds]
+    run = asyncio.events.Handle._run
+
+    def timed_run(self):
+        t = time.perf_counter()
+        try:
+            return run(self)
+        finally:
+            took = time.perf_counter() - t
+            if took > 0.05:
+                cb = getattr(self, "_callback", None)
+                task = getattr(cb, "__self__", None)
+                coro = getattr(task, "get_coro", lambda: None)()
+                what = getattr(coro, "__qualname__", None) or getattr(cb, "__qualname__", repr(cb))[:80]
+                entry = slow.setdefault(what, [0, 0.0])
+                entry[0] += 1
+                entry[1] = max(entry[1], took)
+
+    asyncio.events.Handle._run = timed_run
+
 
 # ============================================================================ the clients
 

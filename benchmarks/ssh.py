@@ -28,7 +28,9 @@ Measured during the `--duration` window after every session is in:
   count); the first output bytes after the action are reported too;
 - RSS of the server: idle (started, no session), with all sessions in, and the peak; per session
   = (all - idle) / N;
-- hands finished, actions applied, decision timeouts, CPU seconds of the server and the clients.
+- hands finished, actions applied, decision timeouts, CPU seconds of the server and the clients;
+- the server's cyclic-GC pauses by generation, and its event-loop callbacks that ran over 50 ms
+  (by what ran): what a keypress may have waited behind.
 """
 
 from __future__ import annotations
@@ -349,6 +351,10 @@ class Bench:
                 "gc_pauses": {g: {"n": st1["gc"][g][0] - st0["gc"][g][0],
                                   "total_ms": round(1000 * (st1["gc"][g][1] - st0["gc"][g][1]), 1),
                                   "max_ms_all_run": round(1000 * st1["gc"][g][2], 1)} for g in ("0", "1", "2")},
+                "slow_callbacks_over_50ms": dict(sorted(
+                    ((k, {"n": v[0] - st0["slow"].get(k, [0])[0], "longest_ms_all_run": round(1000 * v[1], 1)})
+                     for k, v in st1["slow"].items() if v[0] - st0["slow"].get(k, [0])[0]),
+                    key=lambda kv: -kv[1]["n"])[:8]),
                 "server_writes": st1["writes"] - st0["writes"],
                 "server_written_kib": round((st1["written"] - st0["written"]) / 1024, 1),
             }
@@ -423,6 +429,9 @@ def _table(r: dict) -> str:
         ("GC pauses (server, window)", "; ".join(
             f"gen{g} {v['n']} x, {v['total_ms']} ms (longest of the run {v['max_ms_all_run']} ms)"
             for g, v in r["gc_pauses"].items()), "", ""),
+        ("loop callbacks over 50 ms (window)", "; ".join(
+            f"{k} {v['n']} x (longest of the run {v['longest_ms_all_run']} ms)"
+            for k, v in list(r["slow_callbacks_over_50ms"].items())[:4]) or "none", "", ""),
     ]
     w0 = max(len(a) for a, *_ in rows)
     w1 = max(len(b) for _, b, *_ in rows)
