@@ -87,7 +87,8 @@ BET, DRAW, SHOWDOWN, DONE = "bet", "draw", "showdown", "done"
 _new = tuple.__new__
 _OVER = Legal(-1, DONE)
 _NO_RAISE = (0, 0, "")
-_BLIND_NAMES = {0: (), 1: ("big blind",), 2: ("small blind", "big blind"), 3: ("small blind", "big blind", "blind")}
+_BLIND_NAMES = {0: (), 1: ("big blind",), 2: ("small blind", "big blind"),
+                3: ("small blind", "big blind", "blind")}
 
 
 @cache
@@ -310,7 +311,8 @@ class Hand(Showdown):
         self.last_aggressor = None
         self._bring_in_due = first_round and self.variant.bring_in and s.bring_in > 0
         self._pending = pending = set(self._active)
-        self.events.append(_new(ev.RoundStarted, (r, self.variant.streets[self.street].name, sum(self.totals))))
+        street = self.variant.streets[self.street].name
+        self.events.append(_new(ev.RoundStarted, (r, street, sum(self.totals))))
         if len(pending) < 2 and all(self.bets[p] >= self._to_call for p in pending):
             # Nobody left to bet against: the round is skipped.
             self._pending = set()
