@@ -9,17 +9,22 @@ So while sessions are up, whatever survived the young collections is moved out o
 collector's sight (`gc.freeze()`, constant time) shortly after sessions open and then every few
 seconds (render caches keep promoting objects to the old generation); young objects are still
 collected as usual, and acyclic garbage (most of it: strips, segments) is freed by reference
-counting, frozen or not. Cyclic garbage among frozen objects (a closed session's app, mostly)
-waits for a full collection: after enough sessions have closed, and every few minutes,
-everything is unfrozen, collected once, and frozen again.
+counting, frozen or not. Cyclic garbage among frozen objects (a closed session's app, mostly:
+~23,000 objects, ~4 MB each) waits for a full collection: everything is unfrozen, collected once,
+and frozen again. That pause grows with the live heap: 21 s with 1,000 sessions (~4 GB) in the
+ssh benchmark, every session frozen meanwhile. So with few sessions (`full_live_limit`) it runs
+after `collect_fraction` of them have closed and every `full_every` seconds; with more, only once
+as many sessions have closed as are live (the garbage is then as large as the live heap), never
+on a timer. Breaking Textual's cycles when a session closes (so that reference counting frees
+it) would remove the need; see the closing notes of issue 6.
 
 The automatic full collections are switched off while sessions are up (the third threshold): with
 frozen objects CPython's trigger for them (old objects pending > a quarter of those that survived
 the last full collection) counts only the small unfrozen part, so it fired every couple of
 seconds; the ssh benchmark (150 sessions, 60 s) measured 28 of them, 4.7 s in all, up to 326 ms
-each. Young collections run every 10,000 net allocations instead of 700 (most of a repaint's
-objects die young, so a larger nursery examines fewer of them: 3,901 gen-0 and 360 gen-1 pauses,
-3.9 s, in the same run before).
+each. Young collections run every 2,000 net allocations instead of 700 and the middle one every
+5 young ones: 1,333 gen-0 (1.5 ms) and 228 gen-1 (12 ms, at most 30 ms) pauses in the same run,
+against 3,901 and 360 (3.9 s) with the defaults; (10,000, 10) made gen-1 pauses of 100-170 ms.
 """
 
 from __future__ import annotations
@@ -33,11 +38,12 @@ log = logging.getLogger("cardroom.ssh")
 
 class GcPolicy:
     def __init__(self, *, freeze_delay: float = 2.0, freeze_every: float = 5.0, collect_after: int = 50,
-                 collect_fraction: float = 0.2, full_every: float = 600.0,
+                 collect_fraction: float = 0.2, full_every: float = 600.0, full_live_limit: int = 50,
                  thresholds: tuple[int, int, int] = (2_000, 5, 1_000_000)) -> None:
         self.freeze_delay = freeze_delay
         self.freeze_every = freeze_every
         self.full_every = full_every
+        self.full_live_limit = full_live_limit      # above it, no timed full collections
         self._last_full = 0.0
         self.collect_after = collect_after          # closed sessions before a full collection ...
         self.collect_fraction = collect_fraction    # ... or this fraction of the live ones
@@ -60,16 +66,21 @@ class GcPolicy:
     def session_closed(self) -> None:
         self.live = max(0, self.live - 1)
         self.closed_since_collect += 1
-        if self.closed_since_collect >= max(self.collect_after, int(self.live * self.collect_fraction)) \
-                and self._collect_handle is None:
+        if self.closed_since_collect >= self.collect_threshold() and self._collect_handle is None:
             self._collect_handle = asyncio.get_running_loop().call_soon(self._collect)
+
+    def collect_threshold(self) -> int:
+        """Closed sessions that bring a full collection, at the present number of live ones."""
+        if self.live <= self.full_live_limit:
+            return max(self.collect_after, int(self.live * self.collect_fraction))
+        return max(self.collect_after, self.live)     # the pause is long: only once it frees as much
 
     def _freeze(self) -> None:
         self._freeze_handle = None
         if not self.live:
             return
         loop = asyncio.get_running_loop()
-        if loop.time() - self._last_full > self.full_every:
+        if self.live <= self.full_live_limit and loop.time() - self._last_full > self.full_every:
             self.collect_now()
         else:
             gc.collect(1)       # young garbage first, so it is not frozen with the rest

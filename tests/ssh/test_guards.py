@@ -160,3 +160,23 @@ async def test_gc_policy_freezes_live_sessions_and_collects_after_closes():
         policy.close()
         assert gc.get_freeze_count() == 0
         assert gc.get_threshold() == before              # the interpreter's own, given back
+
+
+async def test_gc_policy_puts_off_full_collections_while_many_sessions_are_live():
+    """A full collection walks the whole heap (21 s at 1,000 sessions): with many sessions up it
+    waits until as many have closed as are live, and never comes on a timer."""
+    from cardroom.ssh.gcpolicy import GcPolicy
+
+    policy = GcPolicy(collect_after=50, collect_fraction=0.2, full_live_limit=50)
+    policy.live = 40
+    assert policy.collect_threshold() == 50          # few live: the usual rule
+    policy.live = 1000
+    assert policy.collect_threshold() == 1000        # many: only once the garbage is as large
+    try:
+        policy._freeze()                             # the timed check: long overdue, but 1000 live
+        assert policy._last_full == 0.0 and gc.get_freeze_count() > 0    # frozen, not collected
+        policy.live = 10
+        policy._freeze()
+        assert policy._last_full > 0.0               # few live: the timed full collection runs
+    finally:
+        policy.close()
