@@ -33,6 +33,29 @@ async def test_fold_key(world):
         assert seat.status == "folded"
 
 
+async def test_clicking_a_chip_of_the_action_bar_does_its_action(world):
+    from cardroom.tui.widgets.bars import ActionBar
+
+    w = world()
+    alice, bob, carol = w.seat("T", ["alice", "bob", "carol"])
+    others_until(w, [alice, bob, carol], alice)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(app, pilot)
+        bar = screen.query_one(ActionBar)
+        keys = [k for k, _, _ in bar.items]
+        assert "c" in keys and "f" in keys
+        # the chips sit side by side: " f Fold " then " c Call $2 " ...; click inside the second
+        x = len(" f Fold ") + 2 if keys[0] == "f" else 2
+        await pilot.hover(ActionBar, offset=(x, 0))
+        await pilot.click(ActionBar, offset=(x, 0))
+        await pilot.pause()
+        assert "alice calls $2" in last_chat(alice.view("T"))
+        await pilot.click(ActionBar, offset=(SIZE[0] - 45, 0))   # the note, not a chip: nothing
+        await pilot.pause()
+        assert "alice calls $2" in last_chat(alice.view("T"), 1)
+
+
 async def test_call_and_check_keys_change_label(world):
     w = world()
     clients = w.seat("T", ["alice", "bob", "carol"])

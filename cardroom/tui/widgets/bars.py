@@ -3,11 +3,16 @@ decisions, the active one highlighted). Each entry is a clickable chip that post
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widget import Widget
+
+from cardroom.tui.widgets.lines import TextLines
+
+KEY_STYLE = Style(bold=True, underline=True)     # the key of a chip, as Chip draws it
 
 
 class Chip(Widget):
@@ -45,38 +50,77 @@ class Chip(Widget):
         self.post_message(self.Pressed(self.action))
 
 
-class ActionBar(Horizontal):
+class ActionBar(TextLines):
+    """What I may do now, each a key chip ("f Fold", "c Call $2"), then a note: one line drawn by
+    one widget. It was five Chip widgets shown and hidden as the actions changed, and each of
+    those display toggles cost the screen a layout pass (~13 ms at 100x30) on most actions of
+    every seated player. A click on a chip posts its action, as a Chip does."""
+
     DEFAULT_CSS = """
     ActionBar { height: 1; width: 1fr; }
-    ActionBar > #action-note { width: 1fr; height: 1; color: $text-muted; }
+    ActionBar > .action-bar--chip { background: $panel; }
+    ActionBar > .action-bar--hover { background: $accent 40%; }
+    ActionBar > .action-bar--note { color: $text-muted; }
     """
+    COMPONENT_CLASSES = {"action-bar--chip", "action-bar--hover", "action-bar--note"}
     SLOTS = 5
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self._items: tuple = ()
         self._note = ""
+        self._spans: list[tuple[int, int, str]] = []     # (first cell, end cell, action) per chip
+        self._hover: int | None = None                   # the chip under the mouse
 
-    def compose(self) -> ComposeResult:
-        for i in range(self.SLOTS):
-            chip = Chip("", "", "", id=f"act-{i}")
-            chip.display = False
-            yield chip
-        from textual.widgets import Static
-        yield Static("", id="action-note", markup=False)
+    @property
+    def items(self) -> tuple:
+        """The (key, label, action) chips shown now."""
+        return self._items
 
     def show(self, items: tuple, note: str = "") -> None:
-        """items: (key, label, action) for what I may do now."""
+        """items: (key, label, action) for what I may do now (at most SLOTS)."""
+        items = tuple(items)[:self.SLOTS]
         if items == self._items and note == self._note:
             return
         self._items, self._note = items, note
-        for i, chip in enumerate(self.query(Chip)):
-            if i < len(items):
-                chip.set(*items[i])
-                chip.display = True
-            else:
-                chip.display = False
-        self.query_one("#action-note").update(Text(note), layout=False)   # 1fr x 1: no layout
+        self._hover = None
+        self.redraw()
+
+    def text_lines(self, width: int, height: int) -> list[Text]:
+        chip = self.get_component_rich_style("action-bar--chip")
+        hover = self.get_component_rich_style("action-bar--hover")
+        line = Text(no_wrap=True)
+        spans = []
+        for i, (key, label, action) in enumerate(self._items):
+            style = chip + hover if i == self._hover else chip
+            start = line.cell_len
+            line.append(" ", style)
+            line.append(key, style + KEY_STYLE)
+            line.append(f" {label} ", style)
+            spans.append((start, line.cell_len, action))
+        self._spans = spans
+        line.append(self._note, self.get_component_rich_style("action-bar--note"))
+        return [line]
+
+    def _chip_at(self, x: int) -> int | None:
+        return next((i for i, (a, b, _) in enumerate(self._spans) if a <= x < b), None)
+
+    def on_click(self, event) -> None:
+        i = self._chip_at(event.x)
+        if i is not None:
+            event.stop()
+            self.post_message(Chip.Pressed(self._spans[i][2]))
+
+    def on_mouse_move(self, event) -> None:
+        i = self._chip_at(event.x)
+        if i != self._hover:
+            self._hover = i
+            self.redraw()
+
+    def on_leave(self, event) -> None:
+        if self._hover is not None:
+            self._hover = None
+            self.redraw()
 
 
 class AutoBar(Horizontal):
