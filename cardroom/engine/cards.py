@@ -272,11 +272,11 @@ class Deck:
         return cls(rng, cards=top + rest)
 
     def deal(self, n: int = 1) -> list[Card]:
-        if n > self.remaining:
+        pos = self._pos
+        if n > len(self._cards) - pos:     # self.remaining, without a property call per deal
             raise IndexError(f"cannot deal {n} cards: {self.remaining} left in the stub")
-        out = self._cards[self._pos:self._pos + n]
-        self._pos += n
-        return out
+        self._pos = pos + n
+        return self._cards[pos:pos + n]
 
     def deal_one(self) -> Card:
         return self.deal(1)[0]

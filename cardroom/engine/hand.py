@@ -372,10 +372,12 @@ class Hand(Showdown):
             return _OVER
         phase = self.phase
         if phase != BET:
+            # Every field given, in Legal's order (keyword construction costs three times as much).
             if phase == DRAW:
                 cap = 4 if self.rules.draw_cap_four else 5
-                return Legal(p, DRAW, max_draw=min(cap, len(self.hole[p])))
-            return Legal(p, SHOWDOWN, show=True, muck=self._may_muck(p))
+                max_draw = min(cap, len(self.hole[p]))
+                return _new(Legal, (p, DRAW, False, False, 0, False, 0, 0, "", 0, max_draw, False, False))
+            return _new(Legal, (p, SHOWDOWN, False, False, 0, False, 0, 0, "", 0, 0, True, self._may_muck(p)))
         bet, stack, to_call = self.bets[p], self.stacks[p], self._to_call
         lo, hi, kind = self._raise_range(p, bet, bet + stack, to_call)
         if self._bring_in_due:
@@ -573,7 +575,9 @@ class Hand(Showdown):
 
     def draw(self, discards: Sequence[Card] = (), player: int | None = None) -> list:
         """Exchange `discards` (cards from the actor's hand); () stands pat."""
-        lg = self.verify("draw", 0, player)
+        lg = self._legal or self.legal()
+        if not (lg.phase == DRAW and (player is None or player == lg.player)):
+            lg = self.verify("draw", 0, player)
         p = lg.player
         discards = tuple(discards)
         distinct = set(discards)
@@ -589,11 +593,15 @@ class Hand(Showdown):
         return self.draw((), player)
 
     def show(self, player: int | None = None) -> list:
-        self.verify("show", 0, player)
+        lg = self._legal or self.legal()
+        if not (lg.show and (player is None or player == lg.player)):
+            self.verify("show", 0, player)
         return self._do(self._show)
 
     def muck(self, player: int | None = None) -> list:
-        self.verify("muck", 0, player)
+        lg = self._legal or self.legal()
+        if not (lg.muck and (player is None or player == lg.player)):
+            self.verify("muck", 0, player)
         return self._do(self._muck)
 
     def protect_all_in(self, player: int) -> list:
