@@ -72,26 +72,11 @@ class Transport(Protocol):
 
 
 def bind_app(app: App[Any], transport: Transport) -> App[Any]:
-    """Make `app` run over `transport`; call before `app.run_async()` (plain, not headless/inline).
-    An app with a `paint_now` attribute gets the function that paints its screen at once."""
+    """Make `app` run over `transport`; call before `app.run_async()` (plain, not headless/inline)."""
     app.driver_class = SessionDriver
     setattr(app, TRANSPORT_ATTR, transport)
     share_stylesheet(app)
-    if hasattr(app, "paint_now"):
-        app.paint_now = lambda: paint_now(app)
     return app
-
-
-def paint_now(app: App[Any]) -> None:
-    """Paint what changed on the app's screen now, as its update timer would a moment later.
-
-    Why: a widget's refresh reaches the terminal two loop turns later (an Idle message, then the
-    screen's update timer), and on a busy server each turn waits behind every other session's
-    ready work: at 1,000 sessions a player's own action took ~150 ms from the room to their
-    screen this way. The table screen calls this right after the player's own action."""
-    screen = app.screen
-    if screen.is_current and not app._batch_count:
-        screen._on_timer_update()
 
 
 # -- one CSS parse per process ----------------------------------------------------------------

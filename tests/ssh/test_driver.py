@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from ssh_helpers import FakeTransport, InputApp, Running, StandInApp, wait_for
+from ssh_helpers import InputApp, StandInApp, wait_for
 from textual.widgets import Input
 
 from cardroom.ssh.driver import EXIT_SEQUENCE, _PasteGuard, downgrade_sgr
@@ -191,22 +191,3 @@ def test_shared_stylesheet_parses_once_per_process_and_per_theme():
 
     app = bind_app(App(), _T())
     assert isinstance(app.stylesheet, SharedStylesheet)
-
-
-async def test_paint_now_writes_the_screen_before_the_loop_turns():
-    """A bound app with a `paint_now` slot gets the bridge's painter: what changed reaches the
-    transport within the call (a player's own action skips the Idle/timer turns)."""
-    from textual.widgets import Static
-
-    class Painted(StandInApp):
-        paint_now = None
-
-    app = Painted()
-    r = Running(app, FakeTransport())
-    await r.ready()
-    assert callable(app.paint_now)
-    app.query_one("#status", Static).update("painted-at-once")
-    before = len(r.transport.chunks)
-    app.paint_now()                                      # no await between the change and here
-    assert "painted-at-once" in "".join(r.transport.chunks[before:])
-    await r.stop()
