@@ -12,16 +12,15 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.events import MouseScrollDown, MouseScrollUp
 from textual.strip import Strip
-from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from cardroom.tui.widgets.lines import text_strip
+from cardroom.tui.widgets.lines import TextLines, text_strip
 
 KIND_STYLE = {"dealer": "italic", "system": "dim italic", "player": ""}
 MAX_LINES = 300
 
 
-class ChatLog(Widget):
+class ChatLog(TextLines):
     """The chat lines, newest at the bottom; the mouse wheel scrolls back.
 
     Not a RichLog: a RichLog grows its virtual size with every line, so each line asked every
@@ -43,12 +42,6 @@ class ChatLog(Widget):
         super().__init__(**kw)
         self.entries: list[tuple[Text, dict]] = []   # (text, {(width, style): strips})
         self.back = 0                                # entries scrolled back from the newest
-        self._shown: list[Strip] | None = None       # the strips on screen, top first
-        self._shown_key: tuple | None = None
-
-    def _changed(self) -> None:
-        self._shown = None
-        self.refresh()
 
     def write(self, text: Text) -> None:
         self.entries.append((text, {}))
@@ -56,19 +49,19 @@ class ChatLog(Widget):
             del self.entries[: len(self.entries) - MAX_LINES]
         if self.back:
             self.back = min(self.back + 1, len(self.entries) - 1)
-        self._changed()
+        self.redraw()
 
     def clear(self) -> None:
         self.entries.clear()
         self.back = 0
-        self._changed()
+        self.redraw()
 
     @property
     def lines(self) -> list[str]:
         """The plain text of every entry (tests)."""
         return [t.plain for t, _ in self.entries]
 
-    def _strips(self, entry: tuple[Text, dict], width: int, base: Style) -> list[Strip]:
+    def _entry_strips(self, entry: tuple[Text, dict], width: int, base: Style) -> list[Strip]:
         text, cache = entry
         strips = cache.get((width, base))
         if strips is None:
@@ -78,29 +71,20 @@ class ChatLog(Widget):
                                              for line in text.wrap(console, width, overflow="fold")]
         return strips
 
-    def render_line(self, y: int) -> Strip:
-        width, height = self.size
-        base = self.visual_style.rich_style
-        key = (width, height, base)
-        shown = self._shown
-        if shown is None or key != self._shown_key:
-            shown = []
-            if width > 0:
-                for entry in reversed(self.entries[:len(self.entries) - self.back]):
-                    shown[:0] = self._strips(entry, width, base)
-                    if len(shown) >= height:
-                        break
-            shown = self._shown = shown[-height:] if height > 0 else []
-            self._shown_key = key
-        if y < len(shown):
-            return shown[y]
-        return Strip.blank(width, base)
+    def build_strips(self, width: int, height: int, base: Style) -> list[Strip]:
+        shown: list[Strip] = []
+        if width > 0 and height > 0:
+            for entry in reversed(self.entries[:len(self.entries) - self.back]):
+                shown[:0] = self._entry_strips(entry, width, base)
+                if len(shown) >= height:
+                    break
+        return shown[-height:] if height > 0 else []
 
     def action_back(self, lines: int) -> None:
         back = max(0, min(len(self.entries) - 1, self.back + lines))
         if back != self.back:
             self.back = back
-            self._changed()
+            self.redraw()
 
     def on_mouse_scroll_up(self, event: MouseScrollUp) -> None:
         event.stop()

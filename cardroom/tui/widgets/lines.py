@@ -8,8 +8,8 @@ once per change from the same Text objects (`Text.render` plus the widget's CSS 
 and cached as strips until the content, the size or the style changes.
 
 Subclasses implement `text_lines(width, height)` (the lines, top first; each is cut to the width
-with an ellipsis) and call `redraw()` when their data changed. Everything stays plain Text: no
-markup is ever parsed here.
+with an ellipsis), or `build_strips` when they cache finer (the chat log: per entry), and call
+`redraw()` when their data changed. Everything stays plain Text: no markup is ever parsed here.
 """
 
 from __future__ import annotations
@@ -56,15 +56,18 @@ class TextLines(Widget):
         self._strips = None
         self.refresh()
 
+    def build_strips(self, width: int, height: int, base: Style) -> list[Strip]:
+        """The strips on screen, top first: `text_lines` cut to the width over the `base` style."""
+        console = self.app.console
+        return [text_strip(t, width, base, console, self.ALIGN) for t in self.text_lines(width, height)[:height]]
+
     def render_line(self, y: int) -> Strip:
         width, height = self.size
         base = self.visual_style.rich_style
         key = (width, height, base)
         strips = self._strips
         if strips is None or key != self._strips_key:
-            console = self.app.console
-            strips = self._strips = [text_strip(t, width, base, console, self.ALIGN)
-                                     for t in self.text_lines(width, height)[:height]]
+            strips = self._strips = self.build_strips(width, height, base)
             self._strips_key = key
         if y < len(strips):
             return strips[y]
