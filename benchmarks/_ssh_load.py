@@ -231,6 +231,16 @@ def _count_repaints(counters: dict) -> None:
 
     Screen._on_timer_update = on_timer_update
 
+    # Who asks for layout passes: the widget of each Layout message a screen receives.
+    on_layout = Screen._on_layout
+
+    async def on_layout_counted(self, message):
+        w = message.widget
+        dirty["LAYOUT<-" + type(w).__name__ + ("#" + w.id if w.id else "")] += 1
+        return await on_layout(self, message)
+
+    Screen._on_layout = on_layout_counted
+
     # Cyclic-GC pauses stop every session at once: count them and their length by generation.
     import gc
     counters["gc"] = {0: [0, 0.0, 0.0], 1: [0, 0.0, 0.0], 2: [0, 0.0, 0.0]}   # n, seconds, max

@@ -347,7 +347,7 @@ class Bench:
                                          "p99": _pct(st1["in_to_act"][len(st0["in_to_act"]):], 99)},
                 "dirty_widgets_per_s": dict(sorted(
                     ((k, round((v - st0["dirty"].get(k, 0)) / window, 2)) for k, v in st1["dirty"].items()
-                     if v - st0["dirty"].get(k, 0)), key=lambda kv: -kv[1])[:12]),
+                     if v - st0["dirty"].get(k, 0)), key=lambda kv: -kv[1])[:20]),
                 "gc_pauses": {g: {"n": st1["gc"][g][0] - st0["gc"][g][0],
                                   "total_ms": round(1000 * (st1["gc"][g][1] - st0["gc"][g][1]), 1),
                                   "max_ms_all_run": round(1000 * st1["gc"][g][2], 1)} for g in ("0", "1", "2")},
