@@ -62,6 +62,8 @@ class CardroomApp(App):
         self.pacer = None             # a Pacer shared by the server's apps (None: repaint at once)
         self._last_page = client.pages[-1] if client.pages else None
         self._session_ending = False
+        # Set by the ssh bridge: paints the screen at once (a player's own action); None locally.
+        self.paint_now: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ the room's callback
     def _room_changed(self) -> None:

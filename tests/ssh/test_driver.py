@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from ssh_helpers import InputApp, StandInApp, wait_for
+from ssh_helpers import FakeTransport, InputApp, Running, StandInApp, wait_for
 from textual.widgets import Input
 
 from cardroom.ssh.driver import EXIT_SEQUENCE, _PasteGuard, downgrade_sgr
@@ -191,3 +191,31 @@ def test_shared_stylesheet_parses_once_per_process_and_per_theme():
 
     app = bind_app(App(), _T())
     assert isinstance(app.stylesheet, SharedStylesheet)
+
+
+async def test_paint_now_writes_the_screen_before_the_loop_turns():
+    """A bound app with a `paint_now` slot gets the bridge's painter: what changed reaches the
+    transport within the call (a player's own action skips the Idle/timer turns)."""
+    from textual.widgets import Static
+
+    class Painted(StandInApp):
+        paint_now = None
+
+    app = Painted()
+    r = Running(app, FakeTransport())
+    await r.ready()
+    await asyncio.sleep(0.2)            # the stand-in's own after-refresh status update has run
+    assert callable(app.paint_now)
+    status = app.query_one("#status", Static)
+    status.update("painted-at-once", layout=False)
+    before = len(r.transport.chunks)
+    app.paint_now()                                      # no await between the change and here
+    assert "painted-at-once" in "".join(r.transport.chunks[before:])
+    status.update("needs-a-layout")                      # layout=True: left to Textual's own path
+    before = len(r.transport.chunks)
+    app.paint_now()
+    assert "needs-a-layout" not in "".join(r.transport.chunks[before:])
+    await wait_for(lambda: "needs-a-layout" in r.transport.output)
+    status.update("and-again", layout=False)             # Textual's path still works after ours
+    await wait_for(lambda: "and-again" in r.transport.output)
+    await r.stop()

@@ -176,3 +176,35 @@ async def test_admin_credit_kick_and_ban(room_server):
         async with _connect(served, key, "frank"):
             pass
     assert served.store.total_money() == served.store.expected_money()
+
+
+async def test_a_players_own_action_is_painted_within_the_action(room_server, monkeypatch):
+    """The table screen paints right after its player's own action (driver.paint_now), not
+    after the four loop turns of Textual's repaint path, which wait behind every other session."""
+    import cardroom.ssh.driver as driver
+    from cardroom.ssh.session import AppSession
+
+    written: list[int] = []
+    painted: list[int] = []
+    write = AppSession.write
+    monkeypatch.setattr(AppSession, "write", lambda self, data: (written.append(len(data)), write(self, data))[1])
+    paint = driver.paint_now
+
+    def counted(app):
+        before = len(written)
+        paint(app)
+        painted.append(len(written) - before)
+
+    monkeypatch.setattr(driver, "paint_now", counted)
+    served = await room_server()
+    table = served.room.tables[TABLE]
+    a = await _sit_down(served, _key(), "alice")
+    b = await _sit_down(served, _key(), "bob")
+    await _until(lambda: table.hand is not None and _actor_name(table) is not None)
+    await asyncio.sleep(0.5)                            # both screens settled
+    screen = a[1] if _actor_name(table) == "alice" else b[1]
+    screen.send("c")
+    await _until(lambda: painted)
+    assert painted[0] > 0                               # bytes went out inside the call
+    for conn, _ in (a, b):
+        conn.close()
