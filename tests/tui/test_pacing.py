@@ -69,14 +69,20 @@ async def test_a_railbird_waiting_too_long_gets_a_turn_among_players():
     assert woken[:4] == ["p0", "p1", "r", "p2"]        # every third wake: the old railbird
 
 
-async def test_the_player_whose_decision_it_is_goes_first():
-    pacer = Pacer(period=0.05, count=1, lag_limit=10.0)
+async def test_the_player_whose_decision_it_is_never_waits():
+    """Urgent (my decision now): woken on the next loop turn, before the queue and outside the
+    budget, even when the pacer is saturated."""
+    pacer = Pacer(period=0.05, count=1, max_count=1, lag_limit=10.0)
     woken: list[str] = []
-    for name in ("p1", "p2"):
+    for name in ("p1", "p2", "p3"):
         pacer.request(name, lambda n=name: woken.append(n), high=True)
-    pacer.request("p3", lambda: woken.append("p3"), urgent=True)
     await asyncio.sleep(0.01)
-    assert woken == ["p3", "p1"]
+    assert woken == ["p1"]                              # one a period: p2, p3 wait
+    pacer.request("p3", lambda: woken.append("p3!"), urgent=True)
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert woken == ["p1", "p3!"]                       # at once, and out of the queue
+    assert pacer.waiting == 1                           # p2 still waits its turn
 
 
 async def test_a_busy_process_wakes_fewer_and_an_idle_one_more():
