@@ -3,6 +3,7 @@ decisions, the active one highlighted). Each entry is a clickable chip that post
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -69,7 +70,6 @@ class ActionBar(TextLines):
         super().__init__(**kw)
         self._items: tuple = ()
         self._note = ""
-        self._spans: list[tuple[int, int, str]] = []     # (first cell, end cell, action) per chip
         self._hover: int | None = None                   # the chip under the mouse
 
     @property
@@ -90,26 +90,28 @@ class ActionBar(TextLines):
         chip = self.get_component_rich_style("action-bar--chip")
         hover = self.get_component_rich_style("action-bar--hover")
         line = Text(no_wrap=True)
-        spans = []
-        for i, (key, label, action) in enumerate(self._items):
+        for i, (key, label, _) in enumerate(self._items):
             style = chip + hover if i == self._hover else chip
-            start = line.cell_len
             line.append(" ", style)
             line.append(key, style + KEY_STYLE)
             line.append(f" {label} ", style)
-            spans.append((start, line.cell_len, action))
-        self._spans = spans
         line.append(self._note, self.get_component_rich_style("action-bar--note"))
         return [line]
 
     def _chip_at(self, x: int) -> int | None:
-        return next((i for i, (a, b, _) in enumerate(self._spans) if a <= x < b), None)
+        """The chip drawn at column x (each is " key label ", side by side from column 0)."""
+        end = 0
+        for i, (key, label, _) in enumerate(self._items):
+            end += cell_len(f" {key} {label} ")
+            if x < end:
+                return i
+        return None
 
     def on_click(self, event) -> None:
         i = self._chip_at(event.x)
         if i is not None:
             event.stop()
-            self.post_message(Chip.Pressed(self._spans[i][2]))
+            self.post_message(Chip.Pressed(self._items[i][2]))
 
     def on_mouse_move(self, event) -> None:
         i = self._chip_at(event.x)

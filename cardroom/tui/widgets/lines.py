@@ -28,7 +28,7 @@ def text_strip(text: Text, width: int, base: Style, console, align: str = "left"
         text = text.copy()
         text.truncate(width, overflow="ellipsis")
     own = text.style          # Text.render leaves a span-less text's own style out: put it under
-    under = base + (Style.parse(own) if isinstance(own, str) else own) if own else base
+    under = base + console.get_style(own) if own else base
     segments = list(Segment.apply_style(text.render(console), under))
     strip = Strip(segments, text.cell_len)
     if align == "center" and strip.cell_length < width:
