@@ -7,8 +7,6 @@ they contest at what they put in; folded chips stay in but win nothing.
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import and_
 from typing import NamedTuple, Sequence
 
 
@@ -24,13 +22,16 @@ def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[boo
     capped: all-in or protected (contests only up to its own total).
     """
     players = [p for p in range(len(totals)) if live[p]]
-    top = max(compress(totals, live), default=0)
-    if not any(map(and_, live, capped)):
+    live_totals = [totals[p] for p in players]
+    top = max(live_totals, default=0)
+    caps = {t for p, t in zip(players, live_totals) if capped[p]}
+    if not caps:
         # The usual showdown, nobody in it all-in or protected: one pot of everything, for the live
         # players who put in the most (what the general case below comes to).
         total = sum(totals)
-        return [Pot(total, tuple(p for p in players if totals[p] >= top))] if total else []
-    levels = sorted({totals[p] for p in players if capped[p] and totals[p] > 0})
+        return [Pot(total, tuple([p for p, t in zip(players, live_totals) if t >= top]))] if total else []
+    caps.discard(0)
+    levels = sorted(caps)
     if not levels or levels[-1] < top:
         levels.append(top)
     pots: list[Pot] = []
@@ -40,7 +41,7 @@ def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[boo
         for t in totals:
             if t > prev:
                 amount += (t if t < level else level) - prev
-        eligible = tuple(p for p in players if totals[p] >= level)
+        eligible = tuple([p for p in players if totals[p] >= level])
         if amount:
             if pots and pots[-1].eligible == eligible:
                 pots[-1] = Pot(pots[-1].amount + amount, eligible)

@@ -63,6 +63,8 @@ class Showdown:
         self.actor = order[self._sd_pos] if self._sd_pos < len(order) else None
 
     def _odd_chip_order(self, winners: list[int]) -> list[int]:
+        if len(winners) < 2:
+            return winners
         if self.variant.bring_in:
             razz = self.variant.lowball
             def key(p: int):
@@ -80,29 +82,33 @@ class Showdown:
         self.rake = sum(rakes)
         if self.rake:
             self.events.append(ev.Raked(self.rake))
+        shown = self.shown
+        has_low = self._low is not None
         for i, (pot, rake) in enumerate(zip(pots, rakes)):
             amount = pot.amount - rake
-            contenders = [p for p in pot.eligible if p in self.shown]
-            if not contenders:
-                contenders = list(pot.eligible)
+            contenders = [p for p in pot.eligible if p in shown] or list(pot.eligible)
             if len(contenders) == 1:
                 self._pay(contenders[0], amount, i, "")
                 continue
-            best_hi = max(self.shown[p][0] for p in contenders)
-            hi_winners = [p for p in contenders if self.shown[p][0] == best_hi]
-            lows = [self.shown[p][1] for p in contenders if self.shown[p][1] is not None]
-            if self._low is not None and lows:
-                best_lo = max(lows)
-                lo_winners = [p for p in contenders if self.shown[p][1] == best_lo]
+            values = [shown[p] for p in contenders]
+            best_hi = max([v[0] for v in values])
+            hi_winners = [p for p, v in zip(contenders, values) if v[0] == best_hi]
+            best_lo = max([v[1] for v in values if v[1] is not None], default=None) if has_low else None
+            if best_lo is not None:
+                lo_winners = [p for p, v in zip(contenders, values) if v[1] == best_lo]
                 hi_amt, lo_amt = split_hi_lo(amount)
-                for w, a in split(hi_amt, self._odd_chip_order(hi_winners)):
-                    self._pay(w, a, i, "high")
-                for w, a in split(lo_amt, self._odd_chip_order(lo_winners)):
-                    self._pay(w, a, i, "low")
+                self._pay_split(hi_amt, hi_winners, i, "high")
+                self._pay_split(lo_amt, lo_winners, i, "low")
             else:
-                for w, a in split(amount, self._odd_chip_order(hi_winners)):
-                    self._pay(w, a, i, "")
+                self._pay_split(amount, hi_winners, i, "")
         self._end()
+
+    def _pay_split(self, amount: int, winners: list[int], pot: int, half: str) -> None:
+        if len(winners) == 1:     # the usual case: no split, no odd chips
+            self._pay(winners[0], amount, pot, half)
+            return
+        for w, a in split(amount, self._odd_chip_order(winners)):
+            self._pay(w, a, pot, half)
 
     def _pay(self, p: int, amount: int, pot: int, half: str) -> None:
         self.stacks[p] += amount
