@@ -91,6 +91,7 @@ class ServerConfig:
     max_per_ip: int = 8
     guest_passwords: bool = False            # demo rooms: password auth with any password
     admins: tuple[str, ...] = ()             # SSH key fingerprints ("SHA256:..." as ssh-keygen -l prints)
+    shared_screens: bool = True              # railbirds of a table share one drawing (ssh/mirror.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,7 +300,7 @@ def _money_keys(*names: str) -> set[str]:
 
 
 _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", "max_per_ip",
-                "guest_passwords", "admins"}
+                "guest_passwords", "admins", "shared_screens"}
 _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
               "chat_lines", "chat_per_seconds"} | _money_keys("starting_money")
@@ -352,8 +353,9 @@ def _server(data: Any, path: Path, admins: Any = None) -> ServerConfig:
                    f"prints, like \"SHA256:\" and 43 base64 characters", "admins")
         if norm not in found:
             found.append(norm)
+    shared = s.bool("shared_screens", d.shared_screens)
     return ServerConfig(host, port, data_dir.resolve(), login_timeout, max_connections, max_per_ip,
-                        guest, tuple(found))
+                        guest, tuple(found), shared)
 
 
 def _room(data: Any, path: Path) -> RoomSettings:

@@ -124,11 +124,13 @@ def make_guest(store: SqliteStore):
 
 def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     """`shutdown`: what the admin panel's `shutdown now` calls (serve's stop event)."""
+    from cardroom.ssh.mirror import Mirrors
     from cardroom.tui.app import build_app
     from cardroom.tui.pacing import Pacer
 
     admins = set(config.server.admins)
     pacer = Pacer()     # one for all the sessions: paces what other people's actions repaint
+    mirrors = Mirrors() if config.server.shared_screens else None   # railbirds share drawings
 
     def factory(info):
         client = room.connect(clean_name(info.username), info.key_fingerprint)
@@ -142,6 +144,8 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
             admin = lambda: AdminPanel(ctx)  # noqa: E731
         app = build_app(client, admin=admin)
         app.pacer = pacer
+        if mirrors is not None:
+            mirrors.member(app)
         run = app.run_async
 
         async def run_then_close(*args, **kwargs):

@@ -183,7 +183,7 @@ def test_starting_money_cents_and_not_both(tmp_path):
     ("server", "host", 5), ("server", "host", "a\x1bb"), ("server", "host", ""),
     ("server", "login_timeout", 0), ("server", "login_timeout", "30"), ("server", "login_timeout", 1e9),
     ("server", "max_connections", 0), ("server", "max_per_ip", 0), ("server", "max_per_ip", 1000),
-    ("server", "guest_passwords", "yes"), ("server", "guest_passwords", 1),
+    ("server", "guest_passwords", "yes"), ("server", "guest_passwords", 1), ("server", "shared_screens", "no"),
     ("server", "admins", "SHA256:x"), ("server", "admins", ["not a fingerprint"]), ("server", "admins", [5]),
     ("server", "admins", ["SHA256:" + "A" * 42]), ("server", "data_dir", 3),
     ("server", "colour", "red"),

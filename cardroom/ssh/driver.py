@@ -20,6 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.color import Color, ColorSystem
+from rich.control import Control
 from textual import constants, events
 from textual._xterm_parser import XTermParser
 from textual.css.stylesheet import Stylesheet
@@ -104,6 +105,37 @@ def paint_now(app: App[Any]) -> None:
             dirty.add(widget)
     if dirty:
         screen._on_timer_update()
+
+
+def full_frame(app: App[Any]) -> str | None:
+    """Everything the app's screen shows, as the bytes that draw it on a terminal (as `App._display`
+    writes a frame), or None when the app cannot draw now. Used to bring a terminal that joins a
+    shared drawing (ssh/mirror.py) to what the app's own terminal shows; the screen's pending
+    updates are left pending."""
+    if not app._running or app._closed or app._batch_count:
+        return None
+    with app._context():            # called from another session's task (see in_app_context)
+        return _full_frame(app)
+
+
+def _full_frame(app: App[Any]) -> str | None:
+    screen = app.screen
+    if not screen.is_current or screen.outer_size != app.size:
+        return None
+    compositor = screen._compositor
+    pending = set(compositor._dirty_regions)
+    update = compositor.render_full_update()
+    compositor._dirty_regions.update(pending)
+    cursor = screen.outer_size.clamp_offset(app.cursor_position)
+    return update.render_segments(app.console) + Control.move_to(*cursor).segment.text
+
+
+def in_app_context(app: App[Any], func: Any, *args: Any) -> Any:
+    """Run `func(*args)` with `app` as Textual's active app. Widgets find "their" app through a
+    context variable, so code of one session that calls into another session's app (a shared
+    drawing handed over, ssh/mirror.py) must set it, or `widget.app` is the caller's app."""
+    with app._context():
+        return func(*args)
 
 
 # -- one CSS parse per process ----------------------------------------------------------------
@@ -199,6 +231,10 @@ class SessionDriver(Driver):
         self._parser: XTermParser | None = XTermParser(False)
         self._esc_timer: asyncio.TimerHandle | None = None
         self._paste = _PasteGuard(DEFAULT_MAX_PASTE)
+        # A railbird's membership of a shared drawing (ssh/mirror.py), if the server shares them.
+        self._member = getattr(app, "mirror", None)
+        if self._member is not None:
+            self._member.attach(self)
         # Textual renders with app.console's colour system, but a Rich Style caches its SGR
         # string process-wide (`style._ansi`) for whichever system rendered it first, so two
         # sessions with different depths would poison each other. Render every app in
@@ -217,6 +253,12 @@ class SessionDriver(Driver):
         """The peer vanished: from now on writes are swallowed and input ignored."""
         self._closed = True
         self._cancel_esc_timer()
+        self._leave_mirror()
+
+    def _leave_mirror(self) -> None:
+        member, self._member = self._member, None
+        if member is not None:
+            member.detach()
 
     def input_backlog(self) -> int:
         """Messages waiting in the app's queue; the session stops reading while it is high."""
@@ -229,6 +271,15 @@ class SessionDriver(Driver):
     # -- output -----------------------------------------------------------------------------
     def write(self, data: str) -> None:
         if self._closed or not data:
+            return
+        member = self._member
+        if member is not None and not member.own_write(data):
+            return          # another app's drawing of this screen is on this terminal
+        self._send(data)
+
+    def _send(self, data: str) -> None:
+        """To this terminal: this app's output, or the leader's of a shared drawing."""
+        if self._closed:
             return
         if self.color_depth is not ColorDepth.TRUECOLOR:
             data = downgrade_sgr(data, self.color_depth)
@@ -252,6 +303,8 @@ class SessionDriver(Driver):
         self._post_resize(width, height)
 
     def disable_input(self) -> None:
+        # The app is stopping: what it writes from now on (the exit sequence) is its own.
+        self._leave_mirror()
         self._input_enabled = False
         self._cancel_esc_timer()
 
@@ -262,6 +315,7 @@ class SessionDriver(Driver):
     def close(self) -> None:
         """Called by App._shutdown. Free the parser (pitfall 2) but leave the channel alone:
         the session closes it after run_async() returns."""
+        self._leave_mirror()
         self._input_enabled = False
         self._cancel_esc_timer()
         parser, self._parser = self._parser, None
@@ -293,6 +347,8 @@ class SessionDriver(Driver):
         assert parser is not None
         posted = 0
         for message in parser.feed(text):
+            if self._member is not None and isinstance(message, _OWN_INPUT):
+                self._member.input()    # before the app acts on it: its screen is its own again
             self.process_message(message)
             posted += 1
         self._arm_esc_timer()
@@ -325,6 +381,8 @@ class SessionDriver(Driver):
         if self._closed:
             return
         self._size = (width, height)
+        if self._member is not None:
+            self._member.input()
         self._post_resize(width, height)
 
     def _post_resize(self, width: int, height: int) -> None:
@@ -335,6 +393,12 @@ class SessionDriver(Driver):
         # The base class goes through run_coroutine_threadsafe (it assumes an input thread);
         # we are on the app's loop already, so queue directly.
         self._app.post_message(message)
+
+
+# Input that can change what a session's own screen shows (mouse motion only moves a hover, and
+# the terminal's focus reports change nothing drawn): it leaves a shared drawing.
+_OWN_INPUT = (events.Key, events.Paste, events.MouseDown, events.MouseUp, events.MouseScrollDown,
+              events.MouseScrollUp, events.MouseScrollLeft, events.MouseScrollRight)
 
 
 def _run_detached(func: Any, *args: Any) -> Any:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Hashable, Iterable
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -64,17 +64,57 @@ class CardroomApp(App):
         self._session_ending = False
         # Set by the ssh bridge: paints the screen at once (a player's own action); None locally.
         self.paint_now: Callable[[], None] | None = None
+        # Set by the ssh bridge (ssh/mirror.py): this session's membership of a group of railbirds
+        # whose screens one app draws for all; it has `following`, `leading` and `check()`.
+        self.mirror = None
+
+    # ------------------------------------------------------------------ drawn by another app
+    @property
+    def following(self) -> bool:
+        """Another session's app draws this screen: ours need not re-read the room or tick."""
+        mirror = self.mirror
+        return mirror is not None and mirror.following
+
+    def share_key(self) -> Hashable | None:
+        """Equal for two sessions exactly when their screens would be drawn the same: the table
+        screen of a railbird (sitting nowhere, no page or toast pending) at the same size, theme
+        and options; None when this screen shows anything of this session's own."""
+        if self.hotseat is not None or self.client.closed or self._session_ending or self._notifications:
+            return None
+        screen_key = getattr(self.screen, "share_key", None)
+        key = screen_key() if screen_key is not None else None
+        if key is None:
+            return None
+        pages = self.client.pages
+        if pages and pages[-1] is not self._last_page:
+            return None
+        if self.my_tables():
+            return None
+        o = self.options
+        return (key, self.size, self.theme, self.no_color, o.four_colour, o.letters, o.ascii,
+                self.admin is not None)
+
+    def redraw_all(self) -> None:
+        """This app's screen was drawn by another app until now: read the room again and draw
+        every cell (the terminal shows the other app's drawing)."""
+        self._wake()
+        self.screen.refresh()
 
     # ------------------------------------------------------------------ the room's callback
     def _room_changed(self) -> None:
         """Called by the room (on this loop, possibly inside our own intent): never touch widgets."""
         if self._pending:
             return
+        mirror = self.mirror
+        if mirror is not None and mirror.following:
+            mirror.check()          # leaves (and redraws this app) if its screen would differ now
+            return
         if self.pacer is not None:
             # Seated players first: the one whose turn it is must see it (asked of the room now:
-            # a player who just sat down has not processed a change yet).
+            # a player who just sat down has not processed a change yet). An app that draws for
+            # other sessions too goes with them.
             mine = self.my_tables()
-            self.pacer.request(self, self._wake, high=bool(mine),
+            self.pacer.request(self, self._wake, high=bool(mine) or (mirror is not None and mirror.leading),
                                urgent=bool(mine) and bool(self.waiting_for_me()))
         else:
             self._wake()

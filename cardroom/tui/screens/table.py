@@ -28,7 +28,7 @@ from cardroom.tui.dialogs.options import OptionsDialog
 from cardroom.tui.render import money
 from cardroom.tui.widgets.bars import ActionBar, AutoBar, Chip
 from cardroom.tui.widgets.card import HandCard
-from cardroom.tui.widgets.chat import ChatPane
+from cardroom.tui.widgets.chat import ChatInput, ChatLog, ChatPane
 from cardroom.tui.widgets.countdown import Countdown
 from cardroom.tui.widgets.felt import Felt
 from cardroom.tui.widgets.hand import MyHand
@@ -98,6 +98,7 @@ class TableScreen(Screen):
         self._keys = None
         self._prompt = None
         self.post_missed: bool | None = None    # my answer to the missed blinds (None: not yet)
+        self._chat = None                       # (pane, log, input line), for share_key
         try:
             self.variant = find_variant(self.view.game)
         except UnknownVariant:
@@ -134,7 +135,7 @@ class TableScreen(Screen):
         # The bar of the decision clock moves between the table's own (last-10-seconds) ticks.
         # Only the clock: the view is not read again (every screen at every table ticks each
         # second, and re-reading and comparing the whole view cost ~3 ms a screen).
-        if self.view.acting_seat is None or not self.is_current:
+        if self.view.acting_seat is None or not self.is_current or self.app.following:
             return
         pacer = self.app.pacer
         if pacer is not None and pacer.busy and self.view.legal is None:
@@ -188,6 +189,21 @@ class TableScreen(Screen):
             self._keys = keys
             self.refresh_bindings()
 
+    def share_key(self) -> tuple | None:
+        """(table, chat log focused) while this screen shows only what every railbird of the
+        table sees (no seat, no dialog, the chat neither scrolled back nor typed in, nothing else
+        focused), else None: see CardroomApp.share_key, which asks only the screen on top.
+        Asked on every write and from other sessions' tasks: no `self.app`, no DOM queries."""
+        if self.view.my_seat is not None:
+            return None
+        if self._chat is None:
+            self._chat = (self.query_one(ChatPane), self.query_one(ChatLog), self.query_one(ChatInput))
+        pane, log, line = self._chat
+        focused = self.focused
+        if log.back or pane.dealer or line.value or (focused is not None and focused is not log):
+            return None
+        return self.table, focused is log
+
     def other_tables(self) -> tuple[list[str], list[str]]:
         """(my other tables, those of them waiting for my decision), in the lobby's order."""
         mine = [t for t in self.app.my_tables() if t != self.table]
@@ -221,11 +237,12 @@ class TableScreen(Screen):
         v = self.view
         title = Text.assemble((v.name, "bold"), f"  {v.game}  {v.stakes}",
                               (f"  hand #{v.hand_id}" if v.hand_id else "", "dim"))
+        # My name only where I sit: a railbird's screen is then the same for every railbird of
+        # the table, which lets the ssh bridge draw it once for all of them (ssh/mirror.py).
         who = self.app.who()
-        if who:
+        if who and v.my_seat is not None:
             title.append(f"   {who}", "bold")
-            if v.my_seat is not None:
-                title.append(f" (seat {v.my_seat})")
+            title.append(f" (seat {v.my_seat})")
         if v.status != "open":
             title.append(f"  [{v.status}]", "bold red")
         if title != self._title:

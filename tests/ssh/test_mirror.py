@@ -1,0 +1,321 @@
+"""Railbirds who would see the same screen share one drawing (cardroom/ssh/mirror.py).
+
+Real apps (the room's TUI) run over the real SessionDriver; each FakeTransport feeds a pyte
+terminal emulator, so the tests compare what the terminals show, cell for cell (characters,
+colours, attributes), not what the apps believe they drew."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pyte
+import pytest
+from ssh_helpers import FakeTransport, wait_for
+
+from cardroom.engine.betting import Rules, Structure
+from cardroom.engine.variants import find_variant
+from cardroom.room.clock import FakeClock
+from cardroom.room.room import Room, RoomSettings
+from cardroom.room.table import TableSettings
+from cardroom.ssh.driver import bind_app
+from cardroom.ssh.mirror import Mirrors
+from cardroom.ssh.terminal import ColorDepth
+from cardroom.store.sqlite import SqliteStore
+from cardroom.tui.app import build_app
+from cardroom.tui.screens.table import TableScreen
+
+SIZE = (100, 30)
+
+
+class Terminal(FakeTransport):
+    """A transport whose bytes land on an emulated terminal."""
+
+    def __init__(self, size=SIZE, depth=ColorDepth.TRUECOLOR) -> None:
+        super().__init__(size=size, depth=depth)
+        self.screen = pyte.Screen(*size)
+        self.stream = pyte.Stream(self.screen)
+
+    def write(self, data: str) -> None:
+        super().write(data)
+        self.stream.feed(data)
+
+    def cells(self) -> list[list[tuple]]:
+        buf = self.screen.buffer
+        return [[(c.data, c.fg, c.bg, c.bold, c.italics, c.reverse)
+                 for c in (buf[y][x] for x in range(self.screen.columns))] for y in range(self.screen.lines)]
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+
+class Session:
+    def __init__(self, room, mirrors, name, size=SIZE, depth=ColorDepth.TRUECOLOR) -> None:
+        self.client = room.connect(name)
+        self.app = build_app(self.client)
+        self.member = mirrors.member(self.app)
+        self.term = Terminal(size, depth)
+        bind_app(self.app, self.term)
+        self.task = asyncio.get_running_loop().create_task(self.app.run_async())
+
+    @property
+    def driver(self):
+        return self.term.driver
+
+    def own_cells(self) -> list[list[tuple]]:
+        """What this session's own app would draw now, on a fresh terminal."""
+        from cardroom.ssh.driver import full_frame
+        t = Terminal(self.term.size)
+        t.write(full_frame(self.app))
+        return t.cells()
+
+    async def stop(self) -> None:
+        if not self.task.done():
+            self.app.exit()
+            await asyncio.wait_for(self.task, 5)
+
+
+class TableWorld:
+    def __init__(self, tmp_path) -> None:
+        variant = find_variant("holdem")
+        settings = TableSettings("T", variant, Structure.make("fixed", 200, 400), Rules(rake_percent=0), seats=6)
+        self.store = SqliteStore(tmp_path / "room.sqlite3")
+        self.clock = FakeClock()
+        self.room = Room([settings], self.store, self.clock, settings=RoomSettings(), rng=random.Random(3))
+        self.room.start()
+        self.players = []
+        for name in ("ann", "bob", "cy"):
+            c = self.room.connect(name)
+            c.join("T")
+            c.buy_in("T", 10_000)
+            self.players.append(c)
+        self.mirrors = Mirrors(quiet=0.0)
+        self.sessions: list[Session] = []
+
+    def act(self) -> None:
+        """The player whose decision it is checks or calls (the clock moves to the next hand)."""
+        self.clock.advance(0.01)
+        for _ in range(20):
+            for c in self.players:
+                lg = c.view("T").legal
+                if lg is not None:
+                    c.act("T", "check" if lg.check else "call")
+                    return
+            self.clock.advance(0.5)
+        raise AssertionError("nobody to act")
+
+    async def railbird(self, name, **kw) -> Session:
+        s = Session(self.room, self.mirrors, name, **kw)
+        self.sessions.append(s)
+        await wait_for(lambda: s.driver is not None and s.app.is_running)
+        await asyncio.sleep(0.1)
+        s.driver.feed("\r")                         # welcome -> lobby
+        await wait_for(lambda: "Tables" in s.term.text())
+        s.driver.feed("\r")                         # watch the first table
+        await wait_for(lambda: isinstance(s.app.screen, TableScreen))
+        return s
+
+    async def settle(self) -> None:
+        """Let every app draw what the last change asked for."""
+        for _ in range(3):
+            await asyncio.sleep(0.15)
+
+    async def close(self) -> None:
+        for s in self.sessions:
+            await s.stop()
+        self.store.close()
+
+
+@pytest.fixture
+async def table_world(tmp_path):
+    w = TableWorld(tmp_path)
+    yield w
+    await w.close()
+
+
+async def _three_railbirds(w):
+    birds = [await w.railbird(n) for n in ("rail1", "rail2", "rail3")]
+    w.act()
+    await w.settle()
+    w.act()
+    await w.settle()
+    return birds
+
+
+def _roles(birds):
+    leaders = [b for b in birds if b.member.group is not None and b.member.group.leader is b.member]
+    followers = [b for b in birds if b.member.following]
+    return leaders, followers
+
+
+async def test_railbirds_of_one_table_share_one_drawing_cell_for_cell(table_world):
+    w = table_world
+    birds = await _three_railbirds(w)
+    leaders, followers = _roles(birds)
+    assert len(leaders) == 1 and len(followers) == 2
+    leader = leaders[0]
+    for _ in range(4):
+        w.act()
+        await w.settle()
+    last = w.room.tables["T"].chat[-1].text
+    assert last in leader.term.text()
+    for f in followers:
+        assert f.term.cells() == leader.term.cells()
+    assert leader.term.cells() == leader.own_cells()    # the emulator agrees with the app
+    assert w.mirrors.shared > 0
+
+
+async def test_followers_apps_do_not_redraw_while_the_leader_draws(table_world):
+    w = table_world
+    birds = await _three_railbirds(w)
+    leaders, followers = _roles(birds)
+    calls = {id(b): 0 for b in birds}
+    for b in birds:
+        screen = b.app.screen
+        orig = screen.refresh_from_room
+
+        def counted(orig=orig, b=b):
+            calls[id(b)] += 1
+            orig()
+        screen.refresh_from_room = counted
+    for _ in range(4):
+        w.act()
+        await w.settle()
+    assert calls[id(leaders[0])] >= 4
+    assert all(calls[id(f)] == 0 for f in followers)
+
+
+async def test_a_follower_who_presses_a_key_draws_its_own_screen_again(table_world):
+    w = table_world
+    birds = await _three_railbirds(w)
+    leaders, followers = _roles(birds)
+    f, other = followers
+    f.driver.feed("?")                              # the help screen: this session's own
+    await wait_for(lambda: "Help" in f.term.text() or "help" in f.term.text().lower())
+    assert not f.member.following and f.member.group is None
+    assert other.member.following                  # the others go on sharing
+    w.act()
+    await w.settle()
+    assert other.term.cells() == leaders[0].term.cells()
+    assert f.term.cells() != leaders[0].term.cells()
+    f.driver.feed("\x1b")                           # back to the table: the same picture again
+    await w.settle()
+    await asyncio.sleep(0.3)
+    w.act()
+    await w.settle()
+    assert f.term.cells() == leaders[0].term.cells()
+
+
+async def test_a_follower_leaves_on_a_key_that_changes_nothing_and_is_still_right(table_world):
+    w = table_world
+    birds = await _three_railbirds(w)
+    leaders, followers = _roles(birds)
+    f = followers[0]
+    f.driver.feed("z")                              # no such key: but the screen is its own again
+    await w.settle()
+    assert f.term.cells() == leaders[0].term.cells() == f.own_cells()
+
+
+async def test_the_leader_leaving_hands_the_drawing_to_a_follower(table_world):
+    w = table_world
+    birds = await _three_railbirds(w)
+    leaders, followers = _roles(birds)
+    await leaders[0].stop()
+    new_leaders, new_followers = _roles(followers)
+    assert len(new_leaders) == 1 and len(new_followers) == 1
+    for _ in range(3):
+        w.act()
+        await w.settle()
+    last = w.room.tables["T"].chat[-1].text
+    assert last in new_followers[0].term.text()
+    assert new_followers[0].term.cells() == new_leaders[0].term.cells() == new_leaders[0].own_cells()
+
+
+async def test_a_page_to_one_railbird_is_shown_to_that_railbird_only(table_world):
+    w = table_world
+    birds = await _three_railbirds(w)
+    leaders, followers = _roles(birds)
+    f = followers[0]
+    w.room.page(f.client.account_id, "Your table is about to start")
+    await wait_for(lambda: "about to start" in f.term.text())
+    assert not f.member.following
+    assert "about to start" not in leaders[0].term.text()
+    assert "about to start" not in followers[1].term.text()
+
+
+async def test_different_sizes_draw_apart_and_a_resize_leaves(table_world):
+    w = table_world
+    a = await w.railbird("wide")
+    b = await w.railbird("narrow", size=(80, 24))
+    c = await w.railbird("wide2")
+    for _ in range(2):
+        w.act()
+        await w.settle()
+    assert b.member.group is not None and b.member.group.leader is b.member and not b.member.leading
+    assert c.member.following or a.member.following
+    follower = c if c.member.following else a
+    follower.term.size = (80, 24)
+    follower.driver.resize(80, 24)
+    assert not follower.member.following
+    follower.term.screen.resize(24, 80)
+    for _ in range(2):
+        w.act()
+        await w.settle()
+    assert follower.member.following and follower.member.group is b.member.group
+    assert follower.term.cells() == b.term.cells()
+
+
+async def test_a_railbird_seated_elsewhere_or_seated_here_never_shares(table_world):
+    w = table_world
+    birds = await _three_railbirds(w)
+    leaders, followers = _roles(birds)
+    f = followers[0]
+    f.client.join("T")                              # sits down (the room tells its app)
+    await w.settle()
+    assert f.member.group is None
+    w.act()
+    await w.settle()
+    assert f.member.group is None
+    assert "seat" in f.term.text()                  # its own title: its name and seat
+
+
+async def test_a_256_colour_follower_of_a_truecolor_leader_gets_its_own_colours(table_world):
+    w = table_world
+    a = await w.railbird("rgb")
+    b = await w.railbird("xterm", depth=ColorDepth.EIGHT_BIT)
+    for _ in range(2):
+        w.act()
+        await w.settle()
+    assert {a.member.following, b.member.following} == {True, False}
+    follower = a if a.member.following else b
+    mark = len(follower.term.chunks)
+    for _ in range(2):
+        w.act()
+        await w.settle()
+    sent = "".join(follower.term.chunks[mark:])
+    assert sent
+    if follower is b:
+        assert "38;2;" not in sent and "48;2;" not in sent
+    else:
+        assert "38;2;" in sent or "48;2;" in sent
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_the_config_switch_turns_shared_drawings_on_and_off(tmp_path, shared):
+    from cardroom import serve
+    from cardroom.config import config_from_dict
+    from cardroom.ssh.terminal import SessionInfo
+
+    config = config_from_dict({"server": {"shared_screens": shared},
+                               "tables": [{"name": "T", "game": "holdem", "structure": "fixed",
+                                           "stakes": ["2", "4"], "seats": 6}]}, tmp_path / "config.toml")
+    room, store = serve.build_room(config, tmp_path, FakeClock())
+    try:
+        factory = serve.make_app_factory(room, config)
+        apps = [factory(SessionInfo(n, "xterm", ColorDepth.TRUECOLOR, SIZE, "127.0.0.1")) for n in ("a", "b")]
+        if shared:
+            assert apps[0].mirror is not None and apps[0].mirror.mirrors is apps[1].mirror.mirrors
+        else:
+            assert apps[0].mirror is None and apps[1].mirror is None
+    finally:
+        store.close()
