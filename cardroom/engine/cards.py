@@ -2,18 +2,22 @@
 
 A `Card` is an `int` subclass, one interned instance per card, so the evaluators can add cards up
 with the C-level `sum()` and look the total up in a table without touching a Python attribute.
-The integer value is an evaluation code with three fields (low bits first):
+The integer value is an evaluation code with four fields (low bits first):
 
-    bits  0..14  rank bit: 1 << rank (rank 0 = deuce .. 12 = ace); 15 bits so that the sum of
-                 seven cards never carries into the next field
-    bits 15..30  suit nibbles: 1 << (15 + 4 * suit); four bits per suit, so a sum started at
-                 SUIT_BIAS sets bit 3 of a nibble exactly when five or more cards share that suit
-    bits 31..53  rank key: RANK_KEYS[rank], chosen so that the sum over any seven cards (at most four
+    bits  0..22  rank key: RANK_KEYS[rank], chosen so that the sum over any seven cards (at most four
                  of a rank) is unique for the multiset of ranks
-    bits 54..56  card count: 1 per card, so `sum >> KEY_SHIFT` is unique across 5, 6 and 7 cards
-                 too (deuce's rank key is 0), and one table serves every count
+    bits 23..25  card count: 1 per card, so `sum & INDEX_MASK` (count << 23 | key) is unique across
+                 5, 6 and 7 cards too (deuce's rank key is 0), and one table serves every count
+    bits 26..41  suit nibbles: 1 << (26 + 4 * suit); four bits per suit, so a sum started at
+                 SUIT_BIAS sets bit 3 of a nibble (FLUSH_FLAGS) exactly when five or more cards
+                 share that suit
+    bits 42..56  rank bit: 1 << (42 + rank) (rank 0 = deuce .. 12 = ace), on top so that
+                 `x >> RANK_SHIFT` is the 13-bit rank mask of cards of one suit without a mask
 
-A sum of seven codes stays below 2**60, inside the C long that `sum()` accumulates plain ints in.
+The index (key and count) is at the bottom so that one `&` with INDEX_MASK | FLUSH_FLAGS both
+extracts it and, when a flush flag is set, pushes it past the end of the table (an IndexError the
+high evaluator catches): the flush test costs no operation of its own.
+A sum of seven codes stays below 2**57, inside the C long that `sum()` accumulates plain ints in.
 `sum()` has that fast path only for exact ints, not for the Card subclass: the hot paths (showdown,
 equity, the benchmark) pass plain codes, `codes(cards)`, which are interned like the Cards.
 
@@ -35,10 +39,10 @@ SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 
 # Rank keys whose sums over up to seven cards are unique per rank multiset (from SKPokerEval).
 RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
-SUIT_SHIFT = 15
-KEY_SHIFT = 31
-COUNT_SHIFT = 54                           # the count field; `sum >> KEY_SHIFT` = count << 23 | key
-RANK_BITS_MASK = (1 << 13) - 1
+COUNT_SHIFT = 23
+INDEX_MASK = (1 << 26) - 1                 # count << 23 | rank key: the evaluators' table index
+SUIT_SHIFT = 26
+RANK_SHIFT = 42
 SUIT_BIAS = 0x3333 << SUIT_SHIFT          # start value for sum(): makes "5 of a suit" one bit
 FLUSH_FLAGS = 0x8888 << SUIT_SHIFT         # those bits
 
@@ -65,7 +69,7 @@ class Card(int):
 
     def __new__(cls, rank: int, suit: int):
         # Only called while building the 52 interned cards; use Card.parse / CARDS elsewhere.
-        code = (1 << COUNT_SHIFT) | (RANK_KEYS[rank] << KEY_SHIFT) | (1 << (SUIT_SHIFT + 4 * suit)) | (1 << rank)
+        code = (1 << (RANK_SHIFT + rank)) | (1 << (SUIT_SHIFT + 4 * suit)) | (1 << COUNT_SHIFT) | RANK_KEYS[rank]
         return super().__new__(cls, code)
 
     @classmethod

@@ -18,12 +18,12 @@ arguments (they are the inner loop of a showdown and of equity estimates); `eval
 
 How it is fast: a card is an int whose value carries a rank bit, a suit counter, a rank key and a
 count (see cards.py), so `sum(cards, SUIT_BIAS)` is one C-level call that gives the flush flags and
-`s >> KEY_SHIFT`, unique per rank multiset of 5 to 7 cards. Pass plain int codes (`cards.codes`):
+the index `s & INDEX_MASK`, unique per rank multiset of 5 to 7 cards. Pass plain int codes (`cards.codes`):
 sum() adds exact ints in C but not the Card subclass; Cards work, at about half the speed. Tables are
 computed from rank counts when an order is first asked for (lazily; each order well under a second):
 five-card values from the counts, six- and seven-card values as the max over the multisets with one
 card fewer, flushes from an 8192-entry list on the 13-bit rank mask of the suit. High and ace-to-five
-each index an array of unsigned shorts (48 MB resident) by the shifted key, one index instead of a
+each index an array of unsigned shorts (48 MB resident) by that index, one index instead of a
 dict probe; the other suitless orders are one dict probe on it.
 Omaha memoises, per rank multiset of the board, the best non-flush value for each of the 91 rank
 pairs a hole can contribute, so a call is two sums, two dict hits and at most six list indexings
@@ -42,7 +42,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Callable, Iterable, Sequence
 
 from cardroom.engine.cards import (
-    COUNT_SHIFT, FLUSH_FLAGS, KEY_SHIFT, RANK_BITS_MASK, RANK_KEYS, RANK_NAMES, RANKS, SUIT_BIAS, SUIT_SHIFT,
+    COUNT_SHIFT, FLUSH_FLAGS, INDEX_MASK, RANK_KEYS, RANK_NAMES, RANK_SHIFT, RANKS, SUIT_BIAS, SUIT_SHIFT,
     Card,
 )
 
@@ -96,7 +96,7 @@ _A5_CATEGORY = {0: HIGH_CARD, 1: PAIR, 2: TWO_PAIR, 3: TRIPS, 4: FULL_HOUSE, 5: 
 
 ACE = 12
 _LOW_RANK = tuple((r + 1) % 13 for r in range(13))          # ace-low index: A=0, 2=1, .., K=12
-_CODE = tuple((1 << COUNT_SHIFT) | (RANK_KEYS[r] << KEY_SHIFT) | (1 << r) for r in range(13))  # suitless
+_CODE = tuple((1 << (RANK_SHIFT + r)) | (1 << COUNT_SHIFT) | RANK_KEYS[r] for r in range(13))  # suitless
 
 
 def _key(ranks: Iterable[int]) -> int:
@@ -398,14 +398,14 @@ def _omaha_low_table() -> list:
 # and its low mask. A call is then two sums, two dict hits and at most six list indexings.
 _PAIRS = [(a, b) for a in range(13) for b in range(a, 13)]
 _PAIR_INDEX = {p: i for i, p in enumerate(_PAIRS)}
-_PAIR_KEYS = [_key(p) >> KEY_SHIFT for p in _PAIRS]
+_PAIR_KEYS = [_key(p) & INDEX_MASK for p in _PAIRS]
 _HOLE_INFO: dict[int, tuple[tuple[int, ...], int]] = {}
 _BOARD_INFO: dict[int, tuple[list[int], int]] = {}
 
 
 def _rank(code: int) -> int:
     """The rank of a Card or of its plain code (the rank bit's position)."""
-    return (code & RANK_BITS_MASK).bit_length() - 1
+    return (code >> RANK_SHIFT).bit_length() - 1
 
 
 def _hole_info(cards: Sequence[int], key: int) -> tuple[tuple[int, ...], int]:
@@ -418,7 +418,7 @@ def _hole_info(cards: Sequence[int], key: int) -> tuple[tuple[int, ...], int]:
 def _board_info(cards: Sequence[int], key: int) -> tuple[list[int], int]:
     ranks = [_rank(c) for c in cards]
     five = _five_by_rank_key()
-    triples = {_key(t) >> KEY_SHIFT for t in combinations(ranks, 3)}
+    triples = {_key(t) & INDEX_MASK for t in combinations(ranks, 3)}
     # .get: a pair and a triple can hold five of a rank only with cards that are not all real
     row = [max([five.get(p + t, 0) for t in triples]) for p in _PAIR_KEYS]
     info = (row, _eight_mask(ranks))
@@ -434,8 +434,8 @@ _BOARD_BIAS = 0x5555 << SUIT_SHIFT       # with it, bit 3 of a suit nibble = 3 o
 
 # Every fast path below wants plain int codes (`cards.codes`): `sum()` adds exact ints in C, but an
 # int subclass (a Card) falls off that path and costs about twice as much. Cards are accepted too.
-# `sum >> KEY_SHIFT` is the card count << 23 | the rank key: unique per rank multiset of 5 to 7 cards.
-_COUNT = 1 << (COUNT_SHIFT - KEY_SHIFT)          # the count's unit in a shifted key (2**23)
+# `sum & INDEX_MASK` is the card count << 23 | the rank key: unique per rank multiset of 5 to 7 cards.
+_COUNT = 1 << COUNT_SHIFT                        # the count's unit in an index (2**23)
 
 
 def _huge_array(n: int) -> "array | memoryview":
@@ -456,7 +456,7 @@ def _huge_array(n: int) -> "array | memoryview":
 
 def _count_array(name: str, table: dict[int, int]) -> "array | memoryview":
     """The values of `table` (5, 6 and 7 cards, no flush) in an array of unsigned shorts indexed by
-    the shifted key itself, count << 23 | rank key: 5, 6 and 7 cards land in the sixth, seventh and
+    the index itself, count << 23 | rank key: 5, 6 and 7 cards land in the sixth, seventh and
     eighth 16 MB of a 128 MB mapping whose first five are never written (address space only, see
     _huge_array), so about 48 MB is resident. One index, no length test, no dict probe and no
     offset to subtract: a dict probe on the same key measured ~20% slower for ace-to-five, and a
@@ -465,15 +465,14 @@ def _count_array(name: str, table: dict[int, int]) -> "array | memoryview":
     if a is None:
         a = _huge_array(8 * _COUNT)
         for key, ranks in _multisets():
-            a[key >> KEY_SHIFT] = table[key]
+            a[key & INDEX_MASK] = table[key]
         _T[name] = a
     return a  # type: ignore[return-value]
 
 
-def _by_shifted_key(table: dict[int, int]) -> dict[int, int]:
-    """The table keyed by `key >> KEY_SHIFT` (count and rank key: small, well-spread ints; the full
-    key has the rank-bit sum in its low bits, which the dict's probing sees first, so it collides)."""
-    return {key >> KEY_SHIFT: table[key] for key, _ in _multisets() if key in table}
+def _by_index(table: dict[int, int]) -> dict[int, int]:
+    """The table keyed by `key & INDEX_MASK` (count and rank key: small one-digit ints)."""
+    return {key & INDEX_MASK: table[key] for key, _ in _multisets() if key in table}
 
 
 # The functions below bind their tables as default arguments (`_values=values`), not as closure
@@ -483,33 +482,42 @@ def _by_shifted_key(table: dict[int, int]) -> dict[int, int]:
 def _make_high() -> Callable[[Sequence[int]], int]:
     _, table, flush = _high_tables()
 
-    def evaluate_high(cards: Sequence[int], _values=_count_array("high-array", table), _flush=flush,
-                      _bias=SUIT_BIAS, _flags=FLUSH_FLAGS) -> int:
-        s = sum(cards, _bias)
-        if s & _flags:
-            suit = (s & _flags) >> 3
-            m = 0
-            for c in cards:
-                if c & suit:
-                    m |= c
-            return _flush[m & RANK_BITS_MASK]
-        return _values[s >> KEY_SHIFT]
+    def flush_value(cards: Sequence[int], _flush=flush, _bias=SUIT_BIAS, _flags=FLUSH_FLAGS,
+                    _shift=RANK_SHIFT) -> int:
+        """Five or more cards of a suit: the best flush (or straight flush) among them, which beats
+        any hand without a flush that seven cards with five of a suit can make."""
+        suit = (sum(cards, _bias) & _flags) >> 3          # that suit's lowest nibble bit
+        m = 0
+        for c in cards:
+            if c & suit:
+                m |= c
+        return _flush[m >> _shift]
+
+    # The mask keeps the index and the flush flags: without a flush it is the index, with one it
+    # is past the end of the array, so the IndexError is the flush test. A separate `s & flags`
+    # test and a shift measured ~10% slower (the exception, on ~3% of seven-card hands, included).
+    def evaluate_high(cards: Sequence[int], _values=_count_array("high-array", table), _bias=SUIT_BIAS,
+                      _mask=INDEX_MASK | FLUSH_FLAGS, _flush=flush_value) -> int:
+        try:
+            return _values[sum(cards, _bias) & _mask]
+        except IndexError:
+            return _flush(cards)
 
     return evaluate_high
 
 
 def _make_a5() -> Callable[[Sequence[int]], int]:
     def evaluate_ace_to_five(cards: Sequence[int], _values=_count_array("a5-array", _a5_tables()[1]),
-                             _shift=KEY_SHIFT) -> int:
-        return _values[sum(cards) >> _shift]
+                             _mask=INDEX_MASK) -> int:
+        return _values[sum(cards) & _mask]
 
     return evaluate_ace_to_five
 
 
 def _make_eight() -> Callable[[Sequence[int]], int | None]:
-    def evaluate_eight_or_better(cards: Sequence[int], _get=_by_shifted_key(_eight_tables()[1]).get,
-                                 _shift=KEY_SHIFT) -> int | None:
-        return _get(sum(cards) >> _shift)
+    def evaluate_eight_or_better(cards: Sequence[int], _get=_by_index(_eight_tables()[1]).get,
+                                 _mask=INDEX_MASK) -> int | None:
+        return _get(sum(cards) & _mask)
 
     return evaluate_eight_or_better
 
@@ -517,15 +525,15 @@ def _make_eight() -> Callable[[Sequence[int]], int | None]:
 def _make_d27() -> Callable[[Sequence[int]], int]:
     _, table, flush = _d27_tables()
 
-    def evaluate_deuce_to_seven(cards: Sequence[int], _five=_by_shifted_key(table), _flush=flush,
-                                _bias=SUIT_BIAS, _flags=FLUSH_FLAGS, _shift=KEY_SHIFT) -> int:
+    def evaluate_deuce_to_seven(cards: Sequence[int], _five=_by_index(table), _flush=flush,
+                                _bias=SUIT_BIAS, _flags=FLUSH_FLAGS, _mask=INDEX_MASK) -> int:
         if len(cards) != 5:
             # Six or seven cards (no common game): the best (lowest) five by enumeration.
             return max(map(evaluator(DEUCE_TO_SEVEN), combinations(cards, 5)))
         s = sum(cards, _bias)
         if s & _flags:
-            return _flush[s & RANK_BITS_MASK]
-        return _five[s >> _shift]
+            return _flush[s >> RANK_SHIFT]        # five cards of one suit: distinct ranks
+        return _five[s & _mask]
 
     return evaluate_deuce_to_seven
 
@@ -535,42 +543,42 @@ def _five_by_rank_key() -> dict[int, int]:
     t = _T.get("high5")
     if t is None:
         table = _high_tables()[1]
-        t = _T["high5"] = {k >> KEY_SHIFT: table[k] for k, ranks in _multisets() if len(ranks) == 5}
+        t = _T["high5"] = {k & INDEX_MASK: table[k] for k, ranks in _multisets() if len(ranks) == 5}
     return t  # type: ignore[return-value]
 
 
 def _make_omaha_high() -> Callable[[Sequence[int], Sequence[int]], int]:
     def evaluate_omaha_high(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO,
                             _boards=_BOARD_INFO, _flush=_high_tables()[2], _bias=_BOARD_BIAS,
-                            _flags=FLUSH_FLAGS, _shift=KEY_SHIFT) -> int:
-        hk = sum(hole) >> _shift
+                            _flags=FLUSH_FLAGS, _mask=INDEX_MASK) -> int:
+        hk = sum(hole) & _mask
         hi = _holes.get(hk) or _hole_info(hole, hk)
         sb = sum(board, _bias)
-        bk = sb >> _shift
+        bk = sb & _mask
         bi = _boards.get(bk) or _board_info(board, bk)
         row = bi[0]
         best = max([row[i] for i in hi[0]])
         if sb & _flags:
-            return max(best, _omaha_flush(hole, board, (sb & _flags) >> 3, _flush, RANK_BITS_MASK))
+            return max(best, _omaha_flush(hole, board, (sb & _flags) >> 3, _flush))
         return best
 
     return evaluate_omaha_high
 
 
-def _omaha_flush(hole, board, suit, flush, rankmask) -> int:
-    hs = [c & rankmask for c in hole if c & suit]
+def _omaha_flush(hole, board, suit, flush) -> int:
+    hs = [c >> RANK_SHIFT for c in hole if c & suit]
     if len(hs) < 2:
         return 0
-    bs = [c & rankmask for c in board if c & suit]
+    bs = [c >> RANK_SHIFT for c in board if c & suit]
     return max([flush[a | b | x | y | z] for a, b in combinations(hs, 2) for x, y, z in combinations(bs, 3)])
 
 
 def _make_omaha_eight() -> Callable[[Sequence[int], Sequence[int]], int | None]:
     def evaluate_omaha_eight_or_better(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO,
                                        _boards=_BOARD_INFO, _low=_omaha_low_table(),
-                                       _shift=KEY_SHIFT) -> int | None:
-        hk = sum(hole) >> _shift
-        bk = sum(board) >> _shift
+                                       _mask=INDEX_MASK) -> int | None:
+        hk = sum(hole) & _mask
+        bk = sum(board) & _mask
         hi = _holes.get(hk) or _hole_info(hole, hk)
         bi = _boards.get(bk) or _board_info(board, bk)
         return _low[hi[1] << 8 | bi[1]]
@@ -581,17 +589,17 @@ def _make_omaha_eight() -> Callable[[Sequence[int], Sequence[int]], int | None]:
 def _make_omaha_hi_lo() -> Callable[[Sequence[int], Sequence[int]], tuple[int, int | None]]:
     def omaha_hi_lo(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO, _boards=_BOARD_INFO,
                     _flush=_high_tables()[2], _low=_omaha_low_table(), _bias=_BOARD_BIAS,
-                    _flags=FLUSH_FLAGS, _shift=KEY_SHIFT) -> tuple[int, int | None]:
+                    _flags=FLUSH_FLAGS, _mask=INDEX_MASK) -> tuple[int, int | None]:
         """(omaha-high value, omaha-eight-or-better value or None) in one pass."""
-        hk = sum(hole) >> _shift
+        hk = sum(hole) & _mask
         hi = _holes.get(hk) or _hole_info(hole, hk)
         sb = sum(board, _bias)
-        bk = sb >> _shift
+        bk = sb & _mask
         bi = _boards.get(bk) or _board_info(board, bk)
         row = bi[0]
         best = max([row[i] for i in hi[0]])
         if sb & _flags:
-            best = max(best, _omaha_flush(hole, board, (sb & _flags) >> 3, _flush, RANK_BITS_MASK))
+            best = max(best, _omaha_flush(hole, board, (sb & _flags) >> 3, _flush))
         return best, _low[hi[1] << 8 | bi[1]]
 
     return omaha_hi_lo

@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 
 from cardroom.engine.cards import (
-    CARDS, BadCardText, Card, CardError, Deck, DuplicateCards, format_cards, parse_cards, shuffled,
+    CARDS, COUNT_SHIFT, FLUSH_FLAGS, INDEX_MASK, RANK_KEYS, RANK_SHIFT, SUIT_BIAS, SUIT_SHIFT, BadCardText, Card,
+    CardError, Deck, DuplicateCards, codes, format_cards, parse_cards, shuffled,
 )
 
 
@@ -25,6 +26,33 @@ def test_parse_cards_reads_a_hand_in_the_usual_forms():
     assert parse_cards("AsKd7c") == parse_cards("as, kd, 7c") == parse_cards(["As", "Kd", "7c"])
     assert parse_cards("10h") == [Card.parse("Th")]
     assert format_cards(parse_cards("As Kd")) == "As Kd"
+
+
+def test_card_codes_hold_their_fields_and_sums_of_up_to_seven_keep_them_apart():
+    # The evaluators' layout (see the cards module docstring): every field of a sum of 5 to 7 codes
+    # reads back exactly, and the flush flags are set exactly when five or more share a suit.
+    for c in CARDS:
+        assert c == (1 << (RANK_SHIFT + c.rank)) | (1 << (SUIT_SHIFT + 4 * c.suit)) | (1 << COUNT_SHIFT) | RANK_KEYS[c.rank]
+    rng = random.Random(3)
+    spades = [c for c in CARDS if c.suit == 3]
+    hands = [rng.sample(CARDS, n) for n in (5, 6, 7) for _ in range(3000)]
+    hands += [rng.sample(spades, k) + rng.sample([c for c in CARDS if c.suit != 3], n - k)
+              for n in (5, 6, 7) for k in range(4, n + 1) for _ in range(200)]
+    hands += [[Card.parse(t) for t in "Ac Ad Ah As Kc Kd Kh".split()]]          # the largest key sum
+    for hand in hands:
+        s = sum(codes(hand), SUIT_BIAS)
+        assert s < 1 << 57
+        assert s & INDEX_MASK == len(hand) << COUNT_SHIFT | sum(RANK_KEYS[c.rank] for c in hand)
+        by_suit = Counter(c.suit for c in hand)
+        assert bool(s & FLUSH_FLAGS) == (max(by_suit.values()) >= 5)
+        assert (s & (INDEX_MASK | FLUSH_FLAGS) > INDEX_MASK) == bool(s & FLUSH_FLAGS)  # past the table
+        suited = [c for c in hand if by_suit[c.suit] >= 5]
+        if suited:
+            assert (s & FLUSH_FLAGS) >> 3 == 1 << (SUIT_SHIFT + 4 * suited[0].suit)
+            m = 0
+            for c in suited:
+                m |= c
+            assert m >> RANK_SHIFT == sum(1 << c.rank for c in suited)
 
 
 @pytest.mark.parametrize("text", ["Zz", "A", "1s", "Ax", "", "  ", "AsK", None, 12])
