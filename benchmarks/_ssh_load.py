@@ -135,7 +135,8 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
     n = spec["sessions"]
     data = {
         "server": {"host": "127.0.0.1", "port": 2222, "max_connections": n + 100,
-                   "max_per_ip": n + 100, "login_timeout": 120},
+                   "max_per_ip": n + 100, "login_timeout": 120,
+                   "shared_screens": spec.get("shared_screens", True)},
         "room": {"starting_money": "100000"},
         "tables": tables,
     }
@@ -155,7 +156,12 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
                 room = served.room
                 apps = [s.app for s in served.server.sessions if s.app is not None]
                 pacer = getattr(apps[0], "pacer", None) if apps else None
+                member = getattr(apps[0], "mirror", None) if apps else None
+                mirrors = member.mirrors if member is not None else None
                 send({"e": "status", **counters,
+                      "mirror": {"groups": len(mirrors.groups), "following": mirrors.following,
+                                 "joins": mirrors.joins, "leaves": mirrors.leaves,
+                                 "shared_writes": mirrors.shared} if mirrors is not None else {},
                       "pacer": {"woken": pacer.woken, "waiting": pacer.waiting, "count": pacer.count,
                                 "lag_ms": round(1000 * pacer.lag, 1)} if pacer is not None else {},
                       "sessions": len(served.server.sessions),
@@ -245,12 +251,14 @@ def _count_repaints(counters: dict) -> None:
     import gc
     counters["gc"] = {0: [0, 0.0, 0.0], 1: [0, 0.0, 0.0], 2: [0, 0.0, 0.0]}   # n, seconds, max
     started = [0.0]
+    gc_total = [0.0]                      # every pause so far: a slow callback's share of GC
 
     def on_gc(phase, info):
         if phase == "start":
             started[0] = time.perf_counter()
             return
         took = time.perf_counter() - started[0]
+        gc_total[0] += took
         entry = counters["gc"][info["generation"]]
         entry[0] += 1
         entry[1] += took
@@ -259,21 +267,52 @@ def _count_repaints(counters: dict) -> None:
     gc.callbacks.append(on_gc)
 
     # The loop's longest single callbacks (what a keypress may wait behind), by what ran.
+    import asyncio.base_events
     import asyncio.events
     slow = counters["slow"] = {}          # description -> [count over 50 ms, longest seconds]
     run = asyncio.events.Handle._run
 
+    # How long one turn of the loop runs callbacks: a key waits for the rest of the turn it
+    # arrives in, then for each turn its handling takes (buckets: < 10, 20, 50, 100 ms, more).
+    busy = [0.0]
+    turns = counters["turns"] = [0, 0, 0, 0, 0]
+    edges = (0.01, 0.02, 0.05, 0.1)
+    run_once = asyncio.base_events.BaseEventLoop._run_once
+
+    def timed_run_once(self):
+        busy[0] = 0.0
+        try:
+            return run_once(self)
+        finally:
+            b = busy[0]
+            if b > 0.001:
+                i = 0
+                while i < 4 and b >= edges[i]:
+                    i += 1
+                turns[i] += 1
+
+    asyncio.base_events.BaseEventLoop._run_once = timed_run_once
+
     def timed_run(self):
         t = time.perf_counter()
+        gc0 = gc_total[0]
         try:
             return run(self)
         finally:
             took = time.perf_counter() - t
+            busy[0] += took
             if took > 0.05:
                 cb = getattr(self, "_callback", None)
                 task = getattr(cb, "__self__", None)
                 coro = getattr(task, "get_coro", lambda: None)()
                 what = getattr(coro, "__qualname__", None) or getattr(cb, "__qualname__", repr(cb))[:80]
+                frame = getattr(coro, "cr_frame", None)         # a Textual Timer: what it runs
+                owner = frame.f_locals.get("self") if frame is not None else None
+                timer_cb = getattr(owner, "_callback", None) if what.startswith("Timer.") else None
+                if timer_cb is not None:
+                    what += "->" + getattr(timer_cb, "__qualname__", type(timer_cb).__name__)[:60]
+                if gc_total[0] - gc0 > took / 2:
+                    what += " (mostly GC)"
                 entry = slow.setdefault(what, [0, 0.0])
                 entry[0] += 1
                 entry[1] = max(entry[1], took)

@@ -1,7 +1,8 @@
 """Many SSH sessions on one card room: server RSS per session, keypress and action latencies.
 
     python -m benchmarks ssh [--sessions 1000] [--seated 200] [--tables 25] [--duration 60]
-                             [--think 2.0] [--batch 50] [--size 100x30] [--seed 1] [--json]
+                             [--think 2.0] [--batch 50] [--size 100x30] [--seed 1]
+                             [--no-shared-screens] [--json]
 
 The real server (`cardroom.serve.start`: config -> SQLite -> room -> asyncssh -> one Textual app
 per PTY session) runs in a CHILD process, so its RSS (/proc/<pid>/status VmRSS) and CPU
@@ -30,7 +31,9 @@ Measured during the `--duration` window after every session is in:
   = (all - idle) / N;
 - hands finished, actions applied, decision timeouts, CPU seconds of the server and the clients;
 - the server's cyclic-GC pauses by generation, and its event-loop callbacks that ran over 50 ms
-  (by what ran): what a keypress may have waited behind.
+  (by what ran): what a keypress may have waited behind;
+- shared railbird screens (`cardroom/ssh/mirror.py`): groups, followers, joins and leaves, and
+  writes sent to followers' terminals; `--no-shared-screens` turns sharing off for an A/B.
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ def _args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--batch", type=int, default=50, help="sessions logging in at once (default 50)")
     p.add_argument("--size", default="100x30", help="terminal size WxH (default 100x30)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--no-shared-screens", dest="shared_screens", action="store_false",
+                   help="every session draws its own screen (server.shared_screens = false)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     a = p.parse_args(argv)
     if not 0 <= a.seated <= a.sessions or a.sessions < 1:
@@ -223,7 +228,8 @@ class Bench:
         out_r, out_w = os.pipe()
         in_r, in_w = os.pipe()
         spec = {"data_dir": tmp.name, "tables": args.tables, "seated": args.seated,
-                "sessions": args.sessions, "out_fd": out_w, "in_fd": in_r}
+                "sessions": args.sessions, "out_fd": out_w, "in_fd": in_r,
+                "shared_screens": args.shared_screens}
         child = subprocess.Popen(
             [sys.executable, "-c", "from benchmarks._ssh_load import server_main; server_main()",
              json.dumps(spec)], cwd=str(ROOT), pass_fds=(out_w, in_r), stdin=subprocess.DEVNULL)
@@ -306,6 +312,10 @@ class Bench:
                 "tables": args.tables, "think_s": args.think, "term_size": args.size,
                 "login_errors": len(errors), "first_login_error": errors[0] if errors else "",
                 "login_errors_by_kind": error_kinds,
+                "shared_screens": args.shared_screens,
+                "mirror": {**st1.get("mirror", {}),
+                           "shared_writes_per_s": round((st1.get("mirror", {}).get("shared_writes", 0)
+                                                         - st0.get("mirror", {}).get("shared_writes", 0)) / window, 1)},
                 "pacer": {**st1.get("pacer", {}),
                           "woken_per_s": round((st1.get("pacer", {}).get("woken", 0)
                                                 - st0.get("pacer", {}).get("woken", 0)) / window, 1)},
@@ -351,6 +361,9 @@ class Bench:
                 "gc_pauses": {g: {"n": st1["gc"][g][0] - st0["gc"][g][0],
                                   "total_ms": round(1000 * (st1["gc"][g][1] - st0["gc"][g][1]), 1),
                                   "max_ms_all_run": round(1000 * st1["gc"][g][2], 1)} for g in ("0", "1", "2")},
+                "loop_turns_busy_ms": dict(zip(("<10", "10-20", "20-50", "50-100", ">=100"),
+                                               (b - a for a, b in zip(st0.get("turns", [0] * 5),
+                                                                      st1.get("turns", [0] * 5))))),
                 "slow_callbacks_over_50ms": dict(sorted(
                     ((k, {"n": v[0] - st0["slow"].get(k, [0])[0], "longest_ms_all_run": round(1000 * v[1], 1)})
                      for k, v in st1["slow"].items() if v[0] - st0["slow"].get(k, [0])[0]),
@@ -421,6 +434,11 @@ def _table(r: dict) -> str:
         ("server CPU", f"{r['server_cpu_s']} s = {r['server_cpu_pct_of_core']}% of a core", "", ""),
         ("client CPU", f"{r['client_cpu_s']} s = {r['client_cpu_pct_of_core']}% of a core", "", ""),
         ("output to clients", f"{r['output_kib_per_s']} KiB/s", "", ""),
+        ("shared railbird screens", (f"{r['mirror'].get('groups', 0)} groups, {r['mirror'].get('following', 0)} "
+                                     f"sessions following at the end; {r['mirror'].get('joins', 0)} joins, "
+                                     f"leaves {r['mirror'].get('leaves', {})}; "
+                                     f"{r['mirror'].get('shared_writes_per_s', 0)} shared writes/s")
+         if r.get("shared_screens") else "off (--no-shared-screens)", "", ""),
         ("repaint pacer (server)", f"{r['pacer'].get('woken_per_s', 0)} apps woken/s, "
                                    f"{r['pacer'].get('waiting', '-')} waiting at the end, "
                                    f"loop lag {r['pacer'].get('lag_ms', '-')} ms", "", ""),
@@ -429,6 +447,8 @@ def _table(r: dict) -> str:
         ("GC pauses (server, window)", "; ".join(
             f"gen{g} {v['n']} x, {v['total_ms']} ms (longest of the run {v['max_ms_all_run']} ms)"
             for g, v in r["gc_pauses"].items()), "", ""),
+        ("loop turns by busy time (window)", ", ".join(f"{k} ms: {v}" for k, v in r["loop_turns_busy_ms"].items()),
+         "", ""),
         ("loop callbacks over 50 ms (window)", "; ".join(
             f"{k} {v['n']} x (longest of the run {v['longest_ms_all_run']} ms)"
             for k, v in list(r["slow_callbacks_over_50ms"].items())[:4]) or "none", "", ""),
