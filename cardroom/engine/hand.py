@@ -21,7 +21,7 @@ from cardroom.engine.betting import FIXED, NO, POT, SPREAD, Rules, Structure
 from cardroom.engine.cards import Card, Deck, check_unique, shuffled
 from cardroom.engine.evaluation import evaluator
 from cardroom.engine.money import format_cents
-from cardroom.engine.pots import build_pots, uncalled
+from cardroom.engine.pots import Pot, build_pots, uncalled
 from cardroom.engine.showdown import Showdown
 from cardroom.engine.showing import showing_value
 from cardroom.engine.variants import Variant
@@ -202,6 +202,8 @@ class Hand(Showdown):
             self.events.append(_new(ev.Posted, (p, name, a, self.all_in[p])))
         self._last_blind = posters[-1] if posters else self.button
         for p, pl in enumerate(self.players):
+            if not (pl.live_post or pl.dead_post):
+                continue
             if pl.live_post and p not in posters:
                 a = self._put(p, pl.live_post)
                 self.events.append(ev.Posted(p, "live", a, self.all_in[p]))
@@ -290,11 +292,11 @@ class Hand(Showdown):
     def _start_round(self) -> None:
         self.round = r = self.round + 1
         self.phase = BET
-        n, s = self.n, self.structure
+        s = self.structure
         if s.kind == POT or s.kind == NO:
             size = self._big_blind
         else:
-            size = s.bet_size(r >= self.variant.big_bet_from)
+            size = s.big_bet if r >= self.variant.big_bet_from else s.small_bet
         self._size = size          # fixed: the bet; spread/pot/no: the minimum bet
         first_round = r == 0
         if first_round:
@@ -303,42 +305,36 @@ class Hand(Showdown):
             self._to_call = max(max(self.bets), level)
             self._full_level = level
             self._bet_count = 1 if level else 0
+            self._bring_in_due = self._stud and s.bring_in > 0
         else:
-            self.bets = [0] * n
+            self.bets = [0] * self.n
             self._to_call = self._full_level = self._bet_count = 0
+            self._bring_in_due = False
         self._last_raise = size
         self._raise_id = 0
-        self._acted_at = [-1] * n
+        self._acted_at = [-1] * self.n
         self.last_aggressor = None
-        self._bring_in_due = first_round and self.variant.bring_in and s.bring_in > 0
         self._pending = pending = set(self._active)
-        street = self.variant.streets[self.street].name
-        self.events.append(_new(ev.RoundStarted, (r, street, sum(self.totals))))
+        self.events.append(_new(ev.RoundStarted, (r, self.variant.streets[self.street].name, sum(self.totals))))
         if len(pending) < 2 and all(self.bets[p] >= self._to_call for p in pending):
             # Nobody left to bet against: the round is skipped.
             self._pending = set()
             self.actor = None
             return
-        self.actor = self._first_actor()
+        if self._stud:
+            self.actor = self._first_actor()
+            return
+        # Left of the last blind on the first round, else left of the button (a start of n is 0).
+        for p in self._clockwise[self._last_blind + 1 if first_round else self.button + 1]:
+            if p in pending:
+                self.actor = p
+                return
 
     def _first_actor(self) -> int:
-        v = self.variant
-        if v.bring_in:
-            if self.round == 0 and self.structure.bring_in:
-                return self._bring_in_player()
-            return self._best_showing()
-        if self.round == 0:
-            start = (self._last_blind + 1) % self.n
-        else:
-            start = (self.button + 1) % self.n
-        return self._next_pending(start)
-
-    def _next_pending(self, start: int) -> int | None:
-        pending = self._pending
-        for p in self._clockwise[start]:
-            if p in pending:
-                return p
-        return None
+        """Stud's first to act: the bring-in on the first round, else the best showing."""
+        if self.round == 0 and self.structure.bring_in:
+            return self._bring_in_player()
+        return self._best_showing()
 
     def _bring_in_player(self) -> int:
         # Stud: the lowest up card brings in (suits break ties, clubs lowest); razz: the highest,
@@ -813,6 +809,10 @@ class Hand(Showdown):
                 return
 
     def _return_uncalled(self) -> None:
+        if not self._to_call:
+            # Nobody put live chips in this round, and the last round's excess was returned when it
+            # ended: nothing can be uncalled.
+            return
         dead = self.dead
         p, amount = uncalled([t - d for t, d in zip(self.totals, dead)] if any(dead) else self.totals)
         if amount:
@@ -859,6 +859,16 @@ class Hand(Showdown):
         return self.phase == DONE
 
     def pots(self) -> list:
+        if len(self._active) == self._live:
+            # Nobody still in is all-in or protected (they are the ones missing from _active): one
+            # pot, as build_pots would make it, without building its inputs.
+            totals = self.totals
+            total = sum(totals)
+            if not total:
+                return []
+            folded = self.folded
+            top = max([t for t, f in zip(totals, folded) if not f])
+            return [Pot(total, tuple([p for p, t in enumerate(totals) if t == top and not folded[p]]))]
         return build_pots(self.totals, list(map(not_, self.folded)), list(map(or_, self.all_in, self.protected)))
 
     def chips_in_play(self) -> int:

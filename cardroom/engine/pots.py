@@ -36,22 +36,21 @@ def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[boo
         levels.append(top)
     pots: list[Pot] = []
     prev = 0
+    below = 0   # sum(min(t, prev) for t in totals): what the pots so far took from everyone
     for level in levels:
-        amount = 0
-        for t in totals:
-            if t > prev:
-                amount += (t if t < level else level) - prev
+        upto = sum([t if t < level else level for t in totals])
+        amount = upto - below
         eligible = tuple([p for p in players if totals[p] >= level])
         if amount:
             if pots and pots[-1].eligible == eligible:
                 pots[-1] = Pot(pots[-1].amount + amount, eligible)
             else:
                 pots.append(Pot(amount, eligible))
-        prev = level
+        prev, below = level, upto
     # Chips above the highest live level (dead money, or a folded player's bet that no live player
     # matched because the live ones are all-in or protected below it) go to the last pot; when no
     # live player put in anything (two protected all-ins at 0), to a pot they all contest.
-    rest = sum(t - prev for t in totals if t > prev)
+    rest = sum(totals) - below
     if rest:
         if pots:
             pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
