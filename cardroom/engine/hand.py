@@ -684,17 +684,21 @@ class Hand(Showdown):
             full = increase >= self._last_raise
         kind = lg_kind or "bet"
         self._bring_in_due = False
-        self._to_call = max(self._to_call, to)
+        to_call = self._to_call
+        if to > to_call:
+            self._to_call = to_call = to
         if full:
-            if s.kind != FIXED:
-                self._last_raise = max(increase, self._last_raise)
+            if s.kind != FIXED and increase > self._last_raise:
+                self._last_raise = increase
             self._full_level = to
             self._bet_count += 1
             self._raise_id += 1
         self.last_aggressor = p
         self.events.append(_new(BetTo, (p, kind, to, added, self.all_in[p])))
         self._acted(p)
-        self._reopen(p)
+        # _reopen, inline: everyone who may still bet and now owes chips acts again.
+        pending, bets = self._pending, self.bets
+        self._pending = {q for q in self._active if bets[q] < to_call or q in pending}
 
     def _reopen(self, p: int) -> None:
         """After p's bet, raise or bring-in (p has acted): everyone who may still bet and now owes
