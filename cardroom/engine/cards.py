@@ -69,7 +69,7 @@ class Card(int):
 
     def __new__(cls, rank: int, suit: int):
         # Only called while building the 52 interned cards; use Card.parse / CARDS elsewhere.
-        code = (1 << (RANK_SHIFT + rank)) | (1 << (SUIT_SHIFT + 4 * suit)) | (1 << COUNT_SHIFT) | RANK_KEYS[rank]
+        code = (1 << (RANK_SHIFT + rank)) | (1 << (SUIT_SHIFT + 4 * suit)) | 1 << COUNT_SHIFT | RANK_KEYS[rank]
         return super().__new__(cls, code)
 
     @classmethod

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from cardroom.engine.cards import (
-    CARDS, COUNT_SHIFT, FLUSH_FLAGS, INDEX_MASK, RANK_KEYS, RANK_SHIFT, SUIT_BIAS, SUIT_SHIFT, BadCardText, Card,
-    CardError, Deck, DuplicateCards, codes, format_cards, parse_cards, shuffled,
+    CARDS, COUNT_SHIFT, FLUSH_FLAGS, INDEX_MASK, RANK_KEYS, RANK_SHIFT, SUIT_BIAS, SUIT_SHIFT, BadCardText,
+    Card, CardError, Deck, DuplicateCards, codes, format_cards, parse_cards, shuffled,
 )
 
 
@@ -32,7 +32,8 @@ def test_card_codes_hold_their_fields_and_sums_of_up_to_seven_keep_them_apart():
     # The evaluators' layout (see the cards module docstring): every field of a sum of 5 to 7 codes
     # reads back exactly, and the flush flags are set exactly when five or more share a suit.
     for c in CARDS:
-        assert c == (1 << (RANK_SHIFT + c.rank)) | (1 << (SUIT_SHIFT + 4 * c.suit)) | (1 << COUNT_SHIFT) | RANK_KEYS[c.rank]
+        rank_bit, suit_bit = 1 << (RANK_SHIFT + c.rank), 1 << (SUIT_SHIFT + 4 * c.suit)
+        assert c == rank_bit | suit_bit | 1 << COUNT_SHIFT | RANK_KEYS[c.rank]
     rng = random.Random(3)
     spades = [c for c in CARDS if c.suit == 3]
     hands = [rng.sample(CARDS, n) for n in (5, 6, 7) for _ in range(3000)]
