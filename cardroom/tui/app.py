@@ -153,6 +153,10 @@ class CardroomApp(App):
         refresh = getattr(self.screen, "refresh_from_room", None)
         if refresh is not None:
             refresh()
+            if self.paint_now is not None:
+                # Over ssh: draw now, in this turn of the loop, rather than four turns later
+                # together with every other screen the pacer woke (one long turn for all).
+                self.paint_now()
 
     def _show_pages(self) -> None:
         pages = self.client.pages

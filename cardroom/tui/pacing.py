@@ -5,7 +5,7 @@ re-reads its view and repaints (~10 ms each at 100x30): with hundreds of session
 queued far more repaints than it could do, and a player's own keypress waited behind all of
 them (the ssh benchmark: p99 key -> own screen 3.9 s at 200 sessions). A `Pacer` (one per
 server) takes the "something changed" signals instead: every `period` it wakes at most `count`
-apps, seated players before railbirds, and folds repeated signals for an app still waiting
+apps, one a loop turn, seated players before railbirds, and folds repeated signals for an app still waiting
 into one; railbirds who have waited `max_wait` seconds get a third of the wakes even while
 players keep asking. `count` adapts (cut by a quarter, else one more each period) to the loop's
 lag and to the process's CPU use: above `cpu_limit` of a core over the last `window` seconds the
@@ -47,7 +47,7 @@ class Pacer:
         self._low: OrderedDict[Hashable, Callable[[], None]] = OrderedDict()
         self._since: dict[Hashable, float] = {}       # low: when first asked
         self._turn = 0
-        self._handle: asyncio.TimerHandle | None = None
+        self._handle: asyncio.Handle | None = None
         self._due = 0.0
 
     @property
@@ -108,13 +108,21 @@ class Pacer:
             self.count = max(1, self.count * 3 // 4)
         else:
             self.count = min(self.max_count, self.count + 1)
-        for _ in range(self.count):
-            queue = self._high or self._low
-            if not queue:
-                break
+        self._next(self.count)
+
+    def _next(self, allowance: int) -> None:
+        """Wake one app, and the next on the following loop turn while `allowance` lasts; then
+        wait for the next period. One a turn: a woken app re-reads the room and repaints
+        (~10-15 ms) in its own task on the next turn, so a batch woken at once made one long turn
+        (the ssh benchmark: 50-100 ms turns at 150 sessions) that a player's key waited behind."""
+        self._handle = None
+        loop = asyncio.get_running_loop()
+        queue = self._high or self._low
+        if queue:
             self._turn += 1
             if self._high and self._low and self._turn % 3 == 0:
                 oldest = next(iter(self._low))
+                now = loop.time()
                 if now - self._since.get(oldest, now) > self.max_wait:
                     queue = self._low          # a railbird waited too long: its turn
             key, wake = queue.popitem(last=False)
@@ -122,8 +130,11 @@ class Pacer:
             self.woken += 1
             self._wake_one(wake)
         if self._high or self._low:
-            self._due = loop.time() + self.period
-            self._handle = loop.call_at(self._due, self._run)
+            if allowance > 1:
+                self._handle = loop.call_soon(self._next, allowance - 1)
+            else:
+                self._due = loop.time() + self.period
+                self._handle = loop.call_at(self._due, self._run)
 
     def _measure_cpu(self, now: float) -> None:
         """Update `cpu`: the process's CPU seconds per wall second over the last window."""

@@ -185,7 +185,7 @@ async def test_a_players_own_action_is_painted_within_the_action(room_server, mo
     from cardroom.ssh.session import AppSession
 
     written: list[int] = []
-    painted: list[int] = []
+    painted: list[tuple[str, int]] = []          # (whose app, bytes written inside the call)
     write = AppSession.write
     monkeypatch.setattr(AppSession, "write", lambda self, data: (written.append(len(data)), write(self, data))[1])
     paint = driver.paint_now
@@ -193,7 +193,7 @@ async def test_a_players_own_action_is_painted_within_the_action(room_server, mo
     def counted(app):
         before = len(written)
         paint(app)
-        painted.append(len(written) - before)
+        painted.append((app.client.name, len(written) - before))
 
     monkeypatch.setattr(driver, "paint_now", counted)
     served = await room_server()
@@ -202,9 +202,11 @@ async def test_a_players_own_action_is_painted_within_the_action(room_server, mo
     b = await _sit_down(served, _key(), "bob")
     await _until(lambda: table.hand is not None and _actor_name(table) is not None)
     await asyncio.sleep(0.5)                            # both screens settled
-    screen = a[1] if _actor_name(table) == "alice" else b[1]
+    actor = _actor_name(table)
+    screen = a[1] if actor == "alice" else b[1]
+    painted.clear()
     screen.send("c")
-    await _until(lambda: painted)
-    assert painted[0] > 0                               # bytes went out inside the call
+    await _until(lambda: any(who == actor for who, _ in painted))
+    assert next(n for who, n in painted if who == actor) > 0    # bytes went out inside the call
     for conn, _ in (a, b):
         conn.close()
