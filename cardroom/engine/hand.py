@@ -99,6 +99,20 @@ def _clockwise(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 class Hand(Showdown):
+    # Slots, not an instance dict: a hand has about sixty attributes, past the thirty a shared-key
+    # instance dict holds, so a dict would be a full one, rebuilt several times while __init__
+    # fills it in and probed by hash on every self.x; a slot is an array index.
+    __slots__ = (
+        "variant", "structure", "rules", "players", "n", "button", "deck", "start_stacks", "stacks",
+        "totals", "dead", "bets", "folded", "all_in", "protected", "hole", "up", "board", "muck_pile",
+        "discarded_by", "burns", "events", "street", "round", "phase", "actor", "shown",
+        "showdown_order", "last_aggressor", "draw_counts", "draw_index", "rake", "saw_flop",
+        "_live", "_active", "_reclaimed", "_high", "_low", "_legal", "_must_raise", "_big_blind",
+        "_stud", "_clockwise", "_blind_level", "_last_blind", "_size", "_to_call", "_full_level",
+        "_bet_count", "_last_raise", "_raise_id", "_acted_at", "_bring_in_due", "_pending",
+        "_deferred", "_draw_order", "_draw_pos", "_sd_pos",
+    )
+
     def __init__(self, variant: Variant, structure: Structure, players: Sequence[Player], *,
                  button: int = 0, deck: Deck | None = None, rules: Rules | None = None) -> None:
         n = len(players)

@@ -17,6 +17,8 @@ _new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every
 class Showdown:
     """Hand's showdown and settlement methods (they read and write the Hand's own attributes)."""
 
+    __slots__ = ()   # Hand's attributes are slots (hand.py); a mixin with a dict would undo that
+
     def _award_uncontested(self, winner: int) -> None:
         """Everyone else folded: the winner takes the middle, less the rake, without showing."""
         pot = sum(self.totals)
