@@ -51,7 +51,7 @@ class Mirrors:
         self.clock = clock
         self.groups: dict[Hashable, Group] = {}
         self.joins = 0              # counters for the ssh benchmark
-        self.leaves = 0
+        self.leaves: dict[str, int] = {"input": 0, "changed": 0, "ended": 0}    # by why
         self.shared = 0             # writes sent to a follower's terminal
 
     def member(self, app: Any) -> Member:
@@ -107,12 +107,16 @@ class Member:
             if key == g.key:
                 if g.leader is self:
                     mirrors = self.mirrors
-                    for f in g.followers:
-                        f.driver._send(data)
-                        mirrors.shared += 1
+                    # A copy: a follower whose peer vanished (or stopped reading) leaves the
+                    # group from inside its send.
+                    for f in list(g.followers):
+                        driver = f.driver
+                        if driver is not None:
+                            driver._send(data)
+                            mirrors.shared += 1
                     return True
                 return False        # the leader's drawing of the same thing is on this terminal
-            self._leave()
+            self._leave("changed")
             return True
         mirrors = self.mirrors
         if key is None or self.driver is None or mirrors.clock() - self.last_input < mirrors.quiet:
@@ -136,12 +140,12 @@ class Member:
         """The terminal sent input (or resized): this session's screen is its own again."""
         self.last_input = self.mirrors.clock()
         if self.group is not None:
-            self._leave()
+            self._leave("input")
 
     def detach(self) -> None:
         """The session ends (or stops drawing): out of any group, for good."""
         if self.group is not None:
-            self._leave(redraw=False)
+            self._leave("ended", redraw=False)
         self.driver = None
 
     # -- called by the app ----------------------------------------------------------------------
@@ -149,15 +153,15 @@ class Member:
         """Leave the group if this app's screen would no longer be the group's."""
         g = self.group
         if g is not None and self._key() != g.key:
-            self._leave()
+            self._leave("changed")
 
     # -------------------------------------------------------------------------------------------
-    def _leave(self, redraw: bool = True) -> None:
+    def _leave(self, why: str, redraw: bool = True) -> None:
         g = self.group
         assert g is not None
         self.group = None
         mirrors = self.mirrors
-        mirrors.leaves += 1
+        mirrors.leaves[why] += 1
         if g.leader is self:
             if g.followers:
                 # Another member takes over: its app redraws everything, and that drawing (its

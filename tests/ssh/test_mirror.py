@@ -319,3 +319,20 @@ def test_the_config_switch_turns_shared_drawings_on_and_off(tmp_path, shared):
             assert apps[0].mirror is None and apps[1].mirror is None
     finally:
         store.close()
+
+
+async def test_a_follower_whose_peer_vanished_drops_out_and_the_others_go_on(table_world):
+    w = table_world
+    birds = await _three_railbirds(w)
+    leaders, followers = _roles(birds)
+    gone, other = followers
+    gone.term.broken = True                         # its next write raises BrokenPipeError
+    w.act()
+    await w.settle()
+    assert gone.driver.is_closed and gone.member.group is None
+    assert other.member.following
+    for _ in range(2):
+        w.act()
+        await w.settle()
+    assert leaders[0].app.is_running
+    assert other.term.cells() == leaders[0].term.cells()
