@@ -13,7 +13,6 @@ specific IllegalAction saying which rule it breaks and changes nothing.
 from __future__ import annotations
 
 from functools import cache
-from operator import not_, or_
 from typing import NamedTuple, Sequence
 
 from cardroom.engine import events as ev
@@ -21,7 +20,7 @@ from cardroom.engine.betting import FIXED, NO, POT, SPREAD, Rules, Structure
 from cardroom.engine.cards import Card, Deck, check_unique, shuffled
 from cardroom.engine.evaluation import evaluator
 from cardroom.engine.money import format_cents
-from cardroom.engine.pots import Pot, build_pots, uncalled
+from cardroom.engine.pots import pots_of, uncalled
 from cardroom.engine.showdown import Showdown
 from cardroom.engine.showing import showing_value
 from cardroom.engine.variants import Variant
@@ -877,17 +876,11 @@ class Hand(Showdown):
         return self.phase == DONE
 
     def pots(self) -> list:
-        if len(self._active) == self._live:
-            # Nobody still in is all-in or protected (they are the ones missing from _active): one
-            # pot, as build_pots would make it, without building its inputs.
-            totals = self.totals
-            total = sum(totals)
-            if not total:
-                return []
-            folded = self.folded
-            top = max([t for t, f in zip(totals, folded) if not f])
-            return [Pot(total, tuple([p for p, t in enumerate(totals) if t == top and not folded[p]]))]
-        return build_pots(self.totals, list(map(not_, self.folded)), list(map(or_, self.all_in, self.protected)))
+        # The live players who are all-in or protected are the live ones missing from _active.
+        folded, totals, active = self.folded, self.totals, self._active
+        players = [p for p in range(self.n) if not folded[p]]
+        return pots_of(totals, players, {totals[p] for p in players if p not in active}
+                       if len(active) < len(players) else set())
 
     def chips_in_play(self) -> int:
         """Stacks plus everything in the middle plus rake: constant through a hand."""

@@ -22,40 +22,49 @@ def build_pots(totals: Sequence[int], live: Sequence[bool], capped: Sequence[boo
     capped: all-in or protected (contests only up to its own total).
     """
     players = [p for p in range(len(totals)) if live[p]]
-    live_totals = [totals[p] for p in players]
-    top = max(live_totals, default=0)
-    caps = {t for p, t in zip(players, live_totals) if capped[p]}
+    return pots_of(totals, players, {totals[p] for p in players if capped[p]})
+
+
+_new = tuple.__new__   # a Pot in one C call (a NamedTuple's own __new__ is a Python function)
+
+
+def pots_of(totals: Sequence[int], players: list[int], caps: set[int]) -> list[Pot]:
+    """build_pots from the live players (in player order) and the totals of those of them who are
+    capped: what a Hand knows without building the two flag lists."""
     if not caps:
         # The usual showdown, nobody in it all-in or protected: one pot of everything, for the live
         # players who put in the most (what the general case below comes to).
         total = sum(totals)
-        return [Pot(total, tuple([p for p, t in zip(players, live_totals) if t >= top]))] if total else []
+        if not total:
+            return []
+        top = max([totals[p] for p in players], default=0)
+        return [_new(Pot, (total, tuple([p for p in players if totals[p] == top])))]
+    top = max([totals[p] for p in players])
     caps.discard(0)
     levels = sorted(caps)
     if not levels or levels[-1] < top:
         levels.append(top)
     pots: list[Pot] = []
-    prev = 0
-    below = 0   # sum(min(t, prev) for t in totals): what the pots so far took from everyone
+    below = 0   # sum(min(t, level) for t in totals) at the previous level: what earlier pots took
     for level in levels:
         upto = sum([t if t < level else level for t in totals])
         amount = upto - below
         eligible = tuple([p for p in players if totals[p] >= level])
         if amount:
-            if pots and pots[-1].eligible == eligible:
-                pots[-1] = Pot(pots[-1].amount + amount, eligible)
+            if pots and pots[-1][1] == eligible:
+                pots[-1] = _new(Pot, (pots[-1][0] + amount, eligible))
             else:
-                pots.append(Pot(amount, eligible))
-        prev, below = level, upto
+                pots.append(_new(Pot, (amount, eligible)))
+        below = upto
     # Chips above the highest live level (dead money, or a folded player's bet that no live player
     # matched because the live ones are all-in or protected below it) go to the last pot; when no
     # live player put in anything (two protected all-ins at 0), to a pot they all contest.
     rest = sum(totals) - below
     if rest:
         if pots:
-            pots[-1] = Pot(pots[-1].amount + rest, pots[-1].eligible)
+            pots[-1] = _new(Pot, (pots[-1][0] + rest, pots[-1][1]))
         else:
-            pots.append(Pot(rest, tuple(players)))
+            pots.append(_new(Pot, (rest, tuple(players))))
     return pots
 
 
