@@ -127,3 +127,26 @@ async def test_a_busy_process_wakes_fewer_and_an_idle_one_more():
     await asyncio.sleep(0.15)
     assert pacer.cpu < 0.7
     assert pacer.count > low
+
+
+async def test_a_woken_app_paints_in_the_turn_it_rereads_the_room(world):
+    """Over ssh the app is given paint_now: after re-reading the room it draws at once rather
+    than four loop turns later together with every other screen woken meanwhile."""
+    from cardroom.tui.app import build_app
+
+    from .conftest import open_table, table_settings
+
+    w = world(table_settings())
+    clients = w.seat("T", ["alice", "bob"])
+    app = build_app(clients[0])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_table(app, pilot)
+        await pilot.pause()
+        order: list[str] = []
+        screen = app.screen
+        reread = screen.refresh_from_room
+        screen.refresh_from_room = lambda: (order.append("reread"), reread())[1]
+        app.paint_now = lambda: order.append("paint")
+        app._room_changed()
+        await pilot.pause()
+        assert order == ["reread", "paint"]
