@@ -147,6 +147,8 @@ class Member:
         if self.group is not None:
             self._leave("ended", redraw=False)
         self.driver = None
+        if getattr(self.app, "mirror", None) is self:
+            self.app.mirror = None          # no app <-> member cycle left for the collector
 
     # -- called by the app ----------------------------------------------------------------------
     def check(self) -> None:
