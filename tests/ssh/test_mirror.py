@@ -73,6 +73,7 @@ class Session:
         if not self.task.done():
             self.app.exit()
             await asyncio.wait_for(self.task, 5)
+        self.client.close()                 # as the server's session does when its app ends
 
 
 class TableWorld:
@@ -336,3 +337,21 @@ async def test_a_follower_whose_peer_vanished_drops_out_and_the_others_go_on(tab
         await w.settle()
     assert leaders[0].app.is_running
     assert other.term.cells() == leaders[0].term.cells()
+
+
+async def test_closed_railbirds_leave_no_app_and_no_group_behind(table_world):
+    import gc
+    import weakref
+
+    w = table_world
+    birds = await _three_railbirds(w)
+    assert w.mirrors.groups
+    refs = [weakref.ref(b.app) for b in birds]
+    for b in birds:
+        await b.stop()
+    assert w.mirrors.groups == {} and w.mirrors.following == 0
+    w.sessions.clear()
+    del birds, b
+    await asyncio.sleep(0.1)
+    gc.collect()
+    assert [r for r in refs if r() is not None] == []
