@@ -1,0 +1,209 @@
+"""What the actor may do now, and why an action is refused: Legal, legal(), verify() and the
+IllegalAction errors. A mixin of Hand (the same object's state), kept in its own file: these read
+the betting state that hand.py keeps and change nothing but the cached answer.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from cardroom.engine.betting import FIXED, NO, SPREAD
+from cardroom.engine.money import format_cents
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now. Nothing was changed."""
+
+
+class NotYourTurn(IllegalAction):
+    pass
+
+
+class ActionNotAllowed(IllegalAction):
+    pass
+
+
+class BadAmount(IllegalAction):
+    pass
+
+
+class BadDiscard(IllegalAction):
+    pass
+
+
+class Legal(NamedTuple):
+    """What the actor may do now. Amounts are round totals ("raise to") except `call` (chips added)."""
+
+    player: int
+    phase: str              # "bet", "draw", "showdown"
+    fold: bool = False
+    check: bool = False
+    call: int = 0           # chips to call (0: nothing to call or calling not allowed)
+    can_call: bool = False
+    min_to: int = 0         # smallest bet/raise/complete, as the round total; 0 = not allowed
+    max_to: int = 0         # largest
+    raise_kind: str = ""    # "bet", "raise" or "complete"
+    bring_in: int = 0       # the bring-in amount when the actor may bring in
+    max_draw: int = 0       # cards the actor may exchange
+    show: bool = False
+    muck: bool = False
+
+
+BET, DRAW, SHOWDOWN, DONE = "bet", "draw", "showdown", "done"
+_new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every field given
+_OVER = Legal(-1, DONE)
+_NO_RAISE = (0, 0, "")
+
+
+class Legality:
+    """Hand's queries (they read the Hand's own attributes)."""
+
+    __slots__ = ()   # Hand's attributes are slots (hand.py); a mixin with a dict would undo that
+
+    def legal(self) -> Legal:
+        lg = self._legal
+        if lg is None:
+            lg = self._legal = self._compute_legal()
+        return lg
+
+    def _compute_legal(self) -> Legal:
+        p = self.actor
+        if p is None:
+            return _OVER
+        phase = self.phase
+        if phase != BET:
+            # Every field given, in Legal's order (keyword construction costs three times as much).
+            if phase == DRAW:
+                cap = 4 if self.rules.draw_cap_four else 5
+                max_draw = min(cap, len(self.hole[p]))
+                return _new(Legal, (p, DRAW, False, False, 0, False, 0, 0, "", 0, max_draw, False, False))
+            return _new(Legal, (p, SHOWDOWN, False, False, 0, False, 0, 0, "", 0, 0, True, self._may_muck(p)))
+        bet, stack, to_call = self.bets[p], self.stacks[p], self._to_call
+        lo, hi, kind = self._raise_range(p, bet, bet + stack, to_call)
+        if self._bring_in_due:
+            return Legal(p, BET, False, False, 0, False, lo, hi, kind, min(self.structure.bring_in, stack))
+        owe = to_call - bet
+        can_call = owe > 0
+        if can_call and self._must_raise and self.round == 0 and to_call <= self._blind_level \
+                and self._bet_count <= 1:
+            can_call = False   # lowball house rule: the big blind must be raised to enter
+        return _new(Legal, (p, BET, True, owe <= 0, (owe if owe < stack else stack) if can_call else 0,
+                            can_call, lo, hi, kind, 0, 0, False, False))
+
+    def _raise_range(self, p: int, bet: int, most: int, to_call: int) -> tuple[int, int, str]:
+        """(min_to, max_to, kind) for a bet/raise by p, who has `bet` in this round and could have
+        `most` in it, or (0, 0, "") when none is allowed."""
+        if most <= to_call:
+            return _NO_RAISE
+        acted = self._acted_at[p]
+        if acted >= 0 and acted == self._raise_id and to_call > bet:
+            return _NO_RAISE   # only a short all-in since p acted: betting is not reopened
+        stacks, bets = self.stacks, self.bets
+        for q in self._active:
+            if q != p and stacks[q] + bets[q] > to_call:
+                break
+        else:
+            return _NO_RAISE   # nobody else could put in more than the current bet: no raise
+        full_level = self._full_level
+        kind = "raise" if full_level > 0 or (to_call > 0 and not self._bring_in_due and
+                                             self._bet_count > 0) else "bet"
+        s = self.structure
+        skind = s.kind
+        stud_opening = self._stud and full_level == 0 and self.round == 0
+        if stud_opening:
+            kind = "complete" if skind == FIXED or skind == SPREAD else "bet"
+        if skind == NO:
+            lo = to_call + self._last_raise
+            return (lo if lo < most else most), most, kind
+        if skind == FIXED:
+            if s.cap is not None and self._bet_count >= s.cap and not (
+                    s.uncapped_heads_up and self._bettors() == 2):
+                return _NO_RAISE
+            target = full_level + self._size
+            if target <= to_call:
+                target = to_call + self._size
+            lo = hi = target if target < most else most
+        elif skind == SPREAD:
+            if s.cap is not None and self._bet_count >= s.cap and not (
+                    s.uncapped_heads_up and self._bettors() == 2):
+                return _NO_RAISE
+            base = max(to_call, full_level)
+            lo = min(base + max(s.small_bet, self._last_raise), most)
+            hi = min(base + s.big_bet, most)
+            if stud_opening:
+                lo = min(s.small_bet, most)
+        else:   # pot limit: at most the pot after calling
+            lo = min(to_call + self._last_raise, most)
+            pot_after_call = sum(self.totals) + to_call - bet
+            hi = max(min(to_call + pot_after_call, most), lo)
+        return lo, hi, kind
+
+    def _bettors(self) -> int:
+        return sum(1 for p in range(self.n) if not self.folded[p])
+
+    def can(self, kind: str, amount: int = 0, player: int | None = None) -> bool:
+        try:
+            self.verify(kind, amount, player)
+        except IllegalAction:
+            return False
+        return True
+
+    def verify(self, kind: str, amount: int = 0, player: int | None = None, discards=()) -> Legal:
+        """Raise the IllegalAction that `kind` would meet now; return the Legal it was checked against."""
+        if self.actor is None:
+            raise NotYourTurn("the hand is over")
+        if player is not None and player != self.actor:
+            raise NotYourTurn(f"it is {self.players[self.actor].name}'s turn, not {self.players[player].name}'s")
+        lg = self.legal()
+        if kind in ("draw", "stand pat"):
+            if lg.phase != DRAW:
+                raise ActionNotAllowed("there is no draw now")
+            return lg
+        if kind in ("show", "muck"):
+            if lg.phase != SHOWDOWN:
+                raise ActionNotAllowed("it is not the showdown")
+            if kind == "muck" and not lg.muck:
+                raise ActionNotAllowed("the last aggressor must show first" if not self.rules.show_all
+                                       else "at this table every remaining hand is shown")
+            return lg
+        if lg.phase != BET:
+            raise ActionNotAllowed("this is not a betting round" if lg.phase == DRAW else
+                                   "the betting is over")
+        if self._bring_in_due and kind not in ("bring-in", "complete", "bet", "raise"):
+            raise ActionNotAllowed("the lowest up card must bring in or complete")
+        if kind == "fold":
+            return lg
+        if kind == "check":
+            if not lg.check:
+                raise ActionNotAllowed(f"you cannot check: there is a bet of {self._money(self._to_call)} to you")
+            return lg
+        if kind == "call":
+            if lg.check:
+                raise ActionNotAllowed("there is nothing to call: check instead")
+            if not lg.can_call:
+                raise ActionNotAllowed("house rule: you must raise the big blind to enter the pot")
+            return lg
+        if kind == "bring-in":
+            if not self._bring_in_due:
+                raise ActionNotAllowed("there is no bring-in to make")
+            return lg
+        if kind in ("bet", "raise", "complete"):
+            if not isinstance(amount, int) or isinstance(amount, bool):
+                raise BadAmount(f"an amount is a whole number of cents, not {amount!r}")
+            if not lg.min_to:
+                if self.structure.limited and self._bet_count >= (self.structure.cap or 10**9):
+                    raise ActionNotAllowed(f"the betting is capped at {self.structure.cap} bets this round: "
+                                           "call or fold")
+                raise ActionNotAllowed("you may not raise now: only call or fold "
+                                       "(an all-in for less than a full raise does not reopen the betting)")
+            if not (lg.min_to <= amount <= lg.max_to):
+                if lg.min_to == lg.max_to:
+                    raise BadAmount(f"the {lg.raise_kind} here is exactly {self._money(lg.min_to)}")
+                raise BadAmount(f"{self._money(amount)} is not allowed: {lg.raise_kind} to between "
+                                f"{self._money(lg.min_to)} and {self._money(lg.max_to)}")
+            return lg
+        raise ActionNotAllowed(f"unknown action {kind!r}")
+
+    @staticmethod
+    def _money(c: int) -> str:
+        return format_cents(c, always_cents=True)
