@@ -371,7 +371,10 @@ async def test_join_a_seat_by_clicking_it(world):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", "enter")      # watch
         await pilot.pause()
-        await pilot.click("#seat-5")
+        felt = app.screen.query_one("#felt")
+        x, y = felt.seat_offset(5)
+        gutter = felt.styles.gutter
+        await pilot.click("#felt", offset=(x + gutter.left + 2, y + gutter.top + 1))
         await pilot.pause()
         assert isinstance(app.screen, AmountDialog)
         await pilot.press("enter")

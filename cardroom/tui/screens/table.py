@@ -32,7 +32,6 @@ from cardroom.tui.widgets.chat import ChatInput, ChatLog, ChatPane
 from cardroom.tui.widgets.countdown import Countdown
 from cardroom.tui.widgets.felt import Felt
 from cardroom.tui.widgets.hand import MyHand
-from cardroom.tui.widgets.seat import Seat
 
 HOLD = Binding.Group("Hold", compact=True)
 AUTO = Binding.Group("Auto")
@@ -641,8 +640,8 @@ class TableScreen(Screen):
     def _card_clicked(self, event: HandCard.Clicked) -> None:
         self.action_hold(event.index)
 
-    @on(Seat.Clicked)
-    def _seat_clicked(self, event: Seat.Clicked) -> None:
+    @on(Felt.SeatClicked)
+    def _seat_clicked(self, event: Felt.SeatClicked) -> None:
         state = next((s for s in self.view.seats if s.number == event.number), None)
         if state is not None and state.status == "empty" and self.view.my_seat is None \
                 and self.app.hotseat is None:

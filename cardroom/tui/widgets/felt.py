@@ -1,17 +1,33 @@
 """The table: seats around an oval-ish grid (clockwise = ascending seat numbers), and in the middle
-the board or up cards, the pot and side pots and what the dealer says of the draw."""
+the board or up cards, the pot and side pots and what the dealer says of the draw.
+
+One widget draws it all, line by line (see widgets/lines.py). It was a container of three rows of
+seat widgets around a centre widget: fifteen widgets, each with its own styling pass on every
+repaint and a CSS restyle whenever a seat changed state (acting, folded), which made the seats the
+dearest part of a table screen's repaint over ssh. The look is the same: in a row every seat
+(and the centre) gets an equal share of the width, as `1fr` gave it; on wide screens seats are
+boxed, the box of the seat to act heavy. Seat states are styled by the component classes below.
+"""
 
 from __future__ import annotations
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual import events
+from textual.message import Message
+from textual.strip import Strip
 
 from cardroom.room.api import TableView
 from cardroom.tui.options import UIOptions
 from cardroom.tui.render import cards_text, money
-from cardroom.tui.widgets.lines import TextLines
-from cardroom.tui.widgets.seat import Seat
+from cardroom.tui.widgets.lines import TextLines, text_strip
+from cardroom.tui.widgets.seat import seat_lines
+
+# (top left, top, top right, side, bottom left, bottom, bottom right)
+ROUND = ("\u256d", "\u2500", "\u256e", "\u2502", "\u2570", "\u2500", "\u256f")
+HEAVY = ("\u250f", "\u2501", "\u2513", "\u2503", "\u2517", "\u2501", "\u251b")
+ASCII_BOX = ("+", "-", "+", "|", "+", "-", "+")
 
 
 def seat_layout(n: int) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -26,85 +42,173 @@ def seat_layout(n: int) -> tuple[list[int], list[int], list[int], list[int]]:
             [seats[-1]])
 
 
-class Center(TextLines):
-    DEFAULT_CSS = """
-    Center { width: 1fr; height: 3; }
-    """
-    ALIGN = "center"
-
-    def __init__(self, opts: UIOptions, **kw) -> None:
-        super().__init__(**kw)
-        self.opts = opts
-        self._key = None
-
-    def show(self, view: TableView) -> None:
-        key = (view.board, view.pots, view.phase, view.street, view.status, view.game)
-        if key != self._key:
-            self._key = key
-            self.redraw()
-
-    def text_lines(self, width: int, height: int) -> list[Text]:
-        if self._key is None:
-            return []
-        board, pots, phase, street, status, game = self._key
-        lines = []
-        if board:
-            lines.append(cards_text(board, self.opts))
-        else:
-            lines.append(Text(game, "italic"))
-        if pots:
-            t = Text(f"Pot {money(pots[0])}", "bold")
-            for i, p in enumerate(pots[1:], 1):
-                t.append(f"  side pot {i}: {money(p)}")
-            lines.append(t)
-        elif phase == "waiting":
-            lines.append(Text("waiting for players" if status == "open" else f"table {status}", "italic"))
-        else:
-            lines.append(Text(""))
-        if phase in ("bet", "draw", "showdown"):
-            lines.append(Text(f"{street} - {'draw' if phase == 'draw' else phase}", "dim"))
-        return [Text()] * max(0, (height - len(lines)) // 2) + lines     # centred, as the CSS was
-
-    def restyle(self) -> None:
-        self.redraw()
+def shares(width: int, n: int) -> list[tuple[int, int]]:
+    """(x, width) of n equal shares of `width`, as Textual lays out n `1fr` widgets."""
+    cuts = [width * i // n for i in range(n + 1)]
+    return [(cuts[i], cuts[i + 1] - cuts[i]) for i in range(n)]
 
 
-class Felt(Vertical):
+def center_lines(view: TableView, opts: UIOptions) -> list[Text]:
+    """The board (or the game), the pot and side pots, the street."""
+    lines = [cards_text(view.board, opts) if view.board else Text(view.game, "italic")]
+    if view.pots:
+        t = Text(f"Pot {money(view.pots[0])}", "bold")
+        for i, p in enumerate(view.pots[1:], 1):
+            t.append(f"  side pot {i}: {money(p)}")
+        lines.append(t)
+    elif view.phase == "waiting":
+        lines.append(Text("waiting for players" if view.status == "open" else f"table {view.status}", "italic"))
+    else:
+        lines.append(Text(""))
+    if view.phase in ("bet", "draw", "showdown"):
+        lines.append(Text(f"{view.street} - {'draw' if view.phase == 'draw' else view.phase}", "dim"))
+    return lines
+
+
+class Felt(TextLines):
     DEFAULT_CSS = """
     Felt { height: auto; background: $success 12%; }
-    Felt > Horizontal { height: auto; }
+    Felt > .felt--empty { color: $text-muted; }
+    Felt > .felt--folded { color: $text-muted; }
+    Felt > .felt--acting { background: $warning 25%; }
+    Felt > .felt--mine { text-style: bold; }
+    Felt > .felt--box { color: $foreground 30%; }
+    Felt > .felt--box-acting { color: $warning; }
+    Felt > .felt--box-mine { color: $accent; }
+    Felt > .felt--box-empty { color: $foreground 10%; }
     """
+    COMPONENT_CLASSES = {"felt--empty", "felt--folded", "felt--acting", "felt--mine", "felt--box",
+                         "felt--box-acting", "felt--box-mine", "felt--box-empty"}
+
+    class SeatClicked(Message):
+        def __init__(self, number: int) -> None:
+            super().__init__()
+            self.number = number
 
     def __init__(self, seats: int, opts: UIOptions, **kw) -> None:
         super().__init__(**kw)
         self.n = seats
         self.opts = opts
+        self.top, self.right, self.bottom, self.left = seat_layout(seats)
+        self._seats: dict = {}          # number -> (SeatState, mine, drew)
+        self._center: tuple = ()
+        self._view: TableView | None = None
+        self._cells: list[tuple[int, int, int, int, int]] = []   # (number, x, y, w, h) last drawn
 
-    def compose(self) -> ComposeResult:
-        top, right, bottom, left = seat_layout(self.n)
-        with Horizontal(id="felt-top"):
-            for n in top:
-                yield Seat(n, self.opts, id=f"seat-{n}")
-        with Horizontal(id="felt-middle"):
-            for n in left:
-                yield Seat(n, self.opts, id=f"seat-{n}", classes="side")
-            yield Center(self.opts, id="center")
-            for n in right:
-                yield Seat(n, self.opts, id=f"seat-{n}", classes="side")
-        with Horizontal(id="felt-bottom"):
-            for n in bottom:
-                yield Seat(n, self.opts, id=f"seat-{n}")
-
+    # ------------------------------------------------------------------ data
     def show(self, view: TableView) -> None:
-        for s in view.seats:
-            try:
-                w = self.query_one(f"#seat-{s.number}", Seat)
-            except Exception:
-                continue
-            w.show(s, s.number == view.my_seat, view.draw_counts.get(s.number))
-        self.query_one(Center).show(view)
+        seats = {s.number: (s, s.number == view.my_seat, view.draw_counts.get(s.number)) for s in view.seats}
+        center = (view.board, view.pots, view.phase, view.street, view.status, view.game)
+        if seats != self._seats or center != self._center:
+            self._seats, self._center, self._view = seats, center, view
+            self.redraw()
 
     def restyle(self) -> None:
-        for w in self.query(Seat):
-            w.restyle()
-        self.query_one(Center).restyle()
+        self.redraw()
+
+    @property
+    def wide(self) -> bool:
+        return self.screen.has_class("-wide")
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return 3 * (5 if self.wide else 3)
+
+    # ------------------------------------------------------------------ drawing
+    def build_strips(self, width: int, height: int, base: Style) -> list[Strip]:
+        wide = self.wide
+        h = 5 if wide else 3
+        rows: list[list[tuple[int | None, int, int]]] = []     # per row: (seat or None=centre, x, w)
+        for numbers in (self.top, None, self.bottom):
+            if numbers is None:
+                cells = [*self.left, None, *self.right]
+            else:
+                cells = list(numbers)
+            rows.append([(c, x, w) for c, (x, w) in zip(cells, shares(width, len(cells)))] if cells else [])
+        self._cells = [(c, x, y * h, w, h) for y, row in enumerate(rows) for c, x, w in row if c is not None]
+        strips: list[Strip] = []
+        console = self.app.console
+        for row in rows:
+            if not row:
+                strips.extend(Strip.blank(width, base) for _ in range(h))
+                continue
+            blocks = [self._center_block(w, h, base, console) if c is None
+                      else self._seat_block(c, w, h, wide, base, console) for c, x, w in row]
+            for i in range(h):
+                strips.append(Strip.join(block[i] for block in blocks))
+        return strips[:height]
+
+    def _layer(self, name: str) -> Style:
+        """What component `name`'s CSS sets, and only that, to lay over a seat's style: layered
+        as a seat widget's classes were (the full style would also reset the colour or background
+        the component leaves alone; the partial one has colours not yet blended over the felt)."""
+        partial = self.get_component_rich_style(name, partial=True)
+        full = self.get_component_rich_style(name)
+        return Style(color=full.color if partial.color else None,
+                     bgcolor=full.bgcolor if partial.bgcolor else None,
+                     bold=partial.bold, italic=partial.italic, dim=partial.dim)
+
+    def _center_block(self, w: int, h: int, base: Style, console) -> list[Strip]:
+        view = self._view
+        if view is None:
+            return [Strip.blank(w, base)] * h
+        lines = center_lines(view, self.opts)
+        lines = [Text()] * max(0, (h - len(lines)) // 2) + lines       # centred, as the CSS was
+        out = [text_strip(t, w, base, console, "center") for t in lines[:h]]
+        return out + [Strip.blank(w, base)] * (h - len(out))
+
+    def _seat_block(self, number: int, w: int, h: int, wide: bool, base: Style, console) -> list[Strip]:
+        entry = self._seats.get(number)
+        if entry is None:
+            return [Strip.blank(w, base)] * h
+        state, mine, drew = entry
+        style = base
+        empty, folded = state.status == "empty", state.status == "folded"
+        for on, name in ((empty, "felt--empty"), (folded, "felt--folded"), (state.acting, "felt--acting"),
+                         (mine, "felt--mine")):
+            if on:
+                style = style + self._layer(name)
+        lines = seat_lines(state, drew, self.opts)
+        if not wide:
+            inner = max(0, w - 2)
+            pad = Segment(" ", style)
+            out = [Strip([pad, *text_strip(t, inner, style, console), pad], w) if w >= 2 else Strip.blank(w, style)
+                   for t in lines[:h]]
+            return out + [Strip.blank(w, style)] * (h - len(out))
+        # Boxed: the box's colour by state (later rules win, as the CSS had them: empty, then mine)
+        box_name = "felt--box"
+        if state.acting:
+            box_name = "felt--box-acting"
+        if mine:
+            box_name = "felt--box-mine"
+        if empty:
+            box_name = "felt--box-empty"
+        chars = ASCII_BOX if self.opts.ascii else (HEAVY if state.acting and not mine and not empty else ROUND)
+        box = Style(bgcolor=style.bgcolor) + self._layer(box_name)     # the box: no text style
+        tl, t, tr, side, bl, b, br = chars
+        inner = max(0, w - 4)
+        out = [Strip([Segment(tl + t * (w - 2) + tr, box)], w)]
+        for i in range(h - 2):
+            text = lines[i] if i < len(lines) else Text()
+            out.append(Strip([Segment(side, box), Segment(" ", style), *text_strip(text, inner, style, console),
+                              Segment(" ", style), Segment(side, box)], w))
+        out.append(Strip([Segment(bl + b * (w - 2) + br, box)], w))
+        return out
+
+    # ------------------------------------------------------------------ mouse
+    def seat_at(self, x: int, y: int) -> int | None:
+        for number, cx, cy, w, h in self._cells:
+            if cx <= x < cx + w and cy <= y < cy + h:
+                return number
+        return None
+
+    def seat_offset(self, number: int) -> tuple[int, int] | None:
+        """Where seat `number` is drawn (its top-left cell inside the felt's content), if shown."""
+        for n, cx, cy, _, _ in self._cells:
+            if n == number:
+                return cx, cy
+        return None
+
+    def on_click(self, event: events.Click) -> None:
+        number = self.seat_at(event.x - self.styles.gutter.left, event.y - self.styles.gutter.top)
+        if number is not None:
+            self.post_message(self.SeatClicked(number))
