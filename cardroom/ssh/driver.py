@@ -277,12 +277,20 @@ class SessionDriver(Driver):
             return          # another app's drawing of this screen is on this terminal
         self._send(data)
 
-    def _send(self, data: str) -> None:
-        """To this terminal: this app's output, or the leader's of a shared drawing."""
+    def _send(self, data: str, converted: dict | None = None) -> None:
+        """To this terminal: this app's output, or the leader's of a shared drawing (`converted`:
+        the same text already downgraded per colour depth, shared by the group's terminals)."""
         if self._closed:
             return
-        if self.color_depth is not ColorDepth.TRUECOLOR:
-            data = downgrade_sgr(data, self.color_depth)
+        depth = self.color_depth
+        if depth is not ColorDepth.TRUECOLOR:
+            if converted is None:
+                data = downgrade_sgr(data, depth)
+            else:
+                out = converted.get(depth)
+                if out is None:
+                    out = converted[depth] = downgrade_sgr(data, depth)
+                data = out
         try:
             self._transport.write(data)
         except Exception:

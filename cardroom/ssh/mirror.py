@@ -109,10 +109,11 @@ class Member:
                     mirrors = self.mirrors
                     # A copy: a follower whose peer vanished (or stopped reading) leaves the
                     # group from inside its send.
+                    converted: dict = {}     # colour depth -> data: downgraded once per depth
                     for f in list(g.followers):
                         driver = f.driver
                         if driver is not None:
-                            driver._send(data)
+                            driver._send(data, converted)
                             mirrors.shared += 1
                     return True
                 return False        # the leader's drawing of the same thing is on this terminal

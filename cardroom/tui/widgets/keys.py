@@ -19,13 +19,20 @@ class KeyFooter(Widget):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
+    _built: tuple[int, Text] | None = None     # (width, text) _changed built for the next render
+
     def _changed(self, screen) -> None:
         # A layout pass only when the footer's height changes (the keys change with every
         # decision; a layout of the whole screen each time was the dearest part of a repaint).
-        lines = min(3, len(self._build().plain.split("\n")))
+        text = self._build()
+        self._built = (self.size.width, text)
+        lines = min(3, len(text.plain.split("\n")))
         self.refresh(layout=lines != self.size.height)
 
     def render(self) -> Text:
+        built, self._built = self._built, None
+        if built is not None and built[0] == self.size.width:
+            return built[1]
         return self._build()
 
     def _build(self) -> Text:
