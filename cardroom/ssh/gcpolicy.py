@@ -22,9 +22,13 @@ The automatic full collections are switched off while sessions are up (the third
 frozen objects CPython's trigger for them (old objects pending > a quarter of those that survived
 the last full collection) counts only the small unfrozen part, so it fired every couple of
 seconds; the ssh benchmark (150 sessions, 60 s) measured 28 of them, 4.7 s in all, up to 326 ms
-each. Young collections run every 2,000 net allocations instead of 700 and the middle one every
-5 young ones: 1,333 gen-0 (1.5 ms) and 228 gen-1 (12 ms, at most 30 ms) pauses in the same run,
-against 3,901 and 360 (3.9 s) with the defaults; (10,000, 10) made gen-1 pauses of 100-170 ms.
+each. Young collections run every 1,000 net allocations and the middle one every 2 young ones.
+Most young objects here survive (render caches), so a young collection is pure cost and its
+pause grows with what piled up since the last one: with (2,000, 5) and 60 apps drawing (in
+process, 40 actions) gen-0 pauses averaged 8-10 ms and gen-1 39-44 ms (up to 56 ms; the 1,000-
+session ssh benchmark: gen-1 45 ms on average, the main source of loop turns over 50 ms); with
+(1,000, 2) 0.25-0.36 ms and 1.2-1.6 ms (up to 7-12 ms), for the same or less GC time in all
+(1.2-1.6 s against 1.8-2.2 s). (10,000, 10) had made gen-1 pauses of 100-170 ms.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ log = logging.getLogger("cardroom.ssh")
 class GcPolicy:
     def __init__(self, *, freeze_delay: float = 2.0, freeze_every: float = 5.0, collect_after: int = 50,
                  collect_fraction: float = 0.2, full_every: float = 600.0, full_live_limit: int = 50,
-                 thresholds: tuple[int, int, int] = (2_000, 5, 1_000_000)) -> None:
+                 thresholds: tuple[int, int, int] = (1_000, 2, 1_000_000)) -> None:
         self.freeze_delay = freeze_delay
         self.freeze_every = freeze_every
         self.full_every = full_every
