@@ -114,8 +114,7 @@ def full_frame(app: App[Any]) -> str | None:
     updates are left pending."""
     if not app._running or app._closed or app._batch_count:
         return None
-    with app._context():            # called from another session's task (see in_app_context)
-        return _full_frame(app)
+    return in_app_context(app, _full_frame, app)     # called from another session's task
 
 
 def _full_frame(app: App[Any]) -> str | None:
@@ -275,9 +274,9 @@ class SessionDriver(Driver):
         member = self._member
         if member is not None and not member.own_write(data):
             return          # another app's drawing of this screen is on this terminal
-        self._send(data)
+        self.to_terminal(data)
 
-    def _send(self, data: str, converted: dict | None = None) -> None:
+    def to_terminal(self, data: str, converted: dict | None = None) -> None:
         """To this terminal: this app's output, or the leader's of a shared drawing (`converted`:
         the same text already downgraded per colour depth, shared by the group's terminals)."""
         if self._closed:

@@ -12,7 +12,7 @@ Why sharing bytes is sound: a Textual frame is position-absolute (each run of ce
 move, a complete SGR and the text; `App._display`), so the leader's updates apply to any
 terminal that shows what the leader's does. A member joins by being sent the leader's whole
 screen once; colours are still downgraded per member (the driver renders everything in
-truecolor and downgrades in `_send`).
+truecolor and downgrades in `to_terminal`).
 
 A member leaves as soon as its own screen would differ: a key, a click, a paste or a resize from
 its terminal (and it stays out for `quiet` seconds after its last input, so a busy hand on the
@@ -113,7 +113,7 @@ class Member:
                     for f in list(g.followers):
                         driver = f.driver
                         if driver is not None:
-                            driver._send(data, converted)
+                            driver.to_terminal(data, converted)
                             mirrors.shared += 1
                     return True
                 return False        # the leader's drawing of the same thing is on this terminal
@@ -129,7 +129,7 @@ class Member:
         frame = full_frame(g.leader.app)
         if frame is None:
             return True             # the leader cannot draw just now; try again on a later write
-        send = self.driver._send
+        send = self.driver.to_terminal
         send(data)                  # this terminal then shows this app's drawing ...
         send(frame)                 # ... and then the leader's whole screen
         g.followers[self] = None

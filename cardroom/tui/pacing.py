@@ -5,8 +5,8 @@ re-reads its view and repaints (~10 ms each at 100x30): with hundreds of session
 queued far more repaints than it could do, and a player's own keypress waited behind all of
 them (the ssh benchmark: p99 key -> own screen 3.9 s at 200 sessions). A `Pacer` (one per
 server) takes the "something changed" signals instead: every `period` it wakes at most `count`
-apps, one a loop turn, seated players before railbirds, and folds repeated signals for an app still waiting
-into one; railbirds who have waited `max_wait` seconds get a third of the wakes even while
+apps, one a loop turn, seated players before railbirds, and folds repeated signals for an app
+still waiting into one; railbirds who have waited `max_wait` seconds get a third of the wakes even while
 players keep asking. `count` adapts (cut by a quarter, else one more each period) to the loop's
 lag and to the process's CPU use: above `cpu_limit` of a core over the last `window` seconds the
 pacer wakes fewer, so the loop keeps idle time for what a player's own key does (that path does

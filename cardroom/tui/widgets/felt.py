@@ -97,7 +97,8 @@ class Felt(TextLines):
 
     # ------------------------------------------------------------------ data
     def show(self, view: TableView) -> None:
-        seats = {s.number: (s, s.number == view.my_seat, view.draw_counts.get(s.number)) for s in view.seats}
+        seats = {s.number: (s, s.number == view.my_seat, view.draw_counts.get(s.number))
+                 for s in view.seats}
         center = (view.board, view.pots, view.phase, view.street, view.status, view.game)
         if seats != self._seats or center != self._center:
             self._seats, self._center, self._view = seats, center, view
@@ -118,11 +119,7 @@ class Felt(TextLines):
         wide = self.wide
         h = 5 if wide else 3
         rows: list[list[tuple[int | None, int, int]]] = []     # per row: (seat or None=centre, x, w)
-        for numbers in (self.top, None, self.bottom):
-            if numbers is None:
-                cells = [*self.left, None, *self.right]
-            else:
-                cells = list(numbers)
+        for cells in (self.top, [*self.left, None, *self.right], self.bottom):
             rows.append([(c, x, w) for c, (x, w) in zip(cells, shares(width, len(cells)))] if cells else [])
         self._cells = [(c, x, y * h, w, h) for y, row in enumerate(rows) for c, x, w in row if c is not None]
         strips: list[Strip] = []
@@ -171,8 +168,8 @@ class Felt(TextLines):
         if not wide:
             inner = max(0, w - 2)
             pad = Segment(" ", style)
-            out = [Strip([pad, *text_strip(t, inner, style, console), pad], w) if w >= 2 else Strip.blank(w, style)
-                   for t in lines[:h]]
+            out = [Strip([pad, *text_strip(t, inner, style, console), pad], w) if w >= 2
+                   else Strip.blank(w, style) for t in lines[:h]]
             return out + [Strip.blank(w, style)] * (h - len(out))
         # Boxed: the box's colour by state (later rules win, as the CSS had them: empty, then mine)
         box_name = "felt--box"
@@ -182,14 +179,16 @@ class Felt(TextLines):
             box_name = "felt--box-mine"
         if empty:
             box_name = "felt--box-empty"
-        chars = ASCII_BOX if self.opts.ascii else (HEAVY if state.acting and not mine and not empty else ROUND)
+        heavy = box_name == "felt--box-acting"
+        chars = ASCII_BOX if self.opts.ascii else (HEAVY if heavy else ROUND)
         box = Style(bgcolor=style.bgcolor) + self._layer(box_name)     # the box: no text style
         tl, t, tr, side, bl, b, br = chars
         inner = max(0, w - 4)
         out = [Strip([Segment(tl + t * (w - 2) + tr, box)], w)]
         for i in range(h - 2):
             text = lines[i] if i < len(lines) else Text()
-            out.append(Strip([Segment(side, box), Segment(" ", style), *text_strip(text, inner, style, console),
+            out.append(Strip([Segment(side, box), Segment(" ", style),
+                              *text_strip(text, inner, style, console),
                               Segment(" ", style), Segment(side, box)], w))
         out.append(Strip([Segment(bl + b * (w - 2) + br, box)], w))
         return out
