@@ -1,0 +1,49 @@
+"""PHH (Poker Hand History, the uoftcprg/phh-std TOML format): export any hand, replay any file.
+
+    text = export_hand(hand, table="Alpha", hand=42)   # PHH TOML of a finished or running hand
+    hand = replay(text)                                # a Hand rebuilt and replayed by the engine
+    replay_file("x.phh")                               # {"file", "finishing_stacks"} or {"file", "error"}
+
+Conventions (see also the reference at the end of this docstring):
+
+- Player order. PHH lists players clockwise from the first one dealt to: in button games p1 is the
+  player left of the button (the small blind) and the last player has the button; heads-up p1 is
+  the big blind and p2 the button, which posts the small blind (the spec's "forced bets are
+  reversed heads-up": `blinds_or_straddles = [1, 2]` means p1 posts 2). In stud games p1 is the
+  engine's first player (seat order, the first dealt). `seats` keeps our seat numbers.
+- Amounts. A PHH amount is in currency units (dollars, or chips) and the engine's integer cents are
+  amount x `_cardroom_cents_per_unit` (default 100). Export writes whole units as integers and other
+  amounts as decimals (0.25); `export_hand(..., cents_per_unit=1)` writes integer cents instead (and
+  says so in the file). On import every amount must be an exact whole number of cents after
+  scaling: 0.255 dollars is rejected, never rounded.
+- Variant codes: a structure letter (F fixed, S spread, P pot, N no limit) + the game's code:
+  T, O, O/8, 7S, 7S/8, R, 5D, A5L1D, A5L3D, 2L1D, 2L3D. The standard's FT, NT, PO, FO/8, F7S, F7S/8,
+  FR, N2L1D, F2L3D come out exactly; the rest (FA5L1D, FA5L3D, F2L1D, F5D, PT, NO, SO/8, ...) follow
+  the same pattern. F/S use small_bet + big_bet (spread: the minimum and maximum bet), P/N min_bet
+  (= the big blind); stud games add bring_in.
+- Table rules that change the outcome travel in user-defined `_cardroom_...` fields (cap, rake,
+  show_all, must_raise_to_enter, draw rules). A file without them is played with no rake, a cap of
+  four bets and the house defaults otherwise.
+- Actions: `d dh pN cards` (hole cards, also up cards and draw replacements), `d db cards`,
+  `pN f`, `pN cc`, `pN cbr TO` (bet/raise/complete to a round total), `pN pb` (bring-in),
+  `pN sd [discards]`, `pN sm [cards]` (no cards = muck). In a draw every player's `sd` is written
+  first and then the replacement cards, as the spec's dealer does. A timed-out player's protected
+  all-in has no PHH action; it is written as the standalone commentary
+  `# cardroom: pN protected all-in`, which other readers take as a no-op.
+
+Replay builds the hand with a deck that deals exactly the file's cards (unknown `??` cards and
+burns get arbitrary unused cards) and applies every action through the engine, so a file that
+breaks a rule raises `PHHRuleError` naming the action number and the rule.
+"""
+
+from cardroom.engine.phh.errors import PHHError, PHHFormatError, PHHRuleError, UnsupportedPHH
+from cardroom.engine.phh.export import export_hand, player_order
+from cardroom.engine.phh.fields import (  # noqa: F401 - PREFIX, STRUCTURE_LETTERS: public names of the old module
+    PREFIX, STRUCTURE_LETTERS, parse_variant_code, variant_code,
+)
+from cardroom.engine.phh.replay import finishing_stacks, import_hand, replay, replay_file
+
+__all__ = [
+    "PHHError", "PHHFormatError", "PHHRuleError", "UnsupportedPHH",
+    "export_hand", "import_hand", "player_order", "finishing_stacks", "replay", "replay_file", "variant_code", "parse_variant_code",
+]

@@ -1,0 +1,122 @@
+"""The replay's deck: it deals exactly the file's cards, and unused cards for ?? and burns."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from cardroom.engine.cards import CARDS, Card, Deck, random_source
+from cardroom.engine.hand import Hand
+from cardroom.engine.phh.errors import PHHError, PHHRuleError
+from cardroom.engine.phh.parse import _Slot
+
+
+class _ScriptedDeck(Deck):
+    """Deals what the replay tells it: `plan` holds, per deal, a file slot (its card, or ?? =
+    any unused card) or None for a burn. Cards the file still needs are never used as fillers.
+
+    In recording mode (the dry run of one step) it deals unreserved cards and logs them."""
+
+    def __init__(self, reserved: dict, recording: bool = False) -> None:
+        self.rng = random_source(None)
+        self.stub: list[Card] = list(CARDS)
+        self.dealt: list[Card] = []
+        self.plan: deque = deque()
+        self.reserved = reserved
+        self.recording = recording
+        self.log: list[Card] = []
+        self.fillers: set[Card] = set()
+        self.error: PHHError | None = None
+        self.hand: Hand | None = None      # set once the hand is dealt (for _swap_in)
+        self.unknowns = False              # the file has ?? cards
+        self.served_by: dict[Card, _Slot] = {}
+
+    # the Deck interface the engine uses
+    @property
+    def remaining(self) -> int:   # type: ignore[override]
+        return len(self.stub)
+
+    def order(self) -> list[Card]:
+        return self.dealt + self.stub
+
+    def replace_stub(self, cards) -> None:
+        self.stub = list(cards)
+
+    def deal(self, n: int = 1) -> list[Card]:
+        if n > len(self.stub):
+            raise IndexError(f"cannot deal {n} cards: {len(self.stub)} left in the stub")
+        return [self._one() for _ in range(n)]
+
+    def _filler(self) -> Card:
+        """An unused card no later deal in the file needs; failing that (a reshuffle is coming),
+        the one needed last: it comes back with the burns and the muck."""
+        best, best_next = None, -1
+        for c in self.stub:
+            uses = self.reserved.get(c)
+            if not uses:
+                return c
+            if uses[0] > best_next:
+                best, best_next = c, uses[0]
+        return best
+
+    def _one(self) -> Card:
+        if self.recording:
+            card = self._filler()
+            self.log.append(card)
+        else:
+            slot = self.plan.popleft() if self.plan else None
+            if slot is not None and slot.card is not None:
+                card = slot.card
+                if card not in self.stub and not self._swap_in(card):
+                    err = PHHRuleError(f"action {slot.action}: card {card!r} cannot be dealt: it is not in "
+                                       "the deck (dealt before)")
+                    self.error = err
+                    raise err
+                self.fillers.discard(card)
+                uses = self.reserved[card]
+                if slot.rank in uses:
+                    uses.remove(slot.rank)
+            else:
+                card = self._filler()
+                self.fillers.add(card)
+            if slot is not None:
+                slot.served = card
+                self.served_by[card] = slot
+        self.stub.remove(card)
+        self.dealt.append(card)
+        return card
+
+    def _swap_in(self, card: Card) -> bool:
+        """A file with unknown cards cannot say which cards were burned or mucked, so a known card
+        that the reshuffled stub lacks may be taken from the muck or the burns (a stub card takes
+        its place there) as long as nobody holds it and it is not on the board."""
+        hand = self.hand
+        if hand is None or not self.unknowns or not self.stub:
+            return False
+        if card in hand.board:
+            return False
+        piles = [hand.muck_pile, hand.burns]
+        if card in self.fillers:
+            piles += hand.hole      # an unknown (??) card someone holds: give them another unknown
+        elif any(card in h for h in hand.hole):
+            return False
+        for pile in piles:
+            if card in pile:
+                sub = self._filler()
+                self.stub.remove(sub)
+                pile[pile.index(card)] = sub
+                if card in self.fillers:
+                    self.fillers.discard(card)
+                    self.fillers.add(sub)
+                    slot = self.served_by.pop(card, None)
+                    if slot is not None:
+                        slot.served = sub
+                        self.served_by[sub] = slot
+                self.stub.append(card)
+                return True
+        return False
+
+    def recorder(self) -> _ScriptedDeck:
+        d = _ScriptedDeck(self.reserved, recording=True)
+        d.stub = list(self.stub)
+        d.dealt = list(self.dealt)
+        return d

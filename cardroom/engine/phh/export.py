@@ -1,0 +1,237 @@
+"""A hand (finished or running) as PHH TOML text: the fields, the actions, our own `_cardroom_` fields."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import re
+from typing import Any
+
+from cardroom.engine import events as ev
+from cardroom.engine.betting import FIXED, NO, POT, SPREAD
+from cardroom.engine.hand import Hand
+from cardroom.engine.phh.fields import PREFIX, _to_units, variant_code
+
+
+# ---------------------------------------------------------------------------- TOML writing
+def _toml_str(s: str) -> str:
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif o < 0x20 or o == 0x7F:
+            out.append(f"\\u{o:04X}")
+        elif 0xD800 <= o <= 0xDFFF:
+            out.append("\uFFFD")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return repr(v)
+    if isinstance(v, str):
+        return _toml_str(v)
+    if isinstance(v, _dt.datetime):
+        return v.isoformat()
+    if isinstance(v, (_dt.date, _dt.time)):
+        return v.isoformat()
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {type(v).__name__} to PHH")
+
+
+_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _comment(text: str) -> str:
+    return "".join(ch for ch in text if ch.isprintable()).strip()
+
+
+# ---------------------------------------------------------------------------- export
+def _cards(cards) -> str:
+    return "".join(repr(c) for c in cards)
+
+
+def player_order(hand: Hand) -> list[int]:
+    """The hand's player indices in PHH order: from the left of the button round to the button
+    (stud: seat order). `player_order(hand)[i]` is the engine index of PHH player p(i+1)."""
+    n = hand.n
+    if hand.variant.bring_in:
+        return list(range(n))
+    return [(hand.button + 1 + i) % n for i in range(n)]
+
+
+def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int = 100,
+                comments: bool = True, **meta: Any) -> str:
+    """The hand (finished or still running) as PHH TOML text.
+
+    viewer: None writes every card (the dealer's history); a player index writes what that player
+    saw (other players' down cards as ??, except those shown). cents_per_unit: 100 writes dollars,
+    1 integer cents. meta: optional PHH fields (table, hand, time, event, currency, seat_count, ...)
+    or user fields (names starting with '_'); `players` and `seats` default to the hand's own.
+    """
+    if not isinstance(cents_per_unit, int) or isinstance(cents_per_unit, bool) or cents_per_unit <= 0:
+        raise ValueError("cents_per_unit must be a positive integer")
+    v, s, r, n = hand.variant, hand.structure, hand.rules, hand.n
+    order = player_order(hand)
+    pos = {p: i for i, p in enumerate(order)}          # engine index -> PHH index (0-based)
+
+    def amt(c: int) -> int | float:
+        return _to_units(c, cents_per_unit)
+
+    def who(p: int) -> str:
+        return f"p{pos[p] + 1}"
+
+    fields: list[tuple[str, Any]] = [("variant", variant_code(v, s)),
+                                     ("antes", [amt(s.ante)] * n)]
+    if v.bring_in:
+        fields.append(("bring_in", amt(s.bring_in)))
+    else:
+        blinds = list(s.blinds[:2] if n == 2 else s.blinds)
+        fields.append(("blinds_or_straddles", [amt(b) for b in blinds] + [0] * (n - len(blinds))))
+    if s.kind in (FIXED, SPREAD):
+        fields += [("small_bet", amt(s.small_bet)), ("big_bet", amt(s.big_bet))]
+    else:
+        fields.append(("min_bet", amt(s.big_blind)))
+    fields.append(("starting_stacks", [amt(hand.start_stacks[p]) for p in order]))
+
+    lines = _export_actions(hand, order, who, amt, viewer, comments)
+
+    fields.append(("players", [hand.players[p].name for p in order]))
+    fields.append(("seats", [hand.players[p].seat for p in order]))
+    fields.append(("finishing_stacks", [amt(hand.stacks[p]) for p in order]))
+    if hand.over:
+        won = [0] * n
+        for e in hand.events:
+            if isinstance(e, ev.Awarded):
+                won[e.player] += e.amount
+        fields.append(("winnings", [amt(won[p]) for p in order]))
+    live = [hand.players[p].live_post for p in order]
+    dead = [hand.players[p].dead_post for p in order]
+    user: list[tuple[str, Any]] = []
+    if cents_per_unit != 100:
+        user.append(("cents_per_unit", cents_per_unit))
+    if any(live):
+        user.append(("live_posts", [amt(x) for x in live]))
+    if any(dead):
+        user.append(("dead_posts", [amt(x) for x in dead]))
+    if s.kind in (POT, NO):
+        user.append(("stakes", [amt(s.small_bet), amt(s.big_bet)]))
+    user += [
+        ("cap", s.cap if s.cap is not None else 0),
+        ("uncapped_heads_up", s.uncapped_heads_up),
+        ("rake_percent", r.rake_percent), ("rake_cap", amt(r.rake_cap)),
+        ("no_flop_no_drop", r.no_flop_no_drop), ("show_all", r.show_all),
+        ("must_raise_to_enter", r.must_raise_to_enter), ("draw_cap_four", r.draw_cap_four),
+        ("burn_before_draw", r.burn_before_draw), ("defer_fifth_card", r.defer_fifth_card),
+        ("reburn_on_reshuffle", r.reburn_on_reshuffle),
+        ("rake", amt(hand.rake)),
+    ]
+    cut = [k for k, _ in fields].index("starting_stacks") + 1
+    required, optional = fields[:cut], fields[cut:]
+    optional_keys = {k for k, _ in optional}
+    for key, value in meta.items():
+        if not _KEY.match(key) or key in {k for k, _ in required} or key == "actions":
+            raise ValueError(f"{key!r} cannot be given as an extra PHH field")
+        if key in optional_keys:
+            optional = [(k, value if k == key else val) for k, val in optional]
+        else:
+            optional.append((key, value))
+
+    title = meta.get("table")
+    out = [f"# cardroom hand history{(' - ' + _comment(str(title))) if title is not None else ''}"]
+    out += [f"{key} = {_toml_value(value)}" for key, value in required]
+    out.append("actions = [")
+    out.extend(lines)
+    out.append("]")
+    out += [f"{key} = {_toml_value(value)}" for key, value in optional]
+    out += [f"{PREFIX}{key} = {_toml_value(value)}" for key, value in user]
+    return "\n".join(out) + "\n"
+
+
+def _export_actions(hand: Hand, order, who, amt, viewer, comments: bool) -> list[str]:
+    lines: list[str] = []
+    names = [hand.players[p].name for p in range(hand.n)]
+    shown = {e.player for e in hand.events if isinstance(e, ev.Shown)}
+
+    def add(action: str, note: str = "") -> None:
+        note = _comment(note) if comments else ""
+        lines.append(f"  {_toml_str(action)},{('  # ' + note) if note else ''}")
+
+    def note_line(text: str) -> None:
+        if comments:
+            lines.append(f"  # {_comment(text)}")
+
+    def hidden(p: int) -> bool:
+        return viewer is not None and p != viewer and p not in shown
+
+    draw_dealt: dict[int, list] = {}
+    draw_order: list[int] = []
+
+    def flush_draw() -> None:
+        for p in draw_order:
+            cards = draw_dealt[p]
+            if cards:
+                text = "??" * len(cards) if hidden(p) else _cards(cards)
+                add(f"d dh {who(p)} {text}", names[p])
+        draw_dealt.clear()
+        draw_order.clear()
+
+    for e in hand.events:
+        t = type(e)
+        if t is not ev.Drew and draw_order and t not in (ev.Burned, ev.Reshuffled):
+            flush_draw()
+        if t is ev.DealtHole:
+            if hidden(e.player):
+                text = "".join(repr(c) if up else "??" for c, up in zip(e.cards, e.up))
+            else:
+                text = _cards(e.cards)
+            add(f"d dh {who(e.player)} {text}", names[e.player])
+        elif t is ev.DealtBoard:
+            add(f"d db {_cards(e.cards)}", e.street)
+        elif t is ev.RoundStarted:
+            note_line(e.street.capitalize())
+        elif t is ev.DrawStarted:
+            note_line(("First", "Second", "Third", "Fourth")[min(e.index, 3)] + " draw"
+                      if hand.variant.draws > 1 else "Draw")
+        elif t is ev.Folded:
+            add(f"{who(e.player)} f", names[e.player])
+        elif t in (ev.Checked, ev.Called):
+            add(f"{who(e.player)} cc", names[e.player])
+        elif t is ev.BetTo:
+            if e.kind == "bring-in":
+                add(f"{who(e.player)} pb", names[e.player])
+            else:
+                add(f"{who(e.player)} cbr {_toml_value(amt(e.to))}", names[e.player])
+        elif t is ev.Drew:
+            if e.player not in draw_dealt:
+                draw_dealt[e.player] = []
+                draw_order.append(e.player)
+            if e.discards or not e.cards:
+                text = ("??" * len(e.discards) if hidden(e.player) else _cards(e.discards))
+                add(f"{who(e.player)} sd{(' ' + text) if text else ''}", names[e.player])
+            draw_dealt[e.player].extend(e.cards)
+        elif t is ev.Reshuffled:
+            note_line("the discards are reshuffled")
+        elif t is ev.Shown:
+            add(f"{who(e.player)} sm {_cards(e.cards)}", names[e.player])
+        elif t is ev.Mucked:
+            add(f"{who(e.player)} sm", names[e.player])
+        elif t is ev.ProtectedAllIn:
+            add(f"# cardroom: {who(e.player)} protected all-in", names[e.player])
+    flush_draw()
+    return lines

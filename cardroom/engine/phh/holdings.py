@@ -1,0 +1,70 @@
+"""The holdings pre-pass: who holds which of the file's dealt cards, before anything is replayed."""
+
+from __future__ import annotations
+
+from cardroom.engine.cards import Card
+from cardroom.engine.phh.errors import PHHRuleError
+from cardroom.engine.phh.parse import _Setup, _Slot
+
+
+def _resolve_cards(setup: _Setup) -> None:
+    """Follow who holds which dealt card through the file: tie each discard to a held card, and let
+    a showdown reveal cards that were dealt as ?? (so the replay deals the right ones)."""
+    n = len(setup.players)
+    held: list[list[_Slot]] = [[] for _ in range(n)]
+    live: dict[Card, int] = {}     # card -> action that put it in play (held or on the board)
+    folded = [False] * n
+    for a in setup.actions:
+        if a.verb in ("dh", "db"):
+            for s in a.slots:
+                if s.card is not None:
+                    if s.card in live:
+                        raise PHHRuleError(f"action {a.number} ({a.text!r}): duplicate card {s.card!r} "
+                                           f"(already dealt at action {live[s.card]})")
+                    live[s.card] = a.number
+            if a.verb == "dh":
+                held[a.actor].extend(a.slots)
+        elif a.verb == "f":
+            folded[a.actor] = True
+            for s in held[a.actor]:
+                if s.card is not None:
+                    live.pop(s.card, None)
+        elif a.verb == "sd":
+            hand = held[a.actor]
+            chosen: list[_Slot] = []
+            for c in a.cards:
+                pick = next((s for s in hand if s not in chosen and
+                             (s.card == c if c is not None else s.card is None)), None)
+                if pick is None and c is None:
+                    pick = next((s for s in hand if s not in chosen), None)
+                if pick is None:
+                    what = repr(c) if c is not None else "an unknown card"
+                    raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} discards {what}, "
+                                       "which is not in their hand")
+                chosen.append(pick)
+            for s in chosen:
+                hand.remove(s)
+                if s.card is not None:
+                    live.pop(s.card, None)
+            a.chosen = chosen
+        elif a.verb == "sm" and a.cards:
+            hand = held[a.actor]
+            if len(a.cards) > len(hand):
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} shows {len(a.cards)} "
+                                   f"cards but holds {len(hand)}")
+            known = [c for c in a.cards if c is not None]
+            if len(set(known)) != len(known):
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): the same card is shown twice")
+            held_known = {s.card for s in hand if s.card is not None}
+            for c in known:
+                if c in held_known:
+                    continue
+                slot = next((s for s in hand if s.card is None), None)
+                if slot is None:
+                    raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} shows {c!r}, "
+                                       "which is not in their hand")
+                if c in live:
+                    raise PHHRuleError(f"action {a.number} ({a.text!r}): duplicate card {c!r} "
+                                       f"(already dealt at action {live[c]})")
+                slot.card = c
+                live[c] = a.number

@@ -1,0 +1,300 @@
+"""Reading a PHH file: the TOML, the game set-up (variant, structure, rules, players) and each action,
+checked field by field; every problem is a PHHFormatError or UnsupportedPHH naming the field or action."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from cardroom.engine.betting import FIXED, SPREAD, Rules, Structure, StructureError
+from cardroom.engine.cards import RANKS, SUITS, Card
+from cardroom.engine.hand import Player
+from cardroom.engine.phh.errors import PHHFormatError, UnsupportedPHH
+from cardroom.engine.phh.fields import PREFIX, _to_cents, parse_variant_code
+from cardroom.engine.variants import Variant
+
+_PROTECT = re.compile(r"^#\s*cardroom:\s*p(\d+)\s+protected all-in\s*$")
+
+
+# ---------------------------------------------------------------------------- the TOML
+def _load(phh: str | bytes | dict) -> dict:
+    if isinstance(phh, dict):
+        return phh
+    if isinstance(phh, bytes):
+        try:
+            phh = phh.decode("utf-8")
+        except UnicodeDecodeError:
+            raise PHHFormatError("not a PHH file: not UTF-8 text") from None
+    if not isinstance(phh, str):
+        raise PHHFormatError(f"expected PHH text or a parsed dict, not {type(phh).__name__}")
+    if phh.startswith("\ufeff"):
+        phh = phh[1:]
+    if not phh.strip():
+        raise PHHFormatError("empty file: no PHH fields")
+    try:
+        return tomllib.loads(phh)
+    except tomllib.TOMLDecodeError as e:
+        raise PHHFormatError(f"not TOML: {e}") from None
+
+
+# ---------------------------------------------------------------------------- actions and card text
+@dataclass(eq=False)
+class _Slot:
+    """One card the file deals: known or unknown (??); `served` is the card the deck gave."""
+    card: Card | None
+    action: int
+    served: Card | None = None
+    rank: float = 0.0          # when the deck deals it (for choosing fillers)
+
+
+@dataclass
+class _Action:
+    number: int                    # 1-based position in the actions array
+    text: str
+    actor: int | None              # None = dealer; else 0-based PHH player index
+    verb: str
+    amount: Any = None
+    slots: list[_Slot] = field(default_factory=list)   # dh/db: the cards dealt
+    cards: list[Card | None] | None = None             # sd/sm: as written (None = ??)
+    dash: bool = False             # sm -
+    chosen: list[_Slot] = field(default_factory=list)  # sd: the held slots discarded
+
+
+def _parse_card_text(text: str, number: int, allow_unknown: bool = True) -> list[Card | None]:
+    if len(text) % 2:
+        raise PHHFormatError(f"action {number}: {text!r} is not a list of two-character cards")
+    out: list[Card | None] = []
+    for i in range(0, len(text), 2):
+        chunk = text[i:i + 2]
+        if chunk == "??" and allow_unknown:
+            out.append(None)
+            continue
+        if chunk[0] not in RANKS or chunk[1] not in SUITS:
+            raise PHHFormatError(f"action {number}: {chunk!r} is not a card (rank {RANKS} + suit {SUITS}"
+                                 f"{', or ??' if allow_unknown else ''})")
+        out.append(Card.parse(chunk))
+    return out
+
+
+def _parse_action(raw: Any, number: int, n: int) -> _Action | None:
+    if not isinstance(raw, str):
+        raise PHHFormatError(f"action {number} must be a string, not {raw!r}")
+    text = raw.strip()
+    m = _PROTECT.match(text)
+    if m:
+        p = int(m.group(1))
+        if not 1 <= p <= n:
+            raise PHHFormatError(f"action {number}: there is no player p{p}")
+        return _Action(number, text, p - 1, "protect")
+    body = text.split("#", 1)[0].strip()
+    if not body:
+        return None
+    words = body.split()
+    actor = words[0]
+    if actor == "d":
+        if len(words) < 2 or words[1] not in ("dh", "db"):
+            raise PHHFormatError(f"action {number} ({body!r}): the dealer's actions are 'd dh pN cards' "
+                                 "and 'd db cards'")
+        if words[1] == "db":
+            if len(words) != 3:
+                raise PHHFormatError(f"action {number} ({body!r}): write 'd db cards'")
+            cards = _parse_card_text(words[2], number)
+            if not cards:
+                raise PHHFormatError(f"action {number}: no cards dealt")
+            return _Action(number, body, None, "db", slots=[_Slot(c, number) for c in cards])
+        if len(words) != 4 or not re.fullmatch(r"p\d+", words[2]):
+            raise PHHFormatError(f"action {number} ({body!r}): write 'd dh pN cards'")
+        p = int(words[2][1:])
+        if not 1 <= p <= n:
+            raise PHHFormatError(f"action {number}: there is no player p{p} (the file has {n} players)")
+        cards = _parse_card_text(words[3], number)
+        a = _Action(number, body, p - 1, "dh", slots=[_Slot(c, number) for c in cards])
+        return a
+    if not re.fullmatch(r"p\d+", actor):
+        raise PHHFormatError(f"action {number} ({body!r}): the actor must be 'd' or 'pN'")
+    p = int(actor[1:])
+    if not 1 <= p <= n:
+        raise PHHFormatError(f"action {number}: there is no player p{p} (the file has {n} players)")
+    if len(words) < 2:
+        raise PHHFormatError(f"action {number} ({body!r}): the action is missing")
+    verb, args = words[1], words[2:]
+    if verb in ("f", "cc", "pb"):
+        if args:
+            raise PHHFormatError(f"action {number} ({body!r}): '{verb}' takes no argument")
+        return _Action(number, body, p - 1, verb)
+    if verb == "cbr":
+        if len(args) != 1:
+            raise PHHFormatError(f"action {number} ({body!r}): write 'pN cbr AMOUNT'")
+        try:
+            amount: Any = Decimal(args[0])
+        except InvalidOperation:
+            raise PHHFormatError(f"action {number}: {args[0]!r} is not an amount") from None
+        if not amount.is_finite() or amount <= 0:
+            raise PHHFormatError(f"action {number}: the amount must be positive, not {args[0]}")
+        return _Action(number, body, p - 1, verb, amount=amount)
+    if verb in ("sd", "sm"):
+        if len(args) > 1:
+            raise PHHFormatError(f"action {number} ({body!r}): write the cards without spaces")
+        if verb == "sm" and args == ["-"]:
+            return _Action(number, body, p - 1, verb, cards=[], dash=True)
+        cards = _parse_card_text(args[0], number) if args else []
+        return _Action(number, body, p - 1, verb, cards=cards)
+    raise PHHFormatError(f"action {number} ({body!r}): unknown action {verb!r} "
+                         "(f, cc, cbr, pb, sd, sm)")
+
+
+# ---------------------------------------------------------------------------- the game set-up
+@dataclass
+class _Setup:
+    variant: Variant
+    structure: Structure
+    rules: Rules
+    players: list[Player]
+    button: int
+    cpu: int
+    actions: list[_Action]
+    data: dict
+
+
+def _need(data: dict, key: str) -> Any:
+    if key not in data:
+        raise PHHFormatError(f"required field {key!r} is missing")
+    return data[key]
+
+
+def _number_list(data: dict, key: str, n: int | None) -> list:
+    value = _need(data, key)
+    if not isinstance(value, list) or any(isinstance(x, bool) or not isinstance(x, (int, float))
+                                          for x in value):
+        raise PHHFormatError(f"{key} must be an array of numbers")
+    if n is not None and len(value) != n:
+        raise PHHFormatError(f"{key} has {len(value)} entries for {n} players")
+    return value
+
+
+def _user(data: dict, key: str, kind, default):
+    value = data.get(PREFIX + key, default)
+    if kind is bool and not isinstance(value, bool):
+        raise PHHFormatError(f"{PREFIX}{key} must be true or false")
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise PHHFormatError(f"{PREFIX}{key} must be a non-negative integer")
+    return value
+
+
+def _setup(data: dict) -> _Setup:
+    variant, kind = parse_variant_code(_need(data, "variant"))
+    stacks_raw = _need(data, "starting_stacks")
+    if not isinstance(stacks_raw, list) or not stacks_raw:
+        raise PHHFormatError("starting_stacks must be a non-empty array of numbers")
+    n = len(stacks_raw)
+    if n < 2:
+        raise PHHFormatError("a hand needs at least two players")
+    if n > variant.max_seats:
+        raise UnsupportedPHH(f"{n} players: {variant.name} is dealt to at most {variant.max_seats}")
+    if any(x is None for x in stacks_raw):
+        raise UnsupportedPHH("unknown starting stacks cannot be replayed")
+    cpu = _user(data, "cents_per_unit", int, 100)
+    if cpu <= 0:
+        raise PHHFormatError(f"{PREFIX}cents_per_unit must be positive")
+    stacks = [_to_cents(x, cpu, f"starting_stacks[{i}]") for i, x in enumerate(stacks_raw)]
+    for i, s in enumerate(stacks):
+        if s <= 0:
+            raise PHHFormatError(f"starting_stacks[{i}] = {stacks_raw[i]}: every stack must be positive")
+    antes = [_to_cents(x, cpu, f"antes[{i}]") for i, x in enumerate(_number_list(data, "antes", n))]
+    if any(a < 0 for a in antes):
+        raise PHHFormatError("antes must not be negative")
+    if len(set(antes)) != 1:
+        raise UnsupportedPHH("non-uniform antes (big blind or button antes) are not supported")
+    ante = antes[0]
+
+    def money(key: str) -> int:
+        c = _to_cents(_need(data, key), cpu, key)
+        if c <= 0:
+            raise PHHFormatError(f"{key} must be positive")
+        return c
+
+    bring_in = 0
+    blinds: tuple[int, ...] = ()
+    if variant.bring_in:
+        bring_in = money("bring_in")
+        if "blinds_or_straddles" in data:
+            b = _number_list(data, "blinds_or_straddles", n)
+            if any(b):
+                raise UnsupportedPHH("blinds in a stud game: stud uses a bring-in")
+    else:
+        raw = [_to_cents(x, cpu, f"blinds_or_straddles[{i}]")
+               for i, x in enumerate(_number_list(data, "blinds_or_straddles", n))]
+        if any(b < 0 for b in raw):
+            raise PHHFormatError("blinds_or_straddles must not be negative")
+        k = 0
+        while k < n and raw[k] > 0:
+            k += 1
+        if any(raw[k:]):
+            raise UnsupportedPHH("only blinds posted by the first players (small blind, big blind, "
+                                 "one straddle) are supported")
+        if k > 3 or (n == 2 and k > 2):
+            raise UnsupportedPHH("at most three blinds (two heads-up) are supported")
+        blinds = tuple(raw[:k])
+    cap = _user(data, "cap", int, 4)
+    if kind in (FIXED, SPREAD):
+        small, big = money("small_bet"), money("big_bet")
+    else:
+        small = money("min_bet")
+        if blinds and max(blinds) != small:
+            raise UnsupportedPHH(f"min_bet {data['min_bet']} differs from the big blind: the engine's "
+                                 "minimum bet is the largest blind")
+        big = small * 2
+        stakes = data.get(PREFIX + "stakes")
+        if stakes is not None:
+            if not isinstance(stakes, list) or len(stakes) != 2:
+                raise PHHFormatError(f"{PREFIX}stakes must be [small_bet, big_bet]")
+            small, big = (_to_cents(x, cpu, f"{PREFIX}stakes") for x in stakes)
+    try:
+        structure = Structure(kind, small, big, blinds, ante, bring_in, cap or None,
+                              _user(data, "uncapped_heads_up", bool, False))
+    except StructureError as e:
+        raise PHHFormatError(f"betting structure: {e}") from None
+    rules = Rules(
+        rake_percent=_user(data, "rake_percent", int, 0),
+        rake_cap=_to_cents(data.get(PREFIX + "rake_cap", 0), cpu, PREFIX + "rake_cap"),
+        no_flop_no_drop=_user(data, "no_flop_no_drop", bool, False),
+        show_all=_user(data, "show_all", bool, False),
+        must_raise_to_enter=_user(data, "must_raise_to_enter", bool, False),
+        draw_cap_four=_user(data, "draw_cap_four", bool, False),
+        burn_before_draw=_user(data, "burn_before_draw", bool, True),
+        defer_fifth_card=_user(data, "defer_fifth_card", bool, True),
+        reburn_on_reshuffle=_user(data, "reburn_on_reshuffle", bool, True),
+    )
+    names = data.get("players")
+    if names is None:
+        names = [f"p{i + 1}" for i in range(n)]
+    if not isinstance(names, list) or len(names) != n or not all(isinstance(x, str) for x in names):
+        raise PHHFormatError(f"players must be an array of {n} strings")
+    seats = data.get("seats")
+    if seats is None:
+        seats = list(range(1, n + 1))
+    if not isinstance(seats, list) or len(seats) != n or any(
+            isinstance(x, bool) or not isinstance(x, int) for x in seats):
+        raise PHHFormatError(f"seats must be an array of {n} integers")
+    posts = {}
+    for key in ("live_posts", "dead_posts"):
+        raw = data.get(PREFIX + key)
+        if raw is None:
+            posts[key] = [0] * n
+            continue
+        if not isinstance(raw, list) or len(raw) != n:
+            raise PHHFormatError(f"{PREFIX}{key} must be an array of {n} numbers")
+        posts[key] = [_to_cents(x, cpu, PREFIX + key) for x in raw]
+        if any(x < 0 for x in posts[key]):
+            raise PHHFormatError(f"{PREFIX}{key} must not be negative")
+    players = [Player(names[i], stacks[i], seat=seats[i], live_post=posts["live_posts"][i],
+                      dead_post=posts["dead_posts"][i]) for i in range(n)]
+    raw_actions = _need(data, "actions")
+    if not isinstance(raw_actions, list):
+        raise PHHFormatError("actions must be an array of strings")
+    actions = [a for a in (_parse_action(x, i + 1, n) for i, x in enumerate(raw_actions)) if a]
+    button = 0 if variant.bring_in else n - 1
+    return _Setup(variant, structure, rules, players, button, cpu, actions, data)

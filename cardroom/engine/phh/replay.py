@@ -1,0 +1,364 @@
+"""Replay: a parsed file played through the engine action by action (import_hand), and what
+`cardroom replay` prints for a file (replay_file)."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections import deque
+from pathlib import Path
+
+from cardroom.engine import events as ev
+from cardroom.engine.cards import CARDS, Card
+from cardroom.engine.hand import DRAW, SHOWDOWN, BadAmount, Hand, IllegalAction, NotYourTurn, SetupError
+from cardroom.engine.phh.deck import _ScriptedDeck
+from cardroom.engine.phh.errors import PHHError, PHHFormatError, PHHRuleError
+from cardroom.engine.phh.fields import _to_units
+from cardroom.engine.phh.holdings import _resolve_cards
+from cardroom.engine.phh.parse import _Action, _load, _setup, _Setup, _Slot, _user
+
+_SHARE = {id(c): c for c in CARDS}
+
+
+class _Replayer:
+    def __init__(self, setup: _Setup) -> None:
+        self.s = setup
+        n = len(setup.players)
+        self.n = n
+        # engine index == PHH index: players are built in PHH order (button last).
+        self.hole_q: list[deque[_Slot]] = [deque() for _ in range(n)]
+        self.board_q: deque[_Slot] = deque()
+        reserved: dict[Card, list[float]] = {}   # card -> when the file deals it, in dealing order
+        ranks = self._deal_ranks(setup)
+        for a in setup.actions:
+            if a.verb == "dh":
+                self.hole_q[a.actor].extend(a.slots)
+            elif a.verb == "db":
+                self.board_q.extend(a.slots)
+            for sl in a.slots:
+                if sl.card is not None:
+                    sl.rank = ranks[id(sl)]
+                    reserved.setdefault(sl.card, []).append(sl.rank)
+        for uses in reserved.values():
+            uses.sort()
+        self.deck = _ScriptedDeck(reserved)
+        self.deck.unknowns = any(sl.card is None for a in setup.actions for sl in a.slots)
+        self.eng_hole: list[list[Card]] = [[] for _ in range(n)]
+        self.eng_board: list[Card] = []
+        self.file_hole = [0] * n
+        self.file_board = 0
+        self.seen = 0
+        self.shows: dict[int, _Action] = {}
+        self.claims: dict[int, _Action] = {}
+        self.hand: Hand | None = None
+
+    @staticmethod
+    def _deal_ranks(setup: _Setup) -> dict[int, float]:
+        """When each dealt card leaves the deck, as a sortable number: the file's order, except that
+        a fifth replacement card comes after every other player's draw (seed 002 dealing)."""
+        ranks: dict[int, float] = {}
+        segment: list[_Action] = []
+
+        def close() -> None:
+            if not segment:
+                return
+            end = segment[-1].number
+            deferred = [a.actor for a in segment if a.verb == "sd" and len(a.cards) == 5]
+            if not setup.rules.defer_fifth_card:
+                deferred = []
+            got: dict[int, int] = {}
+            for a in segment:
+                for j, sl in enumerate(a.slots):
+                    rank = a.number + j / 1000
+                    if a.verb == "dh" and a.actor in deferred:
+                        got[a.actor] = got.get(a.actor, 0) + 1
+                        if got[a.actor] == 5:
+                            rank = end + 0.5 + deferred.index(a.actor) / 1000
+                    ranks[id(sl)] = rank
+            segment.clear()
+
+        for a in setup.actions:
+            if a.verb in ("f", "cc", "cbr", "pb") or (
+                    a.verb == "sd" and any(b.verb == "sd" and b.actor == a.actor for b in segment)):
+                close()     # a betting action, or the next draw (all-in players draw on and on)
+            segment.append(a)
+        close()
+        return ranks
+
+    # -- one step: dry run on a copy to learn what each dealt card is for, then the real thing
+    def _plan_from(self, deck: _ScriptedDeck, new_events) -> None:
+        purpose: dict[Card, tuple[str, int]] = {}
+        for e in new_events:
+            if isinstance(e, (ev.DealtHole, ev.Drew)):
+                for c in e.cards:
+                    purpose[c] = ("p", e.player)
+            elif isinstance(e, ev.DealtBoard):
+                for c in e.cards:
+                    purpose[c] = ("b", 0)
+        plan = deque()
+        for c in deck.log:
+            kind, p = purpose.get(c, ("burn", 0))
+            if kind == "p":
+                plan.append(self.hole_q[p].popleft() if self.hole_q[p] else None)
+            elif kind == "b":
+                plan.append(self.board_q.popleft() if self.board_q else None)
+            else:
+                plan.append(None)
+        self.deck.plan = plan
+
+    def _step(self, fn) -> None:
+        hand = self.hand
+        rec = self.deck.recorder()
+        memo = dict(_SHARE)
+        for obj in (hand.variant, hand.structure, hand.rules, hand.players, hand._high, hand._low):
+            memo[id(obj)] = obj
+        memo[id(hand.deck)] = rec
+        memo[id(hand.events)] = []
+        trial = copy.deepcopy(hand, memo)
+        try:
+            fn(trial)
+        except IllegalAction:
+            pass                      # the real call below raises the same error
+        self._plan_from(rec, trial.events)
+        fn(hand)
+
+    def _sync(self) -> None:
+        for e in self.hand.events[self.seen:]:
+            if isinstance(e, (ev.DealtHole, ev.Drew)):
+                self.eng_hole[e.player].extend(e.cards)
+            elif isinstance(e, ev.DealtBoard):
+                self.eng_board.extend(e.cards)
+        self.seen = len(self.hand.events)
+
+    def run(self) -> Hand:
+        s = self.s
+        rec = self.deck.recorder()
+        try:
+            trial = Hand(s.variant, s.structure, s.players, button=s.button, deck=rec, rules=s.rules)
+        except SetupError as e:
+            raise PHHFormatError(f"cannot start the hand: {e}") from None
+        self._plan_from(rec, trial.events)
+        self.hand = Hand(s.variant, s.structure, s.players, button=s.button, deck=self.deck, rules=s.rules)
+        self.deck.hand = self.hand
+        self._sync()
+        for a in s.actions:
+            try:
+                self._apply(a)
+            except PHHError:
+                raise
+            except IllegalAction as e:
+                raise PHHRuleError(self._explain(a, e)) from None
+            if self.deck.error is not None:
+                raise self.deck.error
+            self._sync()
+            self._showdown()
+        self._finish()
+        return self.hand
+
+    # -- checks that the file's dealing matches the game's
+    def _dealer(self, a: _Action) -> None:
+        k = len(a.slots)
+        if a.verb == "db":
+            have = len(self.eng_board) - self.file_board
+            if k > have:
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): the game deals "
+                                   f"{have if have else 'no'} board card{'s' if have != 1 else ''} now, "
+                                   f"not {k} (too many cards, or the betting round is not over)")
+            got = self.eng_board[self.file_board:self.file_board + k]
+            self.file_board += k
+        else:
+            p = a.actor
+            have = len(self.eng_hole[p]) - self.file_hole[p]
+            if k > have and self.hand.phase == DRAW and self.hand.actor is not None:
+                # Replacement cards written right after a discard: a fifth card may still be owed.
+                self.claims[p] = a
+                got = self.eng_hole[p][self.file_hole[p]:]
+                self.file_hole[p] += k
+                for slot, card in zip(a.slots, got):
+                    if slot.card is not None and slot.card != card:
+                        raise PHHRuleError(f"action {a.number} ({a.text!r}): {slot.card!r} cannot be dealt "
+                                           f"here (the deck gave {card!r})")
+                return
+            if k > have:
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): the game deals p{p + 1} "
+                                   f"{have if have else 'no'} card{'s' if have != 1 else ''} now, not {k} "
+                                   "(too many cards, or it is not time to deal)")
+            got = self.eng_hole[p][self.file_hole[p]:self.file_hole[p] + k]
+            self.file_hole[p] += k
+        for slot, card in zip(a.slots, got):
+            if slot.card is not None and slot.card != card:
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): {slot.card!r} cannot be dealt here "
+                                   f"(the deck gave {card!r}: the card is already in play)")
+
+    def _check_dealt(self, a: _Action) -> None:
+        if self.file_board < len(self.eng_board):
+            raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} acts before the dealer "
+                               "deals the board cards ('d db ...' is missing)")
+        self._check_claims()
+        for p in range(self.n):
+            if self.file_hole[p] < len(self.eng_hole[p]):
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} acts before the dealer "
+                                   f"deals p{p + 1}'s cards ('d dh p{p + 1} ...' is missing)")
+
+    def _check_claims(self) -> None:
+        for p, a in list(self.claims.items()):
+            if self.file_hole[p] > len(self.eng_hole[p]):
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): too many cards: the game deals p{p + 1} "
+                                   f"{len(self.eng_hole[p]) - (self.file_hole[p] - len(a.slots))} here, "
+                                   f"not {len(a.slots)}")
+            del self.claims[p]
+
+    def _apply(self, a: _Action) -> None:
+        hand = self.hand
+        if a.verb in ("dh", "db"):
+            self._dealer(a)
+            return
+        p = a.actor
+        if a.verb == "sm":
+            self.shows[p] = a
+            self._showdown()
+            return
+        if a.verb == "protect":
+            self._step(lambda h: h.protect_all_in(p))
+            return
+        if hand.actor is None:
+            raise PHHRuleError(f"action {a.number} ({a.text!r}): the hand is already over")
+        if hand.actor != p:
+            raise PHHRuleError(f"action {a.number} ({a.text!r}): out of turn: it is p{hand.actor + 1}'s turn")
+        if a.verb in ("f", "cc", "cbr", "pb"):
+            if hand.phase == DRAW:
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): p{p + 1} must stand pat or discard now")
+            if hand.phase == SHOWDOWN:
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): the betting is over: it is the showdown")
+            self._check_dealt(a)
+        if a.verb == "f":
+            self._step(lambda h: h.fold(p))
+        elif a.verb == "cc":
+            if hand.legal().check:
+                self._step(lambda h: h.check(p))
+            else:
+                self._step(lambda h: h.call(p))
+        elif a.verb == "pb":
+            self._step(lambda h: h.bring_in(p))
+        elif a.verb == "cbr":
+            cents = a.amount * self.s.cpu
+            if cents != cents.to_integral_value():
+                raise PHHFormatError(f"action {a.number} ({a.text!r}): {a.amount} is not a whole number "
+                                     "of cents")
+            to = int(cents)
+            self._step(lambda h: h.bet(to, p))
+        elif a.verb == "sd":
+            if hand.phase != DRAW:
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): there is no draw now")
+            discards = []
+            for sl in a.chosen:
+                if sl.served is None or sl.served not in hand.hole[p]:
+                    raise PHHRuleError(f"action {a.number} ({a.text!r}): p{p + 1} discards a card "
+                                       "they do not hold")
+                discards.append(sl.served)
+            self._step(lambda h: h.draw(discards, p))
+
+    def _showdown(self) -> None:
+        hand = self.hand
+        while hand.phase == SHOWDOWN and hand.actor is not None and hand.actor in self.shows:
+            p = hand.actor
+            a = self.shows.pop(p)
+            try:
+                if a.cards or a.dash:
+                    self._step(lambda h: h.show(p))
+                else:
+                    self._step(lambda h: h.muck(p))
+            except IllegalAction as e:
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): {e}") from None
+            self._sync()
+
+    def _finish(self) -> None:
+        hand = self.hand
+        if hand.phase != DRAW or hand.actor is None:
+            self._check_claims()
+        # A shown hand in the file must be the hand the game holds.
+        for e in hand.events:
+            if isinstance(e, ev.Shown):
+                a = self._shown_action(e.player)
+                if a is not None and a.cards:
+                    known = {c for c in a.cards if c is not None}
+                    if not known <= set(e.cards):
+                        raise PHHRuleError(f"action {a.number} ({a.text!r}): p{e.player + 1} shows "
+                                           "cards that are not their hand")
+        if hand.over and any(isinstance(e, ev.Shown) for e in hand.events):
+            fill = self.deck.fillers
+            if any(c in fill for c in self.eng_board):
+                raise PHHRuleError("the actions end before the dealer deals the board the showdown "
+                                   "needs: the result would depend on cards the file does not give")
+            contenders = [e.player for e in hand.events if isinstance(e, ev.Shown)]
+            if len(contenders) > 1:
+                for e in hand.events:
+                    if isinstance(e, ev.Shown) and any(c in fill for c in e.cards):
+                        raise PHHRuleError(f"p{e.player + 1}'s cards are unknown at the showdown: the result "
+                                           "cannot be decided")
+
+    def _shown_action(self, p: int) -> _Action | None:
+        for a in reversed(self.s.actions):
+            if a.verb == "sm" and a.actor == p:
+                return a
+        return None
+
+    def _explain(self, a: _Action, e: IllegalAction) -> str:
+        hand, cpu = self.hand, self.s.cpu
+        head = f"action {a.number} ({a.text!r})"
+        if isinstance(e, NotYourTurn):
+            return f"{head}: out of turn: {e}"
+        if isinstance(e, BadAmount):
+            lg = hand.legal()
+            lo, hi = _to_units(lg.min_to, cpu), _to_units(lg.max_to, cpu)
+            kind = lg.raise_kind or "bet"
+            if lo == hi:
+                return f"{head}: the {kind} here is exactly {lo} ({hand.structure.kind} limit)"
+            if a.amount is not None and a.amount * cpu < lg.min_to:
+                return f"{head}: {a.amount} is below the minimum {kind} to {lo} (at most {hi})"
+            return f"{head}: {a.amount} is not allowed: {kind} to between {lo} and {hi}"
+        msg = str(e)
+        msg = re.sub(r"\$(\d+)\.(\d\d)", lambda m: str(_to_units(int(m.group(1)) * 100 + int(m.group(2)), cpu)),
+                     msg)
+        return f"{head}: {msg}"
+
+
+# ---------------------------------------------------------------------------- the public API
+def import_hand(phh: str | bytes | dict) -> Hand:
+    """Rebuild and replay a hand from PHH text (or an already parsed dict). Raises PHHError."""
+    data = _load(phh)
+    setup = _setup(data)
+    _resolve_cards(setup)
+    return _Replayer(setup).run()
+
+
+replay = import_hand
+
+
+def finishing_stacks(phh: str | bytes | dict) -> list[int | float]:
+    """The replayed hand's stacks in the file's player order and units."""
+    data = _load(phh)
+    hand = import_hand(data)
+    cpu = _user(data, "cents_per_unit", int, 100)
+    return [_to_units(c, cpu) for c in hand.stacks]
+
+
+def replay_file(path: str | Path) -> dict:
+    """{"file": PATH, "finishing_stacks": [...]} or {"file": PATH, "error": "one line"}; never raises."""
+    name = str(path)
+    try:
+        try:
+            raw = Path(path).read_bytes()
+        except OSError as e:
+            return {"file": name, "error": f"cannot read the file: {e.strerror or e}"}
+        return {"file": name, "finishing_stacks": finishing_stacks(raw)}
+    except PHHError as e:
+        return {"file": name, "error": _one_line(str(e))}
+    except RecursionError:
+        return {"file": name, "error": "the file is nested too deeply to read"}
+    except Exception as e:   # noqa: BLE001 - a replay never shows a traceback
+        return {"file": name, "error": _one_line(f"cannot replay the file: {type(e).__name__}: {e}")}
+
+
+def _one_line(msg: str) -> str:
+    return " ".join(msg.split())[:500]
