@@ -13,7 +13,6 @@ def _resolve_cards(setup: _Setup) -> None:
     n = len(setup.players)
     held: list[list[_Slot]] = [[] for _ in range(n)]
     live: dict[Card, int] = {}     # card -> action that put it in play (held or on the board)
-    folded = [False] * n
     for a in setup.actions:
         if a.verb in ("dh", "db"):
             for s in a.slots:
@@ -25,7 +24,6 @@ def _resolve_cards(setup: _Setup) -> None:
             if a.verb == "dh":
                 held[a.actor].extend(a.slots)
         elif a.verb == "f":
-            folded[a.actor] = True
             for s in held[a.actor]:
                 if s.card is not None:
                     live.pop(s.card, None)

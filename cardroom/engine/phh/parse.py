@@ -63,18 +63,18 @@ class _Action:
     chosen: list[_Slot] = field(default_factory=list)  # sd: the held slots discarded
 
 
-def _parse_card_text(text: str, number: int, allow_unknown: bool = True) -> list[Card | None]:
+def _parse_card_text(text: str, number: int) -> list[Card | None]:
     if len(text) % 2:
         raise PHHFormatError(f"action {number}: {text!r} is not a list of two-character cards")
     out: list[Card | None] = []
     for i in range(0, len(text), 2):
         chunk = text[i:i + 2]
-        if chunk == "??" and allow_unknown:
+        if chunk == "??":
             out.append(None)
             continue
         if chunk[0] not in RANKS or chunk[1] not in SUITS:
             raise PHHFormatError(f"action {number}: {chunk!r} is not a card (rank {RANKS} + suit {SUITS}"
-                                 f"{', or ??' if allow_unknown else ''})")
+                                 ", or ??)")
         out.append(Card.parse(chunk))
     return out
 
@@ -156,7 +156,6 @@ class _Setup:
     button: int
     cpu: int
     actions: list[_Action]
-    data: dict
 
 
 def _need(data: dict, key: str) -> Any:
@@ -297,4 +296,4 @@ def _setup(data: dict) -> _Setup:
         raise PHHFormatError("actions must be an array of strings")
     actions = [a for a in (_parse_action(x, i + 1, n) for i, x in enumerate(raw_actions)) if a]
     button = 0 if variant.bring_in else n - 1
-    return _Setup(variant, structure, rules, players, button, cpu, actions, data)
+    return _Setup(variant, structure, rules, players, button, cpu, actions)
