@@ -1,0 +1,57 @@
+"""The felt keeps each seat's drawing until that seat changes: what it shows must always equal a
+drawing made from nothing."""
+
+from __future__ import annotations
+
+from cardroom.tui import build_app
+
+from .conftest import SIZE, open_table, passive, table_settings
+
+
+def drawn(felt) -> list:
+    """The felt's lines as drawn now (through its block cache), as (text, style) segments."""
+    width, height = felt.size
+    strips = felt.build_strips(width, height, felt.visual_style.rich_style)
+    return [[(seg.text, seg.style) for seg in strip] for strip in strips]
+
+
+def drawn_afresh(felt) -> list:
+    felt.restyle()                      # forgets every block
+    return drawn(felt)
+
+
+async def test_the_felt_redraws_exactly_the_seats_that_changed(world):
+    w = world(table_settings(seats=6))
+    clients = w.seat("T", ["alice", "bob", "carol", "dave"])
+    app = build_app(clients[0])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        felt = app.screen.query_one("#felt")
+        seen = set()
+        for _ in range(24):                 # blinds, calls, checks, the flop, a new hand ...
+            actor = w.actor(clients)
+            if actor is None:
+                w.clock.advance(1.0)
+            else:
+                passive(actor)
+            await pilot.pause()
+            cached = drawn(felt)
+            assert cached == drawn_afresh(felt)
+            seen.add(tuple(map(str, cached)))
+        assert len(seen) > 10               # the felt really changed along the way
+
+
+async def test_new_display_options_redraw_every_seat(world):
+    w = world(table_settings(seats=6))
+    clients = w.seat("T", ["alice", "bob"])
+    app = build_app(clients[0])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(app, pilot)
+        felt = screen.query_one("#felt")
+        before = drawn(felt)
+        app.options.ascii = True
+        screen.restyle()
+        await pilot.pause()
+        after = drawn(felt)
+        assert after != before
+        assert "\u256d" not in str(after) and "+" in str(after)      # boxes drawn in ASCII now
