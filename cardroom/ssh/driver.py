@@ -225,6 +225,8 @@ class SessionDriver(Driver):
         self._transport = transport
         self.color_depth = transport.color_depth
         self._closed = False
+        self._out: list[str] = []           # written, not yet flushed (see write)
+        self._loop = asyncio.get_running_loop()
         self._input_enabled = True
         # debug=True would make the parser append every key to ./keys.log: never for a server.
         self._parser: XTermParser | None = XTermParser(False)
@@ -251,6 +253,7 @@ class SessionDriver(Driver):
     def mark_closed(self) -> None:
         """The peer vanished: from now on writes are swallowed and input ignored."""
         self._closed = True
+        self._out.clear()
         self._cancel_esc_timer()
         self._leave_mirror()
 
@@ -269,7 +272,25 @@ class SessionDriver(Driver):
 
     # -- output -----------------------------------------------------------------------------
     def write(self, data: str) -> None:
+        # Held until flush(): Textual writes a frame as three pieces (begin synchronised output,
+        # the frame, end) and flushes after it; sent apart they were three SSH packets, three
+        # encryptions and three socket writes. A write outside a frame (a bell, a cursor shape)
+        # goes out at the end of this loop turn.
         if self._closed or not data:
+            return
+        out = self._out
+        if not out:
+            self._loop.call_soon(self.flush)
+        out.append(data)
+
+    def flush(self) -> None:
+        """Send what was written since the last flush, as one piece."""
+        out = self._out
+        if not out:
+            return
+        data = out[0] if len(out) == 1 else "".join(out)
+        out.clear()
+        if self._closed:
             return
         member = self._member
         if member is not None and not member.own_write(data):
@@ -296,9 +317,6 @@ class SessionDriver(Driver):
             # BrokenPipeError & co. inside the app's render would kill it with a traceback.
             self.mark_closed()
 
-    def flush(self) -> None:
-        """Writes go straight to the transport; nothing is buffered here."""
-
     def start_application_mode(self) -> None:
         write = self.write
         write(ENTER_SEQUENCE_HEAD)
@@ -306,6 +324,7 @@ class SessionDriver(Driver):
             write(_MOUSE_ON)
         write(ENTER_SEQUENCE_TAIL)
         write(SYNC_QUERY)
+        self.flush()
         width, height = self._size or (80, 24)
         self._post_resize(width, height)
 
@@ -318,6 +337,7 @@ class SessionDriver(Driver):
     def stop_application_mode(self) -> None:
         self.disable_input()
         self.write(EXIT_SEQUENCE)
+        self.flush()
 
     def close(self) -> None:
         """Called by App._shutdown. Free the parser (pitfall 2) but leave the channel alone:

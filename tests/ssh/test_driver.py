@@ -219,3 +219,28 @@ async def test_paint_now_writes_the_screen_before_the_loop_turns():
     status.update("and-again", layout=False)             # Textual's path still works after ours
     await wait_for(lambda: "and-again" in r.transport.output)
     await r.stop()
+
+
+async def test_a_synchronised_frame_is_one_write_and_a_bell_still_goes_out():
+    """Textual writes a frame in three pieces (begin sync, frame, end sync): the terminal gets one
+    write (one SSH packet); a write outside a frame (the bell) is sent by the end of the turn."""
+    from textual.widgets import Static
+
+    app = StandInApp()
+    r = Running(app, FakeTransport())
+    await r.ready()
+    r.driver.feed("\x1b[?2026;2$y")                    # the terminal: synchronised output, reset
+    await wait_for(lambda: app._sync_available)
+    await asyncio.sleep(0.2)
+    before = len(r.transport.chunks)
+    app.query_one("#status", Static).update("one-piece")
+    await wait_for(lambda: "one-piece" in r.transport.output)
+    frame = [c for c in r.transport.chunks[before:] if "one-piece" in c]
+    assert len(frame) == 1
+    assert frame[0].startswith("\x1b[?2026h") and frame[0].endswith("\x1b[?2026l")
+    before = len(r.transport.chunks)
+    app.bell()
+    assert r.transport.chunks[before:] == []           # held until the turn ends ...
+    await asyncio.sleep(0)
+    assert "\x07" in "".join(r.transport.chunks[before:])    # ... then sent
+    await r.stop()
