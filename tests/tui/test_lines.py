@@ -38,3 +38,32 @@ def test_markup_in_plain_text_is_drawn_as_typed():
     strip = text_strip(Text("[bold]x[/]"), 20, BASE, CONSOLE)
     assert strip.text.rstrip() == "[bold]x[/]"
     assert not any(seg.style and seg.style.bold for seg in strip)
+
+
+async def test_line_drawn_widgets_paint_as_textuals_styling_pass_would(world):
+    """TextLines skips Textual's per-line styling pass (StylesCache) when nothing of the box model
+    but padding applies: every such widget on a table screen, narrow and wide, whole and cropped,
+    must come out exactly as Textual's own pass draws it."""
+    from textual.geometry import Region
+    from textual.widget import Widget
+
+    from cardroom.tui import build_app
+    from cardroom.tui.widgets.lines import TextLines
+
+    from .conftest import open_table, table_settings
+
+    w = world(table_settings())
+    alice, _ = w.seat("T", ["alice", "bob"])
+    for size in ((80, 24), (120, 40)):
+        app = build_app(alice)
+        async with app.run_test(size=size) as pilot:
+            await open_table(app, pilot)
+            widgets = [x for x in app.screen.walk_children() if isinstance(x, TextLines) and x.display]
+            assert {type(x).__name__ for x in widgets} >= {"Felt", "ChatLog", "ActionBar"}
+            for widget in widgets:
+                width, height = widget.region.size
+                top = min(1, height - 1)           # a crop inside the widget, as the compositor asks
+                for crop in (Region(0, 0, width, height), Region(1, top, max(1, width - 3), height - top)):
+                    ours = widget.render_lines(crop)
+                    textuals = Widget.render_lines(widget, crop)
+                    assert [list(s) for s in ours] == [list(s) for s in textuals], (size, widget, crop)

@@ -17,7 +17,9 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.geometry import Region
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
 
@@ -60,6 +62,43 @@ class TextLines(Widget):
         """The strips on screen, top first: `text_lines` cut to the width over the `base` style."""
         console = self.app.console
         return [text_strip(t, width, base, console, self.ALIGN) for t in self.text_lines(width, height)[:height]]
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The strips straight from the cache when no border, outline, tint or opacity applies
+        (padding is drawn here as Textual draws it). Why: Textual's styling pass (StylesCache)
+        costs ~0.1 ms a line even for a cached strip it only passes through, and a table screen
+        repaints a few dozen such lines per action in every session. Otherwise, Textual's way."""
+        styles = self.styles
+        if (styles.tint.a or styles.text_opacity != 1.0 or self.opacity != 1.0 or styles.has_rule("hatch")
+                or any(edge for edge, _ in styles.border) or any(edge for edge, _ in styles.outline)
+                or self._border_title is not None or self._border_subtitle is not None):
+            return super().render_lines(crop)
+        width, height = self.region.size
+        top, right, bottom, left = styles.padding
+        render_line = self.render_line
+        if top or right or bottom or left:
+            base_background, background = self.background_colors
+            inner = VisualStyle(background=base_background + background).rich_style
+            blank = Strip.blank(width, inner)
+            pad_left, pad_right = Segment(" " * left, inner), Segment(" " * right, inner)
+            strips = []
+            for y in crop.line_range:
+                if y < top or y >= height - bottom:
+                    strips.append(blank)
+                else:
+                    line = render_line(y - top)
+                    strips.append(Strip([pad_left, *line, pad_right], width) if left or right else line)
+        else:
+            strips = [render_line(y) for y in crop.line_range]
+        filters = self.get_line_filters()
+        if filters:
+            background = self.background_colors[1]
+            for line_filter in filters:
+                strips = [strip.apply_filter(line_filter, background) for strip in strips]
+        if crop.column_span != (0, width):
+            x1, x2 = crop.column_span
+            strips = [strip.crop(x1, x2) for strip in strips]
+        return strips
 
     def render_line(self, y: int) -> Strip:
         width, height = self.size
