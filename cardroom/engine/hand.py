@@ -73,7 +73,7 @@ class Hand(Legality, Showdown):
         "_live", "_active", "_reclaimed", "_high", "_low", "_legal", "_must_raise", "_big_blind",
         "_stud", "_clockwise", "_blind_level", "_last_blind", "_size", "_to_call", "_full_level",
         "_bet_count", "_last_raise", "_raise_id", "_acted_at", "_bring_in_due", "_pending",
-        "_deferred", "_draw_order", "_draw_pos", "_sd_pos",
+        "_deferred", "_draw_order", "_draw_pos", "_sd_pos", "_posts",
     )
 
     def __init__(self, variant: Variant, structure: Structure, players: Sequence[Player], *,
@@ -83,7 +83,10 @@ class Hand(Legality, Showdown):
             raise SetupError("a hand needs at least two players")
         if n > variant.max_seats:
             raise SetupError(f"{variant.name} is dealt to at most {variant.max_seats} players")
-        stacks = [p.stack for p in players]
+        # Player's columns in one C-level transpose (name, stack, seat, live_post, dead_post),
+        # rather than a Python loop for the stacks and another for the posts.
+        columns = tuple(zip(*players))
+        stacks = list(columns[1])
         if min(stacks) <= 0:
             raise SetupError("every player dealt in needs chips")
         if not variant.bring_in and not (0 <= button < n):
@@ -132,6 +135,9 @@ class Hand(Legality, Showdown):
         self._big_blind = structure.big_blind
         self._stud = variant.bring_in
         self._clockwise = _clockwise(n)
+        self._raise_id = 0
+        self._acted_at = [-1] * n   # per player: the _raise_id when they last acted (see _start_round)
+        self._posts = any(columns[3]) or any(columns[4])   # a live or dead post to make
         self._start()
 
     # ------------------------------------------------------------------ setup and dealing
@@ -178,7 +184,7 @@ class Hand(Legality, Showdown):
             a = self._put(p, amount)
             self.events.append(_new(ev.Posted, (p, name, a, self.all_in[p])))
         self._last_blind = posters[-1] if posters else self.button
-        for p, pl in enumerate(self.players):
+        for p, pl in enumerate(self.players if self._posts else ()):
             if not (pl.live_post or pl.dead_post):
                 continue
             if pl.live_post and p not in posters:
@@ -200,8 +206,10 @@ class Hand(Legality, Showdown):
 
         `holding`: the discards `player` is exchanging right now (not yet in the muck)."""
         deck = self.deck
-        if deck.remaining >= k:
-            return deck.deal(k)
+        try:
+            return deck.deal(k)   # the usual case; deal raises (changing nothing) when the stub is short
+        except IndexError:
+            pass
         got = deck.deal(deck.remaining)
         need = k - len(got)
         own = set(self.discarded_by[player]) if player is not None else set()
@@ -226,39 +234,47 @@ class Hand(Legality, Showdown):
         self.street = index
         street = self.variant.streets[index]
         hole = street.hole
-        if hole:
-            players = self._order_from(self._first_to_deal())
-            k = len(hole)
-            if self.variant.bring_in and self.deck.remaining < 1 + k * len(players):
-                # Seven-card stud with too many players left for the river: one community card
-                # (the burn is skipped when it would take the last card).
-                if index > 0 and self.deck.remaining >= 2:
+        if not hole:
+            # A board street (the flop, turn and river: most streets dealt), in short.
+            if street.board:
+                if index > 0:
                     self._burn()
-                card = self.deck.deal_one()
-                self.board.append(card)
-                self.events.append(ev.DealtBoard((card,), street.name))
-                return
-        if index > 0 and (street.board or hole):
+                    self.saw_flop = True
+                cards = self.deck.deal(street.board)
+                self.board.extend(cards)
+                self.events.append(_new(ev.DealtBoard, (tuple(cards), street.name)))
+            return
+        first = 0 if self._stud else (self.button + 1) % self.n     # stud has no button
+        # The first street is dealt to everyone (nobody has folded yet): _order_from(first).
+        players = self._clockwise[first] if index == 0 else self._order_from(first)
+        k = len(hole)
+        deck = self.deck
+        if self._stud and deck.remaining < 1 + k * len(players):
+            # Seven-card stud with too many players left for the river: one community card
+            # (the burn is skipped when it would take the last card).
+            if index > 0 and deck.remaining >= 2:
+                self._burn()
+            card = deck.deal_one()
+            self.board.append(card)
+            self.events.append(ev.DealtBoard((card,), street.name))
+            return
+        if index > 0:
             self._burn()
             self.saw_flop = True   # "no flop, no drop": the hand got past its first round
-        if hole:
-            m = len(players)
-            cards = self.deck.deal(k * m)
-            # One card at a time around the table, as a dealer does: the j-th player in the
-            # order gets cards j, j + m, j + 2m ... (the columns of k rows of m cards).
-            hands = zip(*[cards[i * m:(i + 1) * m] for i in range(k)])
-            events, holes, ups = self.events, self.hole, self.up
-            for p, mine in zip(players, hands):
-                holes[p].extend(mine)
-                ups[p].extend(hole)
-                events.append(_new(ev.DealtHole, (p, mine, hole)))
+        m = len(players)
+        cards = deck.deal(k * m)
+        # One card at a time around the table, as a dealer does: the j-th player in the
+        # order gets cards j, j + m, j + 2m ... (the columns of k rows of m cards).
+        hands = zip(*[cards[i * m:(i + 1) * m] for i in range(k)])
+        events, holes, ups = self.events, self.hole, self.up
+        for p, mine in zip(players, hands):
+            holes[p].extend(mine)
+            ups[p].extend(hole)
+            events.append(_new(ev.DealtHole, (p, mine, hole)))
         if street.board:
             cards = self.deck.deal(street.board)
             self.board.extend(cards)
             self.events.append(_new(ev.DealtBoard, (tuple(cards), street.name)))
-
-    def _first_to_deal(self) -> int:
-        return 0 if self.variant.bring_in else (self.button + 1) % self.n
 
     def _order_from(self, first: int) -> list[int]:
         """Players still in, clockwise from `first`."""
@@ -288,12 +304,14 @@ class Hand(Legality, Showdown):
             self._to_call = self._full_level = self._bet_count = 0
             self._bring_in_due = False
         self._last_raise = size
-        self._raise_id = 0
-        self._acted_at = [-1] * self.n
+        # _raise_id counts full bets and raises through the whole hand, and a new round starts a
+        # new id: what _acted_at recorded in earlier rounds can never equal it, so _acted_at needs
+        # no reset (a list per round).
+        self._raise_id += 1
         self.last_aggressor = None
         self._pending = pending = set(self._active)
         self.events.append(_new(ev.RoundStarted, (r, self.variant.streets[self.street].name, sum(self.totals))))
-        if len(pending) < 2 and all(self.bets[p] >= self._to_call for p in pending):
+        if not pending or (len(pending) == 1 and self.bets[min(pending)] >= self._to_call):
             # Nobody left to bet against: the round is skipped.
             self._pending = set()
             self.actor = None
@@ -363,7 +381,9 @@ class Hand(Legality, Showdown):
     # Each action first asks the cached legal() whether it is plainly allowed (the common case);
     # only otherwise does verify() run, to raise the exact error (or to let an unusual case pass).
     # fold/check/call/bet do their work inline rather than through _do: these four are most of a
-    # hand's calls, and the bound method and the extra frames were a tenth of their cost.
+    # hand's calls, and the bound method and the extra frames were a tenth of their cost. They
+    # also take _advance's usual step themselves (the next player clockwise from the one who just
+    # acted, who is no longer pending) and call _advance only when the round may be over.
     def fold(self, player: int | None = None) -> list:
         lg = self._legal or self.legal()
         if not (lg.fold and (player is None or player == lg.player)):
@@ -374,7 +394,16 @@ class Hand(Legality, Showdown):
         p = self.actor
         self._discard_hand(p)
         events.append(_new(Folded, (p,)))
-        self._acted(p)
+        pending = self._pending     # _acted(p), inline
+        pending.discard(p)
+        self._acted_at[p] = self._raise_id
+        if self.draw_counts:
+            self.draw_counts = {}
+        if pending and self._live > 1:
+            for q in self._clockwise[p + 1]:
+                if q in pending:
+                    self.actor = q
+                    return events[start:]
         self._advance()
         return events[start:]
 
@@ -387,7 +416,16 @@ class Hand(Legality, Showdown):
         start = len(events)
         p = self.actor
         events.append(_new(Checked, (p,)))
-        self._acted(p)
+        pending = self._pending     # _acted(p), inline
+        pending.discard(p)
+        self._acted_at[p] = self._raise_id
+        if self.draw_counts:
+            self.draw_counts = {}
+        if pending:
+            for q in self._clockwise[p + 1]:
+                if q in pending:
+                    self.actor = q
+                    return events[start:]
         self._advance()
         return events[start:]
 
@@ -399,9 +437,28 @@ class Hand(Legality, Showdown):
         events = self.events
         start = len(events)
         p = self.actor
-        added = self._put(p, self._to_call - self.bets[p])
-        events.append(_new(Called, (p, added, self.all_in[p])))
-        self._acted(p)
+        # _put, inline
+        stacks, bets = self.stacks, self.bets
+        amount, stack = self._to_call - bets[p], stacks[p]
+        all_in = amount >= stack
+        if all_in:
+            amount = stack
+            self.all_in[p] = True
+            self._active.discard(p)
+        stacks[p] = stack - amount
+        self.totals[p] += amount
+        bets[p] += amount
+        events.append(_new(Called, (p, amount, all_in)))
+        pending = self._pending     # _acted(p), inline
+        pending.discard(p)
+        self._acted_at[p] = self._raise_id
+        if self.draw_counts:
+            self.draw_counts = {}
+        if pending:
+            for q in self._clockwise[p + 1]:
+                if q in pending:
+                    self.actor = q
+                    return events[start:]
         self._advance()
         return events[start:]
 
@@ -415,6 +472,12 @@ class Hand(Legality, Showdown):
         events = self.events
         start = len(events)
         self._raise(to, lg.raise_kind)
+        pending = self._pending
+        if pending:
+            for q in self._clockwise[self.actor + 1]:
+                if q in pending:
+                    self.actor = q
+                    return events[start:]
         self._advance()
         return events[start:]
 
