@@ -6,9 +6,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Digits, Static
+from textual.widgets import Digits
 
 from cardroom.tui.options import UIOptions
+from cardroom.tui.widgets.lines import Line
 
 
 class Countdown(Vertical):
@@ -26,8 +27,8 @@ class Countdown(Vertical):
         self._who = None
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="clock-who", markup=False)
-        yield Static("", id="clock-bar", markup=False)
+        yield Line(id="clock-who")
+        yield Line(id="clock-bar")
         digits = Digits("", id="clock-digits")
         digits.display = False
         yield digits
@@ -39,19 +40,19 @@ class Countdown(Vertical):
         if state == self._state:
             return
         self._state = state
-        who_w = self.query_one("#clock-who", Static)
-        bar_w = self.query_one("#clock-bar", Static)
+        who_w = self.query_one("#clock-who", Line)
+        bar_w = self.query_one("#clock-bar", Line)
         digits = self.query_one(Digits)
-        # Fixed sizes: repaint without a layout pass (a layout on every screen at the table every
+        # Fixed sizes, line-drawn: no layout pass (a layout on every screen at the table every
         # second was the dearest thing the server did), and the name only when it changes.
         if who is None or seconds_left is None:
-            who_w.update("", layout=False)
-            bar_w.update("", layout=False)
+            who_w.update("")
+            bar_w.update("")
             digits.display = False
             self._who = None
             return
         if who != self._who:
-            who_w.update(Text.assemble((who, "bold"), " to act"), layout=False)
+            who_w.update(Text.assemble((who, "bold"), " to act"))
             self._who = who
         if countdown is not None:
             bar_w.display = False
@@ -64,7 +65,7 @@ class Countdown(Vertical):
         filled = max(0, min(width, round(width * seconds_left / total))) if total else 0
         full, empty = ("#", "-") if self.opts.ascii else ("\u2588", "\u2591")
         bar_w.update(Text.assemble((full * filled, "green"), (empty * (width - filled), "dim"),
-                                   f" {left:2d}s"), layout=False)
+                                   f" {left:2d}s"))
 
     def restyle(self) -> None:
         self._state = None

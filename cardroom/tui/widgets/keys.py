@@ -5,13 +5,17 @@ process and a table whose keys change with every decision."""
 from __future__ import annotations
 
 from rich.text import Text
-from textual.widget import Widget
+
+from cardroom.tui.widgets.lines import TextLines
 
 
-class KeyFooter(Widget):
+class KeyFooter(TextLines):
     DEFAULT_CSS = """
     KeyFooter { dock: bottom; height: auto; max-height: 3; background: $panel; color: $text; }
     """
+
+    _lines: list[Text] = []
+    _width = 0
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._changed)
@@ -19,23 +23,31 @@ class KeyFooter(Widget):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    _built: tuple[int, Text] | None = None     # (width, text) _changed built for the next render
-
     def _changed(self, screen) -> None:
-        # A layout pass only when the footer's height changes (the keys change with every
-        # decision; a layout of the whole screen each time was the dearest part of a repaint).
-        text = self._build()
-        self._built = (self.size.width, text)
-        lines = min(3, len(text.plain.split("\n")))
-        self.refresh(layout=lines != self.size.height)
+        # The screen says its keys may have changed (it says so on every decision, on every
+        # screen at a table): repaint only if the footer reads differently, and ask for a layout
+        # pass only when its height changes (a layout of the whole screen was the dearest part
+        # of a repaint).
+        lines = self._build(self.size.width)
+        if lines == self._lines:
+            return
+        relayout = min(3, len(lines)) != min(3, len(self._lines))
+        self._lines, self._width = lines, self.size.width
+        self.redraw()
+        if relayout:
+            self.refresh(layout=True)
 
-    def render(self) -> Text:
-        built, self._built = self._built, None
-        if built is not None and built[0] == self.size.width:
-            return built[1]
-        return self._build()
+    def text_lines(self, width: int, height: int) -> list[Text]:
+        if width != self._width:
+            self._lines, self._width = self._build(width), width
+        return self._lines
 
-    def _build(self) -> Text:
+    def get_content_height(self, container, viewport, width: int) -> int:
+        if width != self._width:
+            self._lines, self._width = self._build(width), width
+        return min(3, len(self._lines))
+
+    def _build(self, width: int) -> list[Text]:
         groups: dict = {}
         entries: list = []
         for key, active in self.screen.active_bindings.items():
@@ -63,7 +75,7 @@ class KeyFooter(Widget):
                                         (f" {desc}", "" if enabled else "dim")))
         pieces.append(Text.assemble((" ^p", "bold"), " palette"))
         # Pack whole "key description" pairs into lines as wide as the terminal (80 columns: two).
-        width = max(10, self.size.width or 80)
+        width = max(10, width or 80)
         lines, line = [], Text(no_wrap=True, overflow="ellipsis")
         for piece in pieces:
             if line.cell_len and line.cell_len + piece.cell_len > width:
@@ -71,7 +83,7 @@ class KeyFooter(Widget):
                 line = Text(no_wrap=True, overflow="ellipsis")
             line.append_text(piece)
         lines.append(line)
-        return Text("\n").join(lines)
+        return lines
 
     def on_resize(self) -> None:
         self.refresh(layout=True)

@@ -111,3 +111,29 @@ class TextLines(Widget):
         if y < len(strips):
             return strips[y]
         return Strip.blank(width, base)
+
+
+class Line(TextLines):
+    """One line of plain Text in a place of fixed size (a one-line Static, line-drawn): `update`
+    repaints only when the text changed, and never asks for a layout pass."""
+
+    DEFAULT_CSS = """
+    Line { height: 1; }
+    """
+
+    def __init__(self, text: Text | str = "", **kw) -> None:
+        super().__init__(**kw)
+        self._text = text if isinstance(text, Text) else Text(text)
+
+    @property
+    def text(self) -> Text:
+        return self._text
+
+    def update(self, text: Text | str) -> None:
+        text = text if isinstance(text, Text) else Text(text)
+        if text != self._text:          # plain text and spans
+            self._text = text
+            self.redraw()
+
+    def text_lines(self, width: int, height: int) -> list[Text]:
+        return [self._text]
