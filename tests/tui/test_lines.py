@@ -59,11 +59,18 @@ async def test_line_drawn_widgets_paint_as_textuals_styling_pass_would(world):
         async with app.run_test(size=size) as pilot:
             await open_table(app, pilot)
             widgets = [x for x in app.screen.walk_children() if isinstance(x, TextLines) and x.display]
-            assert {type(x).__name__ for x in widgets} >= {"Felt", "ChatLog", "ActionBar"}
-            for widget in widgets:
-                width, height = widget.region.size
-                top = min(1, height - 1)           # a crop inside the widget, as the compositor asks
-                for crop in (Region(0, 0, width, height), Region(1, top, max(1, width - 3), height - top)):
-                    ours = widget.render_lines(crop)
-                    textuals = Widget.render_lines(widget, crop)
-                    assert [list(s) for s in ours] == [list(s) for s in textuals], (size, widget, crop)
+            assert {type(x).__name__ for x in widgets} >= {"Felt", "ChatLog", "ActionBar", "KeyFooter", "Line"}
+            for theme in (None, "textual-light"):     # and again once restyled: no stale answer
+                if theme:
+                    app.theme = theme
+                    await pilot.pause()
+                for widget in widgets:
+                    width, height = widget.region.size
+                    top = min(1, height - 1)       # a crop inside the widget, as the compositor asks
+                    crops = [Region(1, top, max(1, width - 3), height - top), Region(0, 0, width, height)]
+                    # Before the restyle the whole widget last, after it first: the same ask again.
+                    for crop in crops if theme is None else crops[::-1]:
+                        for _ in range(2):         # asked twice: the second answer is the cached one
+                            ours = widget.render_lines(crop)
+                            textuals = Widget.render_lines(widget, crop)
+                            assert [list(s) for s in ours] == [list(s) for s in textuals], (size, theme, widget, crop)

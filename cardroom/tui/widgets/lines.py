@@ -48,6 +48,10 @@ class TextLines(Widget):
         super().__init__(**kw)
         self._strips: list[Strip] | None = None
         self._strips_key: tuple | None = None
+        # The last render_lines answer: (crop, size, the strips it came from, the answer). The
+        # compositor asks every widget under the bounding box of a repaint's changes, changed or
+        # not (at a table: the whole screen on most actions), so most asks repeat the last one.
+        self._rendered: tuple | None = None
 
     def text_lines(self, width: int, height: int) -> list[Text]:
         """The lines to draw, top first (subclasses); nothing by default."""
@@ -57,6 +61,12 @@ class TextLines(Widget):
         """The data changed: build the strips again on the next repaint."""
         self._strips = None
         self.refresh()
+
+    def notify_style_update(self) -> None:
+        # Textual restyled this widget (a class, the theme, an ancestor's style): the cached
+        # answer may have another background, padding or box now.
+        super().notify_style_update()
+        self._rendered = None
 
     def build_strips(self, width: int, height: int, base: Style) -> list[Strip]:
         """The strips on screen, top first: `text_lines` cut to the width over the `base` style."""
@@ -68,12 +78,17 @@ class TextLines(Widget):
         (padding is drawn here as Textual draws it). Why: Textual's styling pass (StylesCache)
         costs ~0.1 ms a line even for a cached strip it only passes through, and a table screen
         repaints a few dozen such lines per action in every session. Otherwise, Textual's way."""
+        size = self.region.size
+        last = self._rendered
+        if last is not None and last[0] == crop and last[1] == size and last[2] is self._strips \
+                and self._strips is not None:
+            return last[3]
         styles = self.styles
         if (styles.tint.a or styles.text_opacity != 1.0 or self.opacity != 1.0 or styles.has_rule("hatch")
                 or any(edge for edge, _ in styles.border) or any(edge for edge, _ in styles.outline)
                 or self._border_title is not None or self._border_subtitle is not None):
             return super().render_lines(crop)
-        width, height = self.region.size
+        width, height = size
         top, right, bottom, left = styles.padding
         render_line = self.render_line
         if top or right or bottom or left:
@@ -98,6 +113,7 @@ class TextLines(Widget):
         if crop.column_span != (0, width):
             x1, x2 = crop.column_span
             strips = [strip.crop(x1, x2) for strip in strips]
+        self._rendered = (crop, size, self._strips, strips)
         return strips
 
     def render_line(self, y: int) -> Strip:
