@@ -56,6 +56,12 @@ _BLIND_NAMES = {0: (), 1: ("big blind",), 2: ("small blind", "big blind"),
 
 
 @cache
+def _rows(k: int, m: int) -> tuple[slice, ...]:
+    """The k rows of m cards in k * m cards dealt around m players (slices, made once)."""
+    return tuple(slice(i * m, (i + 1) * m) for i in range(k))
+
+
+@cache
 def _clockwise(n: int) -> tuple[tuple[int, ...], ...]:
     """For each start 0..n: the player indices clockwise from it (a start of n is 0 again)."""
     return tuple(tuple((start + i) % n for i in range(n)) for start in range(n + 1))
@@ -180,9 +186,19 @@ class Hand(Legality, Showdown):
         else:
             posters = self._clockwise[self.button + 1][:len(blinds)]
         names = _BLIND_NAMES[len(blinds)]
+        events, stacks, totals, bets = self.events, self.stacks, self.totals, self.bets
         for p, amount, name in zip(posters, blinds, names):
-            a = self._put(p, amount)
-            self.events.append(_new(ev.Posted, (p, name, a, self.all_in[p])))
+            # _put, inline
+            stack = stacks[p]
+            all_in = amount >= stack
+            if all_in:
+                amount = stack
+                self.all_in[p] = True
+                self._active.discard(p)
+            stacks[p] = stack - amount
+            totals[p] += amount
+            bets[p] += amount
+            events.append(_new(ev.Posted, (p, name, amount, all_in)))
         self._last_blind = posters[-1] if posters else self.button
         for p, pl in enumerate(self.players if self._posts else ()):
             if not (pl.live_post or pl.dead_post):
@@ -196,7 +212,10 @@ class Hand(Legality, Showdown):
         self._blind_level = self._big_blind if blinds else 0
 
     def _burn(self) -> None:
-        card = self._draw_cards(1, None)[0]
+        try:
+            card = self.deck.deal(1)[0]   # _draw_cards' usual case, without its frame
+        except IndexError:
+            card = self._draw_cards(1, None)[0]
         self.burns.append(card)
         self.events.append(_new(ev.Burned, (card,)))
 
@@ -265,7 +284,7 @@ class Hand(Legality, Showdown):
         cards = deck.deal(k * m)
         # One card at a time around the table, as a dealer does: the j-th player in the
         # order gets cards j, j + m, j + 2m ... (the columns of k rows of m cards).
-        hands = zip(*[cards[i * m:(i + 1) * m] for i in range(k)])
+        hands = zip(*map(cards.__getitem__, _rows(k, m)))
         events, holes, ups = self.events, self.hole, self.up
         for p, mine in zip(players, hands):
             holes[p].extend(mine)
@@ -723,12 +742,11 @@ class Hand(Legality, Showdown):
     def _start_showdown(self) -> None:
         self.phase = SHOWDOWN
         if self.last_aggressor is not None and not self.folded[self.last_aggressor]:
-            first = self.last_aggressor
+            order = self._order_from(self.last_aggressor)   # first is still in, so it comes first
         elif self.variant.bring_in:
-            first = self.folded.index(False)
+            order = self._order_from(self.folded.index(False))
         else:
-            first = self._order_from((self.button + 1) % self.n)[0]
-        order = self._order_from(first)     # first is still in, so it comes first
+            order = self._order_from((self.button + 1) % self.n)
         self.showdown_order = order
         # Show-all tables, and any hand where someone is all-in (or protected: every live player
         # who may no longer bet), table every hand at once.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from cardroom.engine.betting import FIXED, NO, SPREAD
+from cardroom.engine.betting import FIXED, NO, POT, SPREAD
 from cardroom.engine.money import format_cents
 
 
@@ -78,10 +78,41 @@ class Legality:
                 max_draw = min(cap, len(self.hole[p]))
                 return _new(Legal, (p, DRAW, False, False, 0, False, 0, 0, "", 0, max_draw, False, False))
             return _new(Legal, (p, SHOWDOWN, False, False, 0, False, 0, 0, "", 0, 0, True, self._may_muck(p)))
-        bet, stack, to_call = self.bets[p], self.stacks[p], self._to_call
-        lo, hi, kind = self._raise_range(p, bet, bet + stack, to_call)
-        if self._bring_in_due:
-            return Legal(p, BET, False, False, 0, False, lo, hi, kind, min(self.structure.bring_in, stack))
+        bets, stacks = self.bets, self.stacks
+        bet, stack, to_call = bets[p], stacks[p], self._to_call
+        most = bet + stack
+        s = self.structure
+        skind = s.kind
+        if self._stud or skind == SPREAD or skind == POT:
+            lo, hi, kind = self._raise_range(p, bet, most, to_call)
+            if self._bring_in_due:
+                return Legal(p, BET, False, False, 0, False, lo, hi, kind, min(s.bring_in, stack))
+        elif most <= to_call or (self._acted_at[p] == self._raise_id and to_call > bet):
+            lo = hi = 0     # see _raise_range
+            kind = ""
+        else:
+            # _raise_range for fixed and no limit without a bring-in, inline: legal() is asked
+            # before every decision, and the call and its tuple were an eighth of its cost.
+            lo = hi = 0
+            kind = ""
+            for q in self._active:
+                if q != p and stacks[q] + bets[q] > to_call:
+                    # Someone else could put in more than the current bet: a raise is possible.
+                    full_level = self._full_level
+                    kind = "raise" if full_level > 0 or (to_call > 0 and self._bet_count > 0) else "bet"
+                    if skind == NO:
+                        lo = to_call + self._last_raise
+                        if lo > most:
+                            lo = most
+                        hi = most
+                    elif s.cap is None or self._bet_count < s.cap or (s.uncapped_heads_up and self._bettors() == 2):
+                        target = full_level + self._size
+                        if target <= to_call:
+                            target = to_call + self._size
+                        lo = hi = target if target < most else most
+                    else:
+                        kind = ""   # capped
+                    break
         owe = to_call - bet
         can_call = owe > 0
         if can_call and self._must_raise and self.round == 0 and to_call <= self._blind_level \
@@ -95,8 +126,8 @@ class Legality:
         `most` in it, or (0, 0, "") when none is allowed."""
         if most <= to_call:
             return _NO_RAISE
-        acted = self._acted_at[p]
-        if acted >= 0 and acted == self._raise_id and to_call > bet:
+        # _acted_at starts at -1 and raise ids at 1 (Hand._start_round): no test for "has acted".
+        if self._acted_at[p] == self._raise_id and to_call > bet:
             return _NO_RAISE   # only a short all-in since p acted: betting is not reopened
         stacks, bets = self.stacks, self.bets
         for q in self._active:

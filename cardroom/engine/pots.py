@@ -31,15 +31,17 @@ _new = tuple.__new__   # a Pot in one C call (a NamedTuple's own __new__ is a Py
 def pots_of(totals: Sequence[int], players: list[int], caps: set[int]) -> list[Pot]:
     """build_pots from the live players (in player order) and the totals of those of them who are
     capped: what a Hand knows without building the two flag lists."""
-    if not caps:
-        # The usual showdown, nobody in it all-in or protected: one pot of everything, for the live
-        # players who put in the most (what the general case below comes to).
+    live = [totals[p] for p in players]
+    top = max(live, default=0)
+    if not caps or min(live) == top:
+        # The usual showdown: nobody in it all-in or protected, or all the live players in for the
+        # same amount (everyone all-in for the same stack, as no limit often ends). One pot of
+        # everything for the live players who put in the most: what the general case below comes
+        # to, since any cap is then `top` itself.
         total = sum(totals)
         if not total:
             return []
-        top = max([totals[p] for p in players], default=0)
         return [_new(Pot, (total, tuple([p for p in players if totals[p] == top])))]
-    top = max([totals[p] for p in players])
     caps.discard(0)
     levels = sorted(caps)
     if not levels or levels[-1] < top:

@@ -125,8 +125,12 @@ class Showdown:
                 self._pay(contenders[0], amount, i, "")
                 continue
             values = [shown[p] for p in contenders]
-            best_hi = max([v[0] for v in values])
-            hi_winners = [p for p, v in zip(contenders, values) if v[0] == best_hi]
+            highs = [v[0] for v in values]
+            best_hi = max(highs)
+            if not has_low and highs.count(best_hi) == 1:
+                self._pay(contenders[highs.index(best_hi)], amount, i, "")   # one winner: the usual case
+                continue
+            hi_winners = [p for p, h in zip(contenders, highs) if h == best_hi]
             best_lo = max([v[1] for v in values if v[1] is not None], default=None) if has_low else None
             if best_lo is not None:
                 lo_winners = [p for p, v in zip(contenders, values) if v[1] == best_lo]
