@@ -40,6 +40,18 @@ def test_markup_in_plain_text_is_drawn_as_typed():
     assert not any(seg.style and seg.style.bold for seg in strip)
 
 
+def test_one_strip_serves_every_drawing_of_the_same_text_and_only_that():
+    a = text_strip(Text.assemble(("alice", "bold"), " $20"), 12, BASE, CONSOLE)
+    assert text_strip(Text.assemble(("alice", "bold"), " $20"), 12, BASE, CONSOLE) is a
+    others = [text_strip(Text.assemble(("alice", "italic"), " $20"), 12, BASE, CONSOLE),   # style
+              text_strip(Text.assemble(("alice", "bold"), " $21"), 12, BASE, CONSOLE),     # words
+              text_strip(Text.assemble(("alice", "bold"), " $20"), 13, BASE, CONSOLE),     # width
+              text_strip(Text.assemble(("alice", "bold"), " $20"), 12, Style(bgcolor="red"), CONSOLE),
+              text_strip(Text.assemble(("alice", "bold"), " $20"), 12, BASE, CONSOLE, align="center"),
+              text_strip(Text(" alice $20", "bold"), 12, BASE, CONSOLE)]                   # own style
+    assert all(list(o) != list(a) for o in others)
+
+
 async def test_line_drawn_widgets_paint_as_textuals_styling_pass_would(world):
     """TextLines skips Textual's per-line styling pass (StylesCache) when nothing of the box model
     but padding applies: every such widget on a table screen, narrow and wide, whole and cropped,

@@ -17,15 +17,32 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.cache import LRUCache
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
 
+# Strips by what they are drawn from, shared by every widget of every session: at a table the
+# same seat lines, chips and clock lines are drawn again and again, on every screen, while Rich's
+# Text.render and the styling of its segments were most of a line-drawn repaint. A Strip is never
+# changed once made (its methods return new ones), so one object serves every screen. The texts
+# drawn here use literal styles only, which every session's console parses the same way.
+_STRIPS: LRUCache[tuple, Strip] = LRUCache(4096)
+
+
 def text_strip(text: Text, width: int, base: Style, console, align: str = "left") -> Strip:
     """One line of Text as a Strip exactly `width` cells wide, over the `base` style: cut with an
     ellipsis when too long, padded (or centred) when short."""
+    key = (text.plain, tuple(text.spans), text.style, width, base, align)
+    strip = _STRIPS.get(key)
+    if strip is None:
+        strip = _STRIPS[key] = _text_strip(text, width, base, console, align)
+    return strip
+
+
+def _text_strip(text: Text, width: int, base: Style, console, align: str) -> Strip:
     if text.cell_len > width:
         text = text.copy()
         text.truncate(width, overflow="ellipsis")
