@@ -85,6 +85,53 @@ def _no_self_caching_strips() -> None:
     Strip.crop_extend, Strip.divide = crop_extend_uncycled, divide_uncycled
 
 
+def _repaint_only_what_changed() -> None:
+    """A partial repaint renders only the widgets that overlap a changed region.
+
+    Textual's Compositor.render_partial_update renders every visible widget under the bounding
+    box of the changed regions; on a table screen a change to the felt (top left), the chat (right)
+    and the footer (bottom) is the whole screen, so every widget was asked for its lines on every
+    action, in every session. Only the changed spans are written to the terminal, and every cell of
+    a span belongs to some changed region, so the widget drawn at that cell overlaps that region:
+    a widget overlapping none of them never reaches the terminal. The output is the same
+    (tests/ssh/test_guards.py compares it with Textual's on real screens).
+    """
+    from textual._compositor import Compositor
+    from textual.geometry import Region
+
+    render_partial_update, get_renders = Compositor.render_partial_update, Compositor._get_renders
+    if getattr(render_partial_update, "_cardroom_guard", False):
+        return
+
+    def render_partial_update_changed_only(self: Compositor) -> Any:
+        self._cardroom_changed = list(self._dirty_regions)      # read by the filter below
+        try:
+            return render_partial_update(self)
+        finally:
+            self._cardroom_changed = None
+
+    def get_renders_changed_only(self: Compositor, crop: Region | None = None) -> Any:
+        changed = getattr(self, "_cardroom_changed", None)
+        if not changed or crop is None:
+            return get_renders(self, crop)
+        visible = self.visible_widgets
+        keep = {}
+        for widget, (region, clip) in visible.items():
+            shown = region.intersection(clip)
+            if any(shown.overlaps(r) for r in changed):
+                keep[widget] = (region, clip)
+        self._visible_widgets, saved = keep, self._visible_widgets
+        try:
+            return list(get_renders(self, crop))     # a generator: run it while the filter holds
+        finally:
+            self._visible_widgets = saved
+
+    render_partial_update_changed_only._cardroom_guard = True   # type: ignore[attr-defined]
+    render_partial_update_changed_only.textual = render_partial_update  # type: ignore[attr-defined]
+    Compositor.render_partial_update = render_partial_update_changed_only    # type: ignore[method-assign]
+    Compositor._get_renders = get_renders_changed_only                        # type: ignore[method-assign]
+
+
 def install_guards() -> None:
     """Install the process-wide guards once (safe to call again)."""
     global _installed
@@ -93,4 +140,5 @@ def install_guards() -> None:
     _neutralise_print_redirect()
     _no_cursor_blink_by_default()
     _no_self_caching_strips()
+    _repaint_only_what_changed()
     _installed = True

@@ -180,3 +180,52 @@ async def test_gc_policy_puts_off_full_collections_while_many_sessions_are_live(
         assert policy._last_full > 0.0               # few live: the timed full collection runs
     finally:
         policy.close()
+
+
+async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
+    """guards._repaint_only_what_changed renders only the widgets overlapping a changed region:
+    on real table screens (a player's and a railbird's, narrow and wide), for many sets of
+    changed widgets, the bytes of the partial repaint equal those of Textual's own."""
+    import random
+
+    from textual._compositor import Compositor
+    from test_mirror import TableWorld
+
+    from cardroom.tui.app import build_app
+
+    install_guards()
+    textuals = Compositor.render_partial_update.textual
+    rng = random.Random(5)
+    w = TableWorld(tmp_path)
+    try:
+        w.act()
+        w.act()
+        compared = skipped = 0
+        for client, size in ((w.players[0], (80, 24)), (w.players[1], (120, 40)), (w.room.connect("rail"), (100, 30))):
+            app = build_app(client)
+            async with app.run_test(size=size) as pilot:
+                await pilot.press("enter", "enter")
+                await pilot.pause()
+                screen = app.screen
+                compositor = screen._compositor
+                widgets = list(compositor.visible_widgets)
+                for _ in range(40):
+                    chosen = rng.sample(widgets, rng.randint(1, min(6, len(widgets))))
+                    regions = {compositor.visible_widgets[x][0].intersection(compositor.visible_widgets[x][1])
+                               for x in chosen}
+                    outputs = []
+                    for render in (Compositor.render_partial_update, textuals):
+                        compositor._dirty_regions.clear()
+                        compositor._dirty_regions.update(regions)
+                        update = render(compositor)
+                        outputs.append(update.render_segments(app.console) if update else None)
+                    assert outputs[0] == outputs[1], [type(x).__name__ for x in chosen]
+                    compared += 1
+                    skipped += len(widgets) - len([x for x in widgets if any(
+                        compositor.visible_widgets[x][0].intersection(compositor.visible_widgets[x][1]).overlaps(r)
+                        for r in regions)])
+                w.act()
+                await pilot.pause()
+        assert compared == 120 and skipped > 0          # widgets really were left out
+    finally:
+        w.store.close()
