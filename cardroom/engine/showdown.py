@@ -29,7 +29,8 @@ def _omaha_values(hole, board, has_low: bool) -> tuple[int, int | None]:
     8,450 boards), the right trade for equity loops over one board, but a showdown meets each
     board once, and a room (or the benchmark: ~75% of O/8 showdown boards new after 3,000 hands)
     needs many thousands of hands before that memo pays. The sixty five-card lookups here cost
-    ~40 us a hand and the low only looks at the ace-to-eight cards (what can make a low).
+    ~25-50 us a shown hand on the benchmark machine (load varies), and the low only looks at the
+    ace-to-eight cards (what can make a low).
     (evaluator() is asked on each call, not at import: it builds its tables on first use.)"""
     hole, board = codes(hole), codes(board)
     triples = list(combinations(board, 3))
