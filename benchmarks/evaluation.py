@@ -15,6 +15,11 @@ the median evaluations per second and cardroom / peer. The clock is CPU time of 
 (`time.process_time`) by default, which other processes on a shared machine disturb least;
 `--clock wall` uses `time.perf_counter`. pokerkit is much slower, so it is timed on the first
 `--slow-hands` hands of the same list.
+
+Two "floor" rows time what no evaluator on the same harness can beat: `sum` over the same card
+codes (the builtin alone, no Python frame, no lookup) and a Python function that returns 0 at once.
+A pure-Python evaluator needs at least one call and one pass over the cards, so its rate stays
+below both; the ratio column then reads cardroom / floor.
 """
 
 from __future__ import annotations
@@ -69,6 +74,11 @@ def _time(f: Callable, args: list, star: bool, clock: Callable[[], float] = time
     return len(args) / max(clock() - t, 1e-9)
 
 
+def _nothing(cards) -> int:
+    """The cheapest Python function of the cards: one call, no work (a floor row)."""
+    return 0
+
+
 def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
     rng = random.Random(seed)
     five = _deal(rng, hands, 5)
@@ -86,6 +96,10 @@ def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
 
     def text(cards):
         return [repr(c) for c in cards]
+
+    def floors(case: Case, deal_c: list) -> None:
+        case.add("floor: sum() alone", sum, deal_c)
+        case.add("floor: empty function", _nothing, deal_c)
 
     cases = []
 
@@ -115,6 +129,7 @@ def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
             case.add("pokerkit", f, [tuple(pokerkit.Card.parse("".join(text(h)))) for h in deal[:slow_hands]])
         else:
             case.absent("pokerkit", "not installed")
+        floors(case, deal_c)
         cases.append(case)
 
     # --- lowball, 5 cards (only pokerkit has these orders among the peers)
@@ -130,6 +145,8 @@ def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
                      [tuple(pokerkit.Card.parse("".join(text(h)))) for h in five[:slow_hands]])
         else:
             case.absent("pokerkit", "not installed")
+        if order == ev.ACE_TO_FIVE:
+            floors(case, five_c)
         cases.append(case)
 
     # --- eight-or-better, 7 cards (stud hi-lo low half)
