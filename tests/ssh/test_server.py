@@ -300,3 +300,23 @@ async def test_env_and_window_change_floods(server_factory, client_key):
         await screen.wait_for("size=77x22")
         screen.process.stdin.write("k")
         await screen.wait_for("last=k")
+
+
+async def test_a_client_preferring_chacha20_gets_aes(server_factory, client_key):
+    """Stock clients list chacha20-poly1305 first; the server accepts AES only (see
+    server.ENCRYPTION_ALGS: chacha20 cost six times as much per packet here), and a client
+    that offers only chacha20 is refused rather than served with it."""
+    server = await server_factory()
+    async with connect(server, client_key) as conn:             # asyncssh's default order
+        for direction in ("send_cipher", "recv_cipher"):
+            assert conn.get_extra_info(direction) in ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com")
+        screen = await open_screen(conn)
+        await screen.wait_for("count=0")            # a session runs over it as over any other
+        screen.process.close()
+    async with connect(server, client_key, encryption_algs=["aes256-ctr"],
+                       mac_algs=["hmac-sha2-256-etm@openssh.com"]) as conn:
+        assert conn.get_extra_info("send_cipher") == "aes256-ctr"
+        assert conn.get_extra_info("send_mac") == "hmac-sha2-256-etm@openssh.com"
+    with pytest.raises(asyncssh.Error):
+        async with connect(server, client_key, encryption_algs=["chacha20-poly1305@openssh.com"]):
+            pass
