@@ -78,6 +78,9 @@ def bind_app(app: App[Any], transport: Transport) -> App[Any]:
     app.driver_class = SessionDriver
     setattr(app, TRANSPORT_ATTR, transport)
     share_stylesheet(app)
+    # The app made its own truecolor filter; the server's guards share one per theme
+    # (guards._one_truecolor_filter_per_theme), which this puts in its place.
+    app._refresh_truecolor_filter(app.ansi_theme)
     if hasattr(app, "paint_now"):
         app.paint_now = lambda: paint_now(app)
     return app

@@ -132,6 +132,46 @@ def _repaint_only_what_changed() -> None:
     Compositor._get_renders = get_renders_changed_only                        # type: ignore[method-assign]
 
 
+def _one_truecolor_filter_per_theme() -> None:
+    """Every app shares one ANSI-to-truecolor line filter per terminal theme (and on/off).
+
+    Each Textual app makes its own filter, and a Strip caches what a filter made of it under the
+    (filter, background) pair, four pairs at most: the line-drawn strips shared by every session
+    (tui/widgets/lines.py) were filtered again for each session that drew them (py-spy, 300
+    sessions: 11.7% of the server in that filtering), and the filter's own lru_cache of 1,024
+    styles, keyed by the filter, was shared by hundreds of filters. A filter holds nothing but
+    its theme and whether it is on, so apps with the same two share one. Textual switches it on
+    or off by setting `enabled` on the app's filter; with shared filters that would switch it for
+    every app, so the app gets the shared filter for the new state instead.
+    """
+    from textual.app import App
+    from textual.filter import ANSIToTruecolor
+
+    refresh = App._refresh_truecolor_filter
+    if getattr(refresh, "_cardroom_guard", False):
+        return
+    shared: dict[tuple[int, bool], tuple[Any, ANSIToTruecolor]] = {}
+
+    def refresh_truecolor_filter_shared(self: App, theme: Any) -> None:
+        enabled = not self.native_ansi_color
+        key = (id(theme), enabled)
+        entry = shared.get(key)
+        if entry is None:                  # the theme is kept with it: its id stays unique
+            entry = shared[key] = (theme, ANSIToTruecolor(theme, enabled=enabled))
+        filters = self._filters
+        for index, line_filter in enumerate(filters):
+            if isinstance(line_filter, ANSIToTruecolor):
+                filters[index] = entry[1]
+                return
+
+    def watch_ansi_color_shared(self: App, ansi_color: Any) -> None:
+        self._refresh_truecolor_filter(self.ansi_theme)
+
+    refresh_truecolor_filter_shared._cardroom_guard = True   # type: ignore[attr-defined]
+    App._refresh_truecolor_filter = refresh_truecolor_filter_shared      # type: ignore[method-assign]
+    App._watch_ansi_color = watch_ansi_color_shared                       # type: ignore[method-assign]
+
+
 def install_guards() -> None:
     """Install the process-wide guards once (safe to call again)."""
     global _installed
@@ -141,4 +181,5 @@ def install_guards() -> None:
     _no_cursor_blink_by_default()
     _no_self_caching_strips()
     _repaint_only_what_changed()
+    _one_truecolor_filter_per_theme()
     _installed = True

@@ -229,3 +229,29 @@ async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
         assert compared == 120 and skipped > 0          # widgets really were left out
     finally:
         w.store.close()
+
+
+def test_apps_share_one_truecolor_filter_per_theme_and_switching_it_off_is_their_own():
+    """guards._one_truecolor_filter_per_theme: apps on the same terminal theme share one filter
+    (so a strip drawn for one session is filtered once for all); an app that turns ANSI colours
+    on gets the shared "off" filter, and the others keep theirs switched on."""
+    from textual.filter import ANSIToTruecolor
+
+    from cardroom.ssh.driver import bind_app
+
+    install_guards()
+
+    def filter_of(app):
+        return next(f for f in app._filters if isinstance(f, ANSIToTruecolor))
+
+    apps = [bind_app(StandInApp(), FakeTransport()) for _ in range(3)]
+    assert filter_of(apps[0]) is filter_of(apps[1]) is filter_of(apps[2])
+    assert filter_of(apps[0]).enabled
+    apps[2].ansi_color = True                   # this app asks for the terminal's own colours
+    assert not filter_of(apps[2]).enabled
+    assert filter_of(apps[0]).enabled and filter_of(apps[0]) is filter_of(apps[1])
+    apps[2].ansi_color = False
+    assert filter_of(apps[2]) is filter_of(apps[0])
+    apps[1].theme = "textual-light"             # another terminal theme: another filter
+    assert filter_of(apps[1]) is not filter_of(apps[0])
+    assert filter_of(apps[1])._terminal_theme is apps[1].ansi_theme
