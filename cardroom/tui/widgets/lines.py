@@ -103,7 +103,7 @@ class TextLines(Widget):
         styles = self.styles
         if (styles.tint.a or styles.text_opacity != 1.0 or self.opacity != 1.0 or styles.has_rule("hatch")
                 or any(edge for edge, _ in styles.border) or any(edge for edge, _ in styles.outline)
-                or self._border_title is not None or self._border_subtitle is not None):
+                or self.border_title is not None or self.border_subtitle is not None):
             return super().render_lines(crop)
         width, height = size
         top, right, bottom, left = styles.padding
@@ -157,10 +157,6 @@ class Line(TextLines):
     def __init__(self, text: Text | str = "", **kw) -> None:
         super().__init__(**kw)
         self._text = text if isinstance(text, Text) else Text(text)
-
-    @property
-    def text(self) -> Text:
-        return self._text
 
     def update(self, text: Text | str) -> None:
         text = text if isinstance(text, Text) else Text(text)
