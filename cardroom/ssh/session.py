@@ -195,7 +195,14 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             # Stop reading: asyncssh stops opening the SSH window, so the client waits.
             self._reading_paused = True
             self._chan.pause_reading()
-        self._schedule_pump()
+        if self._pump_handle is None and self._pending_len == len(data):
+            # Nothing was waiting: feed it now, in the loop turn it arrived. Through the pump a key
+            # reached the app a turn later, and on a busy server every turn waits behind all the
+            # other sessions' ready work. The pump's bounds hold all the same (one helping now,
+            # the rest a turn at a time).
+            self._pump()
+        else:
+            self._schedule_pump()
 
     def _schedule_pump(self, delay: float = 0.0) -> None:
         if self._pump_handle is not None or self._loop is None or self._closed:

@@ -244,3 +244,42 @@ async def test_a_synchronised_frame_is_one_write_and_a_bell_still_goes_out():
     await asyncio.sleep(0)
     assert "\x07" in "".join(r.transport.chunks[before:])    # ... then sent
     await r.stop()
+
+
+async def test_a_key_reaches_the_app_in_the_loop_turn_it_arrives():
+    """AppSession feeds input that finds nothing waiting at once (the pump's turn would delay
+    every key by a loop turn, which on a busy server waits behind all the other sessions), and a
+    flood still goes a bounded helping at a time."""
+    from cardroom.ssh.limits import Limits
+    from cardroom.ssh.session import AppSession
+
+    class Channel:                     # the asyncssh channel, as far as the session uses it
+        def __init__(self) -> None:
+            self.out: list[str] = []
+
+        def write(self, data: str) -> None:
+            self.out.append(data)
+
+        def get_write_buffer_size(self) -> int:
+            return 0
+
+    limits = Limits()
+    session = AppSession(lambda info: None, username="u", peer_address="127.0.0.1", key_fingerprint=None,
+                         limits=limits)
+    session.connection_made(Channel())
+    session._pty = True
+    app = StandInApp()
+    r = Running(app, session)
+    await wait_for(lambda: session._driver is not None and app.is_running)
+    await asyncio.sleep(0.2)
+    queue = app._message_queue
+    before = queue.qsize()
+    session.data_received("a", None)
+    assert queue.qsize() == before + 1          # posted to the app within the call
+    await wait_for(lambda: app.keys == ["a"])
+    flood = "x" * (limits.input_slice * 4)
+    session.data_received(flood, None)
+    # one helping now (slices until the turn's events are used up), the rest later
+    assert app._message_queue.qsize() <= before + max(limits.input_slice, limits.input_events_per_turn) < len(flood)
+    await wait_for(lambda: len(app.keys) == 1 + len(flood))
+    await r.stop()
