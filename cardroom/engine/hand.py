@@ -401,8 +401,8 @@ class Hand(Legality, Showdown):
     # only otherwise does verify() run, to raise the exact error (or to let an unusual case pass).
     # fold/check/call/bet do their work inline rather than through _do: these four are most of a
     # hand's calls, and the bound method and the extra frames were a tenth of their cost. They
-    # also take _advance's usual step themselves (the next player clockwise from the one who just
-    # acted, who is no longer pending) and call _advance only when the round may be over.
+    # end in _pass_on, which takes _advance's usual step (the next pending player clockwise) and
+    # calls _advance only when the round may be over.
     def fold(self, player: int | None = None) -> list:
         lg = self._legal or self.legal()
         if not (lg.fold and (player is None or player == lg.player)):
@@ -413,17 +413,7 @@ class Hand(Legality, Showdown):
         p = self.actor
         self._discard_hand(p)
         events.append(_new(Folded, (p,)))
-        pending = self._pending     # _acted(p), inline
-        pending.discard(p)
-        self._acted_at[p] = self._raise_id
-        if self.draw_counts:
-            self.draw_counts = {}
-        if pending and self._live > 1:
-            for q in self._clockwise[p + 1]:
-                if q in pending:
-                    self.actor = q
-                    return events[start:]
-        self._advance()
+        self._pass_on(p, self._live > 1)
         return events[start:]
 
     def check(self, player: int | None = None) -> list:
@@ -435,17 +425,7 @@ class Hand(Legality, Showdown):
         start = len(events)
         p = self.actor
         events.append(_new(Checked, (p,)))
-        pending = self._pending     # _acted(p), inline
-        pending.discard(p)
-        self._acted_at[p] = self._raise_id
-        if self.draw_counts:
-            self.draw_counts = {}
-        if pending:
-            for q in self._clockwise[p + 1]:
-                if q in pending:
-                    self.actor = q
-                    return events[start:]
-        self._advance()
+        self._pass_on(p)
         return events[start:]
 
     def call(self, player: int | None = None) -> list:
@@ -468,17 +448,7 @@ class Hand(Legality, Showdown):
         self.totals[p] += amount
         bets[p] += amount
         events.append(_new(Called, (p, amount, all_in)))
-        pending = self._pending     # _acted(p), inline
-        pending.discard(p)
-        self._acted_at[p] = self._raise_id
-        if self.draw_counts:
-            self.draw_counts = {}
-        if pending:
-            for q in self._clockwise[p + 1]:
-                if q in pending:
-                    self.actor = q
-                    return events[start:]
-        self._advance()
+        self._pass_on(p)
         return events[start:]
 
     def bet(self, to: int, player: int | None = None) -> list:
@@ -491,13 +461,7 @@ class Hand(Legality, Showdown):
         events = self.events
         start = len(events)
         self._raise(to, lg.raise_kind)
-        pending = self._pending
-        if pending:
-            for q in self._clockwise[self.actor + 1]:
-                if q in pending:
-                    self.actor = q
-                    return events[start:]
-        self._advance()
+        self._pass_on(self.actor)
         return events[start:]
 
     raise_to = bet
@@ -554,6 +518,23 @@ class Hand(Legality, Showdown):
         self._advance()
         self._legal = None
         return self.events[start:]
+
+    def _pass_on(self, p: int, go_on: bool = True) -> None:
+        """After p's fold, check, call, bet or raise: p has acted (as _acted; after a bet _raise has
+        done so already, and doing it again changes nothing), and the next player clockwise who is
+        still pending acts. Only when nobody is (or `go_on` is false: a fold left one player) does
+        _advance run, to end the round or the hand; this is its usual step, taken here."""
+        pending = self._pending
+        pending.discard(p)
+        self._acted_at[p] = self._raise_id
+        if self.draw_counts:
+            self.draw_counts = {}
+        if pending and go_on:
+            for q in self._clockwise[p + 1]:
+                if q in pending:
+                    self.actor = q
+                    return
+        self._advance()
 
     def _acted(self, p: int) -> None:
         self._pending.discard(p)

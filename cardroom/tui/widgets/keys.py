@@ -37,15 +37,16 @@ class KeyFooter(TextLines):
         if relayout:
             self.refresh(layout=True)
 
-    def text_lines(self, width: int, height: int) -> list[Text]:
+    def _lines_for(self, width: int) -> list[Text]:
         if width != self._width:
             self._lines, self._width = self._build(width), width
         return self._lines
 
+    def text_lines(self, width: int, height: int) -> list[Text]:
+        return self._lines_for(width)
+
     def get_content_height(self, container, viewport, width: int) -> int:
-        if width != self._width:
-            self._lines, self._width = self._build(width), width
-        return min(3, len(self._lines))
+        return min(3, len(self._lines_for(width)))
 
     def _build(self, width: int) -> list[Text]:
         groups: dict = {}

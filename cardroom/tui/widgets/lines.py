@@ -108,8 +108,11 @@ class TextLines(Widget):
         width, height = size
         top, right, bottom, left = styles.padding
         render_line = self.render_line
-        if top or right or bottom or left:
-            base_background, background = self.background_colors
+        filters = self.get_line_filters()
+        padded = top or right or bottom or left
+        if padded or filters:
+            base_background, background = self.background_colors     # walks the ancestors: once
+        if padded:
             inner = VisualStyle(background=base_background + background).rich_style
             blank = Strip.blank(width, inner)
             pad_left, pad_right = Segment(" " * left, inner), Segment(" " * right, inner)
@@ -122,11 +125,8 @@ class TextLines(Widget):
                     strips.append(Strip([pad_left, *line, pad_right], width) if left or right else line)
         else:
             strips = [render_line(y) for y in crop.line_range]
-        filters = self.get_line_filters()
-        if filters:
-            background = self.background_colors[1]
-            for line_filter in filters:
-                strips = [strip.apply_filter(line_filter, background) for strip in strips]
+        for line_filter in filters:
+            strips = [strip.apply_filter(line_filter, background) for strip in strips]
         if crop.column_span != (0, width):
             x1, x2 = crop.column_span
             strips = [strip.crop(x1, x2) for strip in strips]
