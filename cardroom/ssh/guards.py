@@ -172,6 +172,75 @@ def _one_truecolor_filter_per_theme() -> None:
     App._watch_ansi_color = watch_ansi_color_shared                       # type: ignore[method-assign]
 
 
+def _keys_meet_bindings_at_once() -> None:
+    """A key that nothing on its way would handle meets the bindings in the turn it reaches the app.
+
+    Textual forwards a key to the focused widget and lets it bubble up the DOM one message queue
+    at a time; only when it is back at the app does `App._on_key` check the bindings of that same
+    chain. On a table screen that is six loop turns (the app, the chat log, its pane, a row, the
+    screen, the app again), and on a busy server each turn waits behind every other session's
+    ready work: a player's key took six of those waits to reach its binding. When no node on the
+    way would do anything with the key (no key handler of its own, as Input, TextArea and Select
+    have; no `key_<name>` method for it; each node would accept the message and pass it on), the
+    app does at once what `App._on_key` would do when the key came back: check the bindings,
+    else its own key methods. Otherwise the key goes Textual's way. The priority bindings, the
+    focus and the tooltip are handled first as in `App.on_event`.
+    """
+    from textual import events
+    from textual._dispatch_key import dispatch_key
+    from textual.app import App
+    from textual.widget import Widget
+
+    on_event = App.on_event
+    if getattr(on_event, "_cardroom_guard", False):
+        return
+    own_handler: dict[type, bool] = {}
+
+    def handles_keys_itself(cls: type) -> bool:
+        """Whether a class on the way has a key handler besides Widget's and App's (which only
+        dispatch to key_ methods and, for the app, the bindings: what this guard does)."""
+        found = own_handler.get(cls)
+        if found is None:
+            found = any(("on_key" in vars(klass) or "_on_key" in vars(klass) or "handle_key" in vars(klass)
+                         or any(issubclass(kind, events.Key) for kind in vars(klass).get("_decorated_handlers", ())))
+                        for klass in cls.__mro__ if klass is not Widget and klass is not App)
+            own_handler[cls] = found
+        return found
+
+    def nothing_on_the_way(app: App, event: events.Key) -> bool:
+        if type(app) is not App and handles_keys_itself(type(app)):
+            return False
+        screen = app.screen
+        if screen.maximized is not None:
+            return False                           # App.on_event's escape-to-minimise case
+        node = app.focused or screen
+        if not node.is_attached:
+            return False
+        names = event.name_aliases
+        while node is not app:
+            if (node is None or node._closing or node._closed or not node.check_message_enabled(event)
+                    or handles_keys_itself(type(node))
+                    or any(hasattr(node, f"key_{name}") or hasattr(node, f"_key_{name}") for name in names)):
+                return False
+            node = node._parent
+        return True
+
+    async def on_event_bindings_at_once(self: App, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and nothing_on_the_way(self, event):
+            self.app_focus = True
+            if self.focused is not None:
+                self.screen._clear_tooltip()
+            key = event.key
+            if not await self._check_bindings(key, priority=True) and not await self._check_bindings(key):
+                await dispatch_key(self, event)
+            return
+        await on_event(self, event)
+
+    on_event_bindings_at_once._cardroom_guard = True   # type: ignore[attr-defined]
+    on_event_bindings_at_once.textual = on_event       # type: ignore[attr-defined]
+    App.on_event = on_event_bindings_at_once           # type: ignore[method-assign]
+
+
 def install_guards() -> None:
     """Install the process-wide guards once (safe to call again)."""
     global _installed
@@ -182,4 +251,5 @@ def install_guards() -> None:
     _no_self_caching_strips()
     _repaint_only_what_changed()
     _one_truecolor_filter_per_theme()
+    _keys_meet_bindings_at_once()
     _installed = True

@@ -255,3 +255,83 @@ def test_apps_share_one_truecolor_filter_per_theme_and_switching_it_off_is_their
     apps[1].theme = "textual-light"             # another terminal theme: another filter
     assert filter_of(apps[1]) is not filter_of(apps[0])
     assert filter_of(apps[1])._terminal_theme is apps[1].ansi_theme
+
+
+class _Keyed(textual.app.App[None]):
+    """A focused widget three containers deep, a screen binding, an app binding and a priority
+    one, an Input, and a container with a key method of its own."""
+
+    BINDINGS = [("y", "note('app y')"), textual.binding.Binding("p", "note('priority p')", priority=True)]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.notes: list[str] = []
+
+    def compose(self):
+        from textual.containers import Horizontal, Vertical
+        from textual.widgets import Input, Static
+
+        class Deep(Static, can_focus=True):
+            pass
+
+        class KeyMethod(Vertical):
+            def key_k(self) -> None:
+                self.app.notes.append("key_k")
+
+        with Vertical():
+            with Horizontal():
+                yield Deep("deep", id="deep")
+        with KeyMethod():
+            yield Deep("in a container with key_k", id="inner")
+        yield Input(id="inp")
+
+    def on_mount(self) -> None:
+        self.screen._bindings.bind("x", "app.note('screen x')")
+        self.query_one("#deep").focus()
+
+    def action_note(self, what: str) -> None:
+        self.notes.append(what)
+
+
+async def _keyed_run(monkeypatch) -> tuple[list[str], list[str], str]:
+    """Press keys on _Keyed; what the actions noted, which nodes a Key was posted to, the Input."""
+    from textual.message_pump import MessagePump
+
+    posted: list[str] = []
+    post = getattr(MessagePump.post_message, "unrecorded", MessagePump.post_message)
+
+    def recording(self, message):
+        if isinstance(message, textual.events.Key):
+            posted.append(f"{type(self).__name__}:{message.key}")
+        return post(self, message)
+
+    recording.unrecorded = post
+    monkeypatch.setattr(MessagePump, "post_message", recording)
+    app = _Keyed()
+    async with app.run_test() as pilot:
+        await pilot.press("x", "y", "p", "z")          # a screen binding, an app one, priority, none
+        app.query_one("#inner").focus()
+        await pilot.press("k", "x")                     # a key method on the way: Textual's path
+        app.query_one("#inp").focus()
+        await pilot.press("x", "p", "q")                # the Input types them: it consumes printable keys
+        await pilot.pause()
+        return app.notes, posted, app.query_one("#inp").value
+
+
+async def test_a_key_nothing_on_the_way_handles_meets_the_bindings_in_the_apps_turn(monkeypatch):
+    """guards._keys_meet_bindings_at_once: the key is handled by the app where it lands (posted to
+    the app only, not bubbled through four containers), with the same outcome as Textual's way,
+    which the same run through Textual's own App.on_event shows."""
+    install_guards()
+    notes, posted, typed = await _keyed_run(monkeypatch)
+    monkeypatch.setattr(textual.app.App, "on_event", textual.app.App.on_event.textual)
+    textual_notes, textual_posted, textual_typed = await _keyed_run(monkeypatch)
+
+    assert notes == textual_notes == ["screen x", "app y", "priority p", "key_k", "screen x"]
+    assert typed == textual_typed == "xpq"
+    assert textual_posted[:6] == ["_Keyed:x", "Deep:x", "Horizontal:x", "Vertical:x", "Screen:x", "_Keyed:x"]
+    # At once: x, y, z (p is a priority binding either way) reach the app only, and so does x
+    # under KeyMethod (its method is for k); k there, and the keys for the Input, go Textual's way.
+    assert [p for p in posted if not p.startswith("_Keyed:")] == [
+        "Deep:k", "KeyMethod:k", "Screen:k", "Input:x", "Input:p", "Input:q"]
+    assert [p for p in textual_posted if not p.startswith("_Keyed:")].count("Screen:x") == 2
