@@ -181,13 +181,13 @@ class _SystemRandomBelow:
 
 
 class _RandomBelow:
-    """Adapts a `random.Random` (which has randrange, not randbelow) for seeded tests."""
+    """Adapts a `random.Random` (which has randrange, not randbelow) for seeded tests: its
+    randbelow is the generator's own randrange, with no frame of ours in between."""
+
+    __slots__ = ("randbelow",)
 
     def __init__(self, rng) -> None:
-        self._rng = rng
-
-    def randbelow(self, n: int) -> int:
-        return self._rng.randrange(n)
+        self.randbelow = rng.randrange
 
 
 def random_source(rng=None) -> RandomSource:

@@ -51,6 +51,7 @@ class Player(NamedTuple):
 # (Legal and the betting events) are built with tuple.__new__ and every field given, one C call.
 _new = tuple.__new__
 Folded, Checked, Called, BetTo = ev.Folded, ev.Checked, ev.Called, ev.BetTo
+_NOTHING: frozenset = frozenset()
 _BLIND_NAMES = {0: (), 1: ("big blind",), 2: ("small blind", "big blind"),
                 3: ("small blind", "big blind", "blind")}
 
@@ -115,13 +116,14 @@ class Hand(Legality, Showdown):
         self.protected = [False] * n
         # Who may still bet: the players not folded, all-in or protected (kept with those lists).
         self._active = set(range(n))
-        self.hole: list[list[Card]] = [[] for _ in range(n)]
-        self.up: list[list[bool]] = [[] for _ in range(n)]
+        # Each player's cards and their face-up flags: lists made by the first street's deal,
+        # which deals to every player (_deal_street), rather than empty lists made here to extend.
+        self.hole: list[list[Card]] = [None] * n
+        self.up: list[list[bool]] = [None] * n
         self.board: list[Card] = []
         self.muck_pile: list[Card] = []     # folded hands and discards: what a reshuffle may use
-        self.discarded_by: list[list[Card]] = [[] for _ in range(n)]
+        self.discarded_by: list[list[Card]] = []   # per player, from the first draw (_start_draw)
         self.burns: list[Card] = []
-        self._reclaimed: set[Card] = set()
         self.events: list = []
         self.street = -1               # index into variant.streets
         self.round = -1                # betting round index
@@ -174,7 +176,9 @@ class Hand(Legality, Showdown):
             self._post_blinds()
         self._deal_street(0)
         self._start_round()
-        self._advance()
+        if self.actor not in self._pending:
+            # The round was skipped (blinds or antes all-in), or stud's bring-in is all-in already.
+            self._advance()
 
     def _post_blinds(self) -> None:
         n = self.n
@@ -238,7 +242,8 @@ class Hand(Legality, Showdown):
         taken = set(pool)
         self.muck_pile = [c for c in self.muck_pile if c not in taken]
         self.burns = [c for c in self.burns if c not in taken]
-        self._reclaimed.update(c for c in holding if c in taken)
+        if holding:
+            self._reclaimed = {c for c in holding if c in taken}
         stub = shuffled(pool, deck.rng)
         reburn = self.rules.reburn_on_reshuffle and len(stub) > need
         deck.replace_stub(stub)
@@ -286,10 +291,17 @@ class Hand(Legality, Showdown):
         # order gets cards j, j + m, j + 2m ... (the columns of k rows of m cards).
         hands = zip(*map(cards.__getitem__, _rows(k, m)))
         events, holes, ups = self.events, self.hole, self.up
-        for p, mine in zip(players, hands):
-            holes[p].extend(mine)
-            ups[p].extend(hole)
-            events.append(_new(ev.DealtHole, (p, mine, hole)))
+        if index == 0:
+            # The first street: every player's lists start here (see __init__).
+            for p, mine in zip(players, hands):
+                holes[p] = list(mine)
+                ups[p] = list(hole)
+                events.append(_new(ev.DealtHole, (p, mine, hole)))
+        else:
+            for p, mine in zip(players, hands):
+                holes[p].extend(mine)
+                ups[p].extend(hole)
+                events.append(_new(ev.DealtHole, (p, mine, hole)))
         if street.board:
             cards = self.deck.deal(street.board)
             self.board.extend(cards)
@@ -411,9 +423,15 @@ class Hand(Legality, Showdown):
         events = self.events
         start = len(events)
         p = self.actor
-        self._discard_hand(p)
+        # _discard_hand, inline
+        self.folded[p] = True
+        self._active.discard(p)
+        self._live = live = self._live - 1
+        self.muck_pile.extend(self.hole[p])
+        self.hole[p] = []
+        self.up[p] = []
         events.append(_new(Folded, (p,)))
-        self._pass_on(p, self._live > 1)
+        self._pass_on(p, live > 1)
         return events[start:]
 
     def check(self, player: int | None = None) -> list:
@@ -468,7 +486,12 @@ class Hand(Legality, Showdown):
 
     def complete(self, player: int | None = None) -> list:
         lg = self.verify("complete", self.legal().min_to, player)
-        return self._do(self._raise, lg.min_to, lg.raise_kind)
+        self._legal = None
+        events = self.events
+        start = len(events)
+        self._raise(lg.min_to, lg.raise_kind)
+        self._pass_on(self.actor)
+        return events[start:]
 
     def bring_in(self, player: int | None = None) -> list:
         self.verify("bring-in", 0, player)
@@ -488,7 +511,13 @@ class Hand(Legality, Showdown):
             raise BadDiscard("you can only discard cards from your own hand")
         if len(discards) > lg.max_draw:
             raise BadDiscard(f"you may draw at most {lg.max_draw} cards")
-        return self._do(self._draw, discards)
+        self._legal = None
+        events = self.events
+        start = len(events)
+        self._draw(discards)
+        if self.actor is None:
+            self._advance()   # everyone has drawn: the next betting round
+        return events[start:]
 
     def stand_pat(self, player: int | None = None) -> list:
         return self.draw((), player)
@@ -497,7 +526,14 @@ class Hand(Legality, Showdown):
         lg = self._legal or self.legal()
         if not (lg.show and (player is None or player == lg.player)):
             self.verify("show", 0, player)
-        return self._do(self._show)
+        self._legal = None
+        events = self.events
+        start = len(events)
+        self._show_player(self.actor)
+        self._next_shower()
+        if self.actor is None:
+            self._advance()   # everyone has shown or mucked: settle
+        return events[start:]
 
     def muck(self, player: int | None = None) -> list:
         lg = self._legal or self.legal()
@@ -561,9 +597,21 @@ class Hand(Legality, Showdown):
         self._reopen(p)
 
     def _raise(self, to: int, lg_kind: str) -> None:
-        """`lg_kind`: legal().raise_kind, what this bet or raise is called."""
+        """`lg_kind`: legal().raise_kind, what this bet or raise is called. The caller ends with
+        _pass_on (p has acted)."""
         p = self.actor
-        added = self._put(p, to - self.bets[p])
+        # _put, inline
+        stacks, bets = self.stacks, self.bets
+        stack = stacks[p]
+        added = to - bets[p]
+        all_in = added >= stack
+        if all_in:
+            added = stack
+            self.all_in[p] = True
+            self._active.discard(p)
+        stacks[p] = stack - added
+        self.totals[p] += added
+        bets[p] += added
         increase = to - self._to_call
         s = self.structure
         if s.kind == FIXED:
@@ -575,7 +623,7 @@ class Hand(Legality, Showdown):
             full = increase >= self._last_raise
         kind = lg_kind or "bet"
         self._bring_in_due = False
-        to_call = self._to_call
+        to_call = to_call_before = self._to_call
         if to > to_call:
             self._to_call = to_call = to
         if full:
@@ -585,11 +633,16 @@ class Hand(Legality, Showdown):
             self._bet_count += 1
             self._raise_id += 1
         self.last_aggressor = p
-        self.events.append(_new(BetTo, (p, kind, to, added, self.all_in[p])))
-        self._acted(p)
-        # _reopen, inline: everyone who may still bet and now owes chips acts again.
-        pending, bets = self._pending, self.bets
-        self._pending = {q for q in self._active if bets[q] < to_call or q in pending}
+        self.events.append(_new(BetTo, (p, kind, to, added, all_in)))
+        # _reopen, inline: everyone who may still bet and now owes chips acts again; after a bet
+        # above the last one (all but an odd spread-limit stud completion) that is everyone but p.
+        if to > to_call_before:
+            pending = set(self._active)
+            pending.discard(p)
+            self._pending = pending
+        else:
+            pending = self._pending
+            self._pending = {q for q in self._active if bets[q] < to_call or q in pending}
 
     def _reopen(self, p: int) -> None:
         """After p's bet, raise or bring-in (p has acted): everyone who may still bet and now owes
@@ -612,8 +665,10 @@ class Hand(Legality, Showdown):
         self.draw_counts = {}
         self._deferred: list[int] = []
         self._draw_order = self._order_from((self.button + 1) % self.n)
+        if not self.discarded_by:
+            self.discarded_by = [[] for _ in range(self.n)]
         self.saw_flop = True
-        self.events.append(ev.DrawStarted(self.draw_index))
+        self.events.append(_new(ev.DrawStarted, (self.draw_index,)))
         if self.rules.burn_before_draw:
             self._burn()
         self._draw_pos = 0
@@ -621,22 +676,28 @@ class Hand(Legality, Showdown):
 
     def _draw(self, discards: tuple[Card, ...]) -> None:
         p = self.actor
-        hand = self.hole[p]
-        for c in discards:
-            hand.remove(c)
-        self.discarded_by[p].extend(discards)
         k = len(discards)
-        # Seed 002: up to four cards at the player's turn; a fifth after everyone else has drawn.
-        now = 4 if k == 5 and self.rules.defer_fifth_card else k
-        self._reclaimed: set[Card] = set()
-        cards = self._draw_cards(now, p, discards) if now else []
-        hand.extend(cards)
-        # After dealing, so a reshuffle never gives back one's own discards (unless it had to).
-        reclaimed = self._reclaimed
-        self.muck_pile.extend([c for c in discards if c not in reclaimed] if reclaimed else discards)
-        self.events.append(_new(ev.Drew, (p, discards, tuple(cards), k - now)))
-        if k > now:
-            self._deferred.append(p)
+        if k:
+            hand = self.hole[p]
+            for c in discards:
+                hand.remove(c)
+            self.discarded_by[p].extend(discards)
+            # Seed 002: up to four cards at the player's turn; a fifth after everyone else has drawn.
+            now = 4 if k == 5 and self.rules.defer_fifth_card else k
+            self._reclaimed = _NOTHING   # the discards a reshuffle had to deal back (_draw_cards)
+            try:
+                cards = self.deck.deal(now)   # _draw_cards' usual case, without its frame
+            except IndexError:
+                cards = self._draw_cards(now, p, discards)
+            hand.extend(cards)
+            # After dealing, so a reshuffle never gives back one's own discards (unless it had to).
+            reclaimed = self._reclaimed
+            self.muck_pile.extend([c for c in discards if c not in reclaimed] if reclaimed else discards)
+            self.events.append(_new(ev.Drew, (p, discards, tuple(cards), k - now)))
+            if k > now:
+                self._deferred.append(p)
+        else:
+            self.events.append(_new(ev.Drew, (p, (), (), 0)))   # standing pat
         self.draw_counts[p] = k
         self._draw_pos += 1
         if self._draw_pos < len(self._draw_order):
@@ -647,7 +708,7 @@ class Hand(Legality, Showdown):
                 self._burn_for(q)   # the last player's fifth card comes after a burn
             card = self._draw_cards(1, q)
             self.hole[q].extend(card)
-            self.events.append(ev.Drew(q, (), tuple(card), 0))
+            self.events.append(_new(ev.Drew, (q, (), tuple(card), 0)))
         self._deferred = []
         self.actor = None
 

@@ -61,12 +61,11 @@ class Legality:
     __slots__ = ()   # Hand's attributes are slots (hand.py); a mixin with a dict would undo that
 
     def legal(self) -> Legal:
+        """What the actor may do now: computed once per state (every change clears _legal), in
+        this one frame, as it is asked before every decision."""
         lg = self._legal
-        if lg is None:
-            lg = self._legal = self._compute_legal()
-        return lg
-
-    def _compute_legal(self) -> Legal:
+        if lg is not None:
+            return lg
         p = self.actor
         if p is None:
             return _OVER
@@ -76,8 +75,11 @@ class Legality:
             if phase == DRAW:
                 cap = 4 if self.rules.draw_cap_four else 5
                 max_draw = min(cap, len(self.hole[p]))
-                return _new(Legal, (p, DRAW, False, False, 0, False, 0, 0, "", 0, max_draw, False, False))
-            return _new(Legal, (p, SHOWDOWN, False, False, 0, False, 0, 0, "", 0, 0, True, self._may_muck(p)))
+                lg = _new(Legal, (p, DRAW, False, False, 0, False, 0, 0, "", 0, max_draw, False, False))
+            else:
+                lg = _new(Legal, (p, SHOWDOWN, False, False, 0, False, 0, 0, "", 0, 0, True, self._may_muck(p)))
+            self._legal = lg
+            return lg
         bets, stacks = self.bets, self.stacks
         bet, stack, to_call = bets[p], stacks[p], self._to_call
         most = bet + stack
@@ -86,7 +88,8 @@ class Legality:
         if self._stud or skind == SPREAD or skind == POT:
             lo, hi, kind = self._raise_range(p, bet, most, to_call)
             if self._bring_in_due:
-                return Legal(p, BET, False, False, 0, False, lo, hi, kind, min(s.bring_in, stack))
+                lg = self._legal = Legal(p, BET, False, False, 0, False, lo, hi, kind, min(s.bring_in, stack))
+                return lg
         elif most <= to_call or (self._acted_at[p] == self._raise_id and to_call > bet):
             lo = hi = 0     # see _raise_range
             kind = ""
@@ -118,8 +121,9 @@ class Legality:
         if can_call and self._must_raise and self.round == 0 and to_call <= self._blind_level \
                 and self._bet_count <= 1:
             can_call = False   # lowball house rule: the big blind must be raised to enter
-        return _new(Legal, (p, BET, True, owe <= 0, (owe if owe < stack else stack) if can_call else 0,
-                            can_call, lo, hi, kind, 0, 0, False, False))
+        lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, (owe if owe < stack else stack) if can_call else 0,
+                                        can_call, lo, hi, kind, 0, 0, False, False))
+        return lg
 
     def _raise_range(self, p: int, bet: int, most: int, to_call: int) -> tuple[int, int, str]:
         """(min_to, max_to, kind) for a bet/raise by p, who has `bet` in this round and could have

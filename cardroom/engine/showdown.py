@@ -12,7 +12,7 @@ from itertools import combinations
 
 from cardroom.engine import events as ev
 from cardroom.engine.cards import CARDS, codes
-from cardroom.engine.evaluation import EIGHT_OR_BETTER, HIGH, OMAHA_EIGHT_OR_BETTER, evaluator
+from cardroom.engine.evaluation import EIGHT_OR_BETTER, HIGH, OMAHA_EIGHT_OR_BETTER, OMAHA_HIGH, evaluator
 from cardroom.engine.pots import split, split_hi_lo
 
 _new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every field given
@@ -66,25 +66,18 @@ class Showdown:
 
     def _values(self, p: int) -> tuple[int | None, int | None]:
         v = self.variant
-        if v.omaha and v.low in (None, OMAHA_EIGHT_OR_BETTER):
-            return _omaha_values(self.hole[p], self.board, v.low is not None)
-        if v.omaha:
-            hi = self._high(self.hole[p], self.board)
-            lo = self._low(self.hole[p], self.board) if self._low else None
-        else:
+        low = self._low
+        if v.high != OMAHA_HIGH:   # not v.omaha (without the property's call)
             cards = self.hole[p] + self.board
-            hi = self._high(cards)
-            lo = self._low(cards) if self._low else None
-        return hi, lo
+            return self._high(cards), (low(cards) if low else None)
+        if v.low in (None, OMAHA_EIGHT_OR_BETTER):
+            return _omaha_values(self.hole[p], self.board, v.low is not None)
+        return self._high(self.hole[p], self.board), (low(self.hole[p], self.board) if low else None)
 
     def _show_player(self, p: int) -> None:
         hi, lo = self._values(p)
         self.shown[p] = (hi, lo)
         self.events.append(_new(ev.Shown, (p, tuple(self.hole[p]), hi, lo)))
-
-    def _show(self) -> None:
-        self._show_player(self.actor)
-        self._next_shower()
 
     def _muck(self) -> None:
         p = self.actor
@@ -125,14 +118,16 @@ class Showdown:
             if len(contenders) == 1:
                 self._pay(contenders[0], amount, i, "")
                 continue
-            values = [shown[p] for p in contenders]
-            highs = [v[0] for v in values]
+            highs = [shown[p][0] for p in contenders]
             best_hi = max(highs)
             if not has_low and highs.count(best_hi) == 1:
                 self._pay(contenders[highs.index(best_hi)], amount, i, "")   # one winner: the usual case
                 continue
             hi_winners = [p for p, h in zip(contenders, highs) if h == best_hi]
-            best_lo = max([v[1] for v in values if v[1] is not None], default=None) if has_low else None
+            best_lo = None
+            if has_low:
+                values = [shown[p] for p in contenders]
+                best_lo = max([v[1] for v in values if v[1] is not None], default=None)
             if best_lo is not None:
                 lo_winners = [p for p, v in zip(contenders, values) if v[1] == best_lo]
                 hi_amt, lo_amt = split_hi_lo(amount)
