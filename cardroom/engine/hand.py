@@ -57,9 +57,10 @@ _BLIND_NAMES = {0: (), 1: ("big blind",), 2: ("small blind", "big blind"),
 
 
 @cache
-def _rows(k: int, m: int) -> tuple[slice, ...]:
-    """The k rows of m cards in k * m cards dealt around m players (slices, made once)."""
-    return tuple(slice(i * m, (i + 1) * m) for i in range(k))
+def _seats(m: int) -> tuple[slice, ...]:
+    """For cards dealt one at a time around m players, the j-th player's cards: j, j + m,
+    j + 2m ... (stepped slices, made once per m)."""
+    return tuple(slice(j, None, m) for j in range(m))
 
 
 @cache
@@ -288,20 +289,20 @@ class Hand(Legality, Showdown):
         m = len(players)
         cards = deck.deal(k * m)
         # One card at a time around the table, as a dealer does: the j-th player in the
-        # order gets cards j, j + m, j + 2m ... (the columns of k rows of m cards).
-        hands = zip(*map(cards.__getitem__, _rows(k, m)))
+        # order gets cards j, j + m, j + 2m ... (a stepped slice, a new list).
+        hands = map(cards.__getitem__, _seats(m))
         events, holes, ups = self.events, self.hole, self.up
         if index == 0:
             # The first street: every player's lists start here (see __init__).
             for p, mine in zip(players, hands):
-                holes[p] = list(mine)
+                holes[p] = mine
                 ups[p] = list(hole)
-                events.append(_new(ev.DealtHole, (p, mine, hole)))
+                events.append(_new(ev.DealtHole, (p, tuple(mine), hole)))
         else:
             for p, mine in zip(players, hands):
                 holes[p].extend(mine)
                 ups[p].extend(hole)
-                events.append(_new(ev.DealtHole, (p, mine, hole)))
+                events.append(_new(ev.DealtHole, (p, tuple(mine), hole)))
         if street.board:
             cards = self.deck.deal(street.board)
             self.board.extend(cards)
@@ -326,7 +327,8 @@ class Hand(Legality, Showdown):
         if first_round:
             # A big blind all-in for less still makes the others call the full big blind.
             level = self._blind_level
-            self._to_call = max(max(self.bets), level)
+            top = max(self.bets)
+            self._to_call = top if top > level else level
             self._full_level = level
             self._bet_count = 1 if level else 0
             self._bring_in_due = self._stud and s.bring_in > 0
@@ -556,9 +558,8 @@ class Hand(Legality, Showdown):
         return self.events[start:]
 
     def _pass_on(self, p: int, go_on: bool = True) -> None:
-        """After p's fold, check, call, bet or raise: p has acted (as _acted; after a bet _raise has
-        done so already, and doing it again changes nothing), and the next player clockwise who is
-        still pending acts. Only when nobody is (or `go_on` is false: a fold left one player) does
+        """After p's fold, check, call, bet or raise: p has acted (as _acted), and the next player
+        clockwise who is still pending acts. Only when nobody is (or `go_on` is false: a fold left one player) does
         _advance run, to end the round or the hand; this is its usual step, taken here."""
         pending = self._pending
         pending.discard(p)

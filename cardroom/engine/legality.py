@@ -73,8 +73,9 @@ class Legality:
         if phase != BET:
             # Every field given, in Legal's order (keyword construction costs three times as much).
             if phase == DRAW:
-                cap = 4 if self.rules.draw_cap_four else 5
-                max_draw = min(cap, len(self.hole[p]))
+                max_draw = len(self.hole[p])
+                if max_draw > 4:
+                    max_draw = 4 if self.rules.draw_cap_four else 5
                 lg = _new(Legal, (p, DRAW, False, False, 0, False, 0, 0, "", 0, max_draw, False, False))
             else:
                 lg = _new(Legal, (p, SHOWDOWN, False, False, 0, False, 0, 0, "", 0, 0, True, self._may_muck(p)))
