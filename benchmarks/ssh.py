@@ -186,7 +186,7 @@ class Bench:
             await asyncio.sleep(0.2)
             if sess.role == "player":
                 sess.send("j")
-                await sess.wait_for(b"Buy in", 60)
+                await sess.wait_for(b"Buy in at", 60)     # the dialog: the footer says "Buy in" too
                 await asyncio.sleep(0.3)
                 sess.send("\r")
                 await sess.wait_for(b"(seat ", 60)

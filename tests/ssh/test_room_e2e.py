@@ -60,7 +60,7 @@ async def _sit_down(served, key, name, size=(100, 30)):
     screen.send("\r")                                   # to the lobby
     await screen.wait_for("Tables")
     screen.send("j")                                    # join the first table
-    await screen.wait_for("Buy in")
+    await screen.wait_for("Buy in at")                  # the dialog (the footer says "Buy in" too)
     await asyncio.sleep(0.2)
     screen.send("\r")                                   # take the offered default
     table = served.room.tables[TABLE]
