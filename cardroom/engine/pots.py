@@ -74,10 +74,11 @@ def uncalled(totals: Sequence[int]) -> tuple[int, int]:
     """(player, amount) of the part of the biggest contribution nobody matched; (-1, 0) if none."""
     if len(totals) < 2:
         return (0, totals[0]) if totals and totals[0] > 0 else (-1, 0)
+    top = max(totals)
+    if totals.count(top) > 1:
+        return (-1, 0)            # the usual end of a round: the biggest contribution was called
     ordered = sorted(totals)      # cheaper than a Python loop for a table's few players
-    top = ordered[-1]
-    excess = top - ordered[-2]
-    return (totals.index(top), excess) if excess else (-1, 0)
+    return totals.index(top), top - ordered[-2]
 
 
 def split(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
