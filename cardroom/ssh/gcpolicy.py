@@ -22,13 +22,18 @@ The automatic full collections are switched off while sessions are up (the third
 frozen objects CPython's trigger for them (old objects pending > a quarter of those that survived
 the last full collection) counts only the small unfrozen part, so it fired every couple of
 seconds; the ssh benchmark (150 sessions, 60 s) measured 28 of them, 4.7 s in all, up to 326 ms
-each. Young collections run every 1,000 net allocations and the middle one every 2 young ones.
-Most young objects here survive (render caches), so a young collection is pure cost and its
-pause grows with what piled up since the last one: with (2,000, 5) and 60 apps drawing (in
-process, 40 actions) gen-0 pauses averaged 8-10 ms and gen-1 39-44 ms (up to 56 ms; the 1,000-
-session ssh benchmark: gen-1 45 ms on average, the main source of loop turns over 50 ms); with
-(1,000, 2) 0.25-0.36 ms and 1.2-1.6 ms (up to 7-12 ms), for the same or less GC time in all
-(1.2-1.6 s against 1.8-2.2 s). (10,000, 10) had made gen-1 pauses of 100-170 ms.
+each.
+
+Young collections run on a clock (`young_every`, and the middle generation every `middle_every`
+of them), not on CPython's count. A young collection's pause is what piled up since the last one,
+and most young objects here survive (render caches), so it is pure cost that only its timing can
+spread. CPython's trigger (net allocations over the first threshold) undercounts: every
+deallocation lowers the count, old objects' included, so while new strips replace old ones the
+count stays low and the young generation grows: at 1,000 sessions young collections averaged
+5.6 ms and middle ones 24 ms (up to 100 ms; 13% of the server and most of its loop turns over
+50 ms, each a wait for every player's key) with thresholds (1,000, 2). On a clock the same work
+comes in small pauses. The first threshold stays as a backstop (`thresholds[0]`) for one long
+callback that allocates a great deal.
 """
 
 from __future__ import annotations
@@ -43,7 +48,8 @@ log = logging.getLogger("cardroom.ssh")
 class GcPolicy:
     def __init__(self, *, freeze_delay: float = 2.0, freeze_every: float = 5.0, collect_after: int = 50,
                  collect_fraction: float = 0.2, full_every: float = 600.0, full_live_limit: int = 50,
-                 thresholds: tuple[int, int, int] = (1_000, 2, 1_000_000)) -> None:
+                 young_every: float = 0.025, middle_every: int = 4,
+                 thresholds: tuple[int, int, int] = (50_000, 10, 1_000_000)) -> None:
         self.freeze_delay = freeze_delay
         self.freeze_every = freeze_every
         self.full_every = full_every
@@ -55,6 +61,10 @@ class GcPolicy:
         self.closed_since_collect = 0
         self._freeze_handle: asyncio.TimerHandle | None = None
         self._collect_handle: asyncio.Handle | None = None
+        self.young_every = young_every
+        self.middle_every = middle_every
+        self._young_handle: asyncio.TimerHandle | None = None
+        self._young_runs = 0
         self.thresholds = thresholds
         self._saved_thresholds: tuple[int, int, int] | None = None   # the interpreter's, restored on close
 
@@ -66,6 +76,8 @@ class GcPolicy:
         if self._freeze_handle is None:
             # Not re-armed by every login: a steady stream of logins still freezes every few s.
             self._freeze_handle = asyncio.get_running_loop().call_later(self.freeze_delay, self._freeze)
+        if self._young_handle is None:
+            self._young_handle = asyncio.get_running_loop().call_later(self.young_every, self._young)
 
     def session_closed(self) -> None:
         self.live = max(0, self.live - 1)
@@ -91,6 +103,15 @@ class GcPolicy:
             gc.freeze()
         self._freeze_handle = loop.call_later(self.freeze_every, self._freeze)
 
+    def _young(self) -> None:
+        """A young collection on the clock; every `middle_every`-th takes the middle one too."""
+        self._young_handle = None
+        if not self.live:
+            return
+        self._young_runs += 1
+        gc.collect(1 if self._young_runs % self.middle_every == 0 else 0)
+        self._young_handle = asyncio.get_running_loop().call_later(self.young_every, self._young)
+
     def _collect(self) -> None:
         self._collect_handle = None
         freed = self.collect_now()
@@ -109,10 +130,10 @@ class GcPolicy:
 
     def close(self) -> None:
         """The listener closed: stop, and let the collector see everything again."""
-        for handle in (self._freeze_handle, self._collect_handle):
+        for handle in (self._freeze_handle, self._collect_handle, self._young_handle):
             if handle is not None:
                 handle.cancel()
-        self._freeze_handle = self._collect_handle = None
+        self._freeze_handle = self._collect_handle = self._young_handle = None
         gc.unfreeze()
         if self._saved_thresholds is not None:
             gc.set_threshold(*self._saved_thresholds)

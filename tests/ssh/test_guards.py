@@ -162,6 +162,45 @@ async def test_gc_policy_freezes_live_sessions_and_collects_after_closes():
         assert gc.get_threshold() == before              # the interpreter's own, given back
 
 
+async def test_gc_policy_collects_young_garbage_on_a_clock():
+    """Young collections run every `young_every` seconds (the middle generation every few), not
+    on CPython's allocation count, which stays a backstop far above a few cycles' worth."""
+    import weakref
+
+    from cardroom.ssh.gcpolicy import GcPolicy
+
+    class Cycle:
+        def __init__(self):
+            self.me = self
+
+    generations: list[int] = []
+
+    def seen(phase, info):
+        if phase == "start":
+            generations.append(info["generation"])
+
+    policy = GcPolicy(young_every=0.01, middle_every=3, freeze_delay=60.0)
+    gc.callbacks.append(seen)
+    try:
+        policy.session_opened()
+        assert gc.get_threshold()[0] >= 10_000
+        gc.collect()
+        generations.clear()
+        junk = weakref.ref(Cycle())
+        assert junk() is not None                   # a cycle: reference counting cannot free it
+        await wait_for(lambda: junk() is None, timeout=2.0)
+        await wait_for(lambda: 1 in generations, timeout=2.0)
+        assert generations.count(0) >= 2 and 2 not in generations
+        policy.session_closed()                     # no session: the clock stops
+        await asyncio.sleep(0.03)
+        generations.clear()
+        await asyncio.sleep(0.05)
+        assert generations == []
+    finally:
+        gc.callbacks.remove(seen)
+        policy.close()
+
+
 async def test_gc_policy_puts_off_full_collections_while_many_sessions_are_live():
     """A full collection walks the whole heap (21 s at 1,000 sessions): with many sessions up it
     waits until as many have closed as are live, and never comes on a timer."""
