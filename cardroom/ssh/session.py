@@ -32,6 +32,26 @@ HELP_LINE = "cardroom is a full-screen terminal program: connect with `ssh -t` f
 _ENV_KEPT = frozenset({"COLORTERM", "NO_COLOR"})
 
 
+def _ready_queue(loop: asyncio.AbstractEventLoop | None) -> deque[Any] | None:
+    """The loop's queue of callbacks ready to run (CPython's asyncio event loops keep it in
+    `_ready`), or None where a loop keeps it elsewhere: then input simply waits its turn."""
+    ready = getattr(loop, "_ready", None)
+    return ready if isinstance(ready, deque) else None
+
+
+def _run_next(ready: deque[Any], since: int) -> None:
+    """Move the callbacks queued after the first `since` to the front, in their order.
+
+    A person's keypress is a few callbacks; on a server with a thousand sessions the queue holds
+    tens of milliseconds of other sessions' work (the ssh benchmark: p99 key -> own screen 142 ms
+    at 1,000 sessions, most of it waiting). Only the order changes: the loop runs everything it
+    would have run, and the callbacks moved are those the key's arrival itself scheduled.
+    """
+    moved = len(ready) - since
+    if moved > 0:
+        ready.extendleft([ready.pop() for _ in range(moved)])    # popped last-first, laid back first-first
+
+
 class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     """Runs the app built by `app_factory` for one PTY shell request."""
 
@@ -199,8 +219,13 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             # Nothing was waiting: feed it now, in the loop turn it arrived. Through the pump a key
             # reached the app a turn later, and on a busy server every turn waits behind all the
             # other sessions' ready work. The pump's bounds hold all the same (one helping now,
-            # the rest a turn at a time).
+            # the rest a turn at a time). What feeding it scheduled (the app's task waking for
+            # the key) runs next, not behind the loop's queue.
+            ready = _ready_queue(self._loop)
+            since = len(ready) if ready is not None else 0
             self._pump()
+            if ready is not None:
+                _run_next(ready, since)
         else:
             self._schedule_pump()
 

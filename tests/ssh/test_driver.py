@@ -283,3 +283,38 @@ async def test_a_key_reaches_the_app_in_the_loop_turn_it_arrives():
     assert app._message_queue.qsize() <= before + max(limits.input_slice, limits.input_events_per_turn) < len(flood)
     await wait_for(lambda: len(app.keys) == 1 + len(flood))
     await r.stop()
+
+
+async def test_a_key_is_taken_by_the_app_before_the_work_queued_ahead_of_it():
+    """What a keypress schedules (the app's task waking for it) runs next, not behind the loop's
+    queue of other sessions' work; the work queued ahead still runs, after it."""
+    from cardroom.ssh.limits import Limits
+    from cardroom.ssh.session import AppSession
+
+    class Channel:
+        def write(self, data: str) -> None:
+            pass
+
+        def get_write_buffer_size(self) -> int:
+            return 0
+
+    session = AppSession(lambda info: None, username="u", peer_address="127.0.0.1", key_fingerprint=None,
+                         limits=Limits())
+    session.connection_made(Channel())
+    session._pty = True
+    app = StandInApp()
+    r = Running(app, session)
+    await wait_for(lambda: session._driver is not None and app.is_running)
+    await asyncio.sleep(0.2)
+    queue = app._message_queue
+    before = queue.qsize()
+    loop = asyncio.get_running_loop()
+    seen: list[int] = []
+    for _ in range(20):                         # other sessions' work, queued first
+        loop.call_soon(lambda: seen.append(queue.qsize()))
+    session.data_received("b", None)
+    assert queue.qsize() == before + 1
+    await wait_for(lambda: len(seen) == 20)
+    assert seen[0] == before                    # the app had taken the key before any of it ran
+    await wait_for(lambda: app.keys == ["b"])
+    await r.stop()
