@@ -18,6 +18,7 @@ from typing import NamedTuple, Sequence
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD, Rules, Structure
 from cardroom.engine.cards import Card, Deck, check_unique, shuffled
+from cardroom.engine.drawing import Drawing
 from cardroom.engine.evaluation import evaluator
 # The errors, Legal and the phase names live in legality.py with legal() and verify(); the rest of
 # cardroom imports them from here, as before the split.
@@ -51,7 +52,6 @@ class Player(NamedTuple):
 # (Legal and the betting events) are built with tuple.__new__ and every field given, one C call.
 _new = tuple.__new__
 Folded, Checked, Called, BetTo = ev.Folded, ev.Checked, ev.Called, ev.BetTo
-_NOTHING: frozenset = frozenset()
 _BLIND_NAMES = {0: (), 1: ("big blind",), 2: ("small blind", "big blind"),
                 3: ("small blind", "big blind", "blind")}
 
@@ -69,7 +69,7 @@ def _clockwise(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple((start + i) % n for i in range(n)) for start in range(n + 1))
 
 
-class Hand(Legality, Showdown):
+class Hand(Legality, Drawing, Showdown):
     # Slots, not an instance dict: a hand has about sixty attributes, past the thirty a shared-key
     # instance dict holds, so a dict would be a full one, rebuilt several times while __init__
     # fills it in and probed by hash on every self.x; a slot is an array index.
@@ -559,8 +559,9 @@ class Hand(Legality, Showdown):
 
     def _pass_on(self, p: int, go_on: bool = True) -> None:
         """After p's fold, check, call, bet or raise: p has acted (as _acted), and the next player
-        clockwise who is still pending acts. Only when nobody is (or `go_on` is false: a fold left one player) does
-        _advance run, to end the round or the hand; this is its usual step, taken here."""
+        clockwise who is still pending acts. Only when nobody is (or `go_on` is false: a fold left
+        one player) does _advance run, to end the round or the hand; this is its usual step, taken
+        here."""
         pending = self._pending
         pending.discard(p)
         self._acted_at[p] = self._raise_id
@@ -658,65 +659,6 @@ class Hand(Legality, Showdown):
         self._active.discard(p)
         self.events.append(ev.ProtectedAllIn(p, self.totals[p]))
         self._pending.discard(p)
-
-    # ------------------------------------------------------------------ draws
-    def _start_draw(self) -> None:
-        self.phase = DRAW
-        self.draw_index += 1
-        self.draw_counts = {}
-        self._deferred: list[int] = []
-        self._draw_order = self._order_from((self.button + 1) % self.n)
-        if not self.discarded_by:
-            self.discarded_by = [[] for _ in range(self.n)]
-        self.saw_flop = True
-        self.events.append(_new(ev.DrawStarted, (self.draw_index,)))
-        if self.rules.burn_before_draw:
-            self._burn()
-        self._draw_pos = 0
-        self.actor = self._draw_order[0]
-
-    def _draw(self, discards: tuple[Card, ...]) -> None:
-        p = self.actor
-        k = len(discards)
-        if k:
-            hand = self.hole[p]
-            for c in discards:
-                hand.remove(c)
-            self.discarded_by[p].extend(discards)
-            # Seed 002: up to four cards at the player's turn; a fifth after everyone else has drawn.
-            now = 4 if k == 5 and self.rules.defer_fifth_card else k
-            self._reclaimed = _NOTHING   # the discards a reshuffle had to deal back (_draw_cards)
-            try:
-                cards = self.deck.deal(now)   # _draw_cards' usual case, without its frame
-            except IndexError:
-                cards = self._draw_cards(now, p, discards)
-            hand.extend(cards)
-            # After dealing, so a reshuffle never gives back one's own discards (unless it had to).
-            reclaimed = self._reclaimed
-            self.muck_pile.extend([c for c in discards if c not in reclaimed] if reclaimed else discards)
-            self.events.append(_new(ev.Drew, (p, discards, tuple(cards), k - now)))
-            if k > now:
-                self._deferred.append(p)
-        else:
-            self.events.append(_new(ev.Drew, (p, (), (), 0)))   # standing pat
-        self.draw_counts[p] = k
-        self._draw_pos += 1
-        if self._draw_pos < len(self._draw_order):
-            self.actor = self._draw_order[self._draw_pos]
-            return
-        for q in self._deferred:
-            if q == self._draw_order[-1]:
-                self._burn_for(q)   # the last player's fifth card comes after a burn
-            card = self._draw_cards(1, q)
-            self.hole[q].extend(card)
-            self.events.append(_new(ev.Drew, (q, (), tuple(card), 0)))
-        self._deferred = []
-        self.actor = None
-
-    def _burn_for(self, q: int) -> None:
-        card = self._draw_cards(1, q)[0]
-        self.burns.append(card)
-        self.events.append(_new(ev.Burned, (card,)))
 
     # ------------------------------------------------------------------ flow
     def _advance(self) -> None:

@@ -1,0 +1,78 @@
+"""The draw of a draw game: who draws in what order, the exchange, and the deferred fifth card
+(seed 002). A mixin of Hand (the same object's state), kept in its own file like legality.py and
+showdown.py: Hand decides when a draw starts (Hand._advance) and deals from the deck through
+Hand._burn and Hand._draw_cards (which reshuffles when the stub runs out).
+"""
+
+from __future__ import annotations
+
+from cardroom.engine import events as ev
+from cardroom.engine.cards import Card
+from cardroom.engine.legality import DRAW
+
+_new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every field given
+_NOTHING: frozenset = frozenset()
+
+
+class Drawing:
+    """Hand's draw steps (they read and write the Hand's own attributes)."""
+
+    __slots__ = ()   # Hand's attributes are slots (hand.py); a mixin with a dict would undo that
+
+    def _start_draw(self) -> None:
+        self.phase = DRAW
+        self.draw_index += 1
+        self.draw_counts = {}
+        self._deferred: list[int] = []
+        self._draw_order = self._order_from((self.button + 1) % self.n)
+        if not self.discarded_by:
+            self.discarded_by = [[] for _ in range(self.n)]
+        self.saw_flop = True
+        self.events.append(_new(ev.DrawStarted, (self.draw_index,)))
+        if self.rules.burn_before_draw:
+            self._burn()
+        self._draw_pos = 0
+        self.actor = self._draw_order[0]
+
+    def _draw(self, discards: tuple[Card, ...]) -> None:
+        p = self.actor
+        k = len(discards)
+        if k:
+            hand = self.hole[p]
+            for c in discards:
+                hand.remove(c)
+            self.discarded_by[p].extend(discards)
+            # Seed 002: up to four cards at the player's turn; a fifth after everyone else has drawn.
+            now = 4 if k == 5 and self.rules.defer_fifth_card else k
+            self._reclaimed = _NOTHING   # the discards a reshuffle had to deal back (_draw_cards)
+            try:
+                cards = self.deck.deal(now)   # _draw_cards' usual case, without its frame
+            except IndexError:
+                cards = self._draw_cards(now, p, discards)
+            hand.extend(cards)
+            # After dealing, so a reshuffle never gives back one's own discards (unless it had to).
+            reclaimed = self._reclaimed
+            self.muck_pile.extend([c for c in discards if c not in reclaimed] if reclaimed else discards)
+            self.events.append(_new(ev.Drew, (p, discards, tuple(cards), k - now)))
+            if k > now:
+                self._deferred.append(p)
+        else:
+            self.events.append(_new(ev.Drew, (p, (), (), 0)))   # standing pat
+        self.draw_counts[p] = k
+        self._draw_pos += 1
+        if self._draw_pos < len(self._draw_order):
+            self.actor = self._draw_order[self._draw_pos]
+            return
+        for q in self._deferred:
+            if q == self._draw_order[-1]:
+                self._burn_for(q)   # the last player's fifth card comes after a burn
+            card = self._draw_cards(1, q)
+            self.hole[q].extend(card)
+            self.events.append(_new(ev.Drew, (q, (), tuple(card), 0)))
+        self._deferred = []
+        self.actor = None
+
+    def _burn_for(self, q: int) -> None:
+        card = self._draw_cards(1, q)[0]
+        self.burns.append(card)
+        self.events.append(_new(ev.Burned, (card,)))
