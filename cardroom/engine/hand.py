@@ -26,7 +26,7 @@ from cardroom.engine.legality import (  # noqa: F401
     BET, DONE, DRAW, SHOWDOWN, ActionNotAllowed, BadAmount, BadDiscard, IllegalAction, Legal, Legality,
     NotYourTurn,
 )
-from cardroom.engine.pots import pots_of, uncalled
+from cardroom.engine.pots import Pot, pots_of, uncalled
 from cardroom.engine.showdown import Showdown
 from cardroom.engine.showing import showing_value
 from cardroom.engine.variants import Variant
@@ -81,7 +81,7 @@ class Hand(Legality, Drawing, Showdown):
         "_live", "_active", "_reclaimed", "_high", "_low", "_legal", "_must_raise", "_big_blind",
         "_stud", "_clockwise", "_blind_level", "_last_blind", "_size", "_to_call", "_full_level",
         "_bet_count", "_last_raise", "_raise_id", "_acted_at", "_bring_in_due", "_pending",
-        "_deferred", "_draw_order", "_draw_pos", "_sd_pos", "_posts",
+        "_deferred", "_draw_order", "_draw_pos", "_sd_pos", "_posts", "_dead_blinds",
     )
 
     def __init__(self, variant: Variant, structure: Structure, players: Sequence[Player], *,
@@ -147,6 +147,7 @@ class Hand(Legality, Drawing, Showdown):
         self._raise_id = 0
         self._acted_at = [-1] * n   # per player: the _raise_id when they last acted (see _start_round)
         self._posts = any(columns[3]) or any(columns[4])   # a live or dead post to make
+        self._dead_blinds: list[int] | None = None          # dead posts made, when any (see pots)
         self._start()
 
     # ------------------------------------------------------------------ setup and dealing
@@ -214,6 +215,9 @@ class Hand(Legality, Drawing, Showdown):
             if pl.dead_post and self.stacks[p]:
                 a = self._put(p, pl.dead_post, live=False)
                 self.events.append(ev.Posted(p, "dead", a, self.all_in[p]))
+                if self._dead_blinds is None:
+                    self._dead_blinds = [0] * self.n
+                self._dead_blinds[p] += a
         self._blind_level = self._big_blind if blinds else 0
 
     def _burn(self) -> None:
@@ -760,8 +764,22 @@ class Hand(Legality, Drawing, Showdown):
         # The live players who are all-in or protected are the live ones missing from _active.
         folded, totals, active = self.folded, self.totals, self._active
         players = [p for p in range(self.n) if not folded[p]]
-        return pots_of(totals, players, {totals[p] for p in players if p not in active}
+        dead_blinds = self._dead_blinds
+        if dead_blinds is None:
+            return pots_of(totals, players, {totals[p] for p in players if p not in active}
+                           if len(active) < len(players) else set())
+        # A dead small blind is the pot's, not its poster's bet: the pots are built from what
+        # each put in besides it (else the poster's total tops everyone's and the pot is his
+        # alone), and the dead blinds go to the main pot, which the poster contests like anyone.
+        totals = [t - d for t, d in zip(totals, dead_blinds)]
+        pots = pots_of(totals, players, {totals[p] for p in players if p not in active}
                        if len(active) < len(players) else set())
+        dead = sum(dead_blinds)
+        if pots:
+            pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+        elif dead:
+            pots.append(Pot(dead, tuple(players)))
+        return pots
 
     def chips_in_play(self) -> int:
         """Stacks plus everything in the middle plus rake: constant through a hand."""

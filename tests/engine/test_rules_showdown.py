@@ -183,3 +183,19 @@ def test_a_dead_small_blind_is_never_returned_as_an_uncalled_bet():
     returned = [e for e in h.events if isinstance(e, ev.UncalledReturned)]
     assert returned == [ev.UncalledReturned(2, 100)]        # only the unmatched part of his live blind
     assert h.stacks == [10_000, 9_900, 10_100]
+
+
+@pytest.mark.parametrize("aces", [0, 2])
+def test_a_dead_small_blind_is_dead_money_and_gives_its_poster_no_claim_to_the_pot(aces):
+    """A missed small blind made up as a dead post goes to the pot and counts for nothing: the
+    poster matched the same bets as everyone else, so the best hand wins the whole pot (the pot
+    was once given to the poster alone, whose total was the highest)."""
+    from cardroom.engine.hand import Player
+    players = [Player("A", 10_000, 1), Player("B", 10_000, 2),
+               Player("C", 10_000, 3, dead_post=100)]   # C is the big blind and owes a small blind
+    holes = {aces: "As Ah", 1: "7c 2d", 2 - aces: "8h 3c"}
+    deck = board_game_deck(3, 0, holes, "Kd Qs 9c 5h 4s")
+    h = make_hand("holdem", FIXED, None, players=players, button=0, deck=deck)
+    _play_out(h)                                            # totals 200, 200 and 200 + 100 dead
+    assert _awards(h) == [(aces, 700, 0, "")]               # and the poster wins it all with the aces
+    assert h.stacks == ([10_500, 9_800, 9_700] if aces == 0 else [9_800, 9_800, 10_400])
