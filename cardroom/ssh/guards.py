@@ -208,7 +208,7 @@ def _keys_meet_bindings_at_once() -> None:
         return found
 
     def nothing_on_the_way(app: App, event: events.Key) -> bool:
-        if type(app) is not App and handles_keys_itself(type(app)):
+        if handles_keys_itself(type(app)):
             return False
         screen = app.screen
         if screen.maximized is not None:
