@@ -53,7 +53,10 @@ def tables(draw):
     seed = draw(st.integers(0, 2**32 - 1))
     button = draw(st.integers(0, n - 1))
     protect = draw(st.sampled_from((0.0, 0.0, 0.05, 0.2)))
-    return variant, structure, rules, n, button, seed, protect
+    # Returning players' posts (blind games): a live big blind, or that and a dead small blind.
+    posts = tuple(draw(st.lists(st.sampled_from(("", "", "", "live", "both")), min_size=n, max_size=n))
+                  if not variant.bring_in else [""] * n)
+    return variant, structure, rules, n, button, seed, protect, posts
 
 
 def street_cards(hand: Hand) -> set[int]:
@@ -132,11 +135,25 @@ def check_invariants(hand: Hand, total: int, checked_events: list[int]) -> None:
                 assert not leak, f"{type(e).__name__} shows {leak} to {viewer}"
 
 
-def play_checked(variant, structure, rules, n, button, seed, protect) -> Hand:
+class SettleChecked(Hand):
+    """A Hand that checks, as it settles a showdown, that with nobody all-in or protected every
+    live player contests the one pot: dead money (antes, a dead small blind) gives nobody a claim
+    of its own (a dead small blind once made its poster the pot's only contender)."""
+
+    def _settle(self) -> None:
+        live = [p for p in range(self.n) if not self.folded[p]]
+        if not any(self.all_in[p] or self.protected[p] for p in live):
+            assert [set(pot.eligible) for pot in self.pots()] == [set(live)], (self.totals, live)
+        super()._settle()
+
+
+def play_checked(variant, structure, rules, n, button, seed, protect, posts=("",) * 10) -> Hand:
     rng = random.Random(seed)
     bb = structure.big_blind if not variant.bring_in else structure.small_bet
-    players = [Player(f"p{i}", random_stack(rng, bb), seat=i + 1) for i in range(n)]
-    hand = Hand(variant, structure, players, button=button, deck=Deck(rng), rules=rules)
+    sb = structure.blinds[0] if structure.blinds else 0
+    players = [Player(f"p{i}", random_stack(rng, bb), seat=i + 1, live_post=bb if posts[i] else 0,
+                      dead_post=sb if posts[i] == "both" else 0) for i in range(n)]
+    hand = SettleChecked(variant, structure, players, button=button, deck=Deck(rng), rules=rules)
     total = hand.chips_in_play()
     assert total == sum(p.stack for p in players)
     checked = [0]
@@ -186,3 +203,34 @@ def test_every_variant_and_structure_plays_out(key, kind):
                       defer_fifth_card=seed % 5 != 0, rake_percent=5 if seed % 2 else 0)
         n = rng.randint(2, variant.max_seats)
         play_checked(variant, structure, rules, n, rng.randrange(n), seed, 0.05 if seed % 3 else 0.0)
+
+
+@pytest.mark.parametrize("key", sorted(k for k in VARIANTS if not VARIANTS[k].bring_in))
+def test_returning_players_posts_give_no_claim_to_the_pot(key):
+    """Deep stacks, returning players' live and dead posts, everyone checking and calling to the
+    showdown (so nobody is ever all-in): at every settlement all the live players contest the one
+    pot (SettleChecked), and the chips add up."""
+    variant, rng = VARIANTS[key], random.Random(key)
+    for kind in STRUCTURES:
+        structure = Structure.make(kind, 200, 400)
+        sb = structure.blinds[0] if structure.blinds else 0
+        for _ in range(15):
+            n = rng.randint(3, min(6, variant.max_seats))
+            posts = [rng.choice(("", "live", "both")) for _ in range(n)]
+            players = [Player(f"p{i}", 100_000, seat=i + 1, live_post=structure.big_blind if posts[i] else 0,
+                              dead_post=sb if posts[i] == "both" else 0) for i in range(n)]
+            hand = SettleChecked(variant, structure, players, button=rng.randrange(n), deck=Deck(rng),
+                                 rules=Rules(rake_percent=0, rake_cap=0, show_all=True))
+            while hand.actor is not None:
+                lg = hand.legal()
+                if lg.phase == "draw":
+                    hand.draw([])
+                elif lg.phase == "showdown":
+                    hand.show()
+                elif lg.check:
+                    hand.check()
+                elif lg.can_call:
+                    hand.call()
+                else:
+                    hand.bet(lg.min_to)         # lowball's must-raise-to-enter: the least raise
+            assert sum(hand.stacks) == 100_000 * n
