@@ -765,20 +765,19 @@ class Hand(Legality, Drawing, Showdown):
         folded, totals, active = self.folded, self.totals, self._active
         players = [p for p in range(self.n) if not folded[p]]
         dead_blinds = self._dead_blinds
-        if dead_blinds is None:
-            return pots_of(totals, players, {totals[p] for p in players if p not in active}
-                           if len(active) < len(players) else set())
-        # A dead small blind is the pot's, not its poster's bet: the pots are built from what
-        # each put in besides it (else the poster's total tops everyone's and the pot is his
-        # alone), and the dead blinds go to the main pot, which the poster contests like anyone.
-        totals = [t - d for t, d in zip(totals, dead_blinds)]
+        if dead_blinds is not None:
+            # A dead small blind is the pot's, not its poster's bet: the pots are built from what
+            # each put in besides it (else the poster's total tops everyone's and the pot is his
+            # alone), and the dead blinds go to the main pot, which the poster contests like anyone.
+            totals = [t - d for t, d in zip(totals, dead_blinds)]
         pots = pots_of(totals, players, {totals[p] for p in players if p not in active}
                        if len(active) < len(players) else set())
-        dead = sum(dead_blinds)
-        if pots:
-            pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
-        elif dead:
-            pots.append(Pot(dead, tuple(players)))
+        if dead_blinds is not None:
+            dead = sum(dead_blinds)
+            if pots:
+                pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+            else:
+                pots.append(Pot(dead, tuple(players)))
         return pots
 
     def chips_in_play(self) -> int:

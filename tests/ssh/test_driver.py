@@ -246,24 +246,17 @@ async def test_a_synchronised_frame_is_one_write_and_a_bell_still_goes_out():
     await r.stop()
 
 
-async def test_a_key_reaches_the_app_in_the_loop_turn_it_arrives():
-    """AppSession feeds input that finds nothing waiting at once (the pump's turn would delay
-    every key by a loop turn, which on a busy server waits behind all the other sessions), and a
-    flood still goes a bounded helping at a time."""
-    from cardroom.ssh.limits import Limits
+async def _session_running_an_app(limits):
+    """A real AppSession (as asyncssh would drive it, PTY granted) running a StandInApp, settled."""
     from cardroom.ssh.session import AppSession
 
     class Channel:                     # the asyncssh channel, as far as the session uses it
-        def __init__(self) -> None:
-            self.out: list[str] = []
-
         def write(self, data: str) -> None:
-            self.out.append(data)
+            pass
 
         def get_write_buffer_size(self) -> int:
             return 0
 
-    limits = Limits()
     session = AppSession(lambda info: None, username="u", peer_address="127.0.0.1", key_fingerprint=None,
                          limits=limits)
     session.connection_made(Channel())
@@ -272,6 +265,17 @@ async def test_a_key_reaches_the_app_in_the_loop_turn_it_arrives():
     r = Running(app, session)
     await wait_for(lambda: session._driver is not None and app.is_running)
     await asyncio.sleep(0.2)
+    return session, app, r
+
+
+async def test_a_key_reaches_the_app_in_the_loop_turn_it_arrives():
+    """AppSession feeds input that finds nothing waiting at once (the pump's turn would delay
+    every key by a loop turn, which on a busy server waits behind all the other sessions), and a
+    flood still goes a bounded helping at a time."""
+    from cardroom.ssh.limits import Limits
+
+    limits = Limits()
+    session, app, r = await _session_running_an_app(limits)
     queue = app._message_queue
     before = queue.qsize()
     session.data_received("a", None)
@@ -289,23 +293,8 @@ async def test_a_key_is_taken_by_the_app_before_the_work_queued_ahead_of_it():
     """What a keypress schedules (the app's task waking for it) runs next, not behind the loop's
     queue of other sessions' work; the work queued ahead still runs, after it."""
     from cardroom.ssh.limits import Limits
-    from cardroom.ssh.session import AppSession
 
-    class Channel:
-        def write(self, data: str) -> None:
-            pass
-
-        def get_write_buffer_size(self) -> int:
-            return 0
-
-    session = AppSession(lambda info: None, username="u", peer_address="127.0.0.1", key_fingerprint=None,
-                         limits=Limits())
-    session.connection_made(Channel())
-    session._pty = True
-    app = StandInApp()
-    r = Running(app, session)
-    await wait_for(lambda: session._driver is not None and app.is_running)
-    await asyncio.sleep(0.2)
+    session, app, r = await _session_running_an_app(Limits())
     queue = app._message_queue
     before = queue.qsize()
     loop = asyncio.get_running_loop()
