@@ -59,6 +59,7 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     from cardroom.room.clock import LoopClock
     from cardroom.room.room import Room
     from cardroom.room.table import TableSettings
+    from cardroom.ssh import keep_typed_keys_in_order
     from cardroom.store.sqlite import SqliteStore
     from cardroom.tui.hotseat import run_hotseat
 
@@ -77,6 +78,7 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     seats = min(variant.max_seats, max(6, len(players) + args.bots))
     path = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="cardroom-")) / "hotseat.sqlite3"
     name = "Hot seat"
+    keep_typed_keys_in_order()   # the Textual fix the server makes too: bet amounts typed quickly stay right
 
     async def main() -> None:
         store = SqliteStore(path)

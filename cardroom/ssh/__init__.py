@@ -3,10 +3,10 @@
 Public API for the TUI and the composition root:
     start_server(host, port, host_key_path, app_factory, *, limits=None, authorize) -> CardroomSSHServer
     ensure_host_key(path) -> "SHA256:..."
-    SessionInfo, ColorDepth, Limits, install_guards()
+    SessionInfo, ColorDepth, Limits, install_guards(), keep_typed_keys_in_order()
 """
 
-from cardroom.ssh.guards import install_guards
+from cardroom.ssh.guards import install_guards, keep_typed_keys_in_order
 from cardroom.ssh.limits import Limits
 from cardroom.ssh.server import CardroomSSHServer, ensure_host_key, start_server
 from cardroom.ssh.terminal import ColorDepth, SessionInfo
@@ -18,5 +18,6 @@ __all__ = [
     "SessionInfo",
     "ensure_host_key",
     "install_guards",
+    "keep_typed_keys_in_order",
     "start_server",
 ]

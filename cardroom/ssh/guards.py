@@ -241,6 +241,48 @@ def _keys_meet_bindings_at_once() -> None:
     App.on_event = on_event_bindings_at_once           # type: ignore[method-assign]
 
 
+def keep_typed_keys_in_order() -> None:
+    """An Input's (or TextArea's) editing keys keep their place among the characters typed
+    (Textual issue #6605; textual==8.2.8 has it).
+
+    The widget inserts a printable key as soon as the key reaches it, but its bound keys
+    (backspace, delete, the arrows, home/end, ctrl+k, enter...) bubble up through every
+    container to the app, one message queue at a time, before `App._check_bindings` runs their
+    action. Keys that arrive together, as they do over ssh when one packet carries several, then
+    apply out of order: "105", backspace, "0" typed quickly left $105 in a bet box instead of
+    $100. Here the widget runs its own binding for the key as it receives it, in order with the
+    characters; what App._check_bindings would have found first for the key, since the focused
+    widget heads the binding chain. Keys it does not bind itself still bubble. Process-wide and
+    needed wherever people type, so the hot-seat game installs it too.
+    """
+    from textual import events
+    from textual.widgets import Input, TextArea
+
+    for widget_class in (Input, TextArea):
+        on_key = widget_class.__dict__.get("_on_key")
+        if on_key is None:
+            raise RuntimeError(f"{widget_class.__name__}._on_key moved: re-check the key-order guard")
+        if getattr(on_key, "_cardroom_guard", False):
+            continue
+
+        def in_order(on_key):
+            async def on_key_in_order(self, event: events.Key) -> None:
+                if not event.is_printable and self.has_focus:
+                    for binding in self._bindings.key_to_bindings.get(event.key, ()):
+                        # Priority bindings were checked before the key was forwarded here.
+                        if not binding.priority and await self.app.run_action(binding.action, self):
+                            event.stop()             # the app does not run it again
+                            event.prevent_default()  # nor do the handlers further down the MRO
+                            return
+                await on_key(self, event)
+
+            on_key_in_order._cardroom_guard = True   # type: ignore[attr-defined]
+            on_key_in_order.textual = on_key         # type: ignore[attr-defined]
+            return on_key_in_order
+
+        widget_class._on_key = in_order(on_key)      # type: ignore[method-assign]
+
+
 def install_guards() -> None:
     """Install the process-wide guards once (safe to call again)."""
     global _installed
@@ -252,4 +294,5 @@ def install_guards() -> None:
     _repaint_only_what_changed()
     _one_truecolor_filter_per_theme()
     _keys_meet_bindings_at_once()
+    keep_typed_keys_in_order()
     _installed = True

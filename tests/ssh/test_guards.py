@@ -374,3 +374,58 @@ async def test_a_key_nothing_on_the_way_handles_meets_the_bindings_in_the_apps_t
     assert [p for p in posted if not p.startswith("_Keyed:")] == [
         "Deep:k", "KeyMethod:k", "Screen:k", "Input:x", "Input:p", "Input:q"]
     assert [p for p in textual_posted if not p.startswith("_Keyed:")].count("Screen:x") == 2
+
+
+class _Typing(textual.app.App):
+    """An Input and a TextArea two containers down, and a screen binding for escape."""
+
+    BINDINGS = [("escape", "note('escape')", "")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.notes: list[str] = []
+
+    def compose(self):
+        from textual.containers import Vertical
+        from textual.widgets import Input, TextArea
+
+        with Vertical(), Vertical():
+            yield Input(id="inp")
+            yield TextArea(id="area")
+
+    def action_note(self, what: str) -> None:
+        self.notes.append(what)
+
+
+async def _typed_in_one_burst(bursts: dict[str, list[str]]) -> tuple[dict[str, str], list[str]]:
+    """Post each widget's keys to the app without waiting between them, as a packet carrying
+    several keys does; what each widget then holds."""
+    app = _Typing()
+    out = {}
+    async with app.run_test() as pilot:
+        for widget_id, keys in bursts.items():
+            widget = app.query_one(f"#{widget_id}")
+            widget.focus()
+            await pilot.pause()
+            for key in keys:
+                app.post_message(textual.events.Key(key, key if len(key) == 1 else None))
+            await pilot.pause(0.2)
+            out[widget_id] = getattr(widget, "value", None) or widget.text
+        return out, app.notes
+
+
+async def test_keys_typed_in_one_burst_apply_in_the_order_typed(monkeypatch):
+    """guards.keep_typed_keys_in_order: an editing key (a binding of the Input or TextArea) takes
+    its place among the characters. Through Textual's own key handlers, the same bursts apply
+    the editing keys after the characters that followed them (Textual issue #6605)."""
+    from textual.widgets import Input, TextArea
+
+    bursts = {"inp": ["1", "0", "5", "backspace", "0"], "area": ["a", "b", "left", "c", "escape"]}
+    install_guards()
+    typed, notes = await _typed_in_one_burst(bursts)
+    assert typed == {"inp": "100", "area": "acb"}
+    assert notes == ["escape"]                  # a key the widget does not bind still bubbles up
+    for widget_class in (Input, TextArea):
+        monkeypatch.setattr(widget_class, "_on_key", widget_class._on_key.textual)
+    textual_typed, _ = await _typed_in_one_burst(bursts)
+    assert textual_typed == {"inp": "105", "area": "abc"}

@@ -93,6 +93,27 @@ async def test_two_players_join_a_table_and_finish_a_hand(room_server):
         conn.close()
 
 
+async def test_a_buy_in_typed_in_one_burst_with_a_backspace_is_the_amount_the_keys_say(room_server):
+    """Keys that arrive in one packet apply in the order typed (guards.keep_typed_keys_in_order):
+    over the offered amount (selected), "105", backspace, "0", Enter buys in for $100. Textual
+    alone applied the backspace after the last "0" had gone in, and bought in for $105."""
+    served = await room_server()
+    table = served.room.tables[TABLE]
+    conn = await _connect(served, _key(), "dora")
+    screen = Screen(await conn.create_process(term_type="xterm-256color", term_size=(100, 30)))
+    await screen.wait_for("Welcome, dora")
+    screen.send("\r")
+    await screen.wait_for("Tables")
+    screen.send("j")
+    await screen.wait_for("Buy in at")
+    await asyncio.sleep(0.3)                            # the dialog is up and its box focused
+    screen.send("105\x7f0\r")                           # 1 0 5, backspace, 0, Enter: one packet
+    dora = served.store.find("dora").id
+    await _until(lambda: (s := table.seat_of(dora)) is not None and s.stack > 0)
+    assert table.seat_of(dora).stack == 100_00
+    conn.close()
+
+
 async def _wait_actor(table, hand):
     await _until(lambda: hand.over or _actor_name(table) is not None)
     return None if hand.over else _actor_name(table)
