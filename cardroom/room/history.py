@@ -24,15 +24,27 @@ class PlayerHand:
     rake: int
     phh: str = ""                # the whole hand (private): exports are made from it per player
     max_seats: int = 10
+    names: tuple = ()            # the players' names, in player order (public at the table)
 
     def streets(self) -> list[list]:
-        """The events cut into streets (a new street at each RoundStarted or DrawStarted)."""
+        """The events cut into streets. A street opens with its betting round (RoundStarted) or its
+        draw (DrawStarted) and holds what follows; the next one starts with the next street's deal
+        (the burn and the cards come before its RoundStarted) or the next draw. The blinds, antes
+        and first cards belong to the first street."""
         out: list[list] = [[]]
+        opener = None
         for e in self.events:
-            if isinstance(e, (ev.RoundStarted, ev.DrawStarted)) and out[-1]:
+            if opener is not None and (isinstance(e, (ev.RoundStarted, ev.DrawStarted)) or (
+                    isinstance(opener, ev.RoundStarted) and isinstance(e, _DEALING))):
                 out.append([])
+                opener = None
             out[-1].append(e)
+            if isinstance(e, (ev.RoundStarted, ev.DrawStarted)):
+                opener = e
         return out
+
+
+_DEALING = (ev.Burned, ev.DealtHole, ev.DealtBoard)
 
 
 def _document(record) -> dict:
@@ -55,7 +67,7 @@ def player_history(store, hand_id: str, account: int) -> PlayerHand:
     events = ev.from_json_list(doc.get("events", []))
     return PlayerHand(record.hand_id, record.table, record.started_at, record.status, me, seats,
                       tuple(redact(e, me) for e in events), record.rake_cents, doc.get("phh", ""),
-                      doc.get("seats", 10))
+                      doc.get("seats", 10), tuple(store.get(s.account_id).name for s in seats))
 
 
 def _replayed(hand: PlayerHand):

@@ -82,3 +82,28 @@ def test_hand_ids_can_be_injected_for_deterministic_tests(tmp_path):
     room.clock.advance(0.01)
     assert room.tables["T"].hand_id == "1000"
     store.close()
+
+
+@pytest.mark.parametrize("game", ["holdem", "a5-triple", "stud8"])
+def test_a_stored_hand_opens_street_by_street_with_every_player_named(make_room, game):
+    """Each street holds its own deal and betting (or its draw), in the hand's order; the players
+    are named as at the table."""
+    room, clock = make_room(table_settings(game=game))
+    clients = seat_players(room)
+    _bots_play(room, clock, clients, 6)
+    alice = clients[0]
+    for record in alice.hands(6):
+        mine = alice.hand(record.hand_id)
+        assert mine.names == tuple(room.store.get(s.account_id).name for s in mine.seats)
+        assert mine.names[mine.me] == alice.name
+        streets = mine.streets()
+        assert [e for street in streets for e in street] == list(mine.events)    # nothing lost or moved
+        openers = [[e for e in street if isinstance(e, (ev.RoundStarted, ev.DrawStarted))] for street in streets]
+        assert all(len(o) == 1 for o in openers)                                # one round or draw each
+        for street, (opener,) in zip(streets[1:], openers[1:]):
+            # A later street starts with its own deal (burn, cards) or its draw, never with the
+            # previous round's chips.
+            assert isinstance(street[0], (ev.Burned, ev.DealtHole, ev.DealtBoard, ev.RoundStarted, ev.DrawStarted))
+            if isinstance(opener, ev.RoundStarted):
+                assert not any(isinstance(e, (ev.Burned, ev.DealtBoard)) for e in street[street.index(opener):]
+                               if not isinstance(e, ev.Shown))

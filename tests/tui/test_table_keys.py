@@ -403,10 +403,12 @@ async def test_history_viewer_steps_and_exports(world):
         await pilot.press("enter")
         await pilot.pause()
         text = screen_text(app)
-        assert "Hand #1001" in text and "Dealt to You" in text and "street 1 of" in text
+        assert "Hand #1001" in text and "Dealt to alice" in text and "street 1 of" in text
+        # Everyone by name (public at the table), me marked; the street by its name.
+        assert "alice (you)," in text and ": bob," in text and ": carol," in text and "-- preflop --" in text
         await pilot.press("right")
         await pilot.pause()
-        assert "You folds" in app.screen.export_text()
+        assert "alice folds" in app.screen.export_text()
         await pilot.press("x")
         await pilot.pause()
         assert "PokerStars Hand #1001" in screen_text(app)

@@ -41,7 +41,8 @@ class HistoryScreen(Screen):
                 if s.account_id == me and s.end_cents is not None:
                     result = money(s.end_cents - s.start_cents)
             when = rec.started_at.strftime("%Y-%m-%d %H:%M") if hasattr(rec.started_at, "strftime") else ""
-            table.add_row(rec.hand_id, Text(rec.table), when, result or rec.status, key=rec.hand_id)
+            table.add_row(rec.hand_id, Text(rec.table), when, result or rec.status.replace("_", " "),
+                          key=rec.hand_id)
         if table.row_count == 0:
             self.query_one("#history-title", Static).update(Text("You have played no hands yet", "bold"))
         table.focus()
@@ -73,23 +74,36 @@ class HistoryScreen(Screen):
         self.app.pop_screen()
 
 
+def _street_label(street: list, draws: int) -> str:
+    """A street's name from the event that opens it: the betting round's street, or the draw."""
+    for e in street:
+        if isinstance(e, ev.RoundStarted):
+            return e.street
+        if isinstance(e, ev.DrawStarted):
+            return f"draw {e.index + 1}" if draws > 1 else "draw"
+    return ""
+
+
 def hand_lines(hand, variant, upto: int | None = None) -> list[Text]:
     """The hand as I may see it, street by street (up to street index `upto`)."""
-    names = [("You" if i == hand.me else f"Seat {s.seat}") for i, s in enumerate(hand.seats)]
+    names = list(hand.names) or [f"Seat {s.seat}" for s in hand.seats]
+    me = names[hand.me]
+    draws = variant.draws if variant is not None else 1
     out = [Text(f"Hand #{hand.hand_id} at {hand.table}", "bold")]
     for i, s in enumerate(hand.seats):
-        out.append(Text(f"  {names[i]} (seat {s.seat}): {money(s.start_cents)}"))
+        you = " (you)" if i == hand.me else ""
+        out.append(Text(f"  Seat {s.seat}: {names[i]}{you}, {money(s.start_cents)}"))
     for k, street in enumerate(hand.streets()):
         if upto is not None and k > upto:
             break
-        out.append(Text(f"-- {k + 1} --", "dim"))
+        out.append(Text(f"-- {_street_label(street, draws) or k + 1} --", "dim"))
         for e in street:
             if isinstance(e, ev.DealtHole):
                 if e.player == hand.me:
-                    out.append(Text(f"  Dealt to You: {format_cards(e.cards)}"))
+                    out.append(Text(f"  Dealt to {me}: {format_cards(e.cards)}"))
                 continue
             if isinstance(e, ev.Drew) and e.player == hand.me and e.cards:
-                out.append(Text(f"  You discard {format_cards(e.discards)}, draw {format_cards(e.cards)}"))
+                out.append(Text(f"  {me} discards {format_cards(e.discards)}, draws {format_cards(e.cards)}"))
                 continue
             line = None
             if variant is not None:
