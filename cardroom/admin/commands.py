@@ -394,15 +394,12 @@ def _mute(on: bool) -> Callable[[AdminContext, str], Result]:
 
     def run(ctx: AdminContext, rest: str) -> Result:
         account = _player_arg(ctx, rest, usage)
-        muted = ctx.room.muted
         name = _show(account.name)
-        if (account.id in muted) == on:
+        if not ctx.room.set_muted(account.id, on, ctx.admin):
             return _ok(f"{name} is already {'muted' if on else 'not muted'}")
         if on:
-            muted.add(account.id)
             ctx.room.page(account.id, "An admin muted you: your chat is not shown")
         else:
-            muted.discard(account.id)
             ctx.room.page(account.id, "An admin unmuted you: you may chat again")
         return _ok(f"{name} is {'muted' if on else 'unmuted'}")
 

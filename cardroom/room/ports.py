@@ -327,7 +327,22 @@ class BanStore(Protocol):
 
 
 @runtime_checkable
-class Store(AccountStore, MoneyStore, HandStore, BanStore, Protocol):
+class ModerationStore(Protocol):
+    """What outlives a restart besides money and bans: admin mutes, and the protected all-ins
+    (timeouts while the daily quota lasts) each account has used each day."""
+
+    def set_muted(self, account_id: AccountId, muted: bool, admin: str) -> bool:
+        """Mute or unmute; False if the account already was so."""
+
+    def muted_accounts(self) -> set[AccountId]: ...
+
+    def use_allin_protection(self, account_id: AccountId, day: str, quota: int) -> bool:
+        """Count one protected all-in for the account on `day` (YYYY-MM-DD) if it has used
+        fewer than `quota` that day; False (and nothing counted) once the quota is used up."""
+
+
+@runtime_checkable
+class Store(AccountStore, MoneyStore, HandStore, BanStore, ModerationStore, Protocol):
     """Everything the room needs from storage."""
 
     def close(self) -> None: ...

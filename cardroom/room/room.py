@@ -68,8 +68,7 @@ class Room:
         self._new_hand_id = new_hand_id   # tests and replays pass a counter; default: random ids
         self.tables: dict[str, Table] = {}
         self.clients: dict[int, list[RoomClient]] = {}   # account -> live clients
-        self.muted: set[int] = set()
-        self._allin_used: dict[tuple[int, str], int] = {}
+        self.muted: set[int] = store.muted_accounts()   # kept in the store too: mutes outlive a restart
         self._lobby_watchers: list[Callable[[], None]] = []
         for t in tables:
             self.add_table(t)
@@ -129,12 +128,18 @@ class Room:
             client._page(text)
 
     def _use_quota(self, account: int) -> bool:
-        key = (account, self.clock.wall().date().isoformat())
-        used = self._allin_used.get(key, 0)
-        if used >= self.settings.timeout_allin_quota:
-            return False
-        self._allin_used[key] = used + 1
-        return True
+        # Counted in the store, so a restart does not hand out the day's protections again.
+        return self.store.use_allin_protection(account, self.clock.wall().date().isoformat(),
+                                               self.settings.timeout_allin_quota)
+
+    def set_muted(self, account: int, muted: bool, admin: str) -> bool:
+        """Mute or unmute a player's chat (kept in the store); False if already so."""
+        changed = self.store.set_muted(account, muted, admin)
+        if muted:
+            self.muted.add(account)
+        else:
+            self.muted.discard(account)
+        return changed
 
     def broadcast(self, text: str) -> None:
         for table in self.tables.values():

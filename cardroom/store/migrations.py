@@ -117,7 +117,27 @@ _V2: tuple[str, ...] = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+# v3: what used to live only in memory and so ended with the process: admin mutes, and how many
+# protected all-ins (a timeout while the daily quota lasts) each account has used on each day.
+_V3: tuple[str, ...] = (
+    """
+    CREATE TABLE mutes (
+        account_id INTEGER PRIMARY KEY REFERENCES accounts(id),
+        admin      TEXT NOT NULL CHECK (length(admin) > 0),
+        at         TEXT NOT NULL
+    ) STRICT
+    """,
+    """
+    CREATE TABLE allin_protections (
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        day        TEXT    NOT NULL CHECK (length(day) = 10),
+        used       INTEGER NOT NULL CHECK (used > 0),
+        PRIMARY KEY (account_id, day)
+    ) STRICT
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -716,5 +716,30 @@ class SqliteStore:
                     for f, r, a, at in c.execute("SELECT fingerprint, reason, admin, at FROM bans"
                                                  " ORDER BY at, rowid")]
 
+    # ---------------------------------------------------------------------------------- moderation
+
+    def set_muted(self, account_id: AccountId, muted: bool, admin: str) -> bool:
+        _nonempty(admin, "admin")
+        with self._tx() as c:
+            self._get(c, account_id)
+            if muted:
+                return c.execute("INSERT INTO mutes (account_id, admin, at) VALUES (?, ?, ?)"
+                                 " ON CONFLICT (account_id) DO NOTHING",
+                                 (account_id, admin, self._now())).rowcount > 0
+            return c.execute("DELETE FROM mutes WHERE account_id = ?", (account_id,)).rowcount > 0
+
+    def muted_accounts(self) -> set[AccountId]:
+        with self._tx(write=False) as c:
+            return {AccountId(a) for (a,) in c.execute("SELECT account_id FROM mutes")}
+
+    def use_allin_protection(self, account_id: AccountId, day: str, quota: int) -> bool:
+        _text(day, "day")
+        with self._tx() as c:
+            # One statement: counts the use only while the day's count is under the quota.
+            return c.execute(
+                "INSERT INTO allin_protections (account_id, day, used) SELECT ?, ?, 1 WHERE ? > 0"
+                " ON CONFLICT (account_id, day) DO UPDATE SET used = used + 1 WHERE used < ?",
+                (account_id, day, quota, quota)).rowcount > 0
+
 
 __all__ = ["SqliteStore"]

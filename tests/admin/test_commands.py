@@ -245,6 +245,23 @@ def test_unban_by_fingerprint_and_by_name(admin):
 
 # ------------------------------------------------------------------------------------ mute
 
+def test_a_mute_outlives_a_restart_of_the_room(admin):
+    """Kept in the store like a ban: a new Room over the same database still refuses the chat."""
+    from cardroom.room.room import Room
+    from tests.room.conftest import table_settings
+
+    alice, _ = admin.players()
+    assert admin.run("mute alice").ok
+    reopened = Room([table_settings("T")], admin.store, admin.clock)
+    reopened.start()
+    again = reopened.connect("alice", ALICE_FP)
+    again.join("T")
+    with pytest.raises(ChatRefused, match="muted"):
+        again.chat("T", "I'm back")
+    assert reopened.set_muted(again.account_id, False, BOSS_FP)
+    again.chat("T", "thanks")
+
+
 def test_mute_blocks_chat_and_unmute_allows_it(admin):
     alice, bob = admin.players()
     assert admin.run("mute alice").ok

@@ -61,6 +61,20 @@ def test_timeout_is_a_protected_all_in_while_the_daily_quota_lasts_then_check_or
         assert isinstance(last, ev.Checked if lg.check else ev.Folded)
 
 
+def test_the_daily_protected_all_in_quota_outlives_a_restart_of_the_room(make_room):
+    """The day's protections are counted in the store: a restart does not hand them out again."""
+    from cardroom.room.room import Room
+
+    room, clock = make_room(settings=RoomSettings(timeout_allin_quota=1))
+    alice = room.connect("alice")
+    assert room._use_quota(alice.account_id)                 # today's one protection
+    reopened = Room([table_settings()], room.store, clock, settings=RoomSettings(timeout_allin_quota=1))
+    reopened.start()
+    assert not reopened._use_quota(alice.account_id)         # still used up after the restart
+    clock.advance(24 * 3600)
+    assert reopened._use_quota(alice.account_id)             # a new day, a new quota
+
+
 def test_sit_out_is_allowed_three_times_then_the_player_is_removed(make_room):
     room, clock = make_room()
     a, b, c = _start(room, clock)
