@@ -69,7 +69,6 @@ class Room:
         self.tables: dict[str, Table] = {}
         self.clients: dict[int, list[RoomClient]] = {}   # account -> live clients
         self.muted: set[int] = store.muted_accounts()   # kept in the store too: mutes outlive a restart
-        self._lobby_watchers: list[Callable[[], None]] = []
         for t in tables:
             self.add_table(t)
 
