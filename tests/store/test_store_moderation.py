@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from cardroom.room.ports import ModerationStore, Refused, Store
+from cardroom.room.ports import ModerationStore, Refused, Store, UnknownAccount
 from cardroom.store import SqliteStore
 
 
@@ -29,7 +29,7 @@ def test_muting_needs_a_real_account_and_an_admin(store):
     ann = store.get_or_create("ann", 0)
     with pytest.raises(Refused):
         store.set_muted(ann.id, True, "")
-    with pytest.raises(Exception):
+    with pytest.raises(UnknownAccount):
         store.set_muted(ann.id + 99, True, "boss")                # no such account
     assert store.muted_accounts() == set()
 
