@@ -26,7 +26,8 @@ def narrate(event, names: list[str], variant) -> str | None:
         return f"Dealing the {event.street}: {format_cards(event.cards)}"
     if isinstance(event, ev.DealtHole):
         ups = [c for c, u in zip(event.cards, event.up) if u]
-        return f"{n[event.player]} shows {format_cards(ups)}" if ups else None
+        # "shows" is kept for the showdown: up cards dealt are said as dealt.
+        return f"{n[event.player]} is dealt {format_cards(ups)} face up" if ups else None
     if isinstance(event, ev.Folded):
         return f"{n[event.player]} folds"
     if isinstance(event, ev.Checked):

@@ -1,5 +1,8 @@
 """Table rules of seeds 000 and 001, each a test named after the rule."""
 
+import random
+import re
+
 import pytest
 
 from cardroom.engine import events as ev
@@ -298,6 +301,19 @@ def test_the_dealer_narrates_draws_and_declares_pairs_at_a_lowball_showdown(make
     text = "\n".join(line.text for line in clients[0].view("T").chat)
     assert "stands pat" in text
     assert "Lo:" in text or "wins" in text
+
+
+def test_the_dealer_says_stud_up_cards_are_dealt_and_keeps_shows_for_the_showdown(make_room):
+    room, clock = make_room(table_settings(game="stud"))
+    clients = seat_players(room, names=("alice", "bob", "carol"))
+    t = room.tables["T"]
+    for i, c in enumerate(clients):
+        t.make_bot(c.account_id, random.Random(i))
+    assert clock.run_until(lambda: len(t.stats) >= 3, limit=50_000)
+    lines = [line.text for line in clients[0].view("T").chat]
+    dealt = [t for t in lines if " is dealt " in t]
+    assert dealt and all(t.endswith("face up") for t in dealt)
+    assert not any(re.fullmatch(r"\S+ shows [2-9TJQKA][cdhs]", t.partition(": ")[2] or t) for t in lines)
 
 
 # ------------------------------------------------------------------ bad input
