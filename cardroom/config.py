@@ -24,7 +24,8 @@ Tables
 ``stakes`` is ``[small bet, big bet]`` for fixed and spread limit (spread: the min and max bet)
 and the two BLINDS ``[small blind, big blind]`` for pot and no limit. Fixed and spread blinds come
 from the Planet Poker formula (`cardroom.engine.betting.planet_small_blind`). Stud games post an
-ante (``ante``, default none) and a ``bring_in`` (default: the engine's).
+ante (``ante``, default none) and a ``bring_in`` (default: a third of the small bet in fixed limit,
+a quarter otherwise, rounded down as the small blind is: $2/$4 -> 50c).
 
 Buy-ins (seed 001): the minimum is 10 times the small bet - for pot and no limit, where the
 smallest bet is the big blind, 10 big blinds; the maximum for pot and no limit is 100 big blinds

@@ -29,11 +29,15 @@ def planet_small_blind(small_bet: int) -> int:
 
     $.25/$.50 -> 10c; $2/$4 -> $1; $3/$6 -> $1; $4/$8 -> $2 (seeds 000 and 001).
     """
-    half = small_bet // 2
-    if half >= 100:
-        return half // 100 * 100
-    fitting = [d for d in _DENOMINATIONS if d <= half]
-    return fitting[-1] if fitting else max(1, half)
+    return _round_down(small_bet // 2)
+
+
+def _round_down(cents: int) -> int:
+    """Down to a whole dollar, or below a dollar to an even denomination (at least a cent)."""
+    if cents >= 100:
+        return cents // 100 * 100
+    fitting = [d for d in _DENOMINATIONS if d <= cents]
+    return fitting[-1] if fitting else max(1, cents)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +77,9 @@ class Structure:
             big_bet = small_bet * 2
         if stud:
             if bring_in is None:
-                bring_in = max(1, small_bet // 4) if kind != FIXED else max(1, small_bet // 3)
+                # A third of the small bet (a quarter outside fixed limit), rounded down as the
+                # small blind is: $2/$4 brings in for 50c, not 66c.
+                bring_in = _round_down(small_bet // 3 if kind == FIXED else small_bet // 4)
             return cls(kind, small_bet, big_bet, (), ante, bring_in, cap, uncapped_heads_up)
         if blinds is None:
             sb = planet_small_blind(small_bet) if kind in (FIXED, SPREAD) else max(1, small_bet // 2)

@@ -16,6 +16,17 @@ def test_small_blind_is_half_the_small_bet_rounded_down_to_a_dollar_or_even_deno
     assert s.blinds == (small_blind, small_bet)   # the big blind equals the small bet
 
 
+@pytest.mark.parametrize("kind, small_bet, bring_in", [
+    (FIXED, 100, 25), (FIXED, 200, 50), (FIXED, 300, 100), (FIXED, 400, 100), (FIXED, 1000, 300), (FIXED, 4, 1),
+    (POT, 200, 50), (NO, 1000, 200)])
+def test_the_default_stud_bring_in_is_a_fraction_of_the_small_bet_rounded_down_as_the_small_blind_is(
+        kind, small_bet, bring_in):
+    # A third of the small bet in fixed limit (a quarter otherwise), down to a whole dollar or a
+    # chip below a dollar: $2/$4 brings in for 50c, never an odd 66c. A table may set its own.
+    assert Structure.make(kind, small_bet, stud=True).bring_in == bring_in
+    assert Structure.make(kind, small_bet, stud=True, bring_in=7).bring_in == 7
+
+
 def test_blinds_are_posted_left_of_the_button():
     h = make_hand("holdem", FIXED, [1000] * 4, button=1)
     posts = [e for e in h.events if isinstance(e, ev.Posted)]
