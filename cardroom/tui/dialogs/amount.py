@@ -127,6 +127,9 @@ def wager_dialog(legal, my_bet: int, pot: int, structure: str) -> AmountDialog:
             to = call_to + int(after_call * frac)
             presets.append((f"{label} {money(max(legal.min_to, min(legal.max_to, to)))}",
                             max(legal.min_to, min(legal.max_to, to))))
-        presets.append((f"all-in {money(legal.max_to)}", legal.max_to))
+        if structure == "no":
+            # In no limit the largest bet is the whole stack. In pot limit it is the pot preset
+            # itself (capped by the stack): a third button "all-in" showed the pot's amount.
+            presets.append((f"all-in {money(legal.max_to)}", legal.max_to))
     return AmountDialog(f"{verb} to how much?", lines, legal.min_to, legal.min_to, legal.max_to,
                         presets=presets, verb=verb)
