@@ -10,7 +10,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from cardroom.tui.widgets.keys import KeyFooter
 from textual.widgets import DataTable, Static, TextArea
 
 from cardroom.engine import events as ev
@@ -20,6 +19,7 @@ from cardroom.room.api import RoomError
 from cardroom.room.history import export_phh, export_pokerstars
 from cardroom.room.narration import narrate
 from cardroom.tui.render import money
+from cardroom.tui.widgets.keys import KeyFooter
 
 
 class HistoryScreen(Screen):

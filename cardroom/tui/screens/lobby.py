@@ -8,11 +8,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from cardroom.tui.widgets.keys import KeyFooter
 from textual.widgets import DataTable, Static
 
 from cardroom.room.api import RoomError
 from cardroom.tui.render import money
+from cardroom.tui.widgets.keys import KeyFooter
 
 COLUMNS = ("You", "Table", "Game", "Stakes", "Seats", "Waiting", "Railbirds", "Avg pot", "Hands/h", "Status")
 

@@ -17,7 +17,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from cardroom.tui.widgets.keys import KeyFooter
 from textual.widgets import Static
 
 from cardroom.engine.variants import UnknownVariant, find_variant
@@ -32,6 +31,7 @@ from cardroom.tui.widgets.chat import ChatInput, ChatLog, ChatPane
 from cardroom.tui.widgets.countdown import Countdown
 from cardroom.tui.widgets.felt import Felt
 from cardroom.tui.widgets.hand import MyHand
+from cardroom.tui.widgets.keys import KeyFooter
 
 HOLD = Binding.Group("Hold", compact=True)
 AUTO = Binding.Group("Auto")

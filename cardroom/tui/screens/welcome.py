@@ -7,10 +7,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from cardroom.tui.widgets.keys import KeyFooter
 from textual.widgets import Static
 
 from cardroom.tui.render import money
+from cardroom.tui.widgets.keys import KeyFooter
 
 
 def money_text(m) -> Text:
