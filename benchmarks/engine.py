@@ -59,7 +59,8 @@ def _play(hands, rng: random.Random) -> None:
                 h.bet(lg.min_to + int(rand() * (lg.max_to - lg.min_to + 1)))
 
 
-def _cardroom_case(key: str, kind: str):
+def _table(key: str, kind: str):
+    """new_hand(i, rng): the i-th hand at the benchmark's 6-max table, dealt from a deck shuffled by rng."""
     from cardroom.engine.betting import NO_RAKE, Structure
     from cardroom.engine.cards import Deck
     from cardroom.engine.hand import Hand, Player
@@ -72,10 +73,17 @@ def _cardroom_case(key: str, kind: str):
     # copies what it changes).
     players = tuple(Player(f"p{j}", 20_000, seat=j + 1) for j in range(6))
 
+    def new_hand(i: int, rng: random.Random):
+        return Hand(variant, structure, players, button=i % 6, deck=Deck(rng), rules=NO_RAKE)
+    return new_hand
+
+
+def _cardroom_case(key: str, kind: str):
+    new_hand = _table(key, kind)
+
     def run(hands: int, seed: int) -> None:
         rng = random.Random(seed)
-        _play((Hand(variant, structure, players, button=i % 6, deck=Deck(rng), rules=NO_RAKE)
-               for i in range(hands)), rng)
+        _play((new_hand(i, rng) for i in range(hands)), rng)
     return run
 
 
@@ -120,17 +128,9 @@ class _Replay:
 
 def _record(key: str, kind: str, hands: int) -> list[list]:
     """Play `hands` real hands with the driver; return each hand's legal() answers in order."""
-    from cardroom.engine.betting import NO_RAKE, Structure
-    from cardroom.engine.cards import Deck
-    from cardroom.engine.hand import Hand, Player
-    from cardroom.engine.variants import VARIANTS
-
-    variant, structure = VARIANTS[key], Structure.make(kind, 200, 400)
-    players = tuple(Player(f"p{j}", 20_000, seat=j + 1) for j in range(6))
-    rng = random.Random(0)
+    new_hand, rng = _table(key, kind), random.Random(0)
     recorded: list[list] = [[] for _ in range(hands)]
-    _play((_Recording(Hand(variant, structure, players, button=i % 6, deck=Deck(rng), rules=NO_RAKE), answers)
-           for i, answers in enumerate(recorded)), rng)
+    _play((_Recording(new_hand(i, rng), answers) for i, answers in enumerate(recorded)), rng)
     return recorded
 
 
