@@ -258,29 +258,27 @@ def keep_typed_keys_in_order() -> None:
     from textual import events
     from textual.widgets import Input, TextArea
 
+    def in_order(on_key):
+        async def on_key_in_order(self, event: events.Key) -> None:
+            if not event.is_printable and self.has_focus:
+                for binding in self._bindings.key_to_bindings.get(event.key, ()):
+                    # Priority bindings were checked before the key was forwarded here.
+                    if not binding.priority and await self.app.run_action(binding.action, self):
+                        event.stop()             # the app does not run it again
+                        event.prevent_default()  # nor do the handlers further down the MRO
+                        return
+            await on_key(self, event)
+
+        on_key_in_order._cardroom_guard = True   # type: ignore[attr-defined]
+        on_key_in_order.textual = on_key         # type: ignore[attr-defined]
+        return on_key_in_order
+
     for widget_class in (Input, TextArea):
         on_key = widget_class.__dict__.get("_on_key")
         if on_key is None:
             raise RuntimeError(f"{widget_class.__name__}._on_key moved: re-check the key-order guard")
-        if getattr(on_key, "_cardroom_guard", False):
-            continue
-
-        def in_order(on_key):
-            async def on_key_in_order(self, event: events.Key) -> None:
-                if not event.is_printable and self.has_focus:
-                    for binding in self._bindings.key_to_bindings.get(event.key, ()):
-                        # Priority bindings were checked before the key was forwarded here.
-                        if not binding.priority and await self.app.run_action(binding.action, self):
-                            event.stop()             # the app does not run it again
-                            event.prevent_default()  # nor do the handlers further down the MRO
-                            return
-                await on_key(self, event)
-
-            on_key_in_order._cardroom_guard = True   # type: ignore[attr-defined]
-            on_key_in_order.textual = on_key         # type: ignore[attr-defined]
-            return on_key_in_order
-
-        widget_class._on_key = in_order(on_key)      # type: ignore[method-assign]
+        if not getattr(on_key, "_cardroom_guard", False):
+            widget_class._on_key = in_order(on_key)   # type: ignore[method-assign]
 
 
 def install_guards() -> None:

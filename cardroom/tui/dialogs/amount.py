@@ -124,9 +124,8 @@ def wager_dialog(legal, my_bet: int, pot: int, structure: str) -> AmountDialog:
         call_to = my_bet + legal.call
         after_call = pot + legal.call
         for label, frac in (("1/2 pot", 0.5), ("pot", 1.0)):
-            to = call_to + int(after_call * frac)
-            presets.append((f"{label} {money(max(legal.min_to, min(legal.max_to, to)))}",
-                            max(legal.min_to, min(legal.max_to, to))))
+            to = max(legal.min_to, min(legal.max_to, call_to + int(after_call * frac)))
+            presets.append((f"{label} {money(to)}", to))
         if structure == "no":
             # In no limit the largest bet is the whole stack. In pot limit it is the pot preset
             # itself (capped by the stack): a third button "all-in" showed the pot's amount.
