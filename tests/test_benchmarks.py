@@ -30,3 +30,18 @@ def test_the_engine_benchmark_prints_one_row_per_case(capsys):
     assert [r["case"] for r in rows] == [case[0] for case in engine.CASES]
     for r in rows:
         assert r["cardroom_hands_per_s"] > 0 and r["driver_us"] > 0 and r["hand_us"] > 0
+
+
+def test_the_drivers_discards_are_a_uniform_count_then_a_uniform_subset():
+    # Both libraries' drivers draw with _discards: it must pick what rng.sample with a uniform count
+    # would (every count 0..most equally often, every subset of a count equally often, no repeats).
+    from collections import Counter
+    hole, rand, trials = ["a", "b", "c", "d", "e"], random.Random(3).random, 60_000
+    picks = [engine._discards(hole, 5, rand) for _ in range(trials)]
+    assert all(len(set(d)) == len(d) and set(d) <= set(hole) for d in picks)
+    counts = Counter(len(d) for d in picks)
+    assert sorted(counts) == [0, 1, 2, 3, 4, 5]
+    assert all(abs(c - trials / 6) < 0.05 * trials / 6 for c in counts.values())
+    pairs = Counter(frozenset(d) for d in picks if len(d) == 2)
+    assert len(pairs) == 10 and max(pairs.values()) < 1.15 * min(pairs.values())
+    assert all(len(engine._discards(hole, 3, rand)) <= 3 for _ in range(200))
