@@ -242,6 +242,15 @@ def _keys_meet_bindings_at_once() -> None:
 
 
 def keep_typed_keys_in_order() -> None:
+    """Keys typed quickly apply as typed: an input's editing keys keep their place among the
+    characters (_editing_keys_in_place), and keys typed ahead of a screen wait for it
+    (_keys_wait_for_their_screen). Process-wide and needed wherever people type, so the hot-seat
+    game installs it too."""
+    _editing_keys_in_place()
+    _keys_wait_for_their_screen()
+
+
+def _editing_keys_in_place() -> None:
     """An Input's (or TextArea's) editing keys keep their place among the characters typed
     (Textual issue #6605; textual==8.2.8 has it).
 
@@ -252,8 +261,7 @@ def keep_typed_keys_in_order() -> None:
     apply out of order: "105", backspace, "0" typed quickly left $105 in a bet box instead of
     $100. Here the widget runs its own binding for the key as it receives it, in order with the
     characters; what App._check_bindings would have found first for the key, since the focused
-    widget heads the binding chain. Keys it does not bind itself still bubble. Process-wide and
-    needed wherever people type, so the hot-seat game installs it too.
+    widget heads the binding chain. Keys it does not bind itself still bubble.
     """
     from textual import events
     from textual.widgets import Input, TextArea
@@ -279,6 +287,86 @@ def keep_typed_keys_in_order() -> None:
             raise RuntimeError(f"{widget_class.__name__}._on_key moved: re-check the key-order guard")
         if not getattr(on_key, "_cardroom_guard", False):
             widget_class._on_key = in_order(on_key)   # type: ignore[method-assign]
+
+# How long keys typed ahead wait for the screen they open before going wherever they would have.
+TYPEAHEAD_WAIT = 2.0
+
+
+def _keys_wait_for_their_screen() -> None:
+    """Keys typed ahead of a screen go to that screen, as a terminal's type-ahead does.
+
+    A key that opens a dialog ("r" to raise, "j" to join and buy in) only pushes it: the dialog
+    composes, mounts and focuses its input in its own task. Keys that came in the same packet
+    (a fast typist, a paste, a slow server) reached the app before that and went to the screen
+    below, or nowhere: "j100" Enter in one packet at the lobby joined the table, lost the "100",
+    and never bought in; at a draw table the digits would have held cards. Here a key that
+    finds the app's screen not yet mounted waits, with every key after it, until it is (or
+    TYPEAHEAD_WAIT has passed); they are then dispatched in order, in the app's own queue, behind
+    what was already in it, and a key among them that opens another screen makes the rest wait
+    again. This sits on the app's message dispatch, below every key guard and handler.
+    """
+    import asyncio
+    from weakref import WeakKeyDictionary
+
+    from textual import events
+    from textual.app import App
+
+    dispatch = App.__dict__.get("_dispatch_message")
+    if dispatch is not None:
+        if getattr(dispatch, "_cardroom_guard", False):
+            return
+        raise RuntimeError("App._dispatch_message appeared: re-check the typeahead guard")
+    from textual.message_pump import MessagePump
+    dispatch = MessagePump._dispatch_message
+    held: WeakKeyDictionary[App, list[events.Key]] = WeakKeyDictionary()
+    waiting: set[asyncio.Task] = set()   # the waits in flight (a task nobody holds may be collected)
+
+    def screen_not_up(app: App) -> object | None:
+        """The app's screen while it is not mounted yet, else None."""
+        stack = app._screen_stack
+        if stack and not stack[-1]._is_mounted:
+            return stack[-1]
+        return None
+
+    def wait_for(app: App, screen) -> None:
+        async def wait() -> None:
+            try:
+                await asyncio.wait_for(screen._mounted_event.wait(), TYPEAHEAD_WAIT)
+            except asyncio.TimeoutError:
+                pass   # the keys go on without it
+            # Through the app's queue, so the keys already in it are held before the release.
+            if not app.call_later(release, app, screen):
+                held.pop(app, None)   # the app is closing: nothing will read them
+        task = asyncio.get_running_loop().create_task(wait())
+        waiting.add(task)
+        task.add_done_callback(waiting.discard)
+
+    async def release(app: App, waited_for) -> None:
+        keys = held.pop(app, [])
+        for i, key in enumerate(keys):
+            screen = screen_not_up(app)
+            if screen is not None and screen is not waited_for:
+                held[app] = keys[i:]   # a key before this one opened another screen
+                wait_for(app, screen)
+                return
+            await dispatch(app, key)
+
+    async def dispatch_after_typeahead(self: App, message) -> None:
+        if isinstance(message, events.Key) and not message.is_forwarded:
+            keys = held.get(self)
+            if keys is not None:
+                keys.append(message)
+                return
+            screen = screen_not_up(self)
+            if screen is not None:
+                held[self] = [message]
+                wait_for(self, screen)
+                return
+        await dispatch(self, message)
+
+    dispatch_after_typeahead._cardroom_guard = True   # type: ignore[attr-defined]
+    dispatch_after_typeahead.textual = dispatch       # type: ignore[attr-defined]
+    App._dispatch_message = dispatch_after_typeahead   # type: ignore[method-assign]
 
 
 def install_guards() -> None:

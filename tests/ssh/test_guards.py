@@ -429,3 +429,90 @@ async def test_keys_typed_in_one_burst_apply_in_the_order_typed(monkeypatch):
         monkeypatch.setattr(widget_class, "_on_key", widget_class._on_key.textual)
     textual_typed, _ = await _typed_in_one_burst(bursts)
     assert textual_typed == {"inp": "105", "area": "abc"}
+
+
+class _Dialogs(textual.app.App[None]):
+    """"r" opens an amount prompt (Enter answers its Input's value); "j" opens a table screen that
+    opens the prompt as it mounts (as joining from the lobby opens the buy-in); "s" opens a screen
+    that takes a second to mount. "1", "4" (the table's: hold card 4) and "x" are bindings that
+    keys meant for a prompt must not reach."""
+
+    BINDINGS = [("r", "prompt"), ("j", "table"), ("s", "slow"), ("1", "note('1')"), ("x", "note('x')")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.notes: list[str] = []
+        self.answers: list[str] = []
+
+    def action_prompt(self) -> None:
+        from textual.screen import ModalScreen
+        from textual.widgets import Input
+
+        class Prompt(ModalScreen[str]):
+            def compose(self):
+                yield Input(id="amount")
+
+            def on_input_submitted(self, event) -> None:
+                self.dismiss(event.value)
+
+        self.push_screen(Prompt(), self.answers.append)
+
+    def action_table(self) -> None:
+        from textual.screen import Screen
+        from textual.widgets import Static
+
+        class Table(Screen):
+            BINDINGS = [("4", "app.note('hold 4')")]
+
+            def compose(self):
+                yield Static("the table")
+
+            def on_mount(self) -> None:
+                self.app.action_prompt()
+
+        self.push_screen(Table())
+
+    def action_slow(self) -> None:
+        from textual.screen import Screen
+
+        class Slow(Screen):
+            async def on_mount(self) -> None:
+                await asyncio.sleep(1.0)
+
+        self.push_screen(Slow())
+
+    def action_note(self, what: str) -> None:
+        self.notes.append(what)
+
+
+async def _burst_on_dialogs(keys: list[str], wait: float = 0.3) -> tuple[list[str], list[str]]:
+    """Post the keys to a _Dialogs app in one go (one packet); what it answered and noted."""
+    app = _Dialogs()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        for key in keys:
+            app.post_message(textual.events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause(wait)
+        return app.answers, app.notes
+
+
+async def test_keys_typed_ahead_of_a_dialog_go_into_it(monkeypatch):
+    """guards._keys_wait_for_their_screen: "r10" Enter in one packet answers the prompt that "r"
+    opens with 10, and "j42" Enter answers the prompt the table screen opens as it mounts with 42.
+    Through Textual's own dispatch the keys after "j" go to the table screen, which has not opened
+    the prompt yet: the "4" is lost there and the prompt answers 2."""
+    install_guards()
+    assert await _burst_on_dialogs(["r", "1", "0", "enter"]) == (["10"], [])
+    assert await _burst_on_dialogs(["j", "4", "2", "enter"]) == (["42"], [])
+    monkeypatch.setattr(textual.app.App, "_dispatch_message", textual.app.App._dispatch_message.textual)
+    answers, _ = await _burst_on_dialogs(["j", "4", "2", "enter"])
+    assert answers != ["42"]
+
+
+async def test_keys_typed_ahead_wait_for_a_screen_no_longer_than_the_limit(monkeypatch):
+    """A screen that has not mounted after TYPEAHEAD_WAIT no longer holds the keys typed after it."""
+    from cardroom.ssh import guards
+
+    install_guards()
+    monkeypatch.setattr(guards, "TYPEAHEAD_WAIT", 0.1)
+    assert await _burst_on_dialogs(["s", "x"], wait=0.5) == ([], ["x"])

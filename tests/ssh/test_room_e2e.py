@@ -114,6 +114,26 @@ async def test_a_buy_in_typed_in_one_burst_with_a_backspace_is_the_amount_the_ke
     conn.close()
 
 
+async def test_a_join_and_buy_in_typed_ahead_in_one_packet_buys_in_for_the_amount_typed(room_server):
+    """At the lobby, "j100" Enter in one packet (a fast typist or a paste) joins the first table and
+    buys in for $100: the keys after "j" wait for the buy-in dialog that the table screen opens as
+    it mounts (guards._keys_wait_for_their_screen). They used to reach the table screen before the
+    dialog existed: the player sat down with nothing and no dialog."""
+    served = await room_server()
+    table = served.room.tables[TABLE]
+    conn = await _connect(served, _key(), "erin")
+    screen = Screen(await conn.create_process(term_type="xterm-256color", term_size=(100, 30)))
+    await screen.wait_for("Welcome, erin")
+    screen.send("\r")
+    await screen.wait_for("Tables")
+    await asyncio.sleep(0.3)                            # the lobby is up
+    screen.send("j100\r")                               # join, 1 0 0, Enter: one packet
+    erin = served.store.find("erin").id
+    await _until(lambda: (s := table.seat_of(erin)) is not None and s.stack > 0)
+    assert table.seat_of(erin).stack == 100_00
+    conn.close()
+
+
 async def _wait_actor(table, hand):
     await _until(lambda: hand.over or _actor_name(table) is not None)
     return None if hand.over else _actor_name(table)

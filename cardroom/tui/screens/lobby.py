@@ -118,9 +118,9 @@ class LobbyScreen(Screen):
         event.stop()
         self.action_watch()
 
-    def _open(self, name: str):
+    def _open(self, name: str, *, buy_in: bool = False):
         from cardroom.tui.screens.table import TableScreen
-        screen = TableScreen(name)
+        screen = TableScreen(name, buy_in=buy_in)
         self.app.push_screen(screen)
         return screen
 
@@ -157,8 +157,7 @@ class LobbyScreen(Screen):
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
-        screen = self._open(name)
-        self.app.call_after_refresh(screen.action_buy_in)
+        self._open(name, buy_in=True)
 
     def action_wait_list(self) -> None:
         name = self._selected()

@@ -79,9 +79,10 @@ class TableScreen(Screen):
         Binding("ctrl+n", "next_table", "Next table", show=False),
     ]
 
-    def __init__(self, table: str) -> None:
+    def __init__(self, table: str, *, buy_in: bool = False) -> None:
         super().__init__()
         self.table = table
+        self._buy_in_on_mount = buy_in   # joined from the lobby: the buy-in dialog opens with the table
         self.view: TableView = self.app.table_view(table)
         self.holds: frozenset = frozenset()
         self._hold_key = None
@@ -123,6 +124,10 @@ class TableScreen(Screen):
     def on_mount(self) -> None:
         self.refresh_from_room()
         self.set_interval(1.0, self._tick)
+        if self._buy_in_on_mount:
+            # Pushed while this screen mounts, so keys typed ahead ("j100" Enter) wait for the
+            # dialog instead of reaching the table (guards._keys_wait_for_their_screen).
+            self.action_buy_in()
 
     def on_screen_resume(self) -> None:
         self.refresh_from_room()
