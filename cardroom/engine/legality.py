@@ -81,6 +81,27 @@ class Legality:
                 lg = _new(Legal, (p, SHOWDOWN, False, False, 0, False, 0, 0, "", 0, 0, True, self._may_muck(p)))
             self._legal = lg
             return lg
+        if self._deep:
+            # Fixed limit where no stack can run out this hand (Hand._deep): the all-in rules below
+            # (a short all-in does not reopen, a raise needs someone who could call it, a short
+            # call) cannot apply, so every bet is a full one and the amount to call is always the
+            # level of the last full bet; the protected all-ins are the only players who left
+            # _active without folding. The general path's answer in half its steps (a test
+            # compares the two at every decision).
+            to_call = self._to_call
+            owe = to_call - self.bets[p]
+            count = self._bet_count
+            if count < self.structure.cap and len(self._active) > 1:
+                lo = to_call + self._size
+                kind = "raise" if to_call else "bet"
+            else:
+                lo = 0
+                kind = ""
+            # Lowball's house rule: the big blind must be raised to enter.
+            can_call = owe > 0 and not (self._must_raise and count <= 1 and self.round == 0)
+            lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, owe if can_call else 0, can_call, lo, lo, kind,
+                                            0, 0, False, False))
+            return lg
         bets, stacks = self.bets, self.stacks
         bet, stack, to_call = bets[p], stacks[p], self._to_call
         most = bet + stack

@@ -1,10 +1,14 @@
 """Betting rules of the three rule pages, one test per rule, named after it."""
 
+import random
+
 import pytest
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, Rules, Structure, planet_small_blind
-from cardroom.engine.hand import ActionNotAllowed, BadAmount, NotYourTurn
+from cardroom.engine.cards import Deck
+from cardroom.engine.hand import ActionNotAllowed, BadAmount, Hand, NotYourTurn, Player, _most_put_in
+from cardroom.engine.variants import VARIANTS
 from tests.engine.helpers import make_hand
 
 
@@ -239,3 +243,57 @@ def test_razz_lowest_showing_hand_acts_first_a_low_pair_beats_a_high_pair():
     high_pair = showing_value(parse_cards("8d 8c 7s 4h"), razz=True)
     no_pair = showing_value(parse_cards("Kd Qc Js Th"), razz=True)
     assert no_pair > low_pair > high_pair       # greater acts first
+
+
+# ---------------------------------------------------------------------------------------------
+# Fixed limit with stacks no round can exhaust: legal()'s shortcut (Hand._deep)
+
+def _general_legal(hand: Hand):
+    """legal() by the general rules, with the deep-stack shortcut switched off for the call."""
+    hand._legal, hand._deep = None, False
+    try:
+        return hand.legal()
+    finally:
+        hand._legal, hand._deep = None, True
+
+
+@pytest.mark.parametrize("key", sorted(k for k in VARIANTS if not VARIANTS[k].bring_in))
+def test_fixed_limit_with_stacks_no_betting_can_exhaust_answers_as_the_general_rules(key):
+    """A stack above the ante, the largest blind and a capped round on every street can never be
+    all-in, so legal() may skip the all-in rules. At every decision of random play (caps of 3 and
+    4, the must-raise-to-enter rule, protected all-ins) its answer is the general rules' answer."""
+    from tests.engine.strategies import apply, choose
+
+    variant = VARIANTS[key]
+    decisions = 0
+    for seed in range(60):
+        rng = random.Random(f"deep/{key}/{seed}")
+        structure = Structure.make("fixed", 200, 400, cap=(3, 4)[seed % 2], ante=(0, 20)[seed % 3 == 0])
+        most = _most_put_in(variant, structure)
+        n = rng.randint(2, variant.max_seats)
+        players = [Player(f"p{i}", most + 1 + rng.randrange(3) * rng.randrange(5000), seat=i + 1) for i in range(n)]
+        hand = Hand(variant, structure, players, button=rng.randrange(n), deck=Deck(rng),
+                    rules=Rules(must_raise_to_enter=seed % 4 == 0))
+        assert hand._deep
+        while hand.actor is not None:
+            if hand.phase == "bet":
+                shortcut = hand.legal()
+                assert shortcut == _general_legal(hand)
+                decisions += 1
+            apply(hand, choose(hand, rng, protect=0.05))
+        assert not any(hand.all_in)
+    assert decisions > 300
+
+
+def test_a_stack_that_a_capped_hand_could_exhaust_takes_the_general_rules():
+    """The shortcut needs every stack above the most a hand can take: at that amount exactly (or
+    with no cap, in spread, pot or no limit, or with the cap lifted heads-up) it is off."""
+    holdem = VARIANTS["holdem"]
+    fixed = Structure.make("fixed", 200, 400)
+    most = _most_put_in(holdem, fixed)
+    assert most == 200 + 4 * (2 * 200 + 2 * 400)   # the big blind, then a capped round on each street
+    assert Hand(holdem, fixed, [Player("a", most + 1), Player("b", most + 1)])._deep
+    assert not Hand(holdem, fixed, [Player("a", most + 1), Player("b", most)])._deep
+    for structure in (Structure.make("fixed", 200, 400, cap=None), Structure.make("no", 200, 400),
+                      Structure.make("fixed", 200, 400, uncapped_heads_up=True)):
+        assert not Hand(holdem, structure, [Player("a", 10**9), Player("b", 10**9)])._deep
