@@ -286,6 +286,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    # Which interpreter ran it: both libraries' rates move with its build. On the benchmark machine
+    # pyenv's 3.11.7 (built without PGO or LTO) executes ~9% more instructions per hand than
+    # Debian's /usr/bin/python3.11 and ran both libraries 15-30% slower in interleaved runs.
+    print(f"python {sys.version.split()[0]} at {sys.executable}")
     print(f"{'case':30} {'cardroom h/s':>13} {'pokerkit h/s':>13} {'ratio':>7} {'target':>7}  ok  "
           f"{'us/hand':>8} {'driver':>7}")
     for r in rows:
