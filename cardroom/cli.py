@@ -48,13 +48,33 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(args.game, args.structure, args.players, args.hands, seed=args.seed)
 
 
+def hotseat_structure(variant, kind: str, stakes: str):
+    """The hot-seat table's structure from --stakes, read as config.toml reads `stakes`: "2/4" is
+    the small and big bet in fixed and spread limit, the two blinds in pot and no limit; amounts in
+    dollars ("0.25/0.50", "$1/$2"), never a float. Raises ValueError with a message."""
+    from cardroom.config import parse_money, stakes_amounts
+    from cardroom.engine.betting import Structure
+
+    parts = stakes.replace("$", "").split("/")
+    if len(parts) != 2:
+        raise ValueError(f"--stakes is two amounts like 2/4, not {stakes!r}")
+    try:
+        lo, hi = (parse_money(x.strip()) for x in parts)
+    except ValueError as e:
+        raise ValueError(f"--stakes {stakes!r}: {e}") from None
+    if not 0 < lo <= hi:
+        raise ValueError(f"--stakes {stakes!r}: two amounts above zero, the second at least the first")
+    small_bet, big_bet, blinds = stakes_amounts(kind, lo, hi)
+    return Structure.make(kind, small_bet, big_bet, blinds=blinds or None, stud=variant.bring_in,
+                          ante=max(1, small_bet // 8) if variant.bring_in else 0)
+
+
 def _cmd_hotseat(args: argparse.Namespace) -> int:
     import asyncio
     import random
     import tempfile
     from pathlib import Path
 
-    from cardroom.engine.betting import Structure
     from cardroom.engine.variants import find_variant
     from cardroom.room.clock import LoopClock
     from cardroom.room.room import Room
@@ -65,9 +85,7 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
 
     try:
         variant = find_variant(args.game)
-        small, big = (round(float(x) * 100) for x in args.stakes.replace("$", "").split("/"))
-        structure = Structure.make(args.structure, small, big, stud=variant.bring_in,
-                                   ante=max(1, small // 8) if variant.bring_in else 0)
+        structure = hotseat_structure(variant, args.structure, args.stakes)
     except ValueError as e:
         print(f"cardroom hotseat: {e}", file=sys.stderr)
         return 2
@@ -83,7 +101,9 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     async def main() -> None:
         store = SqliteStore(path)
         rng = random.Random(args.seed) if args.seed is not None else None
-        room = Room([TableSettings(name, variant, structure, seats=seats)], store, LoopClock(), rng=rng)
+        # Each player's clock starts when they take the device, not while it is passed to them.
+        table = TableSettings(name, variant, structure, seats=seats, clock_waits_for_ready=True)
+        room = Room([table], store, LoopClock(), rng=rng)
         room.start()
         try:
             await run_hotseat(room, name, players, args.bots, seed=args.seed)

@@ -183,6 +183,15 @@ class RoomConfig:
 
 # --------------------------------------------------------------------------------------- parsing
 
+def stakes_amounts(kind: str, lo: int, hi: int) -> tuple[int, int, tuple[int, ...]]:
+    """(small bet, big bet, blinds) from a table's two stakes: the small and big bet in fixed and
+    spread limit (blinds from the Planet Poker formula: none given here), the two blinds in pot and
+    no limit (the big blind is then the smallest bet, and the "big bet" twice it)."""
+    if kind in (FIXED, SPREAD):
+        return lo, hi, ()
+    return hi, 2 * hi, (lo, hi)
+
+
 def parse_money(value: Any, *, cents: bool = False) -> int:
     """A config money value -> cents. Dollars (str or int) unless `cents` (int only).
 
@@ -431,10 +440,7 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
         s.fail("stakes must be more than zero", skey)
     if hi < lo:
         s.fail(f"the second amount must be at least the first, {what}", skey)
-    if limited:
-        small_bet, big_bet, blinds = lo, hi, ()
-    else:
-        small_bet, big_bet, blinds = hi, 2 * hi, (lo, hi)
+    small_bet, big_bet, blinds = stakes_amounts(kind, lo, hi)
 
     seats = s.int("seats", min(MAX_SEATS, variant.max_seats), MIN_SEATS, MAX_SEATS)
     if seats > variant.max_seats:

@@ -252,6 +252,10 @@ class RoomClient:
     def set_auto(self, table: str, auto: str) -> None:
         self._table(table).set_auto(self.account_id, auto)
 
+    def ready(self, table: str) -> None:
+        """Hot-seat: I have the device; my decision clock may start."""
+        self._table(table).ready(self.account_id)
+
     def set_auto_blind(self, table: str, on: bool) -> None:
         self._table(table).set_auto_blind(self.account_id, on)
 

@@ -46,6 +46,9 @@ class TableSettings:
     seats: int = 10
     action_seconds: float = 23.0
     countdown_seconds: int = 10
+    # Hot-seat: a person's decision clock starts when they have the device (Table.ready), not
+    # while it is being passed to them.
+    clock_waits_for_ready: bool = False
     sit_out_seconds: float | None = None     # default 15 min, 10 min at 5-max tables
     sit_outs_allowed: int = 3
     seat_hold_seconds: float = 60.0
@@ -125,6 +128,7 @@ class Table:
         self.held: dict[int, tuple[int, object]] = {}       # seat -> (account, timer)
         self.stats: deque[tuple[float, int, int, int]] = deque(maxlen=200)  # (time, pot, dealt, saw)
         self._deadline: float | None = None
+        self._unclocked: tuple | None = None   # (hand, player) whose clock waits for ready()
         self._timers: list = []
         self._next_hand = None
         self._asking: dict[int, int] = {}    # seat -> blind to post, while Auto Blind is off
@@ -650,8 +654,16 @@ class Table:
             t.cancel()
         self._timers = []
         self._deadline = None
+        self._unclocked = None
 
     def _start_clock(self, p: int) -> None:
+        s = self.settings
+        if s.clock_waits_for_ready:
+            self._unclocked = (self.hand, p)
+            return
+        self._run_clock(p)
+
+    def _run_clock(self, p: int) -> None:
         s = self.settings
         self._deadline = self.clock.now() + s.action_seconds
         hand = self.hand
@@ -659,6 +671,17 @@ class Table:
         # The countdown: a tick each second of the last ten, so every screen shows it.
         for k in range(min(s.countdown_seconds, int(s.action_seconds)), 0, -1):
             self._arm(s.action_seconds - k, lambda k=k: self._tick(hand, p, k))
+
+    def ready(self, account: int) -> None:
+        """Hot-seat (clock_waits_for_ready): the player to act has the device; their clock starts."""
+        seat, waiting = self.seat_of(account), self._unclocked
+        if seat is None or waiting is None:
+            return
+        hand, p = waiting
+        if hand is self.hand and not hand.over and hand.actor == p and self.hand_seats[p] == seat.number:
+            self._unclocked = None
+            self._run_clock(p)
+            self._changed()
 
     def _tick(self, hand: Hand, p: int, k: int) -> None:
         if hand is self.hand and hand.actor == p:

@@ -289,6 +289,7 @@ class CardroomApp(App):
         from cardroom.tui.screens.pass_device import PassScreen
         actor = self.hotseat.actor()
         if actor is not None and actor is self.revealed:
+            actor.ready(self.hotseat.table)   # a new decision of the player at the device: their clock
             return
         if self.revealed is not None and actor is not self.revealed:
             self.revealed = None        # the decision moved on (a timeout, a leave): hide
@@ -310,6 +311,7 @@ class CardroomApp(App):
         if self.hotseat.actor() is client:
             self.client = client
             self.revealed = client
+            client.ready(self.hotseat.table)   # the clock starts now, not while the device was passed
         refresh = getattr(self.screen, "refresh_from_room", None)
         if refresh is not None:
             refresh()

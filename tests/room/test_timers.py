@@ -182,3 +182,25 @@ def test_a_second_login_of_the_same_account_takes_over_from_the_first(make_room)
     assert view.legal is not None                           # the new session has the decision
     again.act("T", "fold")
     assert room.tables["T"].seat_of(again.account_id).connected
+
+
+def test_hot_seat_clock_starts_when_the_player_has_the_device(make_room):
+    """clock_waits_for_ready (the hot-seat game): no countdown while the device is passed, however
+    long that takes; the 23 s start when the player to act says ready, and only that player's
+    ready starts them."""
+    room, clock = make_room(table_settings(clock_waits_for_ready=True))
+    clients = _start(room, clock)
+    c = actor_client(clients)
+    assert c.view("T").seconds_left is None
+    clock.advance(60.0)
+    assert actor_client(clients) is c and c.view("T").seconds_left is None   # nobody timed out
+    for other in clients:
+        if other is not c:
+            other.ready("T")
+    assert c.view("T").seconds_left is None
+    c.ready("T")
+    assert abs(c.view("T").seconds_left - 23) < 0.02
+    clock.advance(23.01)
+    assert actor_client(clients) is not c       # timed out: the table acted for him
+    nxt = actor_client(clients)
+    assert nxt.view("T").seconds_left is None   # the next player's clock waits for them

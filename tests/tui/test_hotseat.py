@@ -80,3 +80,24 @@ def test_redacted_view_keeps_no_hidden_card(world):
     v = redact_view(clients[0].view("T"))
     assert v.my_cards == () and v.legal is None and v.my_seat is None
     assert all(c is None for s in v.seats for c in s.cards)
+
+
+async def test_a_local_players_clock_starts_when_they_take_the_device(world):
+    """The hot-seat table (clock_waits_for_ready, as `cardroom hotseat` makes it): while "Pass to"
+    is up the decision clock does not run, so nobody times out before seeing their cards; Enter
+    on the pass screen starts it. Before, a player could time out behind the pass screen."""
+    w = world(table_settings(seats=4, clock_waits_for_ready=True))
+    hs = seat_hotseat(w.room, "T", ["alice", "bob"], bots=0, seed=3)
+    w.clock.advance(0.01)
+    app = build_app(hs.clients["alice"], hotseat=hs, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, PassScreen)
+        actor = app.screen.client
+        w.clock.advance(60.0)
+        await pilot.pause()
+        assert hs.actor() is actor and actor.view("T").seconds_left is None
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.revealed is actor
+        assert abs(actor.view("T").seconds_left - 23) < 0.1

@@ -1,0 +1,36 @@
+"""The command line: `cardroom hotseat --stakes` reads stakes as config.toml does."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardroom.cli import hotseat_structure, main
+from cardroom.config import config_from_dict
+from cardroom.engine.variants import find_variant
+
+HOLDEM = find_variant("holdem")
+
+
+@pytest.mark.parametrize("kind,stakes", [("fixed", "2/4"), ("spread", "1/5"), ("pot", "0.25/0.50"), ("no", "1/2")])
+def test_hotseat_stakes_mean_what_config_stakes_mean(tmp_path, kind, stakes):
+    """Fixed and spread: the small and big bet; pot and no limit: the two blinds ("1/2" no limit is
+    $1/$2 blinds, not $0.50/$1 as the hot-seat game used to make it)."""
+    lo, hi = stakes.split("/")
+    table = config_from_dict({"tables": [{"name": "T", "game": "holdem", "structure": kind, "stakes": [lo, hi]}]},
+                             tmp_path / "config.toml").tables[0].structure()
+    assert hotseat_structure(HOLDEM, kind, stakes) == table
+    assert hotseat_structure(HOLDEM, kind, f"${lo}/${hi}") == table
+
+
+def test_hotseat_no_limit_1_2_has_blinds_of_1_and_2_dollars():
+    s = hotseat_structure(HOLDEM, "no", "1/2")
+    assert s.blinds == (100, 200) and s.big_blind == 200
+
+
+@pytest.mark.parametrize("stakes", ["abc", "2", "2/4/8", "4/2", "0/2", "2.555/5", "-1/2"])
+def test_bad_hotseat_stakes_are_refused_with_a_message(stakes, capsys):
+    with pytest.raises(ValueError):
+        hotseat_structure(HOLDEM, "fixed", stakes)
+    assert main(["hotseat", f"--stakes={stakes}", "--players", "a,b"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardroom hotseat: ") and "Traceback" not in err
