@@ -98,6 +98,17 @@ class Structure:
     def limited(self) -> bool:
         return self.kind in (FIXED, SPREAD)
 
+    def most_put_in(self, rounds: int, big_bet_from: int) -> int | None:
+        """In fixed limit with a cap (not lifted heads-up) and blinds, the most one player can put
+        into a hand of `rounds` betting rounds, the big bet from round `big_bet_from`: the ante,
+        the largest blind and a capped round on every street. None for any other structure, where
+        a stack of any size can go all-in."""
+        if self.kind != FIXED or self.cap is None or self.uncapped_heads_up or self.bring_in:
+            return None
+        small = min(big_bet_from, rounds)
+        return self.ante + max(self.blinds, default=0) + self.cap * (
+            small * self.small_bet + (rounds - small) * self.big_bet)
+
     def describe(self) -> str:
         from cardroom.engine.money import format_cents as money
         if self.kind in (POT, NO):

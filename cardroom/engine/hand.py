@@ -69,18 +69,6 @@ def _clockwise(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple((start + i) % n for i in range(n)) for start in range(n + 1))
 
 
-def _most_put_in(variant: Variant, structure: Structure) -> int | None:
-    """The most one player can put into a hand of fixed limit with a cap (not lifted heads-up) and
-    blinds: the ante, the largest blind and a capped round on every street. None for any other
-    structure, where a stack of any size can go all-in."""
-    s = structure
-    if s.kind != FIXED or s.cap is None or s.uncapped_heads_up or variant.bring_in:
-        return None
-    rounds = len(variant.streets)
-    small = min(variant.big_bet_from, rounds)
-    return s.ante + max(s.blinds, default=0) + s.cap * (small * s.small_bet + (rounds - small) * s.big_bet)
-
-
 class Hand(Legality, Drawing, Showdown):
     # Slots, not an instance dict: a hand has about sixty attributes, past the thirty a shared-key
     # instance dict holds, so a dict would be a full one, rebuilt several times while __init__
@@ -161,7 +149,8 @@ class Hand(Legality, Drawing, Showdown):
         self._acted_at = [-1] * n   # per player: the _raise_id when they last acted (see _start_round)
         self._posts = any(columns[3]) or any(columns[4])   # a live or dead post to make
         # No stack can run out this hand (fixed limit, capped): legal() skips the all-in rules.
-        most = _most_put_in(variant, structure) if structure.kind == FIXED else None
+        most = (structure.most_put_in(len(variant.streets), variant.big_bet_from)
+                if structure.kind == FIXED and not variant.bring_in else None)
         self._deep = most is not None and shortest > most and not self._posts
         self._dead_blinds: list[int] | None = None          # dead posts made, when any (see pots)
         self._start()

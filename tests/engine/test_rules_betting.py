@@ -7,7 +7,7 @@ import pytest
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, Rules, Structure, planet_small_blind
 from cardroom.engine.cards import Deck
-from cardroom.engine.hand import ActionNotAllowed, BadAmount, Hand, NotYourTurn, Player, _most_put_in
+from cardroom.engine.hand import ActionNotAllowed, BadAmount, Hand, NotYourTurn, Player
 from cardroom.engine.variants import VARIANTS
 from tests.engine.helpers import make_hand
 
@@ -269,7 +269,7 @@ def test_fixed_limit_with_stacks_no_betting_can_exhaust_answers_as_the_general_r
     for seed in range(60):
         rng = random.Random(f"deep/{key}/{seed}")
         structure = Structure.make("fixed", 200, 400, cap=(3, 4)[seed % 2], ante=(0, 20)[seed % 3 == 0])
-        most = _most_put_in(variant, structure)
+        most = structure.most_put_in(len(variant.streets), variant.big_bet_from)
         n = rng.randint(2, variant.max_seats)
         players = [Player(f"p{i}", most + 1 + rng.randrange(3) * rng.randrange(5000), seat=i + 1) for i in range(n)]
         hand = Hand(variant, structure, players, button=rng.randrange(n), deck=Deck(rng),
@@ -290,7 +290,7 @@ def test_a_stack_that_a_capped_hand_could_exhaust_takes_the_general_rules():
     with no cap, in spread, pot or no limit, or with the cap lifted heads-up) it is off."""
     holdem = VARIANTS["holdem"]
     fixed = Structure.make("fixed", 200, 400)
-    most = _most_put_in(holdem, fixed)
+    most = fixed.most_put_in(len(holdem.streets), holdem.big_bet_from)
     assert most == 200 + 4 * (2 * 200 + 2 * 400)   # the big blind, then a capped round on each street
     assert Hand(holdem, fixed, [Player("a", most + 1), Player("b", most + 1)])._deep
     assert not Hand(holdem, fixed, [Player("a", most + 1), Player("b", most)])._deep
