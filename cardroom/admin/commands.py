@@ -229,11 +229,14 @@ def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) -> lis
         seat = table.seat_of(account.id)
         if seat is None:
             continue
-        stack = seat.stack + seat.pending_chips
+        before = ctx.store.balance(account.id)
         table.kick(account.id, reason)
         if table.seat_of(account.id) is None:
+            # What came back, read from the ledger: a kick on the player's turn folds the hand first,
+            # so the seat's stack before the kick can include chips already in the pot.
+            back = ctx.store.balance(account.id) - before
             out.append(f"removed {_show(account.name)} from {_show(table.name)} "
-                       f"({money(stack)} back to the balance)")
+                       f"({money(back)} back to the balance)")
         else:
             out.append(f"{_show(account.name)} leaves {_show(table.name)} after the hand in "
                        "progress (chips back to the balance then)")

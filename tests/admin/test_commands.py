@@ -5,6 +5,7 @@ import pytest
 from cardroom.admin.commands import (
     ADMIN_MAX_CENTS, COMMANDS, AdminContext, BadAmount, complete, execute, explain, parse_amount,
 )
+from cardroom.engine.money import format_cents
 from cardroom.room.api import ChatRefused, RoomError, TableClosed
 from cardroom.room.ports import HandStart, SeatStack
 
@@ -151,6 +152,25 @@ def test_kick_during_a_hand_removes_the_player_when_the_hand_ends(admin):
     assert admin.clock.run_until(lambda: table.seat_of(bob.account_id) is None, limit=900)
     assert bob.my_money().on_tables == {}
     assert bob.my_money().total == bob.my_money().balance
+    admin.conserved()
+
+
+def test_kick_on_the_players_turn_reports_what_came_back_not_what_was_in_the_pot(admin):
+    """Kicked while it is his turn, the player folds and leaves at once; the blind he posted stays in
+    the pot, so what comes back is his stack less that blind (the report said the whole $100)."""
+    players = admin.players()
+    admin.clock.advance(0.1)
+    table = admin.room.tables["T"]
+    hand = table.hand
+    actor = next(c for c in players if table.hand_seats[hand.actor] == table.seat_of(c.account_id).number)
+    posted = hand.totals[hand.actor]
+    assert posted > 0
+    before = actor.my_money().balance
+    result = admin.run(f"kick {actor.name}")
+    assert result.ok and table.seat_of(actor.account_id) is None
+    back = actor.my_money().balance - before
+    assert back == 10_000 - posted
+    assert f"removed {actor.name} from T ({format_cents(back)} back to the balance)" in text(result)
     admin.conserved()
 
 
