@@ -325,7 +325,7 @@ async def test_dealer_chat_toggle(world):
         await pilot.press(*"how many did bob draw", "enter")
         await pilot.pause()
         assert any(c.kind == "dealer" and "I can't answer" in c.text for c in alice.view("T").chat)
-        await pilot.press("ctrl+t", *"hello", "enter")   # back to the players
+        await pilot.press("d", "ctrl+t", *"hello", "enter")   # d opens the dealer box; back to the players
         await pilot.pause()
         assert alice.view("T").chat[-1].text == "hello"
 
@@ -505,3 +505,21 @@ async def test_options_auto_blind_and_change_table_stake(world):
         await pilot.press("enter")
         await pilot.pause()
         assert alice.my_money().on_tables["T"] == 15_000
+
+
+async def test_a_chat_line_sent_with_enter_gives_the_keys_back_to_the_table(world):
+    """t opens the chat box; Enter sends the line and returns to the table, so the next c calls
+    (it used to stay in the box: "c" and Enter then said "c" to the table instead of calling)."""
+    w = world()
+    alice, bob, carol = w.seat("T", ["alice", "bob", "carol"])
+    others_until(w, [alice, bob, carol], alice)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(app, pilot)
+        await pilot.press("t", *"gl all", "enter")
+        await pilot.pause()
+        assert "gl all" in last_chat(alice.view("T"))
+        assert not isinstance(screen.focused, Input)
+        await pilot.press("c")
+        await pilot.pause()
+        assert "alice calls $2" in last_chat(alice.view("T"))

@@ -182,5 +182,8 @@ class ChatPane(Vertical):
         event.stop()
         text = event.value
         event.input.value = ""
+        # Back to the table, as Escape does: a line sent, the keys act again. Left in the box, a
+        # player's next "c" or "f" became chat instead of a call or a fold.
+        self.screen.set_focus(None)
         if text.strip():
             self.post_message(self.Send(text, self.dealer))
