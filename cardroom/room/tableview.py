@@ -67,8 +67,10 @@ def view_for(table, account: int | None) -> api.TableView:
                 and table.hand_accounts[table.hand_seats.index(number)] == s.account:
             info = hv.seats[table.hand_seats.index(number)]
             cards, up, shown, bet = info.cards, info.up, info.shown, info.bet
-            stack = info.stack
             if live:
+                # The hand's stack while it is played; after it the seat's own (the final stack
+                # plus chips added since, or nothing for a player who left and sat down again).
+                stack = info.stack
                 status = info.status
                 acting = hv.actor == info.player
             elif s.sitting_out:

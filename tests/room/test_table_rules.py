@@ -393,3 +393,30 @@ def test_a_player_who_leaves_may_not_come_back_short_for_an_hour(make_room):
     clock.advance(3_601)
     assert a.view("T").buy_in[0] == 2_000                   # an hour later the table minimum again
     a.buy_in("T", 2_000)
+
+
+def test_a_player_back_in_the_seat_he_left_after_a_hand_shows_no_chips_until_he_buys_in(make_room):
+    """Seen over ssh: kicked (or gone) after a hand and back in the same seat, a player's view kept
+    the last hand's final stack ($49.50) on his seat, so the buy-in dialog thought he had chips
+    already and allowed 50c where the rule asked for at least $49.50. After the hand the seat's own
+    stack is shown: none, then what he buys in for."""
+    room, clock = make_room(table_settings(kind="no", small=50, big=100))
+    a, b = seat_players(room, names=("alice", "bob"), stack=5_000)
+    clock.advance(0.01)
+    table = room.tables["T"]
+    hand = table.hand
+    while not hand.over:
+        actor = next(c for c in (a, b) if c.view("T").legal is not None)
+        actor.act("T", "fold")
+    left_with = table.seat_of(b.account_id).stack
+    number = table.seat_of(b.account_id).number
+    b.leave("T")
+    assert table.hand is hand                            # still the last hand on show
+    b.join("T", number)
+    mine = next(s for s in b.view("T").seats if s.number == number)
+    assert mine.stack == 0
+    lo, hi, _ = b.view("T").buy_in
+    assert lo == min(left_with, hi) > 0                  # the rathole rule: what he left with (to the max)
+    b.buy_in("T", lo)
+    mine = next(s for s in b.view("T").seats if s.number == number)
+    assert mine.stack == lo
