@@ -367,8 +367,9 @@ class TableScreen(Screen):
         if action == "post_missed":
             return seated and v.missed_blinds and not v.blind_prompt
         if action == "hold":
-            return None if not (self.is_draw_game and v.my_cards) else \
-                (parameters[0] < len(v.my_cards) or None)
+            if not self.is_draw_game:
+                return False   # nothing to hold in a game without a draw: not in the footer
+            return None if not v.my_cards else (parameters[0] < len(v.my_cards) or None)
         if action == "draw":
             return True if (lg is not None and lg.phase == "draw") else (None if self.is_draw_game else False)
         if action == "fold":
