@@ -288,6 +288,7 @@ def _editing_keys_in_place() -> None:
         if not getattr(on_key, "_cardroom_guard", False):
             widget_class._on_key = in_order(on_key)   # type: ignore[method-assign]
 
+
 # How long keys typed ahead wait for the screen they open before going wherever they would have.
 TYPEAHEAD_WAIT = 2.0
 
