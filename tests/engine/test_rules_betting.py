@@ -248,20 +248,18 @@ def test_razz_lowest_showing_hand_acts_first_a_low_pair_beats_a_high_pair():
 # ---------------------------------------------------------------------------------------------
 # Fixed limit with stacks no round can exhaust: legal()'s shortcut (Hand._deep)
 
-def _general_legal(hand: Hand):
-    """legal() by the general rules, with the deep-stack shortcut switched off for the call."""
-    hand._legal, hand._deep = None, False
-    try:
-        return hand.legal()
-    finally:
-        hand._legal, hand._deep = None, True
+_STATE = ("stacks", "bets", "totals", "folded", "all_in", "protected", "hole", "board", "muck_pile", "burns",
+          "actor", "phase", "round", "street", "rake", "last_aggressor", "shown", "_pending", "_active",
+          "_to_call", "_full_level", "_bet_count", "_acted_at", "_raise_id")
 
 
 @pytest.mark.parametrize("key", sorted(k for k in VARIANTS if not VARIANTS[k].bring_in))
-def test_fixed_limit_with_stacks_no_betting_can_exhaust_answers_as_the_general_rules(key):
+def test_fixed_limit_with_stacks_no_betting_can_exhaust_plays_as_the_general_rules(key):
     """A stack above the ante, the largest blind and a capped round on every street can never be
-    all-in, so legal() may skip the all-in rules. At every decision of random play (caps of 3 and
-    4, the must-raise-to-enter rule, protected all-ins) its answer is the general rules' answer."""
+    all-in, so legal() and a bet or raise may skip the all-in rules (Hand._deep). The same hand
+    played twice with the same decisions (caps of 3 and 4, the must-raise-to-enter rule, protected
+    all-ins), once by that shortcut and once by the general rules, answers the same legal() at
+    every decision and ends every action in the same state with the same events."""
     from tests.engine.strategies import apply, choose
 
     variant = VARIANTS[key]
@@ -272,16 +270,19 @@ def test_fixed_limit_with_stacks_no_betting_can_exhaust_answers_as_the_general_r
         most = structure.most_put_in(len(variant.streets), variant.big_bet_from)
         n = rng.randint(2, variant.max_seats)
         players = [Player(f"p{i}", most + 1 + rng.randrange(3) * rng.randrange(5000), seat=i + 1) for i in range(n)]
-        hand = Hand(variant, structure, players, button=rng.randrange(n), deck=Deck(rng),
-                    rules=Rules(must_raise_to_enter=seed % 4 == 0))
-        assert hand._deep
-        while hand.actor is not None:
-            if hand.phase == "bet":
-                shortcut = hand.legal()
-                assert shortcut == _general_legal(hand)
-                decisions += 1
-            apply(hand, choose(hand, rng, protect=0.05))
-        assert not any(hand.all_in)
+        button, deck_seed = rng.randrange(n), rng.randrange(2**32)
+        rules = Rules(must_raise_to_enter=seed % 4 == 0)
+        fast, general = (Hand(variant, structure, players, button=button, deck=Deck(random.Random(deck_seed)),
+                              rules=rules) for _ in range(2))
+        assert fast._deep
+        general._deep, general._legal = False, None
+        while fast.actor is not None:
+            assert fast.legal() == general.legal()
+            decisions += fast.phase == "bet"
+            action = choose(fast, rng, protect=0.05)
+            assert apply(fast, action) == apply(general, action)
+            assert [getattr(fast, a) for a in _STATE] == [getattr(general, a) for a in _STATE]
+        assert general.over and not any(fast.all_in)
     assert decisions > 300
 
 
