@@ -1,14 +1,16 @@
 """The draw of a draw game: who draws in what order, the exchange, and the deferred fifth card
 (seed 002). A mixin of Hand (the same object's state), kept in its own file like legality.py and
-showdown.py: Hand decides when a draw starts (Hand._advance) and deals from the deck through
-Hand._burn and Hand._draw_cards (which reshuffles when the stub runs out).
+showdown.py: Hand decides when a draw starts (Hand._advance). Dealing from a stub that has run out
+(_draw_cards: the reshuffle of the muck) is here too; the draws need it most, and Hand._burn uses it.
 """
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from cardroom.engine import events as ev
-from cardroom.engine.cards import Card
-from cardroom.engine.legality import DRAW
+from cardroom.engine.cards import Card, shuffled
+from cardroom.engine.legality import DRAW, SetupError
 
 _new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every field given
 _NOTHING: frozenset = frozenset()
@@ -76,3 +78,34 @@ class Drawing:
         card = self._draw_cards(1, q)[0]
         self.burns.append(card)
         self.events.append(_new(ev.Burned, (card,)))
+
+    def _draw_cards(self, k: int, player: int | None, holding: Sequence[Card] = ()) -> list[Card]:
+        """Deal k cards from the stub; when it runs out, reshuffle the muck (and burns) with a
+        re-burn, never giving `player` their own discards back unless nothing else is left.
+
+        `holding`: the discards `player` is exchanging right now (not yet in the muck)."""
+        deck = self.deck
+        try:
+            return deck.deal(k)   # the usual case; deal raises (changing nothing) when the stub is short
+        except IndexError:
+            pass
+        got = deck.deal(deck.remaining)
+        need = k - len(got)
+        own = set(self.discarded_by[player]) if player is not None else set()
+        pool = [c for c in self.muck_pile if c not in own] + self.burns
+        if len(pool) < need:
+            pool = self.muck_pile + self.burns + list(holding)  # last resort: their own discards
+        taken = set(pool)
+        self.muck_pile = [c for c in self.muck_pile if c not in taken]
+        self.burns = [c for c in self.burns if c not in taken]
+        if holding:
+            self._reclaimed = {c for c in holding if c in taken}
+        stub = shuffled(pool, deck.rng)
+        reburn = self.rules.reburn_on_reshuffle and len(stub) > need
+        deck.replace_stub(stub)
+        if reburn:
+            self.burns.append(deck.deal_one())
+        self.events.append(ev.Reshuffled(deck.remaining, reburn))
+        if deck.remaining < need:
+            raise SetupError("the deck is exhausted")   # unreachable with 52 cards and <= 10 players
+        return got + deck.deal(need)

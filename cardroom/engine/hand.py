@@ -17,23 +17,19 @@ from typing import NamedTuple, Sequence
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD, Rules, Structure
-from cardroom.engine.cards import Card, Deck, check_unique, shuffled
+from cardroom.engine.cards import Card, Deck, check_unique
 from cardroom.engine.drawing import Drawing
 from cardroom.engine.evaluation import evaluator
 # The errors, Legal and the phase names live in legality.py with legal() and verify(); the rest of
 # cardroom imports them from here, as before the split.
 from cardroom.engine.legality import (  # noqa: F401
     BET, DONE, DRAW, SHOWDOWN, ActionNotAllowed, BadAmount, BadDiscard, IllegalAction, Legal, Legality,
-    NotYourTurn,
+    NotYourTurn, SetupError,
 )
 from cardroom.engine.pots import Pot, pots_of, uncalled
 from cardroom.engine.showdown import Showdown
 from cardroom.engine.showing import showing_value
 from cardroom.engine.variants import Variant
-
-
-class SetupError(ValueError):
-    """A table snapshot that cannot start a hand (too few players, a stack of nothing...)."""
 
 
 class Player(NamedTuple):
@@ -232,37 +228,6 @@ class Hand(Legality, Drawing, Showdown):
             card = self._draw_cards(1, None)[0]
         self.burns.append(card)
         self.events.append(_new(ev.Burned, (card,)))
-
-    def _draw_cards(self, k: int, player: int | None, holding: Sequence[Card] = ()) -> list[Card]:
-        """Deal k cards from the stub; when it runs out, reshuffle the muck (and burns) with a
-        re-burn, never giving `player` their own discards back unless nothing else is left.
-
-        `holding`: the discards `player` is exchanging right now (not yet in the muck)."""
-        deck = self.deck
-        try:
-            return deck.deal(k)   # the usual case; deal raises (changing nothing) when the stub is short
-        except IndexError:
-            pass
-        got = deck.deal(deck.remaining)
-        need = k - len(got)
-        own = set(self.discarded_by[player]) if player is not None else set()
-        pool = [c for c in self.muck_pile if c not in own] + self.burns
-        if len(pool) < need:
-            pool = self.muck_pile + self.burns + list(holding)  # last resort: their own discards
-        taken = set(pool)
-        self.muck_pile = [c for c in self.muck_pile if c not in taken]
-        self.burns = [c for c in self.burns if c not in taken]
-        if holding:
-            self._reclaimed = {c for c in holding if c in taken}
-        stub = shuffled(pool, deck.rng)
-        reburn = self.rules.reburn_on_reshuffle and len(stub) > need
-        deck.replace_stub(stub)
-        if reburn:
-            self.burns.append(deck.deal_one())
-        self.events.append(ev.Reshuffled(deck.remaining, reburn))
-        if deck.remaining < need:
-            raise SetupError("the deck is exhausted")   # unreachable with 52 cards and <= 10 players
-        return got + deck.deal(need)
 
     def _deal_street(self, index: int) -> None:
         self.street = index

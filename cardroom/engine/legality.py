@@ -11,6 +11,10 @@ from cardroom.engine.betting import FIXED, NO, POT, SPREAD
 from cardroom.engine.money import format_cents
 
 
+class SetupError(ValueError):
+    """A table snapshot that cannot start a hand (too few players, a stack of nothing...)."""
+
+
 class IllegalAction(ValueError):
     """An action the rules do not allow now. Nothing was changed."""
 
