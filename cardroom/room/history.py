@@ -1,8 +1,10 @@
-"""A player's own hand histories: the stored hand, with others' cards only where they were shown."""
+"""Hand histories: what the store keeps of a finished hand (record_of, public_text), and a player's
+own view of a stored hand, with others' cards only where they were shown (player_history)."""
 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 
 from cardroom.engine import events as ev
@@ -10,6 +12,29 @@ from cardroom.engine import phh
 from cardroom.engine.pokerstars import to_pokerstars
 from cardroom.engine.views import redact
 from cardroom.room.api import RoomError
+
+log = logging.getLogger("cardroom.table")
+
+
+def record_of(hand, *, table: str, hand_id: str, when, seats: int) -> str:
+    """What the store keeps of a hand besides the money: every event, and the whole hand as PHH
+    (all cards, like the deck order: private; players get their own view of it)."""
+    try:
+        text = phh.export_hand(hand, table=table, hand=hand_id)
+    except Exception:
+        log.exception("PHH export failed for %s", hand_id)
+        text = ""
+    return json.dumps({"events": ev.to_json_list(hand.events), "phh": text, "when": when.isoformat(),
+                       "seats": seats})
+
+
+def public_text(hand, *, table: str, hand_id: str, when, seats: int) -> str:
+    """The public PokerStars text: no hole cards but those shown at the showdown."""
+    try:
+        return to_pokerstars(hand, hand_id=hand_id, table=table, when=when, max_seats=seats)
+    except Exception:
+        log.exception("PokerStars export failed for %s", hand_id)
+        return ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,6 @@ the dealt seats' stacks into escrow (`begin_hand`) and settles them in one trans
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 from collections import deque
@@ -22,13 +21,12 @@ from cardroom.engine import events as ev
 from cardroom.engine.betting import NO, POT, Rules, Structure
 from cardroom.engine.cards import Deck, format_cards
 from cardroom.engine.hand import Hand, IllegalAction, Player
-from cardroom.engine.phh import export_hand
-from cardroom.engine.pokerstars import to_pokerstars
 from cardroom.engine.variants import Variant
 from cardroom.room import api, tableview
 from cardroom.room.api import RoomError
 from cardroom.room.auto import auto_decision
 from cardroom.room.clock import Clock
+from cardroom.room.history import public_text, record_of
 from cardroom.room.narration import money, narrate
 from cardroom.room.ports import HandStart, Refused, SeatStack, Store
 from cardroom.room.seating import HandPlan, SeatFacts, plan_hand
@@ -497,7 +495,9 @@ class Table:
         self._asking = {n: self._blind_amount(plan, n) for n in ask}
         for n in ask:
             self.seats[n].message = "post your blind to play this hand (Auto Blind is off)"
-        self._ask_timer = self.clock.call_later(self.settings.action_seconds, self._blinds_unanswered)
+        # Hot-seat: the prompt waits for the player to take the device, as a decision clock does.
+        self._ask_timer = (None if self.settings.clock_waits_for_ready
+                           else self.clock.call_later(self.settings.action_seconds, self._blinds_unanswered))
         self._changed()
         return True
 
@@ -521,7 +521,8 @@ class Table:
         else:
             self._start_sit_out(seat)
         if not self._asking:
-            self._ask_timer.cancel()
+            if self._ask_timer is not None:
+                self._ask_timer.cancel()
             self._start_hand()
         else:
             self._changed()
@@ -732,7 +733,11 @@ class Table:
         for i, account in enumerate(self.hand_accounts):
             deltas[account] = hand.stacks[i] - hand.start_stacks[i]
         try:
-            self.store.settle_hand(self.hand_id, deltas, hand.rake, self._record(hand), self._history(hand))
+            when = self.clock.wall()
+            self.store.settle_hand(
+                self.hand_id, deltas, hand.rake,
+                record_of(hand, table=self.name, hand_id=self.hand_id, when=when, seats=self.settings.seats),
+                public_text(hand, table=self.name, hand_id=self.hand_id, when=when, seats=self.settings.seats))
         except Exception as e:   # never lose track: the hand stays in escrow and is voided on restart
             log.exception("settling hand %s failed", self.hand_id)
             self.status = "paused"
@@ -767,26 +772,6 @@ class Table:
             if isinstance(e, ev.Folded) and e.player == i:
                 folded_first = True
         return not folded_first
-
-    def _record(self, hand: Hand) -> str:
-        """What the store keeps of a hand besides the money: every event, and the whole hand as
-        PHH (all cards, like the deck order: private; players get their own view of it)."""
-        try:
-            phh = export_hand(hand, table=self.name, hand=self.hand_id)
-        except Exception:
-            log.exception("PHH export failed for %s", self.hand_id)
-            phh = ""
-        return json.dumps({"events": ev.to_json_list(hand.events), "phh": phh,
-                           "when": self.clock.wall().isoformat(), "seats": self.settings.seats})
-
-    def _history(self, hand: Hand) -> str:
-        """The public PokerStars text: no hole cards but those shown at the showdown."""
-        try:
-            return to_pokerstars(hand, hand_id=self.hand_id, table=self.name, when=self.clock.wall(),
-                                 max_seats=self.settings.seats)
-        except Exception:
-            log.exception("PokerStars export failed for %s", self.hand_id)
-            return ""
 
     # ================================================================= views (tableview.py)
     def summary(self) -> api.TableSummary:

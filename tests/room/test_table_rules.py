@@ -420,3 +420,24 @@ def test_a_player_back_in_the_seat_he_left_after_a_hand_shows_no_chips_until_he_
     b.buy_in("T", lo)
     mine = next(s for s in b.view("T").seats if s.number == number)
     assert mine.stack == lo
+
+
+def test_at_the_hot_seat_table_the_blind_prompt_waits_for_the_player(make_room):
+    """clock_waits_for_ready (the hot-seat game): without Auto Blind the prompt to post has no 23 s
+    limit either, since the device may be on its way to the player; the hand starts when he posts."""
+    room, clock = make_room(table_settings(clock_waits_for_ready=True))
+    a, b, c = [room.connect(n) for n in ("alice", "bob", "carol")]
+    for x in (a, b, c):
+        x.join("T")
+        x.set_auto_blind("T", False)
+        x.buy_in("T", 10_000)
+    clock.advance(0.01)
+    asked = [x for x in (a, b, c) if x.view("T").blind_prompt]
+    assert asked
+    clock.advance(120)
+    assert [x for x in (a, b, c) if x.view("T").blind_prompt] == asked
+    assert not any(x.view("T").sitting_out for x in (a, b, c))
+    for x in asked:
+        x.post_blind("T", True)
+    t = room.tables["T"]
+    assert t.hand is not None and not t.hand.over
