@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from cardroom.engine.money import format_cents
 from cardroom.room.ports import (
     MAX_AMOUNT_CENTS, Account, AccountId, ConservationError, DuplicateEntry, HandRecord,
     HandStart, HandStateError, InsufficientChips, InsufficientFunds, InvalidAmount, KeyInUse,
@@ -340,9 +341,9 @@ class SqliteStore:
     @staticmethod
     def _add_balance(c: sqlite3.Connection, account: Account, delta: int) -> None:
         if account.balance_cents + delta < 0:
-            raise InsufficientFunds(
-                f"{account.name!r} has {account.balance_cents} cents, "
-                f"{-delta} cents are needed")
+            raise InsufficientFunds(   # read by players and admins: dollars, as everywhere they look
+                f"{account.name!r} has {format_cents(account.balance_cents)}, "
+                f"{format_cents(-delta)} is needed")
         c.execute("UPDATE accounts SET balance_cents = balance_cents + ? WHERE id = ?",
                   (delta, account.id))
 
@@ -356,8 +357,8 @@ class SqliteStore:
                    delta: int) -> None:
         have = self._chips(c, account_id, table)
         if have + delta < 0:
-            raise InsufficientChips(f"only {have} cents of chips on table {table!r}, "
-                                    f"{-delta} cents are needed")
+            raise InsufficientChips(f"only {format_cents(have)} of chips on table {table!r}, "
+                                    f"{format_cents(-delta)} is needed")
         if have + delta == 0:
             c.execute("DELETE FROM table_chips WHERE account_id = ? AND table_name = ?",
                       (account_id, table))

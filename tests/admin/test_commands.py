@@ -342,6 +342,7 @@ def test_debit_below_zero_is_refused(admin):
     before = admin.state()
     result = admin.run("debit alice 900.01 too much")        # balance $900, chips don't count
     assert not result.ok and "refused" in text(result)
+    assert "'alice' has $900, $900.01 is needed" in text(result)   # in dollars, not cents
     assert admin.state() == before
     assert admin.run("debit alice 900 all of it").ok
     assert admin.store.balance(admin.store.find("alice").id) == 0
