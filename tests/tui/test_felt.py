@@ -55,3 +55,25 @@ async def test_new_display_options_redraw_every_seat(world):
         after = drawn(felt)
         assert after != before
         assert "\u256d" not in str(after) and "+" in str(after)      # boxes drawn in ASCII now
+
+
+async def test_a_heads_up_table_draws_each_seat_in_the_middle_not_at_the_left_edge(world):
+    """A row with one seat (both rows of a 2-seat table) puts it in the middle third: it was
+    stretched from the left edge, so a heads-up table looked lopsided. Clicks find the seat there
+    and nothing in the blank thirds."""
+    w = world(table_settings(seats=2))
+    clients = w.seat("T", ["alice", "bob"])
+    app = build_app(clients[0])
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        felt = app.screen.query_one("#felt")
+        width = felt.size.width
+        lines = ["".join(text for text, _ in line) for line in drawn(felt)]
+        for name in ("alice", "bob"):
+            row = next(line for line in lines if name in line)
+            assert width // 3 <= row.index(name) < 2 * width // 3
+        top = felt.seat_offset(1)
+        assert top is not None and width // 3 <= top[0] < 2 * width // 3
+        assert felt.seat_at(top[0], top[1]) == 1
+        assert felt.seat_at(1, top[1]) is None and felt.seat_at(width - 2, top[1]) is None
+        assert drawn(felt) == drawn_afresh(felt)

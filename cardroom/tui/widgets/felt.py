@@ -129,8 +129,13 @@ class Felt(TextLines):
         h = 5 if wide else 3
         rows: list[list[tuple[int | None, int, int]]] = []     # per row: (seat or None=centre, x, w)
         for cells in (self.top, [*self.left, None, *self.right], self.bottom):
+            if len(cells) == 1 and cells[0] is not None:
+                # A lone seat (the heads-up table's two, a 3-seat table's bottom one) sits in the
+                # middle third, over the centre, instead of stretching from the left edge.
+                cells = [0, cells[0], 0]
             rows.append([(c, x, w) for c, (x, w) in zip(cells, shares(width, len(cells)))] if cells else [])
-        self._cells = [(c, x, y * h, w, h) for y, row in enumerate(rows) for c, x, w in row if c is not None]
+        # Seats for clicks: not the centre (None) nor a lone seat's blank sides (0).
+        self._cells = [(c, x, y * h, w, h) for y, row in enumerate(rows) for c, x, w in row if c]
         strips: list[Strip] = []
         console = self.app.console
         style_key = (base, self.app.theme)
@@ -145,6 +150,9 @@ class Felt(TextLines):
                 continue
             blocks = []
             for c, x, w in row:
+                if c == 0:
+                    blocks.append([Strip.blank(w, base)] * h)
+                    continue
                 key = (self._center if c is None else self._seats.get(c), w, h, wide)
                 hit = cache.get(c)
                 if hit is None or hit[0] != key:
