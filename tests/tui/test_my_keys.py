@@ -134,3 +134,25 @@ async def test_my_keys_without_a_key(world):
         await paste(pilot, app.screen, line)
         assert carol.keys() == (fp,)
         assert fp in screen_text(app) and "this session" not in screen_text(app)
+
+
+async def test_a_key_pasted_while_the_list_has_the_focus_goes_into_the_paste_box(world):
+    """The screen says "paste a public key line, then Enter": a paste straight away (the key list has
+    the focus) fills the box, and Enter adds the key. Before, the paste went nowhere."""
+    w = world()
+    line1, fp1 = new_key()
+    line2, fp2 = new_key()
+    alice = w.room.connect("alice", fp1)
+    app = build_app(alice, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("k")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(app.focused, DataTable)
+        app.post_message(events.Paste(line2 + "\n"))    # as a terminal's bracketed paste arrives
+        await pilot.pause()
+        assert screen.query_one("#key-input", Input).has_focus
+        await pilot.press("enter")
+        await pilot.pause()
+        assert set(w.store.keys(alice.account_id)) == {fp1, fp2}

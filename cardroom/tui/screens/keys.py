@@ -2,13 +2,13 @@
 key line to add one; remove the selected one after a confirmation. The room refuses what it must
 (garbage, another player's key, my only key) and its reason is shown as it said it.
 
-Keys: `a` (or tab) goes to the paste box, Enter there adds; `delete`/`r` removes the selected key;
-escape leaves the paste box, then the screen."""
+Keys: `a` (or tab) goes to the paste box, Enter there adds; a paste anywhere on the screen goes into
+the box too; `delete`/`r` removes the selected key; escape leaves the paste box, then the screen."""
 
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -85,6 +85,15 @@ class KeysScreen(Screen):
 
     def action_add(self) -> None:
         self.query_one("#key-input", Input).focus()
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste that reached the screen (the key list has the focus) goes into the paste box, as
+        the line above it asks: it did nothing, and people paste before they read the keys."""
+        box = self.query_one("#key-input", Input)
+        if not box.has_focus:
+            event.stop()
+            box.focus()
+            box.post_message(events.Paste(event.text))
 
     @on(Input.Submitted, "#key-input")
     def _submitted(self, event: Input.Submitted) -> None:
