@@ -13,7 +13,7 @@ from cardroom.engine.pokerstars import to_pokerstars
 from cardroom.engine.views import redact
 from cardroom.room.api import RoomError
 
-log = logging.getLogger("cardroom.table")
+log = logging.getLogger("cardroom.history")
 
 
 def record_of(hand, *, table: str, hand_id: str, when, seats: int) -> str:

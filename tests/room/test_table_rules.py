@@ -353,14 +353,21 @@ def test_without_auto_blind_the_player_is_asked_to_post_each_blind(make_room):
     assert t.hand is not None and not t.hand.over
 
 
-def test_declining_or_not_answering_the_blind_prompt_sits_the_player_out(make_room):
-    room, clock = make_room()
-    a, b, c = [room.connect(n) for n in ("alice", "bob", "carol")]
-    for x in (a, b, c):
+def _three_without_auto_blind(room, clock):
+    """alice, bob and carol seated with $100 each and Auto Blind off; the clock moved on to the
+    moment the first hand would be dealt (the blind prompt is up)."""
+    players = [room.connect(n) for n in ("alice", "bob", "carol")]
+    for x in players:
         x.join("T")
         x.set_auto_blind("T", False)
         x.buy_in("T", 10_000)
     clock.advance(0.01)
+    return players
+
+
+def test_declining_or_not_answering_the_blind_prompt_sits_the_player_out(make_room):
+    room, clock = make_room()
+    a, b, c = _three_without_auto_blind(room, clock)
     asked = [x for x in (a, b, c) if x.view("T").blind_prompt]
     asked[0].post_blind("T", False)
     assert asked[0].view("T").sitting_out
@@ -426,12 +433,7 @@ def test_at_the_hot_seat_table_the_blind_prompt_waits_for_the_player(make_room):
     """clock_waits_for_ready (the hot-seat game): without Auto Blind the prompt to post has no 23 s
     limit either, since the device may be on its way to the player; the hand starts when he posts."""
     room, clock = make_room(table_settings(clock_waits_for_ready=True))
-    a, b, c = [room.connect(n) for n in ("alice", "bob", "carol")]
-    for x in (a, b, c):
-        x.join("T")
-        x.set_auto_blind("T", False)
-        x.buy_in("T", 10_000)
-    clock.advance(0.01)
+    a, b, c = _three_without_auto_blind(room, clock)
     asked = [x for x in (a, b, c) if x.view("T").blind_prompt]
     assert asked
     clock.advance(120)

@@ -53,12 +53,18 @@ def _connect(served, key, name):
 _until = partial(wait_for, timeout=10.0, interval=0.02)   # a room moves slower than one app
 
 
-async def _sit_down(served, key, name, size=(100, 30)):
+async def _at_lobby(served, key, name, size=(100, 30)):
+    """A new ssh session for `name` (a PTY of `size`), past the welcome screen to the table list."""
     conn = await _connect(served, key, name)
     screen = Screen(await conn.create_process(term_type="xterm-256color", term_size=size))
     await screen.wait_for(f"Welcome, {name}")
     screen.send("\r")                                   # to the lobby
     await screen.wait_for("Tables")
+    return conn, screen
+
+
+async def _sit_down(served, key, name, size=(100, 30)):
+    conn, screen = await _at_lobby(served, key, name, size)
     screen.send("j")                                    # join the first table
     await screen.wait_for("Buy in at")                  # the dialog (the footer says "Buy in" too)
     await asyncio.sleep(0.2)
@@ -99,11 +105,7 @@ async def test_a_buy_in_typed_in_one_burst_with_a_backspace_is_the_amount_the_ke
     alone applied the backspace after the last "0" had gone in, and bought in for $105."""
     served = await room_server()
     table = served.room.tables[TABLE]
-    conn = await _connect(served, _key(), "dora")
-    screen = Screen(await conn.create_process(term_type="xterm-256color", term_size=(100, 30)))
-    await screen.wait_for("Welcome, dora")
-    screen.send("\r")
-    await screen.wait_for("Tables")
+    conn, screen = await _at_lobby(served, _key(), "dora")
     screen.send("j")
     await screen.wait_for("Buy in at")
     await asyncio.sleep(0.3)                            # the dialog is up and its box focused
@@ -121,11 +123,7 @@ async def test_a_join_and_buy_in_typed_ahead_in_one_packet_buys_in_for_the_amoun
     dialog existed: the player sat down with nothing and no dialog."""
     served = await room_server()
     table = served.room.tables[TABLE]
-    conn = await _connect(served, _key(), "erin")
-    screen = Screen(await conn.create_process(term_type="xterm-256color", term_size=(100, 30)))
-    await screen.wait_for("Welcome, erin")
-    screen.send("\r")
-    await screen.wait_for("Tables")
+    conn, screen = await _at_lobby(served, _key(), "erin")
     await asyncio.sleep(0.3)                            # the lobby is up
     screen.send("j100\r")                               # join, 1 0 0, Enter: one packet
     erin = served.store.find("erin").id
