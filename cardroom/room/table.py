@@ -697,7 +697,10 @@ class Table:
         seat = self.seats[self.hand_seats[p]]
         seat.timed_out = True
         lg = hand.legal()
-        if lg.phase == "bet" and not lg.bring_in and self._quota(seat.account):
+        # A protected all-in contests only what the player has put in; with nothing in yet it could
+        # win nothing, so it would cost a day's protection and show the cards for nothing: such a
+        # timeout is played as check-or-fold and the quota is kept (_quota is only asked otherwise).
+        if lg.phase == "bet" and not lg.bring_in and hand.totals[p] > 0 and self._quota(seat.account):
             events = hand.protect_all_in(p)
             seat.message = "you timed out: played as a protected all-in"
         else:

@@ -61,6 +61,22 @@ def test_timeout_is_a_protected_all_in_while_the_daily_quota_lasts_then_check_or
         assert isinstance(last, ev.Checked if lg.check else ev.Folded)
 
 
+def test_a_timeout_with_nothing_in_the_pot_folds_and_keeps_the_days_protection(make_room):
+    """An all-in for nothing could win nothing: three-handed, the button acts first before the flop
+    with no chips in, and his timeout folds him without spending his one protection of the day."""
+    room, clock = make_room(settings=RoomSettings(timeout_allin_quota=1))
+    clients = _start(room, clock)
+    table = room.tables["T"]
+    c = actor_client(clients)
+    p = table.hand_seats.index(c.view("T").my_seat)
+    assert table.hand.totals[p] == 0 and p == table.hand.button
+    clock.advance(23.01)
+    assert table.hand.folded[p] and not table.hand.protected[p]
+    assert not any(isinstance(e, ev.ProtectedAllIn) for e in table.hand.events)
+    assert "protected" not in c.view("T").message
+    assert room._use_quota(c.account_id)        # the day's one protection is still there
+
+
 def test_the_daily_protected_all_in_quota_outlives_a_restart_of_the_room(make_room):
     """The day's protections are counted in the store: a restart does not hand them out again."""
     from cardroom.room.room import Room
