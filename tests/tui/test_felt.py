@@ -77,3 +77,16 @@ async def test_a_heads_up_table_draws_each_seat_in_the_middle_not_at_the_left_ed
         assert felt.seat_at(top[0], top[1]) == 1
         assert felt.seat_at(1, top[1]) is None and felt.seat_at(width - 2, top[1]) is None
         assert drawn(felt) == drawn_afresh(felt)
+
+
+def test_the_street_is_named_as_players_say_it_for_every_game():
+    """Every street of every game, in each phase it has: the label a player reads under the pot."""
+    from cardroom.engine.variants import VARIANTS
+    from cardroom.tui.widgets.felt import street_label
+
+    labels = {street_label(s.name, "draw" if s.draw else "bet") for v in VARIANTS.values() for s in v.streets}
+    labels |= {street_label(s.name, "bet") for v in VARIANTS.values() for s in v.streets if s.draw}
+    assert {"preflop", "flop", "turn", "river", "third street", "sixth street",
+            "before the draw", "the draw", "after the draw", "the first draw", "after the third draw"} <= labels
+    assert not any(" - " in label or label.endswith("bet") for label in labels)
+    assert street_label("river", "showdown") == "showdown"
