@@ -335,7 +335,7 @@ class Table:
         timer = self.clock.call_later(self.settings.seat_hold_seconds, lambda: self._hold_expired(number, account))
         self.held[number] = (account, timer)
         self._page(account, f"A seat is open for you at {self.name}: join within "
-                            f"{int(self.settings.seat_hold_seconds)} s")
+                            f"{int(self.settings.seat_hold_seconds)} seconds")
         self._changed()
 
     def _hold_expired(self, number: int, account: int) -> None:

@@ -140,7 +140,7 @@ def test_wait_list_is_paged_when_a_seat_opens_and_the_seat_is_held(make_room):
     table = room.tables["T"]
     a.leave("T")
     clock.run_until(lambda: table.seat_of(a.account_id) is None, limit=600)
-    assert any("seat is open" in p for p in w1.pages)      # paged
+    assert any("seat is open" in p and "within 60 seconds" in p for p in w1.pages)   # paged, with the hold
     try:
         other.join("T")                                     # the seat is held for wendy
         raise AssertionError("a held seat was given away")
