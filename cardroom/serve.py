@@ -198,6 +198,9 @@ async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_
                f"players connect with: ssh -p {served.server.port} NAME@{shown_host}")
     log.info(message.replace("\n", "; "))
     print(message, file=sys.__stdout__, flush=True)
+    if not headless and not _on_a_terminal():
+        print("no terminal here: the console panel is off (admins can use F12 over ssh)",
+              file=sys.__stdout__, flush=True)
     console = None if headless else asyncio.create_task(_run_console(served, served.stop,
                                                                      tuple(message.split("\n"))))
     await stop.wait()
@@ -207,13 +210,19 @@ async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_
     return 0
 
 
+def _on_a_terminal() -> bool:
+    """The console panel needs a terminal both ways: with stdout sent to a file or a pipe (`>
+    serve.log`, `| tee`) it would write its screen's escape codes there."""
+    return all(f is not None and f.isatty() for f in (sys.__stdin__, sys.__stdout__))
+
+
 async def _run_console(served: Served, stop: asyncio.Event, banner: tuple[str, ...] = ()) -> None:
     """The admin panel on the server's own terminal (when there is one); quitting it stops the
     server, as Ctrl-C would."""
     from cardroom.admin.commands import AdminContext
     from cardroom.admin.panel import build_console_app
 
-    if not sys.__stdin__ or not sys.__stdin__.isatty():
+    if not _on_a_terminal():
         return
     ctx = AdminContext(served.room, served.store, "console", stop.set)
     app = build_console_app(ctx, banner)

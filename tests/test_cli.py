@@ -34,3 +34,42 @@ def test_bad_hotseat_stakes_are_refused_with_a_message(stakes, capsys):
     assert main(["hotseat", f"--stakes={stakes}", "--players", "a,b"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cardroom hotseat: ") and "Traceback" not in err
+
+
+def test_serve_without_a_terminal_on_stdout_keeps_the_console_off(tmp_path):
+    """`cardroom serve > serve.log` (or `| tee`) from a terminal: stdin is a terminal but stdout is
+    not, and the console panel would write its screen's escape codes into the log. The server says
+    the panel is off, serves, and writes plain lines; SIGTERM still stops it cleanly."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    (tmp_path / "config.toml").write_text(
+        '[server]\nhost = "127.0.0.1"\nport = 0\n\n'
+        '[[tables]]\nname = "T"\ngame = "holdem"\nstructure = "fixed"\nstakes = ["2", "4"]\n')
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+    terminal, terminal_end = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "cardroom", "serve", "--config", str(tmp_path / "config.toml")],
+                            cwd=tmp_path, env=env, stdin=terminal_end, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    try:
+        out = b""
+        deadline = time.monotonic() + 20
+        while b"players connect with" not in out and time.monotonic() < deadline and proc.poll() is None:
+            out += os.read(proc.stdout.fileno(), 4096)
+        time.sleep(1.5)                        # time for a console panel to draw, were it started
+        proc.send_signal(signal.SIGTERM)
+        out += proc.communicate(timeout=20)[0]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(terminal)
+        os.close(terminal_end)
+    text = out.decode()
+    assert "players connect with" in text and "console panel is off" in text, text
+    assert "\x1b" not in text
+    assert proc.returncode == 0, text
