@@ -44,6 +44,9 @@ class HandView(NamedTuple):
 def seat_view(hand, viewer: int | None) -> HandView:
     me = -1 if viewer is None else viewer
     seats = []
+    # Bets sit in front of the players only while their round is on: in a draw or at the showdown
+    # the last round's bets are in the pot (the engine keeps them until the next round starts).
+    bets = hand.bets if hand.phase == "bet" else [0] * len(hand.players)
     for p, pl in enumerate(hand.players):
         shown = p in hand.shown
         visible = p == me or shown
@@ -52,7 +55,7 @@ def seat_view(hand, viewer: int | None) -> HandView:
             cards = ()
         status = ("folded" if hand.folded[p] else "protected" if hand.protected[p]
                   else "all-in" if hand.all_in[p] else "active")
-        seats.append(SeatInfo(p, pl.name, pl.seat, hand.stacks[p], hand.bets[p], status, cards,
+        seats.append(SeatInfo(p, pl.name, pl.seat, hand.stacks[p], bets[p], status, cards,
                               tuple(hand.up[p]), shown))
     actor = hand.actor if hand.actor is not None else -1
     street = hand.variant.streets[hand.street].name if hand.street >= 0 else ""

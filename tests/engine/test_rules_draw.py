@@ -170,6 +170,18 @@ def test_draw_counts_are_public_until_the_first_action_after_the_draw():
     assert seat_view(h, 2).draw_counts == {}
 
 
+def test_the_bets_go_into_the_pot_when_the_round_ends_before_the_draw():
+    h = make_hand("a5-draw", FIXED, [10_000] * 3, button=0, rules=NO_RAKE)
+    assert [s.bet for s in seat_view(h, 0).seats] == [0, 100, 200]      # the blinds, in front
+    _to_draw(h)
+    view = seat_view(h, 0)
+    assert [s.bet for s in view.seats] == [0, 0, 0] and view.pots == (600,)
+    while h.phase == "draw":
+        h.stand_pat()
+    h.bet(h.legal().min_to)
+    assert [s.bet for s in seat_view(h, 0).seats] == [0, 400, 0]        # the next round's bet
+
+
 def test_a_seat_view_never_holds_another_players_hidden_cards():
     h = make_hand("a5-draw", FIXED, [10_000] * 3, button=0)
     for viewer in (0, 1, 2, None):
