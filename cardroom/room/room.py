@@ -276,9 +276,9 @@ class RoomClient:
         self._table(table).leave(self.account_id)
 
     def join_wait_list(self, table: str) -> int:
-        t = self._table(table)
-        t.watch(self.account_id, self._notify, self.name)
-        return t.join_wait_list(self.account_id, self.name)
+        # No watch: the page that a seat is open comes through the room (page), and a wait-lister
+        # in the lobby is no railbird of the table.
+        return self._table(table).join_wait_list(self.account_id, self.name)
 
     def leave_wait_list(self, table: str) -> None:
         self._table(table).leave_wait_list(self.account_id)

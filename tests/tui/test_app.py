@@ -122,3 +122,27 @@ async def test_a_name_that_looks_like_markup_is_shown_literally(world):
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)
         assert "[b]x[/b]" in screen_text(app)
+
+
+async def test_a_railbird_who_goes_back_to_the_lobby_is_no_longer_counted_at_the_table(world):
+    """Seen over ssh: three players left a table for the lobby and it went on listing 3 railbirds
+    (and waking their sessions at every change). A wait-lister in the lobby is no railbird either."""
+    w = world(table_settings("Full", seats=2))
+    w.seat("Full", ["alice", "bob"])
+    erin = w.room.connect("erin")
+    app = build_app(erin)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("enter")                      # watch
+        await pilot.pause()
+        assert w.room.tables["Full"].summary().railbirds == 1
+        await pilot.press("escape")                     # back to the lobby
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        assert w.room.tables["Full"].summary().railbirds == 0
+        assert erin.account_id not in w.room.tables["Full"].watchers
+        await pilot.press("w")
+        await pilot.pause()
+        assert w.room.tables["Full"].summary().waiting == 1
+        assert w.room.tables["Full"].summary().railbirds == 0

@@ -134,6 +134,12 @@ class TableScreen(Screen):
 
     def on_unmount(self) -> None:
         self.app.table_memory[self.table] = (self._hold_key, self.holds)
+        # A railbird who closes the table stops watching it: the lobby counts its railbirds, and
+        # the table would go on waking this session at every change. A seated player keeps
+        # watching (multi-tabling: the other tables say when they wait for him).
+        client = self.app.client
+        if self.app.hotseat is None and not client.closed and self.table not in client.my_tables():
+            client.unwatch(self.table)
 
     def _tick(self) -> None:
         # The bar of the decision clock moves between the table's own (last-10-seconds) ticks.
