@@ -349,9 +349,11 @@ class Hand(Legality, Drawing, Showdown):
         live = [p for p in range(self.n) if not self.folded[p]]
         return max(live, key=key) if razz else min(live, key=key)
 
-    def _best_showing(self) -> int:
+    def _best_showing(self, cands: list[int] | None = None) -> int:
+        """Of `cands` (default: those yet to act this round), the best hand showing."""
         razz = self.variant.lowball
-        cands = [p for p in range(self.n) if p in self._pending]
+        if cands is None:
+            cands = [p for p in range(self.n) if p in self._pending]
         def key(p: int):
             ups = [c for c, u in zip(self.hole[p], self.up[p]) if u]
             return showing_value(ups, razz)
@@ -718,8 +720,10 @@ class Hand(Legality, Drawing, Showdown):
         self.phase = SHOWDOWN
         if self.last_aggressor is not None and not self.folded[self.last_aggressor]:
             order = self._order_from(self.last_aggressor)   # first is still in, so it comes first
-        elif self.variant.bring_in:
-            order = self._order_from(self.folded.index(False))
+        elif self._stud:
+            # No button: the first to act on the last round (the best showing hand) shows first.
+            folded = self.folded
+            order = self._order_from(self._best_showing([p for p in range(self.n) if not folded[p]]))
         else:
             order = self._order_from((self.button + 1) % self.n)
         self.showdown_order = order

@@ -1,9 +1,12 @@
 """Pots, odd chips, hi-lo splits, rake and the showdown order, one test per rule."""
 
+import random
+
 import pytest
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, NO_RAKE, Rules, Structure
+from cardroom.engine.cards import Deck
 from cardroom.engine.hand import IllegalAction
 from cardroom.engine.pots import build_pots, split_hi_lo
 from tests.engine.helpers import board_game_deck, make_hand
@@ -100,7 +103,6 @@ def test_protected_all_in_contests_only_the_pots_built_so_far():
     h.call(); h.call(); h.check()                           # 600 in the pot
     h.bet(1_000)                                            # player 1 bets on the flop
     h.protect_all_in(2)                                     # player 2 times out: protected
-    h.protect_all_in(0) if False else None
     h.call()                                                # player 0 calls
     assert h.stacks[2] == 4_800                             # nothing more taken from the protected player
     _play_out(h)
@@ -129,6 +131,23 @@ def test_showdown_with_no_bet_first_player_left_of_the_button_shows_first():
         h.check()
     shown = [e for e in h.events if isinstance(e, ev.Shown)]
     assert [e.player for e in shown] == [1]
+
+
+@pytest.mark.parametrize("game", ["stud", "razz", "stud8"])
+def test_stud_showdown_with_no_bet_the_first_to_act_on_the_river_shows_first(game):
+    """Stud has no button: with no bet on the last round, the first to show is the player who acted
+    first on it (the best showing hand), as "left of the button" is in the button games."""
+    firsts = set()
+    for seed in range(12):
+        h = make_hand(game, FIXED, [10_000] * 4, deck=Deck(random.Random(seed)))
+        while h.phase == "bet":
+            lg = h.legal()
+            h.bring_in() if lg.bring_in else h.check() if lg.check else h.call()
+        river = max(i for i, e in enumerate(h.events) if isinstance(e, ev.RoundStarted))
+        first = next(e.player for e in h.events[river:] if isinstance(e, ev.Checked))
+        assert h.showdown_order[0] == first
+        firsts.add(first)
+    assert len(firsts) > 1          # not always the first seat
 
 
 def test_the_first_to_show_may_not_muck():
