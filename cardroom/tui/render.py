@@ -76,3 +76,22 @@ def cards_text(cards, opts: UIOptions, sep: str = " ") -> Text:
             out.append(sep)
         out.append_text(card_text(c, opts))
     return out
+
+
+_STUD_STREETS = {"third", "fourth", "fifth", "sixth"}
+
+
+def street_label(street: str, phase: str) -> str:
+    """What a player calls this moment of the hand: "flop", "fifth street", "before the draw",
+    "the draw", "after the second draw", "showdown" (the engine's street names are short keys:
+    a draw street's betting round comes after its draw)."""
+    if phase == "showdown":
+        return "showdown"
+    if street == "predraw":
+        return "before the draw"
+    if street.endswith("draw"):
+        the = "the " + street
+        return the if phase == "draw" else "after " + the
+    if street in _STUD_STREETS:
+        return street + " street"
+    return street

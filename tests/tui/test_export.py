@@ -82,3 +82,23 @@ async def test_export_both_formats_with_only_my_cards(world):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HandScreen)
+
+
+def test_a_draw_hand_history_names_each_street_as_the_felt_does(world):
+    """Before, the betting after the draw was headed "-- draw --" like the draw itself."""
+    from cardroom.engine.variants import find_variant
+    from cardroom.tui.screens.history import hand_lines
+
+    from .conftest import passive, table_settings
+
+    w = world(table_settings(game="27-triple"))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    w.clock.advance(0.01)
+    hand_id = w.room.tables["T"].hand_id
+    while (a := w.actor(clients)) is not None:
+        passive(a)
+    w.clock.advance(0.01)
+    lines = [t.plain for t in hand_lines(clients[0].hand(hand_id), find_variant("27-triple"))]
+    heads = [line.strip("- ") for line in lines if line.startswith("--")]
+    assert heads == ["before the draw", "the first draw", "after the first draw", "the second draw",
+                     "after the second draw", "the third draw", "after the third draw"]

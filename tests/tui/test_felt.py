@@ -82,7 +82,7 @@ async def test_a_heads_up_table_draws_each_seat_in_the_middle_not_at_the_left_ed
 def test_the_street_is_named_as_players_say_it_for_every_game():
     """Every street of every game, in each phase it has: the label a player reads under the pot."""
     from cardroom.engine.variants import VARIANTS
-    from cardroom.tui.widgets.felt import street_label
+    from cardroom.tui.render import street_label
 
     labels = {street_label(s.name, "draw" if s.draw else "bet") for v in VARIANTS.values() for s in v.streets}
     labels |= {street_label(s.name, "bet") for v in VARIANTS.values() for s in v.streets if s.draw}

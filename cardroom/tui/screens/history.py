@@ -18,7 +18,7 @@ from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError
 from cardroom.room.history import export_phh, export_pokerstars
 from cardroom.room.narration import narrate
-from cardroom.tui.render import money
+from cardroom.tui.render import money, street_label
 from cardroom.tui.widgets.keys import KeyFooter
 
 
@@ -74,13 +74,15 @@ class HistoryScreen(Screen):
         self.app.pop_screen()
 
 
-def _street_label(street: list, draws: int) -> str:
-    """A street's name from the event that opens it: the betting round's street, or the draw."""
+def _street_label(street: list, variant) -> str:
+    """A street's name from the event that opens it, as the felt says it: the betting round's
+    ("flop", "after the draw"), or the draw's ("the second draw")."""
     for e in street:
         if isinstance(e, ev.RoundStarted):
-            return e.street
+            return street_label(e.street, "bet")
         if isinstance(e, ev.DrawStarted):
-            return f"draw {e.index + 1}" if draws > 1 else "draw"
+            names = [s.name for s in variant.streets if s.draw] if variant is not None else []
+            return street_label(names[e.index] if e.index < len(names) else "draw", "draw")
     return ""
 
 
@@ -88,7 +90,6 @@ def hand_lines(hand, variant, upto: int | None = None) -> list[Text]:
     """The hand as I may see it, street by street (up to street index `upto`)."""
     names = list(hand.names) or [f"Seat {s.seat}" for s in hand.seats]
     me = names[hand.me]
-    draws = variant.draws if variant is not None else 1
     out = [Text(f"Hand #{hand.hand_id} at {hand.table}", "bold")]
     for i, s in enumerate(hand.seats):
         you = " (you)" if i == hand.me else ""
@@ -96,7 +97,7 @@ def hand_lines(hand, variant, upto: int | None = None) -> list[Text]:
     for k, street in enumerate(hand.streets()):
         if upto is not None and k > upto:
             break
-        out.append(Text(f"-- {_street_label(street, draws) or k + 1} --", "dim"))
+        out.append(Text(f"-- {_street_label(street, variant) or k + 1} --", "dim"))
         for e in street:
             if isinstance(e, ev.DealtHole):
                 if e.player == hand.me:

@@ -20,7 +20,7 @@ from textual.strip import Strip
 
 from cardroom.room.api import TableView
 from cardroom.tui.options import UIOptions
-from cardroom.tui.render import cards_text, money
+from cardroom.tui.render import cards_text, money, street_label
 from cardroom.tui.widgets.lines import TextLines, text_strip
 from cardroom.tui.widgets.seat import seat_lines
 
@@ -63,25 +63,6 @@ def center_lines(view: TableView, opts: UIOptions) -> list[Text]:
     if view.phase in ("bet", "draw", "showdown"):
         lines.append(Text(street_label(view.street, view.phase), "dim"))
     return lines
-
-
-_STUD_STREETS = {"third", "fourth", "fifth", "sixth"}
-
-
-def street_label(street: str, phase: str) -> str:
-    """What a player calls this moment of the hand: "flop", "fifth street", "before the draw",
-    "the draw", "after the second draw", "showdown" (the engine's street names are short keys:
-    a draw street's betting round comes after its draw)."""
-    if phase == "showdown":
-        return "showdown"
-    if street == "predraw":
-        return "before the draw"
-    if street.endswith("draw"):
-        the = "the " + street
-        return the if phase == "draw" else "after " + the
-    if street in _STUD_STREETS:
-        return street + " street"
-    return street
 
 
 class Felt(TextLines):
