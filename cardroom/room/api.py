@@ -135,6 +135,7 @@ class TableView:
     buy_in: tuple[int, int | None, int] | None = None  # (min, max, default) when I may buy in
     pending_chips: int = 0          # a stake change waiting for the hand to end
     missed_blinds: bool = False     # I must post missed blinds or wait for the big blind
+    new_player: bool = False        # I sat down in a game under way: post a big blind now or wait for it
     message: str = ""               # the last thing the table said to me (a page, a timeout ...)
     blind_prompt: int = 0           # Auto Blind off: the blind I am asked to post now (0: none)
 

@@ -105,7 +105,7 @@ async def test_missed_blinds_offer_post_now_or_wait(world):
         text = screen_text(app)
         assert "You missed the blinds:  [p] Post missed blinds now  [w] Wait for the big blind" in text
         footer = " ".join(text.splitlines()[-3:])
-        assert "p Post missed blinds" in footer and "w Wait for big blind" in footer
+        assert "p Post now" in footer and "w Wait for big blind" in footer
         await pilot.press("w")
         await pilot.pause()
         assert seat.wants_post is False
@@ -125,3 +125,44 @@ async def test_missed_blinds_offer_post_now_or_wait(world):
         await pilot.pause()
         text = screen_text(app)
         assert "You missed the blinds" not in text and "Post missed blinds" not in text
+
+
+async def test_a_new_player_may_post_a_big_blind_to_play_at_once_or_wait_for_it(world):
+    """Seed 001: "A new player can choose to post the equivalent of the big blind to enter the
+    game at any time except when he is between the button and the big blind position." Seen over
+    ssh: a player who sat down in a game under way was only ever told "waiting"."""
+    from .conftest import table_settings
+
+    w = world(table_settings(seats=6), table_settings("Stud", game="stud"))
+    # Four players: the next big blind is the fourth's, and the newcomer sits after him, where
+    # waiting for the big blind would keep him out for several hands.
+    clients = w.seat("T", ["alice", "bob", "carol", "dave"])
+    w.clock.advance(0.01)
+    t = w.room.tables["T"]
+    assert t.hand is not None and not t.hand.over         # a game under way
+    dan = w.seat("T", ["dan"])[0]
+    assert dan.view("T").new_player and not dan.view("T").missed_blinds
+    seat = t.seats[dan.view("T").my_seat]
+    app = build_app(dan, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        text = screen_text(app)
+        assert "New here:  [p] Post the big blind now  [w] Wait for it" in text
+        await pilot.press("p")
+        await pilot.pause()
+        assert seat.wants_post is True and "(you will post)" in screen_text(app)
+        play_out(w, clients + [dan])
+        w.clock.advance(3.1)
+        assert seat.number in t.hand_seats                 # dealt in at the next hand
+        me = t.hand_seats.index(seat.number)
+        posts = [e for e in t.hand.events if isinstance(e, ev.Posted) and e.player == me]
+        assert [(e.kind, e.amount) for e in posts] == [("live", 200)]   # a big blind, live
+        assert not dan.view("T").new_player
+        app.screen.refresh_from_room()
+        await pilot.pause()
+        assert "New here" not in screen_text(app)
+    stud = w.seat("Stud", ["erin", "fay"])
+    w.clock.advance(0.01)
+    late = w.seat("Stud", ["gus"])[0]
+    assert not late.view("Stud").new_player                 # stud has no blinds to wait for
+    assert stud

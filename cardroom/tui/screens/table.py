@@ -7,7 +7,8 @@ their keys in the footer and the action bar):
 - Auto Blind off (`view.blind_prompt`): "Post the blind of $X?" Enter posts, Esc declines (sits me
   out); while asked, these keys mean that and nothing else (Esc does not go to the lobby).
 - Missed blinds (`view.missed_blinds`): `p` posts them at the next hand (big blind live, small
-  blind dead), `w` waits for the big blind instead."""
+  blind dead), `w` waits for the big blind instead. A new player in a game under way
+  (`view.new_player`) has the same choice: post the big blind to be dealt in, or wait for it."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ class TableScreen(Screen):
         Binding("space", "tap", "Tap"),
         *[Binding(key, f"auto('{auto}')", label, group=AUTO) for auto, key, label in AUTO_KEYS],
         Binding("j", "join", "Join"),
-        Binding("p", "post_missed(True)", "Post missed blinds"),
+        Binding("p", "post_missed(True)", "Post now"),
         Binding("w", "post_missed(False)", "Wait for big blind"),
         Binding("w", "wait_list", "Wait list"),
         Binding("b", "buy_in", "Buy in"),
@@ -190,11 +191,11 @@ class TableScreen(Screen):
         self._message = view.message
         others = self._show_others()
         # The footer rebuilds itself on refresh_bindings: only when what the keys do has changed.
-        if not view.missed_blinds:
+        if not (view.missed_blinds or view.new_player):
             self.post_missed = None
         keys = (view.legal, view.my_seat, view.sitting_out, view.buy_in is None, len(view.my_cards),
                 any(s.status == "empty" and not s.held_for for s in view.seats), bool(others),
-                view.blind_prompt, view.missed_blinds)
+                view.blind_prompt, view.missed_blinds, view.new_player)
         if keys != self._keys:
             self._keys = keys
             self.refresh_bindings()
@@ -297,11 +298,14 @@ class TableScreen(Screen):
         if v.blind_prompt:
             return Text.assemble((f"Post the blind of {money(v.blind_prompt)}?", "bold"),
                                  " [Enter] post  [Esc] sit out")
-        if v.missed_blinds:
+        if v.missed_blinds or v.new_player:
             t = Text.assemble(("You missed the blinds:", "bold"),
-                              "  [p] Post missed blinds now  [w] Wait for the big blind")
+                              "  [p] Post missed blinds now  [w] Wait for the big blind") if v.missed_blinds else \
+                Text.assemble(("New here:", "bold"),
+                              "  [p] Post the big blind now  [w] Wait for it")
             if self.post_missed is not None:
-                t.append("   (you will post them)" if self.post_missed else "   (you will wait)", "italic")
+                posting = "   (you will post them)" if v.missed_blinds else "   (you will post)"
+                t.append(posting if self.post_missed else "   (you will wait)", "italic")
             return t
         return None
 
@@ -318,12 +322,14 @@ class TableScreen(Screen):
         if lg is None and v.my_seat is not None and v.blind_prompt:
             return (("enter", f"Post {money(v.blind_prompt)}", "post_blind(True)"),
                     ("esc", "Sit out", "post_blind(False)")), "Post your blind to play this hand"
-        if lg is None and v.my_seat is not None and v.missed_blinds and v.buy_in is None:
-            items = (("p", "Post missed blinds now", "post_missed(True)"),
+        if lg is None and v.my_seat is not None and (v.missed_blinds or v.new_player) and v.buy_in is None:
+            items = (("p", "Post missed blinds now" if v.missed_blinds else "Post a big blind now",
+                      "post_missed(True)"),
                      ("w", "Wait for the big blind", "post_missed(False)"))
             if v.sitting_out:
                 items = (("s", "Sit in", "sit('in')"),) + items
-            return items, "You are sitting out" if v.sitting_out else "You missed the blinds"
+            return items, ("You are sitting out" if v.sitting_out else
+                           "You missed the blinds" if v.missed_blinds else "Waiting for the big blind")
         if lg is None:
             if v.my_seat is None:
                 if self.app.hotseat is not None:
@@ -371,7 +377,7 @@ class TableScreen(Screen):
         if action == "post_blind":
             return seated and bool(v.blind_prompt)
         if action == "post_missed":
-            return seated and v.missed_blinds and not v.blind_prompt
+            return seated and (v.missed_blinds or v.new_player) and not v.blind_prompt
         if action == "hold":
             if not self.is_draw_game:
                 return False   # nothing to hold in a game without a draw: not in the footer
@@ -524,13 +530,15 @@ class TableScreen(Screen):
             self.app.acted()
 
     def action_post_missed(self, post: bool = True) -> None:
-        """Missed blinds: post them at the next hand (True) or wait for the big blind (False)."""
-        if not self.view.missed_blinds:
+        """Missed blinds (or new here): post at the next hand (True) or wait for the big blind (False)."""
+        v = self.view
+        if not (v.missed_blinds or v.new_player):
             return
         if self._do(self.app.client.post_or_wait, self.table, post):
             self.post_missed = post
             self._show_prompt()
-            self.notify("You will post your missed blinds at the next hand" if post
+            what = "your missed blinds" if v.missed_blinds else "a big blind"
+            self.notify(f"You will post {what} at the next hand" if post
                         else "You will wait for the big blind", markup=False)
 
     def action_auto(self, auto: str) -> None:
