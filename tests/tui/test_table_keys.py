@@ -523,3 +523,18 @@ async def test_a_chat_line_sent_with_enter_gives_the_keys_back_to_the_table(worl
         await pilot.press("c")
         await pilot.pause()
         assert "alice calls $2" in last_chat(alice.view("T"))
+
+
+async def test_a_call_of_the_whole_stack_says_all_in(world):
+    w = world(table_settings(kind="no"))
+    alice, bob = w.room.connect("alice"), w.room.connect("bob")
+    for c, stack in ((alice, 10_000), (bob, 2_000)):
+        c.join("T")
+        c.buy_in("T", stack)
+    w.clock.advance(0.01)
+    assert w.actor([alice, bob]) is alice                  # heads-up the button acts first
+    alice.act("T", "raise", alice.view("T").legal.max_to)   # all-in, more than bob has
+    app = build_app(bob, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        assert "c Call $18 all-in" in screen_text(app)      # his $20 less the $2 big blind

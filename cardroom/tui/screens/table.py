@@ -358,7 +358,9 @@ class TableScreen(Screen):
         elif lg.check:
             items.append(("c", "Check", "check"))
         elif lg.can_call:
-            items.append(("c", f"Call {money(lg.call)}", "call"))
+            me = self.my_seat_state()
+            all_in = " all-in" if me is not None and lg.call >= me.stack else ""
+            items.append(("c", f"Call {money(lg.call)}{all_in}", "call"))
         if lg.min_to:
             verb = {"bet": "Bet", "raise": "Raise to", "complete": "Complete to"}.get(lg.raise_kind, "Bet")
             amount = money(lg.min_to) if lg.min_to == lg.max_to else f"{money(lg.min_to)}-{money(lg.max_to)}"
