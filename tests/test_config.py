@@ -372,3 +372,20 @@ def test_configured_buy_ins():
     e = bad_table("max_buy_in", max_buy_in="10")                    # below the $20 minimum
     assert "$10.00" in str(e) and "$20.00" in str(e)
     bad_table("min_buy_in", min_buy_in="1")                          # below the big blind
+
+
+def test_the_shipped_config_lists_every_optional_table_key_and_no_other():
+    """The comment over the tables in config.toml is the operator's reference for the per-table
+    keys: every key the loader takes is listed there, and every word listed is a key it takes."""
+    import re
+
+    from cardroom.config import _TABLE_KEYS
+
+    text = (REPO / "config.toml").read_text()
+    start = text.index("# Optional per table")
+    block = text[start:text.index("\n[[tables]]", start)]
+    listed = set(re.findall(r"\b([a-z]+(?:_[a-z]+)+|seats|cap|ante)\b", block)) - {"rake_cap_cents"}
+    assert listed <= _TABLE_KEYS, listed - _TABLE_KEYS
+    required = {"name", "game", "structure", "stakes", "stakes_cents"}
+    optional = {k for k in _TABLE_KEYS - required if not k.endswith("_cents")}
+    assert optional <= listed, optional - listed
