@@ -11,6 +11,10 @@ from cardroom.engine.cards import format_cards
 from cardroom.engine.evaluation import describe
 from cardroom.engine.money import format_cents
 
+# The kinds of Posted that are not a blind's name: a newcomer's (or a returning player's) big
+# blind, live; a missed small blind, dead.
+_POSTS = {"ante": "an ante", "live": "a live big blind", "dead": "a dead small blind"}
+
 
 def money(cents: int) -> str:
     return format_cents(cents)
@@ -20,8 +24,8 @@ def narrate(event, names: list[str], variant) -> str | None:
     """The dealer's line for `event`, or None for events the dealer keeps quiet about."""
     n = names
     if isinstance(event, ev.Posted):
-        return f"{n[event.player]} posts {'the ' if event.kind != 'ante' else 'an '}{event.kind} of {money(event.amount)}" + \
-            (" and is all-in" if event.all_in else "")
+        what = _POSTS.get(event.kind, f"the {event.kind}")
+        return f"{n[event.player]} posts {what} of {money(event.amount)}" + (" and is all-in" if event.all_in else "")
     if isinstance(event, ev.DealtBoard):
         return f"Dealing the {event.street}: {format_cards(event.cards)}"
     if isinstance(event, ev.DealtHole):

@@ -73,8 +73,10 @@ def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, *, stud: bool = Fal
         return HandPlan(None, tuple(ready), None, None)
     facts = {s.number: s for s in seats}
     established = [n for n in ready if not facts[n].owes]
-    if len(established) < 2:
-        # A table starting up (or everyone new): nobody owes anything yet.
+    starting = len(established) < 2
+    if starting:
+        # A table starting up, or starting again (fewer than two players who owe nothing): the
+        # blinds are simply dealt round, and nobody owes a post to come in.
         established = list(ready)
     prev_button = prev.button if prev and prev.button is not None else None
     button = _after(prev_button, established) if prev_button is not None else established[0]
@@ -101,7 +103,7 @@ def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, *, stud: bool = Fal
         f = facts[n]
         # Entering anywhere but the blinds: the big blind live, plus a missed small blind dead.
         # Entering in the big blind posts just that: the blinds have come round to him.
-        if f.owes and n not in (sb, bb):
+        if f.owes and not starting and n not in (sb, bb):
             live[n] = True
             if f.missed_sb:
                 dead[n] = True

@@ -178,6 +178,19 @@ def test_a_new_player_waiting_for_the_big_blind_plays_when_it_reaches_him():
     assert plan.big_blind == 4 and 4 in plan.dealt and not plan.live_posts
 
 
+def test_a_game_starting_again_deals_newcomers_in_without_a_post():
+    """Seen over ssh: two players were waiting for the big blind when one of the two playing sat
+    out. With one established player left the game starts again, every ready player is dealt in
+    and the blinds go round; a newcomer on the button was still charged a live big blind."""
+    seats = [SeatFacts(2, True), SeatFacts(3, False, owes=""),
+             SeatFacts(4, True, owes="new", wants_post=True), SeatFacts(5, True, owes="new", wants_post=True)]
+    prev = plan_hand([SeatFacts(2, True), SeatFacts(3, True)], None)
+    plan = plan_hand(seats, prev)
+    assert plan.dealt == (2, 4, 5)
+    assert not plan.live_posts and not plan.dead_posts
+    assert {plan.button, plan.small_blind, plan.big_blind} == {2, 4, 5}
+
+
 def test_missed_blinds_are_recorded_and_posted_as_big_blind_live_plus_small_blind_dead():
     seats = [SeatFacts(n, True) for n in (1, 2, 3, 4)]
     p1 = plan_hand(seats, None)                         # button 1, sb 2, bb 3
@@ -443,3 +456,18 @@ def test_at_the_hot_seat_table_the_blind_prompt_waits_for_the_player(make_room):
         x.post_blind("T", True)
     t = room.tables["T"]
     assert t.hand is not None and not t.hand.over
+
+
+def test_the_dealer_names_each_kind_of_post():
+    """It said "cat posts the live of $2"."""
+    from cardroom.engine import events as ev
+    from cardroom.engine.variants import find_variant
+    from cardroom.room.narration import narrate
+
+    holdem, names = find_variant("holdem"), ["ann", "cat"]
+    said = [narrate(ev.Posted(1, kind, 200, False), names, holdem)
+            for kind in ("small blind", "big blind", "live", "dead", "ante")]
+    assert said == ["cat posts the small blind of $2", "cat posts the big blind of $2",
+                    "cat posts a live big blind of $2", "cat posts a dead small blind of $2",
+                    "cat posts an ante of $2"]
+    assert narrate(ev.Posted(0, "live", 150, True), names, holdem) == "ann posts a live big blind of $1.50 and is all-in"
