@@ -298,16 +298,18 @@ class TableScreen(Screen):
         if v.blind_prompt:
             return Text.assemble((f"Post the blind of {money(v.blind_prompt)}?", "bold"),
                                  " [Enter] post  [Esc] sit out")
-        if v.missed_blinds or v.new_player:
+        if v.missed_blinds:
             t = Text.assemble(("You missed the blinds:", "bold"),
-                              "  [p] Post missed blinds now  [w] Wait for the big blind") if v.missed_blinds else \
-                Text.assemble(("New here:", "bold"),
-                              "  [p] Post the big blind now  [w] Wait for it")
-            if self.post_missed is not None:
-                posting = "   (you will post them)" if v.missed_blinds else "   (you will post)"
-                t.append(posting if self.post_missed else "   (you will wait)", "italic")
-            return t
-        return None
+                              "  [p] Post missed blinds now  [w] Wait for the big blind")
+            posting = "   (you will post them)"
+        elif v.new_player:
+            t = Text.assemble(("New here:", "bold"), "  [p] Post the big blind now  [w] Wait for it")
+            posting = "   (you will post)"
+        else:
+            return None
+        if self.post_missed is not None:
+            t.append(posting if self.post_missed else "   (you will wait)", "italic")
+        return t
 
     def _show_prompt(self) -> None:
         text = self.prompt_text()
