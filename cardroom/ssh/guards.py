@@ -172,6 +172,44 @@ def _one_truecolor_filter_per_theme() -> None:
     App._watch_ansi_color = watch_ansi_color_shared                       # type: ignore[method-assign]
 
 
+def _css_rules_parsed_once_per_process() -> None:
+    """Every app shares the rules parsed from the same CSS under the same CSS variables.
+
+    Each app's Stylesheet parses every widget class's DEFAULT_CSS for itself, and again in each
+    fresh Stylesheet that `reparse()` builds (its cache is per instance): a login parsed some 195
+    sources, about a tenth of its CPU. The rules depend only on the CSS text, where it was read
+    from, the flags passed here and the variables (the theme), and Textual only reads them after
+    parsing, so one process-wide cache keyed on all of those serves every session.
+    """
+    from textual.cache import LRUCache
+    from textual.css.stylesheet import Stylesheet
+
+    parse_rules = Stylesheet._parse_rules
+    if getattr(parse_rules, "_cardroom_guard", False):
+        return
+    shared: LRUCache[tuple, list] = LRUCache(1024)
+    variables_keys: dict[int, tuple[dict, frozenset]] = {}
+
+    def parse_rules_shared(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
+                           tie_breaker: int = 0, scope: str = "") -> list:
+        variables = self._variables
+        known = variables_keys.get(id(variables))
+        if known is None or known[0] is not variables:
+            if len(variables_keys) > 256:
+                variables_keys.clear()
+            # The dict is kept beside its key, so its id cannot be reused while the entry lives.
+            known = variables_keys[id(variables)] = (variables, frozenset(variables.items()))
+        key = (known[1], css, read_from, is_default_rules, tie_breaker, scope)
+        rules = shared.get(key)
+        if rules is None:
+            rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+            shared[key] = rules
+        return rules
+
+    parse_rules_shared._cardroom_guard = True   # type: ignore[attr-defined]
+    Stylesheet._parse_rules = parse_rules_shared   # type: ignore[method-assign]
+
+
 def _keys_meet_bindings_at_once() -> None:
     """A key that nothing on its way would handle meets the bindings in the turn it reaches the app.
 
@@ -380,6 +418,7 @@ def install_guards() -> None:
     _no_self_caching_strips()
     _repaint_only_what_changed()
     _one_truecolor_filter_per_theme()
+    _css_rules_parsed_once_per_process()
     _keys_meet_bindings_at_once()
     keep_typed_keys_in_order()
     _installed = True

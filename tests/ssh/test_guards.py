@@ -296,6 +296,37 @@ def test_apps_share_one_truecolor_filter_per_theme_and_switching_it_off_is_their
     assert filter_of(apps[1])._terminal_theme is apps[1].ansi_theme
 
 
+def test_apps_share_the_rules_parsed_from_the_same_css_and_theme(monkeypatch):
+    """guards._css_rules_parsed_once_per_process: every app's stylesheet parsed every widget's
+    CSS for itself (a tenth of a login's CPU). Stylesheets with equal variables share one parse;
+    other variables (another theme) get their own, with their own values."""
+    import textual.css.stylesheet as stylesheet_module
+    from textual.css.stylesheet import Stylesheet
+
+    install_guards()
+    parsed = []
+    real_parse = stylesheet_module.parse
+
+    def counting_parse(*args, **kwargs):
+        parsed.append(args[1])
+        return real_parse(*args, **kwargs)
+
+    monkeypatch.setattr(stylesheet_module, "parse", counting_parse)
+    css = "Static.guard-test { color: $primary; }"
+
+    def rules(primary: str):
+        sheet = Stylesheet(variables={"primary": primary})   # a dict of its own, as each app's is
+        sheet.add_source(css, read_from=("guard-test", ""), is_default_css=True)
+        sheet.parse()
+        return sheet.rules
+
+    red, red_again, blue = rules("red"), rules("red"), rules("blue")
+    assert parsed == [css, css]                          # once for red, once for blue
+    assert red[0] is red_again[0]
+    assert red[0].styles.color != blue[0].styles.color
+    assert red[0].styles.color.rgb == (255, 0, 0) and blue[0].styles.color.rgb == (0, 0, 255)
+
+
 class _Keyed(textual.app.App[None]):
     """A focused widget three containers deep, a screen binding, an app binding and a priority
     one, an Input, and a container with a key method of its own."""
