@@ -559,6 +559,10 @@ class Table:
                 events = hand.show() if self._should_show(p) or not lg.muck else hand.muck()
             elif seat.leaving:
                 events = hand.fold() if lg.phase == "bet" and lg.fold else self._default(seat, lg)
+            elif lg.phase == "draw" and hand.protected[p]:
+                # A protected all-in is not asked again this hand: he stands pat (else each draw
+                # of a triple draw would wait out his clock again).
+                events = hand.stand_pat()
             elif seat.bot is not None:
                 self._arm(self.settings.bot_delay, lambda h=hand, p=p: self._bot_move(h, p))
                 self._changed()

@@ -220,3 +220,26 @@ def test_hot_seat_clock_starts_when_the_player_has_the_device(make_room):
     assert actor_client(clients) is not c       # timed out: the table acted for him
     nxt = actor_client(clients)
     assert nxt.view("T").seconds_left is None   # the next player's clock waits for them
+
+
+def test_a_protected_all_in_is_not_asked_again_at_the_draws(make_room):
+    """DESIGN: the protected player "is not asked again this hand". At triple draw he was asked at
+    every draw, and each draw waited out his 23 s clock again (seen over ssh)."""
+    room, clock = make_room(table_settings(game="27-triple"), settings=RoomSettings(timeout_allin_quota=1))
+    clients = _start(room, clock, names=("alice", "bob"))
+    table = room.tables["T"]
+    hand = table.hand
+    c = actor_client(clients)
+    p = table.hand_seats.index(c.view("T").my_seat)
+    start = clock.now()
+    clock.advance(23.01)                        # the small blind times out: protected, $1 in
+    assert hand.protected[p]
+    other = next(x for x in clients if x is not c)
+    while not hand.over:
+        assert actor_client(clients) in (other, None)   # never the protected player's turn
+        if actor_client(clients) is other:
+            lg = other.view("T").legal
+            other.act("T", "stand pat" if lg.phase == "draw" else "check" if lg.check else "call")
+        clock.advance(0.01)
+    assert sum(1 for e in hand.events if isinstance(e, ev.Drew) and e.player == p) == 3   # three pats
+    assert clock.now() - start < 30             # no draw waited for him
