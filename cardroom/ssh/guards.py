@@ -195,7 +195,7 @@ def _css_rules_parsed_once_per_process() -> None:
         variables = self._variables
         known = variables_keys.get(id(variables))
         if known is None or known[0] is not variables:
-            if len(variables_keys) > 256:
+            if len(variables_keys) > 64:
                 variables_keys.clear()
             # The dict is kept beside its key, so its id cannot be reused while the entry lives.
             known = variables_keys[id(variables)] = (variables, frozenset(variables.items()))
