@@ -103,12 +103,14 @@ def others_until(world, clients, me, pred=None, table="T", limit=50):
 
 
 async def open_table(app, pilot, table="T"):
-    """Welcome -> lobby -> watch the table (the app's player is already seated there)."""
+    """Welcome -> lobby -> watch the table (the app's player is already seated there). When the
+    table is waiting for the player's decision, the welcome screen's Enter opens it at once."""
     from cardroom.tui.screens.table import TableScreen
     await pilot.press("enter")
     await pilot.pause()
-    await pilot.press("enter")
-    await pilot.pause()
+    if not isinstance(app.screen, TableScreen):
+        await pilot.press("enter")
+        await pilot.pause()
     assert isinstance(app.screen, TableScreen), app.screen
     return app.screen
 

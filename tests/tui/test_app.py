@@ -146,3 +146,28 @@ async def test_a_railbird_who_goes_back_to_the_lobby_is_no_longer_counted_at_the
         await pilot.pause()
         assert w.room.tables["Full"].summary().waiting == 1
         assert w.room.tables["Full"].summary().railbirds == 0
+
+
+async def test_back_mid_hand_enter_goes_straight_to_the_table_waiting_for_me(world):
+    """A dropped connection keeps the seat and the clock runs: the player who logs in again is told
+    it is his turn, and Enter opens that table (over the lobby) instead of the table list."""
+    from cardroom.tui.screens.table import TableScreen
+
+    w = world()
+    clients = w.seat("T", ["alice", "bob"])
+    w.clock.advance(0.01)
+    me = w.actor(clients)
+    other = next(c for c in clients if c is not me)
+    for client, waiting in ((me, True), (other, False)):
+        app = build_app(client)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            said = "It is your turn at T: press Enter to go there."
+            assert (said in screen_text(app)) is waiting
+            await pilot.press("enter")
+            await pilot.pause()
+            if waiting:
+                assert isinstance(app.screen, TableScreen) and app.screen.table == "T"
+                await pilot.press("escape")
+                await pilot.pause()
+            assert isinstance(app.screen, LobbyScreen)

@@ -31,7 +31,10 @@ async def test_switch_between_two_tables_and_see_who_waits(world):
     assert set(alice.waiting_for_me()) == {"A", "B"}
     app = build_app(alice, options=UIOptions(sound=False))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("enter")
+        await pilot.press("enter")                      # the welcome's Enter: a table waiting for me
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.screen.table in ("A", "B")
+        await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
         text = screen_text(app)

@@ -1,4 +1,5 @@
-"""Welcome: who you are and your money; Enter goes to the lobby, `k` to my SSH keys."""
+"""Welcome: who you are and your money; Enter goes to the lobby (and on to a table waiting for my
+decision, for a player back after a dropped connection), `k` to my SSH keys."""
 
 from __future__ import annotations
 
@@ -36,12 +37,19 @@ class WelcomeScreen(Screen):
             yield Static(Text("cardroom", "bold"), id="welcome-title")
             yield Static(Text.assemble("Welcome, ", (client.name, "bold"), "."), id="welcome-who")
             yield Static(money_text(client.my_money()), id="welcome-money")
-            yield Static(Text("Press Enter for the table list.", "italic"))
+            waiting = client.waiting_for_me()
+            yield Static(Text(f"It is your turn at {waiting[0]}: press Enter to go there." if waiting
+                              else "Press Enter for the table list.", "italic"), id="welcome-next")
         yield KeyFooter()
 
     def action_lobby(self) -> None:
         from cardroom.tui.screens.lobby import LobbyScreen
         self.app.switch_screen(LobbyScreen())
+        # Back mid-hand (a dropped connection keeps the seat): the clock is running, so the table
+        # waiting for me opens over the lobby at once; Escape goes back to the lobby.
+        waiting = self.app.client.waiting_for_me()
+        if waiting:
+            self.app.open_table(waiting[0])
 
     def action_money(self) -> None:
         from cardroom.tui.screens.money import MoneyScreen
