@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cardroom.engine import events as ev
 from cardroom.engine.betting import NO_RAKE, Rules, Structure
 from cardroom.engine.cards import Deck
 from cardroom.engine.hand import Hand, Player
@@ -85,6 +86,38 @@ def test_round_trip_every_game_and_structure(key, kind):
         assert in_phh_order(r) == in_phh_order(h) == r.stacks
         assert kinds(r) == kinds(h)
         assert r.rake == h.rake
+
+
+@pytest.mark.parametrize("kind", ["fixed", "no"])
+def test_round_trip_of_hands_with_a_newcomers_live_post_and_a_dead_small_blind(kind):
+    """The room deals these (seed 001: a new player posts the big blind; one back from missing
+    the blinds posts the small blind dead as well): the file carries them in _cardroom_ fields."""
+    v, st = VARIANTS["holdem"], Structure.make(kind, 200, 400)
+    for seed in range(6):
+        rng = random.Random(seed)
+        players = [Player("P0", 5000, seat=1), Player("P1", 5000, seat=2), Player("P2", 5000, seat=3),
+                   Player("New", 5000, seat=5, live_post=st.big_blind),
+                   Player("Back", 5000, seat=7, live_post=st.big_blind, dead_post=st.blinds[0])]
+        h = Hand(v, st, players, button=0, deck=Deck(rng), rules=Rules())
+        while h.actor is not None:
+            lg = h.legal()
+            if lg.phase == "showdown":
+                h.show()
+            elif lg.min_to and rng.random() < 0.3:
+                h.bet(rng.randint(lg.min_to, lg.max_to))
+            elif lg.check:
+                h.check()
+            elif rng.random() < 0.2:
+                h.fold()
+            else:
+                h.call()
+        posts = [(e.player, e.kind) for e in h.events if isinstance(e, ev.Posted)]
+        assert (3, "live") in posts and (4, "live") in posts and (4, "dead") in posts
+        text = export_hand(h)
+        assert "_cardroom_live_posts" in text and "_cardroom_dead_posts" in text
+        r = import_hand(text)
+        assert in_phh_order(r) == in_phh_order(h) == r.stacks
+        assert kinds(r) == kinds(h) and r.rake == h.rake
 
 
 @pytest.mark.parametrize("key", ["27-triple", "a5-triple", "draw", "stud", "omaha8"])
