@@ -110,7 +110,7 @@ def test_leave_folds_the_hand_and_returns_the_stack_to_the_account(make_room):
 
 def test_railbirds_watch_without_a_seat_and_are_listed(make_room):
     room, clock = make_room()
-    clients = seat_players(room)
+    seat_players(room)
     clock.advance(0.01)
     rail = room.connect("railbird")
     view = rail.watch("T")
