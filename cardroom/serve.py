@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import logging.handlers
 import signal
 import sys
 from dataclasses import dataclass, field
@@ -244,6 +245,16 @@ async def shutdown(served: Served) -> None:
     served.store.close()
 
 
+# The log rotates: cardroom.log and five older files of at most 10 MiB each. asyncssh writes a dozen
+# lines for every connection, so a busy room would otherwise fill the disk that its ledger lives on.
+LOG_BYTES, LOG_BACKUPS = 10 * 1024 * 1024, 5
+
+
+def log_file(path: Path) -> logging.Handler:
+    return logging.handlers.RotatingFileHandler(path, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS,
+                                                encoding="utf-8")
+
+
 def main(args) -> int:
     config_path = Path(args.config)
     try:
@@ -254,7 +265,7 @@ def main(args) -> int:
     data_dir = Path(args.data_dir) if args.data_dir else Path(config.server.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir / "cardroom.log"
-    handlers = [logging.FileHandler(log_path)]
+    handlers = [log_file(log_path)]
     logging.basicConfig(level=logging.INFO, handlers=handlers,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.headless:

@@ -73,3 +73,28 @@ def test_serve_without_a_terminal_on_stdout_keeps_the_console_off(tmp_path):
     assert "players connect with" in text and "console panel is off" in text, text
     assert "\x1b" not in text
     assert proc.returncode == 0, text
+
+
+def test_the_server_log_rotates_instead_of_growing_without_end(tmp_path, monkeypatch):
+    """asyncssh logs a dozen lines a connection: the log must not fill the ledger's disk."""
+    import logging
+
+    from cardroom import serve
+
+    handler = serve.log_file(tmp_path / "cardroom.log")
+    assert (handler.maxBytes, handler.backupCount) == (10 * 1024 * 1024, 5)
+    monkeypatch.setattr(serve, "LOG_BYTES", 4096)
+    handler.close()
+    handler = serve.log_file(tmp_path / "cardroom.log")
+    logger = logging.getLogger("cardroom.test-rotation")
+    logger.propagate = False
+    logger.addHandler(handler)
+    try:
+        for i in range(2000):
+            logger.warning("connection %d closed", i)
+    finally:
+        logger.removeHandler(handler)
+        handler.close()
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["cardroom.log"] + [f"cardroom.log.{k}" for k in range(1, 6)]
+    assert all((tmp_path / f).stat().st_size <= 4096 for f in files)
