@@ -37,15 +37,17 @@ def run_demo(game: str, structure: str, players: int, hands: int, *, seed: int |
             client.join("Demo")
             client.buy_in("Demo", 10_000)
             table.make_bot(client.account_id, random.Random(bot_rng.random()))
-        printed = 0
+        last = None   # the last line printed: the chat keeps only its newest lines, so count from it
         print(f"{variant.name}, {st.describe()}: {players} practice bots, {hands} hands\n")
         played = 0
         while played < hands:
             clock.advance(0.5)
             lines = list(table.chat)
-            for line in lines[printed:] if printed <= len(lines) else lines:
+            start = next((i + 1 for i in range(len(lines) - 1, -1, -1) if lines[i] is last), 0)
+            for line in lines[start:]:
                 print(f"{line.name:>6}: {line.text}")
-            printed = len(lines)
+            if lines:
+                last = lines[-1]
             played = len(table.stats)
             if clock.now() > 10**6:
                 break

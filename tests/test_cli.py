@@ -98,3 +98,15 @@ def test_the_server_log_rotates_instead_of_growing_without_end(tmp_path, monkeyp
     files = sorted(p.name for p in tmp_path.iterdir())
     assert files == ["cardroom.log"] + [f"cardroom.log.{k}" for k in range(1, 6)]
     assert all((tmp_path / f).stat().st_size <= 4096 for f in files)
+
+
+def test_demo_prints_every_hand_it_plays(capsys):
+    """The table keeps only its newest 200 chat lines; the demo counted printed lines by position,
+    so after about seven hands it printed nothing more while it went on playing."""
+    from cardroom.demo import run_demo
+
+    assert run_demo("holdem", "fixed", 6, 25, seed=21) == 0
+    out = capsys.readouterr().out
+    begun = [line for line in out.splitlines() if line.endswith(" begins")]
+    assert len(begun) == 25 and len(set(begun)) == 25
+    assert out.rstrip().endswith("25 hands; money conserved: True")
