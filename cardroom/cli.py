@@ -44,8 +44,46 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _cmd_demo(args: argparse.Namespace) -> int:
     from cardroom.demo import run_demo
+    from cardroom.engine.variants import find_variant
 
+    try:
+        find_variant(args.game)
+    except ValueError as e:
+        print(f"cardroom demo: {e}", file=sys.stderr)
+        return 2
+    if args.hands < 1:
+        print("cardroom demo: --hands is at least 1", file=sys.stderr)
+        return 2
     return run_demo(args.game, args.structure, args.players, args.hands, seed=args.seed)
+
+
+def hotseat_players(names: str, bots: int, variant) -> list[str]:
+    """The local players from --players ("alice,bob"), checked as the room checks a name at login:
+    each a valid name, none reserved, no two alike (nor alike a practice bot's "botN"), and room
+    for them and the bots at one table of the game. Raises ValueError with a message."""
+    from cardroom.room.text import BadName, clean_name, is_reserved, looks_alike
+
+    players = []
+    for raw in (n for n in names.split(",") if n.strip()):
+        try:
+            name = clean_name(raw)
+        except BadName as e:
+            raise ValueError(f"{raw.strip()!r}: {e}") from None
+        if is_reserved(name):
+            raise ValueError(f"{name!r} is kept for the house: choose another name")
+        taken = next((other for other in players + [f"bot{i + 1}" for i in range(max(bots, 0))]
+                      if looks_alike(name, other)), None)
+        if taken is not None:
+            raise ValueError(f"{name!r} and {taken!r} are too alike: every player needs a name of their own")
+        players.append(name)
+    if bots < 0:
+        raise ValueError("--bots is a number of practice bots, 0 or more")
+    if not players or len(players) + bots < 2:
+        raise ValueError("at least two players (local players and bots)")
+    if len(players) + bots > variant.max_seats:
+        raise ValueError(f"{variant.name} seats at most {variant.max_seats} players; "
+                         f"{len(players)} local players and {bots} bots were asked for")
+    return players
 
 
 def hotseat_structure(variant, kind: str, stakes: str):
@@ -86,12 +124,9 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     try:
         variant = find_variant(args.game)
         structure = hotseat_structure(variant, args.structure, args.stakes)
+        players = hotseat_players(args.players, args.bots, variant)
     except ValueError as e:
         print(f"cardroom hotseat: {e}", file=sys.stderr)
-        return 2
-    players = [n.strip() for n in args.players.split(",") if n.strip()]
-    if not players or len(players) + args.bots < 2:
-        print("cardroom hotseat: at least two players (local players and bots)", file=sys.stderr)
         return 2
     seats = min(variant.max_seats, max(6, len(players) + args.bots))
     path = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="cardroom-")) / "hotseat.sqlite3"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardroom.cli import hotseat_structure, main
+from cardroom.cli import hotseat_players, hotseat_structure, main
 from cardroom.config import config_from_dict
 from cardroom.engine.variants import find_variant
 
@@ -34,6 +34,34 @@ def test_bad_hotseat_stakes_are_refused_with_a_message(stakes, capsys):
     assert main(["hotseat", f"--stakes={stakes}", "--players", "a,b"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cardroom hotseat: ") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("players, bots, says", [
+    ("a,a", 1, "too alike"),                  # it started heads-up against one bot: one account
+    ("Ann,ann", 0, "too alike"),
+    ("bot1,ann", 1, "too alike"),             # a local player named like the practice bot
+    ("a,b,c,d,e,f,g", 3, "at most 8"),        # stud: the tenth player's seat raised SeatTaken
+    ("ann", 0, "at least two"),
+    ("ann,Dealer", 0, "kept for the house"),
+    ("ann,b\x1b[31mob", 0, "may not contain"),
+    ("ann,bob", -1, "0 or more"),
+])
+def test_bad_hotseat_players_are_refused_with_a_message(players, bots, says, capsys):
+    assert main(["hotseat", "--game", "stud", "--players", players, "--bots", str(bots)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardroom hotseat: ") and says in err and "Traceback" not in err
+
+
+def test_hotseat_players_are_the_cleaned_names():
+    assert hotseat_players(" alice , bob,,", 2, HOLDEM) == ["alice", "bob"]
+
+
+@pytest.mark.parametrize("argv, says", [(["--game", "nosuch"], "no game called 'nosuch'"),
+                                        (["--hands", "0"], "at least 1")])
+def test_bad_demo_arguments_are_refused_with_a_message(argv, says, capsys):
+    assert main(["demo", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardroom demo: ") and says in err and "Traceback" not in err
 
 
 def test_serve_without_a_terminal_on_stdout_keeps_the_console_off(tmp_path):
