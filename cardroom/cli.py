@@ -78,7 +78,9 @@ def hotseat_players(names: str, bots: int, variant) -> list[str]:
         players.append(name)
     if bots < 0:
         raise ValueError("--bots is a number of practice bots, 0 or more")
-    if not players or len(players) + bots < 2:
+    if not players:
+        raise ValueError("name at least one local player: --players alice,bob (bots fill the other seats)")
+    if len(players) + bots < 2:
         raise ValueError("at least two players (local players and bots)")
     if len(players) + bots > variant.max_seats:
         raise ValueError(f"{variant.name} seats at most {variant.max_seats} players; "

@@ -45,6 +45,7 @@ def test_bad_hotseat_stakes_are_refused_with_a_message(stakes, capsys):
     ("ann,Dealer", 0, "kept for the house"),
     ("ann,b\x1b[31mob", 0, "may not contain"),
     ("ann,bob", -1, "0 or more"),
+    (",", 3, "at least one local player"),   # it said "at least two players" with three bots
 ])
 def test_bad_hotseat_players_are_refused_with_a_message(players, bots, says, capsys):
     assert main(["hotseat", "--game", "stud", "--players", players, "--bots", str(bots)]) == 2
