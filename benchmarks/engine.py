@@ -35,6 +35,8 @@ import warnings
 from functools import cache
 from itertools import combinations
 
+from benchmarks import positive
+
 
 @cache
 def _subsets(n: int, k: int) -> tuple[tuple[int, ...], ...]:
@@ -237,9 +239,9 @@ def _rate(run, hands: int, seed: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks engine", description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=2000, help="cardroom hands per repetition")
-    parser.add_argument("--pk-hands", type=int, default=100, help="pokerkit hands per repetition")
-    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--hands", type=positive, default=2000, help="cardroom hands per repetition")
+    parser.add_argument("--pk-hands", type=positive, default=100, help="pokerkit hands per repetition")
+    parser.add_argument("--reps", type=positive, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", action="store_true", help="cProfile cardroom's runs instead")

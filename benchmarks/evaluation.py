@@ -35,6 +35,7 @@ from collections import deque
 from itertools import starmap
 from typing import Callable
 
+from benchmarks import positive
 from cardroom.engine import evaluation as ev
 from cardroom.engine.cards import CARDS, codes
 
@@ -266,9 +267,9 @@ def print_table(rows: list[dict], meta: dict) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks evaluation", description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=20_000, help="hands per case (default 20000)")
-    parser.add_argument("--slow-hands", type=int, default=1_000, help="hands for pokerkit (default 1000)")
-    parser.add_argument("--repeat", type=int, default=7, help="interleaved repetitions (default 7)")
+    parser.add_argument("--hands", type=positive, default=20_000, help="hands per case (default 20000)")
+    parser.add_argument("--slow-hands", type=positive, default=1_000, help="hands for pokerkit (default 1000)")
+    parser.add_argument("--repeat", type=positive, default=7, help="interleaved repetitions (default 7)")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="cpu = time.process_time (default), wall = time.perf_counter")

@@ -51,6 +51,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks import positive
 from benchmarks._ssh_load import (Recorder, Session, make_client_session_class, pick_key, plan_tables,
                                   proc_stat)
 
@@ -61,12 +62,12 @@ TARGET_MIB_PER_SESSION = 10.0
 
 def _args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m benchmarks ssh", description=__doc__.splitlines()[0])
-    p.add_argument("--sessions", type=int, default=1000, help="SSH sessions in all (default 1000)")
+    p.add_argument("--sessions", type=positive, default=1000, help="SSH sessions in all (default 1000)")
     p.add_argument("--seated", type=int, default=200, help="of which seated players (default 200)")
     p.add_argument("--tables", type=int, default=0, help="tables (default max(25, seated/8))")
     p.add_argument("--duration", type=float, default=60.0, help="measured seconds (default 60)")
     p.add_argument("--think", type=float, default=2.0, help="mean think time of a player, s (default 2)")
-    p.add_argument("--batch", type=int, default=50, help="sessions logging in at once (default 50)")
+    p.add_argument("--batch", type=positive, default=50, help="sessions logging in at once (default 50)")
     p.add_argument("--size", default="100x30", help="terminal size WxH (default 100x30)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-shared-screens", dest="shared_screens", action="store_false",

@@ -45,3 +45,13 @@ def test_the_drivers_discards_are_a_uniform_count_then_a_uniform_subset():
     pairs = Counter(frozenset(d) for d in picks if len(d) == 2)
     assert len(pairs) == 10 and max(pairs.values()) < 1.15 * min(pairs.values())
     assert all(len(engine._discards(hole, 3, rand)) <= 3 for _ in range(200))
+
+
+@pytest.mark.parametrize("argv", [["--hands", "0"], ["--reps", "-1"], ["--pk-hands", "x"]])
+def test_a_benchmark_of_nothing_is_refused_up_front(argv, capsys):
+    """`--hands 0` ran the whole benchmark and ended in a ZeroDivisionError."""
+    with pytest.raises(SystemExit) as stop:
+        engine.main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "error: argument" in err and "Traceback" not in err
