@@ -63,7 +63,10 @@ def hotseat_players(names: str, bots: int, variant) -> list[str]:
     for them and the bots at one table of the game. Raises ValueError with a message."""
     from cardroom.room.text import BadName, clean_name, is_reserved, looks_alike
 
-    players = []
+    if bots < 0:
+        raise ValueError("--bots is a number of practice bots, 0 or more")
+    bot_names = [f"bot{i + 1}" for i in range(bots)]
+    players: list[str] = []
     for raw in (n for n in names.split(",") if n.strip()):
         try:
             name = clean_name(raw)
@@ -71,13 +74,10 @@ def hotseat_players(names: str, bots: int, variant) -> list[str]:
             raise ValueError(f"{raw.strip()!r}: {e}") from None
         if is_reserved(name):
             raise ValueError(f"{name!r} is kept for the house: choose another name")
-        taken = next((other for other in players + [f"bot{i + 1}" for i in range(max(bots, 0))]
-                      if looks_alike(name, other)), None)
+        taken = next((other for other in players + bot_names if looks_alike(name, other)), None)
         if taken is not None:
             raise ValueError(f"{name!r} and {taken!r} are too alike: every player needs a name of their own")
         players.append(name)
-    if bots < 0:
-        raise ValueError("--bots is a number of practice bots, 0 or more")
     if not players:
         raise ValueError("name at least one local player: --players alice,bob (bots fill the other seats)")
     if len(players) + bots < 2:

@@ -199,11 +199,13 @@ async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_
                f"players connect with: ssh -p {served.server.port} NAME@{shown_host}")
     log.info(message.replace("\n", "; "))
     print(message, file=sys.__stdout__, flush=True)
-    if not headless and not _on_a_terminal():
-        print("no terminal here: the console panel is off (admins can use F12 over ssh)",
-              file=sys.__stdout__, flush=True)
-    console = None if headless else asyncio.create_task(_run_console(served, served.stop,
-                                                                     tuple(message.split("\n"))))
+    console = None
+    if not headless:
+        if _on_a_terminal():
+            console = asyncio.create_task(_run_console(served, served.stop, tuple(message.split("\n"))))
+        else:
+            print("no terminal here: the console panel is off (admins can use F12 over ssh)",
+                  file=sys.__stdout__, flush=True)
     await stop.wait()
     await shutdown(served)
     if console is not None:
@@ -218,13 +220,11 @@ def _on_a_terminal() -> bool:
 
 
 async def _run_console(served: Served, stop: asyncio.Event, banner: tuple[str, ...] = ()) -> None:
-    """The admin panel on the server's own terminal (when there is one); quitting it stops the
-    server, as Ctrl-C would."""
+    """The admin panel on the server's own terminal (serve starts it only when there is one);
+    quitting it stops the server, as Ctrl-C would."""
     from cardroom.admin.commands import AdminContext
     from cardroom.admin.panel import build_console_app
 
-    if not _on_a_terminal():
-        return
     ctx = AdminContext(served.room, served.store, "console", stop.set)
     app = build_console_app(ctx, banner)
     await app.run_async()

@@ -740,11 +740,9 @@ class Table:
         for i, account in enumerate(self.hand_accounts):
             deltas[account] = hand.stacks[i] - hand.start_stacks[i]
         try:
-            when = self.clock.wall()
-            self.store.settle_hand(
-                self.hand_id, deltas, hand.rake,
-                record_of(hand, table=self.name, hand_id=self.hand_id, when=when, seats=self.settings.seats),
-                public_text(hand, table=self.name, hand_id=self.hand_id, when=when, seats=self.settings.seats))
+            about = dict(table=self.name, hand_id=self.hand_id, when=self.clock.wall(), seats=self.settings.seats)
+            self.store.settle_hand(self.hand_id, deltas, hand.rake, record_of(hand, **about),
+                                   public_text(hand, **about))
         except Exception as e:   # never lose track: the hand stays in escrow and is voided on restart
             log.exception("settling hand %s failed", self.hand_id)
             self.status = "paused"

@@ -14,14 +14,20 @@ from cardroom.tui.widgets.card import HandCard
 from .conftest import SIZE, notified, open_table, others_until, passive, screen_text, table_settings
 
 
+def alices_turn_three_handed(world):
+    """A three-handed table where the others have played until it is alice's decision."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    others_until(w, clients, clients[0])
+    return w, clients
+
+
 def last_chat(view, n=3):
     return [c.text for c in view.chat[-n:]]
 
 
 async def test_fold_key(world):
-    w = world()
-    alice, bob, carol = w.seat("T", ["alice", "bob", "carol"])
-    others_until(w, [alice, bob, carol], alice)
+    w, (alice, bob, carol) = alices_turn_three_handed(world)
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)
@@ -36,9 +42,7 @@ async def test_fold_key(world):
 async def test_clicking_a_chip_of_the_action_bar_does_its_action(world):
     from cardroom.tui.widgets.bars import ActionBar
 
-    w = world()
-    alice, bob, carol = w.seat("T", ["alice", "bob", "carol"])
-    others_until(w, [alice, bob, carol], alice)
+    w, (alice, bob, carol) = alices_turn_three_handed(world)
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(app, pilot)
@@ -236,10 +240,8 @@ async def test_space_at_the_draw_stands_pat(world):
 
 
 async def test_each_auto_action_key(world):
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
-    alice, bob = clients[0], clients[1]
-    others_until(w, clients, alice)
+    w, clients = alices_turn_three_handed(world)
+    alice = clients[0]
     alice.act("T", "call")                   # now it is bob's turn: autos wait for alice's next turn
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
@@ -466,10 +468,7 @@ async def test_help_shows_the_tables_own_rules(world):
 
 
 async def test_countdown_bar_then_large_digits_for_whoever_acts(world):
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
-    alice, bob = clients[0], clients[1]
-    others_until(w, clients, alice)
+    w, (alice, bob, _carol) = alices_turn_three_handed(world)
     alice.act("T", "call")           # bob to act; alice (and every railbird) sees his clock
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
@@ -510,9 +509,7 @@ async def test_options_auto_blind_and_change_table_stake(world):
 async def test_a_chat_line_sent_with_enter_gives_the_keys_back_to_the_table(world):
     """t opens the chat box; Enter sends the line and returns to the table, so the next c calls
     (it used to stay in the box: "c" and Enter then said "c" to the table instead of calling)."""
-    w = world()
-    alice, bob, carol = w.seat("T", ["alice", "bob", "carol"])
-    others_until(w, [alice, bob, carol], alice)
+    w, (alice, bob, carol) = alices_turn_three_handed(world)
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(app, pilot)

@@ -43,6 +43,11 @@ AUTO_KEYS = (("ask", "a", AUTO_LABELS["ask"]), ("check/fold", "f2", AUTO_LABELS[
 TURN_ACTIONS = {"fold", "check", "call", "bring_in", "wager", "tap", "draw"}
 
 
+def _asked_post_or_wait(view: TableView) -> bool:
+    """The p / w question: back after missing the blinds, or new in a game under way."""
+    return view.missed_blinds or view.new_player
+
+
 class TableScreen(Screen):
     AUTO_FOCUS = None
     # A key with several bindings runs the first one that check_action allows: the blind questions
@@ -191,7 +196,7 @@ class TableScreen(Screen):
         self._message = view.message
         others = self._show_others()
         # The footer rebuilds itself on refresh_bindings: only when what the keys do has changed.
-        if not (view.missed_blinds or view.new_player):
+        if not _asked_post_or_wait(view):
             self.post_missed = None
         keys = (view.legal, view.my_seat, view.sitting_out, view.buy_in is None, len(view.my_cards),
                 any(s.status == "empty" and not s.held_for for s in view.seats), bool(others),
@@ -324,7 +329,7 @@ class TableScreen(Screen):
         if lg is None and v.my_seat is not None and v.blind_prompt:
             return (("enter", f"Post {money(v.blind_prompt)}", "post_blind(True)"),
                     ("esc", "Sit out", "post_blind(False)")), "Post your blind to play this hand"
-        if lg is None and v.my_seat is not None and (v.missed_blinds or v.new_player) and v.buy_in is None:
+        if lg is None and v.my_seat is not None and _asked_post_or_wait(v) and v.buy_in is None:
             items = (("p", "Post missed blinds now" if v.missed_blinds else "Post a big blind now",
                       "post_missed(True)"),
                      ("w", "Wait for the big blind", "post_missed(False)"))
@@ -381,7 +386,7 @@ class TableScreen(Screen):
         if action == "post_blind":
             return seated and bool(v.blind_prompt)
         if action == "post_missed":
-            return seated and (v.missed_blinds or v.new_player) and not v.blind_prompt
+            return seated and _asked_post_or_wait(v) and not v.blind_prompt
         if action == "hold":
             if not self.is_draw_game:
                 return False   # nothing to hold in a game without a draw: not in the footer
@@ -536,7 +541,7 @@ class TableScreen(Screen):
     def action_post_missed(self, post: bool = True) -> None:
         """Missed blinds (or new here): post at the next hand (True) or wait for the big blind (False)."""
         v = self.view
-        if not (v.missed_blinds or v.new_player):
+        if not _asked_post_or_wait(v):
             return
         if self._do(self.app.client.post_or_wait, self.table, post):
             self.post_missed = post
