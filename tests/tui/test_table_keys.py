@@ -535,3 +535,71 @@ async def test_a_call_of_the_whole_stack_says_all_in(world):
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)
         assert "c Call $18 all-in" in screen_text(app)      # his $20 less the $2 big blind
+
+
+async def test_a_dimmed_key_says_why_the_stud_bring_in_cannot_fold(world):
+    """Seed 001/stud: the lowest up card must bring in (or complete); f is dimmed then, and
+    pressing it says the rule instead of doing nothing, and changes nothing."""
+    w = world(table_settings(game="stud", small=200, big=400))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    w.clock.advance(0.01)
+    bringer = w.actor(clients)
+    assert bringer.view("T").legal.bring_in
+    app = build_app(bringer)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("f")
+        await pilot.pause()
+        assert "must bring in or complete" in notified(app)
+        view = bringer.view("T")
+        assert view.legal is not None and view.legal.bring_in   # still the bring-in's decision
+        assert not any("folds" in c.text for c in view.chat)
+
+
+async def test_a_dimmed_key_out_of_turn_says_so_and_never_acts_later(world):
+    w, (alice, bob, carol) = alices_turn_three_handed(world)
+    app = build_app(bob)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("c", "f")
+        await pilot.pause()
+        assert notified(app).count("It is not your turn") == 2
+        passive(alice)                              # now it is bob's turn: nothing was queued
+        await pilot.pause()
+        assert bob.view("T").legal is not None
+        assert bob.view("T").chat[-1].text.startswith("alice")
+
+
+async def test_a_dimmed_key_for_a_railbird_says_how_to_sit(world):
+    w, clients = alices_turn_three_handed(world)
+    dave = w.room.connect("dave")
+    dave.watch("T")
+    app = build_app(dave)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        assert "You are watching this table" in notified(app)
+
+
+async def test_a_dimmed_raise_key_states_the_cap(world):
+    """Seed 000: a bet and three raises a round; after the cap r is dimmed and says so."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    w.clock.advance(0.01)
+    while True:   # everyone raises while a raise is allowed: the big blind and three raises
+        a = w.actor(clients)
+        lg = a.view("T").legal
+        if not lg.min_to:
+            break
+        a.act("T", "raise", lg.min_to)
+    others_until(w, clients, alice)
+    assert alice.view("T").legal.min_to == 0
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        assert "capped at 4 bets" in notified(app)
+        assert alice.view("T").legal is not None

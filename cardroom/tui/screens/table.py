@@ -64,6 +64,12 @@ class TableScreen(Screen):
         Binding("r", "wager('raise')", "Raise"),
         Binding("r", "wager('complete')", "Complete"),
         Binding("space", "tap", "Tap"),
+        # Last for their keys: a betting key that is dimmed now still answers, saying why.
+        Binding("f", "refused('fold')", show=False),
+        Binding("c", "refused('call')", show=False),
+        Binding("r", "refused('raise')", show=False),
+        Binding("space", "refused('check')", show=False),
+        Binding("enter", "refused('draw')", show=False),
         *[Binding(key, f"auto('{auto}')", label, group=AUTO) for auto, key, label in AUTO_KEYS],
         Binding("j", "join", "Join"),
         Binding("p", "post_missed(True)", "Post now"),
@@ -410,6 +416,9 @@ class TableScreen(Screen):
             return (lg.raise_kind or "bet") == kind
         if action == "tap":
             return True if lg is not None else None
+        if action == "refused":
+            # Reached only when the key's own bindings are off; Enter is the draw's key only.
+            return parameters[0] != "draw" or self.is_draw_game
         if action == "auto":
             return True if seated else False
         if action == "join":
@@ -475,6 +484,22 @@ class TableScreen(Screen):
             self.app.push_screen(Confirm("Hold all your cards and stand pat?", "Stand pat"), answer)
             return
         self._act("draw", discards=discards)
+
+    def action_refused(self, kind: str) -> None:
+        """A betting key pressed while its action is dimmed. The pages' buttons are greyed out,
+        which a key cannot be, so it says why instead of doing nothing: out of turn the screen
+        says so (and nothing is sent, so the key never acts later); on one's own turn the intent
+        goes to the room, which refuses it with the rule (a stud bring-in cannot fold, the
+        betting is capped, the big blind must be raised) and changes nothing."""
+        v = self.view
+        if v.my_seat is None:
+            self.notify("You are watching this table: press j to take a seat", severity="warning")
+        elif v.legal is not None:
+            self._act(kind)
+        elif not v.my_cards:
+            self.notify("You are not in this hand", severity="warning")
+        else:
+            self.notify("It is not your turn", severity="warning")
 
     def action_fold(self) -> None:
         self._act("fold")
