@@ -492,14 +492,14 @@ class TableScreen(Screen):
         goes to the room, which refuses it with the rule (a stud bring-in cannot fold, the
         betting is capped, the big blind must be raised) and changes nothing."""
         v = self.view
-        if v.my_seat is None:
-            self.notify("You are watching this table: press j to take a seat", severity="warning")
-        elif v.legal is not None:
+        if v.legal is not None:
             self._act(kind)
-        elif not v.my_cards:
-            self.notify("You are not in this hand", severity="warning")
-        else:
-            self.notify("It is not your turn", severity="warning")
+            return
+        why = ("You are watching this table: press j to take a seat" if v.my_seat is None else
+               "You are not in this hand" if not v.my_cards else "It is not your turn")
+        # Keys pressed again while waiting add no second copy of a toast still on screen.
+        if not any(n.message == why for n in self.app._notifications):
+            self.notify(why, severity="warning")
 
     def action_fold(self) -> None:
         self._act("fold")
