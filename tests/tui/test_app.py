@@ -171,3 +171,21 @@ async def test_back_mid_hand_enter_goes_straight_to_the_table_waiting_for_me(wor
                 await pilot.press("escape")
                 await pilot.pause()
             assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_the_lobby_shows_seated_in_full_after_taking_a_seat(world):
+    """Seen over ssh: after joining a table and going back to the lobby, the You column read
+    "sea": a cell updated in place did not widen its column past the heading."""
+    w = world(table_settings("Open"))
+    erin = w.room.connect("erin")
+    app = build_app(erin)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        erin.join("Open")
+        erin.buy_in("Open", 10_000)
+        app.screen.refresh_from_room()
+        await pilot.pause()
+        row = next(line for line in screen_text(app).splitlines() if "Open" in line)
+        assert "seated" in row, row

@@ -80,7 +80,7 @@ class LobbyScreen(Screen):
         for r in rows:
             for col, cell in zip(COLUMNS, self._cells(r, mine, waiting)):
                 if table.get_cell(r.name, col) != cell:
-                    table.update_cell(r.name, col, cell)
+                    table.update_cell(r.name, col, cell, update_width=True)   # "seated" outgrows "You"
 
     def _show_title(self, mine: set, waiting: set) -> None:
         title = Text.assemble(("Tables", "bold"), "   ", self.app.client.name)
