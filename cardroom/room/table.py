@@ -32,6 +32,9 @@ from cardroom.room.ports import HandStart, Refused, SeatStack, Store
 from cardroom.room.seating import HandPlan, SeatFacts, plan_hand
 
 log = logging.getLogger("cardroom.table")
+# Seed 001: a new player may post in "at any time except when he is between the button and the big blind".
+_KEPT_OUT = ("you sit between the button and the big blind, where nobody may post in: "
+             "you play when the button has passed you")
 RATHOLE_SECONDS = 3600.0
 
 
@@ -479,6 +482,13 @@ class Table:
         for number in plan.dealt:
             s = self.seats[number]
             s.owes, s.missed_sb = "", False
+            if s.message == _KEPT_OUT:
+                s.message = ""
+        for s in self.seats.values():
+            # A ready poster left out can only be between the button and the big blind (plan_hand).
+            if s.wants_post and s.owes and s.number not in plan.dealt and s.stack > 0 \
+                    and not (s.sitting_out or s.leaving):
+                s.message = _KEPT_OUT
         self._say(f"Hand #{hand_id} begins")
         self._after_events(list(self.hand.events))
 

@@ -162,6 +162,29 @@ def test_no_posting_between_the_button_and_the_big_blind():
     assert 3 not in plan.dealt
 
 
+def test_a_new_player_kept_out_between_the_button_and_the_big_blind_is_told_why(make_room):
+    """Seen over ssh: heads-up, a newcomer in the seat after the next button pressed "post now",
+    was not dealt in (he would sit in the small blind), and his screen still said "you will post"
+    with no word of why. The table now tells him the rule."""
+    room, clock = make_room()
+    clients = seat_players(room, names=("a", "b"))        # seats 2 and 3, the button on 2
+    clock.advance(0.01)
+    late = room.connect("late")
+    late.join("T")                                        # seat 4
+    late.buy_in("T", 10_000)
+    late.post_or_wait("T", True)
+    _play_hand_out(room, clock, clients)
+    clock.advance(3.1)
+    t = room.tables["T"]
+    assert t.plan.button == 3 and 4 not in t.hand_seats   # he would be the small blind
+    assert "between the button and the big blind" in late.view("T").message
+    assert "between the button" not in clients[0].view("T").message
+    _play_hand_out(room, clock, clients)
+    clock.advance(3.1)
+    assert 4 in t.hand_seats                              # the button has passed him: he posts in
+    assert late.view("T").message == ""
+
+
 def test_a_new_player_in_the_big_blind_position_enters_by_posting_the_big_blind():
     seats = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True),
              SeatFacts(4, True, owes="new", wants_post=True), SeatFacts(5, True)]
