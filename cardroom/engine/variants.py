@@ -42,6 +42,7 @@ class Variant:
     bring_in: bool = False   # stud: forced bring-in instead of blinds, no button
     aliases: tuple[str, ...] = ()
     lowball: bool = False    # the lowest hand wins (draw lowball, razz): descriptions declare pairs
+    short_name: str = ""     # for narrow places, the lobby's game column ("2-7 Single Draw")
 
     @property
     def kind(self) -> str:
@@ -96,34 +97,39 @@ def _register(v: Variant) -> Variant:
 
 
 HOLDEM = _register(Variant("holdem", "Texas Hold'em", "Hold'em", "T", _HOLDEM_STREETS, "high",
-                           aliases=("hold'em", "holdem", "texas hold'em", "th", "nlhe", "lhe", "flhe", "nlh")))
+                           aliases=("hold'em", "holdem", "texas hold'em", "th", "nlhe", "lhe", "flhe", "nlh"),
+                           short_name="Hold'em"))
 OMAHA = _register(Variant("omaha", "Omaha", "Omaha", "O", _OMAHA_STREETS, "omaha-high",
-                          aliases=("plo", "omaha high", "po")))
+                          aliases=("plo", "omaha high", "po"), short_name="Omaha"))
 OMAHA8 = _register(Variant("omaha8", "Omaha Hi/Lo", "Omaha Hi/Lo", "O/8", _OMAHA_STREETS, "omaha-high",
                            low="omaha-eight-or-better",
-                           aliases=("plo8", "o8", "omaha hi-lo", "omaha hi/lo", "omaha/8", "fo/8")))
+                           aliases=("plo8", "o8", "omaha hi-lo", "omaha hi/lo", "omaha/8", "fo/8"),
+                           short_name="Omaha Hi/Lo"))
 STUD = _register(Variant("stud", "7-Card Stud", "7 Card Stud", "7S", _STUD_STREETS, "high",
-                         bring_in=True, max_seats=8, aliases=("7 card stud", "seven card stud", "f7s")))
+                         bring_in=True, max_seats=8, aliases=("7 card stud", "seven card stud", "f7s"),
+                         short_name="7 Stud"))
 STUD8 = _register(Variant("stud8", "7-Card Stud Hi/Lo", "7 Card Stud Hi/Lo", "7S/8", _STUD_STREETS, "high",
                           low="eight-or-better", bring_in=True, max_seats=8,
-                          aliases=("stud hi-lo", "7 card stud hi/lo", "stud/8", "f7s/8")))
+                          aliases=("stud hi-lo", "7 card stud hi/lo", "stud/8", "f7s/8"), short_name="7 Stud Hi/Lo"))
 RAZZ = _register(Variant("razz", "Razz", "Razz", "R", _STUD_STREETS, "ace-to-five", bring_in=True,
-                         max_seats=8, lowball=True, aliases=("fr",)))
+                         max_seats=8, lowball=True, aliases=("fr",), short_name="Razz"))
 DRAW = _register(Variant("draw", "5-Card Draw", "5 Card Draw", "5D", _SINGLE, "high", big_bet_from=1,
-                         max_seats=8, aliases=("5 card draw", "five card draw", "f5d")))
+                         max_seats=8, aliases=("5 card draw", "five card draw", "f5d"), short_name="5-Card Draw"))
 A5_DRAW = _register(Variant("a5-draw", "Draw Lo (Ace-to-Five Single Draw)", "Single Draw A-5 Lowball", "A5L1D",
                             _SINGLE, "ace-to-five", big_bet_from=1, max_seats=8, lowball=True,
                             aliases=("draw lo", "ace-to-five single draw", "a5 single draw", "fa5l1d",
-                                     "california lowball")))
+                                     "california lowball"), short_name="Draw Lo (A-5)"))
 A5_TRIPLE = _register(Variant("a5-triple", "Ace-to-Five Triple Draw", "Triple Draw A-5 Lowball", "A5L3D", _TRIPLE,
                               "ace-to-five", max_seats=8, lowball=True,
-                              aliases=("a5 triple draw", "ace-to-five triple draw", "fa5l3d")))
+                              aliases=("a5 triple draw", "ace-to-five triple draw", "fa5l3d"),
+                              short_name="A-5 Triple Draw"))
 D27_DRAW = _register(Variant("27-draw", "Deuce-to-Seven Single Draw", "Single Draw 2-7 Lowball", "2L1D", _SINGLE,
                              "deuce-to-seven", big_bet_from=1, max_seats=8, lowball=True,
-                             aliases=("2-7 single draw", "2-7 draw", "kansas city lowball", "n2l1d", "f2l1d")))
+                             aliases=("2-7 single draw", "2-7 draw", "kansas city lowball", "n2l1d", "f2l1d"),
+                             short_name="2-7 Single Draw"))
 D27_TRIPLE = _register(Variant("27-triple", "Deuce-to-Seven Triple Draw", "Triple Draw 2-7 Lowball", "2L3D",
                                _TRIPLE, "deuce-to-seven", max_seats=8, lowball=True,
-                               aliases=("2-7 triple draw", "27 triple draw", "f2l3d")))
+                               aliases=("2-7 triple draw", "27 triple draw", "f2l3d"), short_name="2-7 Triple Draw"))
 
 
 def _norm(name: str) -> str:

@@ -189,3 +189,24 @@ async def test_the_lobby_shows_seated_in_full_after_taking_a_seat(world):
         await pilot.pause()
         row = next(line for line in screen_text(app).splitlines() if "Open" in line)
         assert "seated" in row, row
+
+
+async def test_the_lobby_at_80_columns_shows_every_table_s_game_seats_and_wait_list(world):
+    """The shipped config.toml's tables at 80x24: the game column once took 33 characters for
+    "Draw Lo (Ace-to-Five Single Draw)" and pushed Seats and Waiting off the screen."""
+    from cardroom.config import load_config
+    from cardroom.serve import table_settings as settings_of
+
+    config = load_config(Path(cardroom.__file__).parent.parent / "config.toml")
+    w = world(*[settings_of(config, t) for t in config.tables])
+    erin = w.room.connect("erin")
+    app = build_app(erin)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert "Waiting" in lines[1], lines[1]
+        for t in config.tables:
+            row = next(line for line in lines if t.name[:15] in line)
+            assert f"0/{t.seats}" in row, row
+            assert t.variant.short_name in row, row

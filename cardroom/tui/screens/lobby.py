@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError
 from cardroom.tui.render import money
 from cardroom.tui.widgets.keys import KeyFooter
@@ -104,7 +105,7 @@ class LobbyScreen(Screen):
         else:
             you = Text("")
         name = Text(r.name, "bold" if r.name in mine else "")
-        return (you, name, Text(r.game), Text(r.stakes), f"{r.players}/{r.seats}", str(r.waiting),
+        return (you, name, Text(_short_game(r.game)), Text(_short_stakes(r.stakes)), f"{r.players}/{r.seats}", str(r.waiting),
                 str(r.railbirds), money(r.average_pot), str(r.hands_per_hour), r.status)
 
     def _selected(self) -> str | None:
@@ -177,3 +178,23 @@ class LobbyScreen(Screen):
     def action_history(self) -> None:
         from cardroom.tui.screens.history import HistoryScreen
         self.app.push_screen(HistoryScreen())
+
+
+_STRUCTURES = (("Spread Limit", "Spread"), ("Pot Limit", "PL"), ("No Limit", "NL"))
+
+
+def _short_stakes(stakes: str) -> str:
+    """"$0.25/$0.50 NL": the lobby's abbreviations (the table's own title spells them out)."""
+    for name, short in _STRUCTURES:
+        if stakes.endswith(" " + name):
+            return stakes[: -len(name)] + short
+    return stakes
+
+
+def _short_game(game: str) -> str:
+    """The game's short name: "Draw Lo (Ace-to-Five Single Draw)" made the column 33 wide, and
+    an 80-column terminal lost the seats and the wait list off its right edge."""
+    try:
+        return find_variant(game).short_name or game
+    except UnknownVariant:
+        return game
