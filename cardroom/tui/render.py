@@ -48,7 +48,8 @@ def parse_amount(text: str) -> int:
     t = text.strip()
     m = _AMOUNT.fullmatch(t)
     if not m:
-        raise BadAmount(f"{t!r} is not an amount: type dollars like 12 or 12.50")
+        shown = t if len(t) <= 20 else t[:20] + "..."   # a pasted page is not quoted back whole
+        raise BadAmount(f"{shown!r} is not an amount: type dollars like 12 or 12.50")
     cents = int(m.group(1)) * 100 + (int((m.group(2) or "0").ljust(2, "0")))
     return cents
 

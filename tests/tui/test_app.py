@@ -210,3 +210,9 @@ async def test_the_lobby_at_80_columns_shows_every_table_s_game_seats_and_wait_l
             row = next(line for line in lines if t.name[:15] in line)
             assert f"0/{t.seats}" in row, row
             assert t.variant.short_name in row, row
+
+
+def test_a_pasted_page_is_refused_as_an_amount_without_being_quoted_back_whole():
+    with pytest.raises(BadAmount) as e:
+        parse_amount("9" * 5000)
+    assert len(str(e.value)) < 100

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Digits, Input
 
 from cardroom.tui import UIOptions, build_app
@@ -603,3 +604,25 @@ async def test_a_dimmed_raise_key_states_the_cap(world):
         await pilot.pause()
         assert "capped at 4 bets" in notified(app)
         assert alice.view("T").legal is not None
+
+
+@pytest.mark.parametrize("typed", ["1e9", "1o0", "12,50", "-5"])
+async def test_a_mistyped_amount_is_refused_whole_not_trimmed_to_digits(world, typed):
+    """Seen over ssh: "1e9" typed into the no-limit raise prompt and Enter raised to $19, the
+    input having dropped the "e" without a word. A mistyped amount is refused with a message
+    and nothing is sent."""
+    w = world(table_settings(kind="no", small=200))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        lg = alice.view("T").legal
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("ctrl+a", "ctrl+k", *typed, "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, AmountDialog)          # still asking
+        assert "is not an amount" in screen_text(app)
+        assert alice.view("T").legal == lg                   # nothing was sent

@@ -34,7 +34,10 @@ class AmountDialog(ModalScreen[int | None]):
             yield Static(Text(self.title_text, "bold"), id="dialog-title")
             for line in self.lines:
                 yield Static(Text(line), classes="dialog-line")
-            yield Input(money2(self.default), id="amount", restrict=r"[0-9$.]*", max_length=14)
+            # No `restrict`: it dropped a refused key without a word, so "1e9" typed and Enter
+            # raised to $19. What was typed is checked whole, on Enter (parse_amount), and refused
+            # with a message.
+            yield Input(money2(self.default), id="amount")
             if self.presets:
                 with Horizontal(classes="presets"):
                     for i, (label, _) in enumerate(self.presets):
