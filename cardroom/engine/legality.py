@@ -231,7 +231,8 @@ class Legality:
             raise ActionNotAllowed("this is not a betting round" if lg.phase == DRAW else
                                    "the betting is over")
         if self._bring_in_due and kind not in ("bring-in", "complete", "bet", "raise"):
-            raise ActionNotAllowed("the lowest up card must bring in or complete")
+            card = "highest" if self.variant.lowball else "lowest"   # razz brings in with the highest
+            raise ActionNotAllowed(f"the {card} up card must bring in or complete")
         if kind == "fold":
             return lg
         if kind == "check":

@@ -215,6 +215,8 @@ def test_stud_lowest_up_card_brings_in_and_may_complete():
     assert h.actor == 1                                     # the 2c brings in
     lg = h.legal()
     assert lg.bring_in == h.structure.bring_in and lg.min_to == 200 and not lg.fold
+    with pytest.raises(ActionNotAllowed, match="the lowest up card must bring in or complete"):
+        h.fold()
     h.bring_in()
     assert h.legal().min_to == 200                          # the next player may complete
 
@@ -224,6 +226,9 @@ def test_razz_highest_up_card_brings_in():
     order = parse_cards("2s 3s 4s") + parse_cards("2h 3h 4h") + parse_cards("Kd Ac 7h")
     h = make_hand("razz", FIXED, [10_000] * 3, deck=Deck.stacked(order))
     assert h.actor == 0                                     # king is the highest card in razz
+    # Seen in the hot-seat razz game: the refusal said "the lowest up card".
+    with pytest.raises(ActionNotAllowed, match="the highest up card must bring in or complete"):
+        h.fold()
 
 
 def test_stud_best_showing_hand_acts_first_on_fourth_street():
