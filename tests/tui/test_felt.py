@@ -90,3 +90,34 @@ def test_the_street_is_named_as_players_say_it_for_every_game():
             "before the draw", "the draw", "after the draw", "the first draw", "after the third draw"} <= labels
     assert not any(" - " in label or label.endswith("bet") for label in labels)
     assert street_label("river", "showdown") == "showdown"
+
+
+async def test_an_all_in_with_seven_stud_cards_still_says_all_in_at_80_columns(world):
+    """Seven up and down cards fill a seat at 80 columns: "ALL-IN" written after them was cut
+    off. It is written on the stack's line instead (in place of "$0")."""
+    from .conftest import screen_text
+
+    w = world(table_settings(game="stud", seats=8, min_buy_in=100))
+    clients = w.seat("T", ["alice", "bob"], stack=10_000) + w.seat("T", ["carol"], stack=300)
+    carol = clients[2]
+    app = build_app(clients[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(app, pilot)
+        w.clock.advance(0.01)
+        for _ in range(60):
+            seat = next(s for s in carol.view("T").seats if s.name == "carol")
+            if seat.status == "all-in" and len(seat.cards) == 7:
+                break
+            actor = w.actor(clients)
+            if actor is None:
+                w.clock.advance(0.5)
+            elif actor is clients[0] and actor.view("T").legal.min_to and not actor.view("T").legal.bring_in:
+                actor.act("T", "bet", actor.view("T").legal.min_to)     # alice bets whenever she may
+            else:
+                passive(actor)
+        else:
+            raise AssertionError("carol never reached seventh street all-in")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        i = next(k for k, line in enumerate(lines) if "carol" in line)
+        assert "ALL-IN" in lines[i + 1], lines[i:i + 3]

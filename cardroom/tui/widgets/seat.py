@@ -13,8 +13,7 @@ from cardroom.room.api import SeatState
 from cardroom.tui.options import UIOptions
 from cardroom.tui.render import cards_text, money
 
-STATUS_WORDS = {"sitting out": "sitting out", "all-in": "ALL-IN", "protected": "ALL-IN (protected)",
-                "folded": "folded", "waiting": "waiting"}
+STATUS_WORDS = {"sitting out": "sitting out", "folded": "folded", "waiting": "waiting"}
 
 
 def seat_lines(s: SeatState, drew: int | None, opts: UIOptions) -> list[Text]:
@@ -32,7 +31,14 @@ def seat_lines(s: SeatState, drew: int | None, opts: UIOptions) -> list[Text]:
         line1.append(" D ", "bold black on yellow")
     if not s.connected:
         line1.append(" (disconnected)", "italic")
-    line2 = Text(money(s.stack), no_wrap=True, overflow="ellipsis")
+    # All-in goes on the stack's line, not after the cards: seven stud cards fill a seat at 80
+    # columns, and the word was cut off there.
+    if s.status == "all-in":
+        line2 = Text("ALL-IN", "bold", no_wrap=True, overflow="ellipsis")   # in place of "$0"
+    else:
+        line2 = Text(money(s.stack), no_wrap=True, overflow="ellipsis")
+        if s.status == "protected":
+            line2.append(" protected", "bold")                              # a protected all-in
     if s.bet:
         line2.append("  bet ", "dim")
         line2.append(money(s.bet), "bold")
@@ -41,8 +47,6 @@ def seat_lines(s: SeatState, drew: int | None, opts: UIOptions) -> list[Text]:
     line3 = Text(no_wrap=True, overflow="ellipsis")
     if s.cards:
         line3.append_text(cards_text(s.cards, opts))
-        if s.status in ("all-in", "protected"):
-            line3.append(" " + STATUS_WORDS[s.status], "bold")
     elif s.status in STATUS_WORDS:
         line3.append(STATUS_WORDS[s.status], "italic")
     return [line1, line2, line3]
