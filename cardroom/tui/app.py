@@ -132,6 +132,8 @@ class CardroomApp(App):
             from cardroom.tui.screens.table import TableScreen
             for c in clients:
                 c.watch(self.hotseat.table)
+            if self.hotseat.solo:
+                self.revealed = self.client   # one person and bots: nobody to hide his cards from
             self.push_screen(TableScreen(self.hotseat.table))
             self._hotseat_check()
         else:
@@ -282,12 +284,18 @@ class CardroomApp(App):
     def acted(self) -> None:
         """After a local player's decision: hide their cards until the next pass screen."""
         if self.hotseat is not None:
-            self.revealed = None
+            if not self.hotseat.solo:
+                self.revealed = None
             self._hotseat_check()
 
     def _hotseat_check(self) -> None:
         from cardroom.tui.screens.pass_device import PassScreen
         actor = self.hotseat.actor()
+        if self.hotseat.solo:
+            # The one local player keeps the screen: no pass screen, his own view throughout.
+            if actor is not None:
+                actor.ready(self.hotseat.table)
+            return
         if actor is not None and actor is self.revealed:
             actor.ready(self.hotseat.table)   # a new decision of the player at the device: their clock
             return

@@ -101,3 +101,34 @@ async def test_a_local_players_clock_starts_when_they_take_the_device(world):
         await pilot.pause()
         assert app.revealed is actor
         assert abs(actor.view("T").seconds_left - 23) < 0.1
+
+
+async def test_one_local_player_with_bots_keeps_his_own_view_and_is_never_asked_to_pass(world):
+    """Seen trying `cardroom hotseat --players ann --bots 9`: every turn began with "Pass to
+    ann", and between his turns ann saw the railbird's view, without his own cards."""
+    w = world(table_settings(seats=4))
+    hs = seat_hotseat(w.room, "T", ["ann"], bots=2, seed=5)
+    w.clock.advance(0.01)
+    ann = hs.clients["ann"]
+    app = build_app(ann, hotseat=hs, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        hand_id = ann.view("T").hand_id
+        turns = seen_off_turn = 0
+        for _ in range(120):
+            await pilot.pause()
+            assert not isinstance(app.screen, PassScreen)
+            assert isinstance(app.screen, TableScreen)
+            view = ann.view("T")
+            cards = hidden_cards(ann)
+            if cards:
+                assert all(c in screen_text(app) for c in cards)     # his own cards, his turn or not
+                if view.legal is None:
+                    seen_off_turn += 1
+            if view.hand_id != hand_id or view.phase == "done":
+                break
+            if view.legal is not None:
+                turns += 1
+                await pilot.press("c")
+                continue
+            w.clock.advance(1.0)             # the bots think
+        assert turns >= 1 and seen_off_turn >= 1
