@@ -626,3 +626,28 @@ async def test_a_mistyped_amount_is_refused_whole_not_trimmed_to_digits(world, t
         assert isinstance(app.screen, AmountDialog)          # still asking
         assert "is not an amount" in screen_text(app)
         assert alice.view("T").legal == lg                   # nothing was sent
+
+
+async def test_an_options_tick_shows_on_or_off_without_colour(world):
+    """Textual's checkbox draws its X whether ticked or not (the colour tells); seen over ssh,
+    every option looked ticked. The mark is drawn only when the option is on."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob"])
+    app = build_app(clients[0], options=UIOptions(sound=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("o")
+        await pilot.pause()
+
+        def line(label):
+            return next(t for t in screen_text(app).splitlines() if label in t)
+        assert "\u2590 \u258c Four-colour deck" in line("Four-colour deck")     # off: an empty box
+        assert "\u2590X\u258c Sound" in line("Sound")                           # on: ticked
+        await pilot.click("#four_colour")
+        await pilot.pause()
+        assert "\u2590X\u258c Four-colour deck" in line("Four-colour deck")
+        await pilot.press("escape")
+        app.options.ascii = True                    # ASCII only: no block characters either
+        await pilot.press("o")
+        await pilot.pause()
+        assert "[ ] Four-colour deck" in line("Four-colour deck") and "[X] Sound" in line("Sound")

@@ -14,6 +14,27 @@ from textual.widgets import Button, Checkbox, Static
 from cardroom.tui.options import UIOptions
 
 
+class Tick(Checkbox):
+    """A checkbox whose mark is drawn only when it is ticked. Textual's draws its X either way
+    and tells on from off by colour alone, which a monochrome terminal (or a player who cannot
+    tell the two colours apart) does not show."""
+
+    @property
+    def BUTTON_INNER(self) -> str:   # noqa: N802 (Textual's class attributes, made to follow the state)
+        return "X" if self.value else " "
+
+    @property
+    def BUTTON_LEFT(self) -> str:    # noqa: N802
+        return "[" if self._ascii() else "\u2590"
+
+    @property
+    def BUTTON_RIGHT(self) -> str:   # noqa: N802
+        return "]" if self._ascii() else "\u258c"
+
+    def _ascii(self) -> bool:
+        return bool(getattr(getattr(self.app, "options", None), "ascii", False))
+
+
 class OptionsDialog(ModalScreen[dict | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save")]
 
@@ -27,14 +48,14 @@ class OptionsDialog(ModalScreen[dict | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("Options", id="dialog-title")
-            yield Checkbox("Four-colour deck", self.opts.four_colour, id="four_colour")
-            yield Checkbox("Letter suits (c d h s)", self.opts.letters, id="letters")
-            yield Checkbox("ASCII only (no symbols or box lines)", self.opts.ascii, id="ascii")
-            yield Checkbox("Sound: ring the bell on my turn", self.opts.sound, id="sound")
+            yield Tick("Four-colour deck", self.opts.four_colour, id="four_colour")
+            yield Tick("Letter suits (c d h s)", self.opts.letters, id="letters")
+            yield Tick("ASCII only (no symbols or box lines)", self.opts.ascii, id="ascii")
+            yield Tick("Sound: ring the bell on my turn", self.opts.sound, id="sound")
             if self.seated:
-                yield Checkbox("Auto Blind: post my blinds without asking", self.auto_blind, id="auto_blind")
+                yield Tick("Auto Blind: post my blinds without asking", self.auto_blind, id="auto_blind")
                 if self.post_blinds is not None:
-                    yield Checkbox("Post missed blinds now (else wait for the big blind)",
+                    yield Tick("Post missed blinds now (else wait for the big blind)",
                                    self.post_blinds, id="post_blinds")
             with Horizontal(classes="buttons"):
                 yield Button("Save (ctrl+s)", id="save", variant="primary")
