@@ -1,10 +1,10 @@
 """Hot-seat play: several local players share one terminal and one app.
 
 The app shows the table through one local player's own client at a time, and only while that
-player is the one to act (after a full-screen "Pass to NAME" screen); a single local player
-playing bots keeps his own view throughout and is never asked to pass the device. The rest of the time the
+player is the one to act (after a full-screen "Pass to NAME" screen). The rest of the time the
 table is drawn from a railbird's copy of the view (`redact_view`): nobody's hidden cards are in
 the object the widgets receive, so no screen can show one local player's cards to another.
+A single local player against bots keeps his own view throughout and is never asked to pass.
 """
 
 from __future__ import annotations

@@ -105,8 +105,8 @@ class LobbyScreen(Screen):
         else:
             you = Text("")
         name = Text(r.name, "bold" if r.name in mine else "")
-        return (you, name, Text(_short_game(r.game)), Text(_short_stakes(r.stakes)), f"{r.players}/{r.seats}", str(r.waiting),
-                str(r.railbirds), money(r.average_pot), str(r.hands_per_hour), r.status)
+        return (you, name, Text(_short_game(r.game)), Text(_short_stakes(r.stakes)), f"{r.players}/{r.seats}",
+                str(r.waiting), str(r.railbirds), money(r.average_pot), str(r.hands_per_hour), r.status)
 
     def _selected(self) -> str | None:
         table = self.query_one(DataTable)
