@@ -229,7 +229,14 @@ class RoomClient:
         return self._table(table).view_for(self.account_id)
 
     def my_tables(self) -> list[str]:
-        return [t.name for t in self.room.tables.values() if t.seat_of(self.account_id)]
+        """Tables where this account is seated; a seat being left (it folds when the action
+        reaches it, and goes when the hand ends) is no longer one of them."""
+        out = []
+        for t in self.room.tables.values():
+            seat = t.seat_of(self.account_id)
+            if seat is not None and not seat.leaving:
+                out.append(t.name)
+        return out
 
     def waiting_for_me(self) -> list[str]:
         """Tables where it is this account's decision now (multi-tabling)."""

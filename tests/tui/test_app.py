@@ -216,3 +216,26 @@ def test_a_pasted_page_is_refused_as_an_amount_without_being_quoted_back_whole()
     with pytest.raises(BadAmount) as e:
         parse_amount("9" * 5000)
     assert len(str(e.value)) < 100
+
+
+async def test_a_player_who_leaves_during_a_hand_is_not_counted_as_a_railbird(world):
+    """Found by a play-tester: after leaving tables with l (mid-hand), every lobby went on listing
+    the leavers as railbirds, and the lobby marked the table 'seated' until the hand ended."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        assert w.room.tables["T"].seat_of(alice.account_id) is not None
+        await pilot.press("l")
+        await pilot.pause()
+        await pilot.press("enter")                      # "Leave now? Your hand will be folded."
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        assert w.room.tables["T"].summary().railbirds == 0
+        assert alice.account_id not in w.room.tables["T"].watchers
+        assert alice.my_tables() == []
+        row = next(line for line in screen_text(app).splitlines() if " T " in line or line.strip().startswith("T "))
+        assert "seated" not in row, row
