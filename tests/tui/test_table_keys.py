@@ -651,3 +651,50 @@ async def test_an_options_tick_shows_on_or_off_without_colour(world):
         await pilot.press("o")
         await pilot.pause()
         assert "[ ] Four-colour deck" in line("Four-colour deck") and "[X] Sound" in line("Sound")
+
+
+async def test_change_table_stake_in_a_hand_offers_what_the_room_accepts(world):
+    """Found by a play-tester: at a no-limit table (most $200 here) with $36 behind a $2 blind,
+    the dialog offered $164 and the room refused it ("you have $38"): the dialog counted the
+    stack behind the pot, the room the stack the hand began with. The offer is now the room's."""
+    w = world(table_settings(kind="no", small=200, max_buy_in=20_000))
+    clients = w.seat("T", ["alice", "bob", "carol"], stack=3_800)
+    alice = clients[0]
+    others_until(w, clients, alice)
+    alice.act("T", "call")                              # $2 of her $38 in the pot
+    others_until(w, clients, alice, lambda v: v.street == "flop")
+    app = build_app(alice, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.click("#stake")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, AmountDialog)
+        assert dialog.query_one("#amount", Input).value == "162.00"     # $200 less the $38 she began with
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, AmountDialog)
+        assert alice.view("T").pending_chips == 16_200                     # added when the hand ends
+
+
+async def test_change_table_stake_above_the_table_maximum_says_so(world):
+    """Found by a play-tester: with $307.90 on a table whose most is $200, the dialog filled in
+    -107.90 and called -$107.90 'the largest allowed'. Now nothing can be added, and it says so."""
+    from dataclasses import replace
+
+    w = world(table_settings(kind="no", small=200))
+    clients = w.seat("T", ["alice", "bob"], stack=20_000)
+    alice = clients[0]
+    t = w.room.tables["T"]
+    t.settings = replace(t.settings, max_buy_in=15_000)   # her $200 is now above the table's most
+    app = build_app(alice, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.click("#stake")
+        await pilot.pause()
+        assert not isinstance(app.screen, AmountDialog)
+        assert "the most this table allows is $150: no chips can be added" in notified(app)

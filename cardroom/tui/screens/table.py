@@ -593,12 +593,17 @@ class TableScreen(Screen):
     def action_buy_in(self) -> None:
         v = self.view
         money_ = self.app.client.my_money()
-        me = self.my_seat_state()
-        have = (me.stack if me else 0) + v.pending_chips
+        # The room's count (the stack the hand began with), not the stack behind the chips in
+        # the pot: with the latter the dialog offered a top-up the room then refused.
+        have = v.table_chips
         if v.buy_in is not None:
             lo, hi, default = v.buy_in
         elif v.rules is not None:
             lo, hi = v.rules.min_buy_in, v.rules.max_buy_in
+            if hi is not None and have >= hi:
+                self.notify(f"You have {money(have)} here, the most this table allows is {money(hi)}: "
+                            "no chips can be added", severity="warning", markup=False)
+                return
             default = min(money_.balance, (hi - have) if hi is not None else money_.balance)
         else:
             return
