@@ -12,6 +12,7 @@ the dealt seats' stacks into escrow (`begin_hand`) and settles them in one trans
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
@@ -384,12 +385,18 @@ class Table:
         """Dealer chat: the dealer answers how many cards a player drew, while that is public."""
         low = text.lower()
         if "draw" in low or "drew" in low:
-            if not self.hand or not self.hand.draw_counts:
+            hand = self.hand
+            if not hand or not hand.draw_counts:
                 answer = "I can't answer that now (only until the first action after the draw)"
             else:
-                parts = [f"{self.hand.players[p].name} drew {k}" for p, k in self.hand.draw_counts.items()
-                         if self.hand.players[p].name.lower() in low] or \
-                        [f"{self.hand.players[p].name} drew {k}" for p, k in self.hand.draw_counts.items()]
+                drew = {hand.players[p].name: k for p, k in hand.draw_counts.items()}
+                # The seated players the question names, as whole words ("ann" is not in "joanne").
+                asked = [s.name for s in self.seats.values() if re.search(
+                    rf"(?<!\w){re.escape(s.name.lower())}(?!\w)", low)]
+                in_hand = {pl.name for p, pl in enumerate(hand.players) if not hand.folded[p]}
+                parts = [f"{n} drew {drew[n]}" if n in drew else
+                         f"{n} has not drawn yet" if n in in_hand else f"{n} is not in this hand"
+                         for n in asked] or [f"{n} drew {k}" for n, k in drew.items()]
                 answer = "; ".join(parts)
         else:
             answer = "I answer questions about the draw; type: how many did NAME draw?"

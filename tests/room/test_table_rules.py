@@ -320,9 +320,15 @@ def test_dealer_answers_how_many_a_player_drew_only_until_the_first_action_after
     first = actor_client(clients)
     first.act("T", "draw", discards=list(first.view("T").my_cards[:2]))
     second = actor_client(clients)
+    assert second.chat("T", f"how many did {second.name} draw?", dealer=True) == f"{second.name} has not drawn yet"
     second.act("T", "stand pat")
     answer = second.chat("T", f"how many did {first.name} draw?", dealer=True)
-    assert f"{first.name} drew 2" in answer
+    assert answer == f"{first.name} drew 2"
+    # Found by a play-tester: asked about someone not dealt in, the dealer listed everyone else.
+    late = room.connect("carol")
+    late.join("T")
+    late.buy_in("T", 10_000)
+    assert second.chat("T", "how many did carol draw?", dealer=True) == "carol is not in this hand"
     actor_client(clients).act("T", "check")        # the first action after the draw
     clock.advance(5)
     answer = second.chat("T", f"how many did {first.name} draw?", dealer=True)
