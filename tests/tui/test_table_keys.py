@@ -600,6 +600,8 @@ async def test_a_dimmed_raise_key_states_the_cap(world):
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)
+        footer = screen_text(app).splitlines()[-3:]
+        assert any("r Raise" in line for line in footer) and not any("r Bet" in line for line in footer)
         await pilot.press("r")
         await pilot.pause()
         assert "capped at 4 bets" in notified(app)

@@ -412,7 +412,10 @@ class TableScreen(Screen):
         if action == "wager":
             kind = parameters[0] if parameters else "bet"
             if lg is None or not lg.min_to:
-                return None if kind == "bet" else False
+                # Dimmed under the word that fits: facing a bet (capped, or only a call left after
+                # a short all-in) it is a raise that cannot be made, not a bet.
+                dimmed = "raise" if lg is not None and lg.phase == "bet" and not lg.check else "bet"
+                return None if kind == dimmed else False
             return (lg.raise_kind or "bet") == kind
         if action == "tap":
             return True if lg is not None else None
