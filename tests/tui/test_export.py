@@ -102,3 +102,23 @@ def test_a_draw_hand_history_names_each_street_as_the_felt_does(world):
     heads = [line.strip("- ") for line in lines if line.startswith("--")]
     assert heads == ["before the draw", "the first draw", "after the first draw", "the second draw",
                      "after the second draw", "the third draw", "after the third draw"]
+
+
+async def test_the_hand_in_progress_is_not_opened_as_an_empty_history(world):
+    """Found by a play-tester: opening the 'in progress' row showed only the seats, a heading
+    '-- 1 --' and 'street 1 of 1': the events are kept when the hand ends."""
+    from .conftest import notified
+
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    others_until(w, clients, clients[0])
+    app = build_app(clients[0], options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert "in progress" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, HistoryScreen)
+        assert "is still being played" in notified(app)

@@ -62,6 +62,16 @@ class HistoryScreen(Screen):
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
+        # Its events are kept when a hand ends: an open one (or one the server voided) has none to
+        # step through, and showed an empty page headed "-- 1 --".
+        if hand.status == "in_progress":
+            self.notify(f"Hand #{hand_id} is still being played: its history is kept when it ends",
+                        severity="warning", markup=False)
+            return
+        if hand.status == "void":
+            self.notify(f"Hand #{hand_id} was void (the server stopped during it): "
+                        "everyone got back the stack they began it with", severity="warning", markup=False)
+            return
         self.app.push_screen(HandScreen(hand, self._variant(hand.table)))
 
     def _variant(self, table: str):
