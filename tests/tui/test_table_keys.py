@@ -700,3 +700,24 @@ async def test_change_table_stake_above_the_table_maximum_says_so(world):
         await pilot.pause()
         assert not isinstance(app.screen, AmountDialog)
         assert "the most this table allows is $150: no chips can be added" in notified(app)
+
+
+async def test_a_raise_of_the_whole_stack_is_confirmed_as_all_in(world):
+    """Found by a play-tester: the only raise left to a short stack was confirmed as 'Raise to
+    $25?' with no word that it was all-in (the dealer then said so)."""
+    w = world(table_settings(kind="no"))
+    alice, bob = w.room.connect("alice"), w.room.connect("bob")
+    for c, stack in ((alice, 10_000), (bob, 2_000)):
+        c.join("T")
+        c.buy_in("T", stack)
+    w.clock.advance(0.01)
+    alice.act("T", "raise", 1_200)                          # bob's smallest re-raise is more than he has
+    lg = bob.view("T").legal
+    assert lg.min_to == lg.max_to == 2_000
+    app = build_app(bob, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        assert "Raise to $20 (all-in)?" in screen_text(app)

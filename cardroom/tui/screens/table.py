@@ -550,11 +550,15 @@ class TableScreen(Screen):
 
     def _confirm_wager(self, kind: str, amount: int) -> None:
         verb = {"bet": "Bet", "raise": "Raise to", "complete": "Complete to"}.get(kind, "Bet")
+        me = self.my_seat_state()
+        # The only raise left may be the whole stack (a short stack facing a raise): say so, as
+        # the dealer will ("and is all-in"), before it is made.
+        all_in = " (all-in)" if me is not None and amount >= me.bet + me.stack else ""
 
         def answer(yes: bool | None) -> None:
             if yes:
                 self._act(kind, amount)
-        self.app.push_screen(Confirm(f"{verb} {money(amount)}?", verb.split()[0]), answer)
+        self.app.push_screen(Confirm(f"{verb} {money(amount)}{all_in}?", verb.split()[0]), answer)
 
     def action_post_blind(self, post: bool = True) -> None:
         """Answer the blind prompt (Auto Blind off): post, or decline and sit out."""
