@@ -151,6 +151,14 @@ async def test_a_new_player_may_post_a_big_blind_to_play_at_once_or_wait_for_it(
         await pilot.press("p")
         await pilot.pause()
         assert seat.wants_post is True and "(you will post)" in screen_text(app)
+        # The action line follows the answer (a play-tester read "Waiting for the big blind").
+        assert "You will post when you may" in screen_text(app)
+        assert "Waiting for the big blind" not in screen_text(app)
+        await pilot.press("w")
+        await pilot.pause()
+        assert "Waiting for the big blind" in screen_text(app) and "(you will wait)" in screen_text(app)
+        await pilot.press("p")
+        await pilot.pause()
         play_out(w, clients + [dan])
         w.clock.advance(3.1)
         assert seat.number in t.hand_seats                 # dealt in at the next hand

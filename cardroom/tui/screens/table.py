@@ -341,8 +341,12 @@ class TableScreen(Screen):
                      ("w", "Wait for the big blind", "post_missed(False)"))
             if v.sitting_out:
                 items = (("s", "Sit in", "sit('in')"),) + items
+            # The line follows the answer given (a play-tester read "Waiting for the big blind"
+            # after pressing p); "when you may": not while between the button and the big blind.
             return items, ("You are sitting out" if v.sitting_out else
-                           "You missed the blinds" if v.missed_blinds else "Waiting for the big blind")
+                           "You will post when you may" if self.post_missed else
+                           "Waiting for the big blind" if self.post_missed is False else
+                           "You missed the blinds" if v.missed_blinds else "New here")
         if lg is None:
             if v.my_seat is None:
                 if self.app.hotseat is not None:
@@ -577,9 +581,9 @@ class TableScreen(Screen):
             return
         if self._do(self.app.client.post_or_wait, self.table, post):
             self.post_missed = post
-            self._show_prompt()
+            self._show()                 # the prompt and the action line both follow the answer
             what = "your missed blinds" if v.missed_blinds else "a big blind"
-            self.notify(f"You will post {what} at the next hand" if post
+            self.notify(f"You will post {what} as soon as you may" if post
                         else "You will wait for the big blind", markup=False)
 
     def action_auto(self, auto: str) -> None:
