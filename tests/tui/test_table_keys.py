@@ -721,3 +721,24 @@ async def test_a_raise_of_the_whole_stack_is_confirmed_as_all_in(world):
         await pilot.pause()
         assert isinstance(app.screen, Confirm)
         assert "Raise to $20 (all-in)?" in screen_text(app)
+
+
+async def test_the_help_says_how_to_close_it_and_wraps_under_each_description(world):
+    """Found by a play-tester at 80 columns: nothing said how to close the help, and a long key
+    description wrapped back under the keys ("a click on a card does" / "the same")."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob"])
+    app = build_app(clients[0], options=UIOptions(sound=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert any("esc, ? or q closes this help" in line for line in lines)
+        first = next(i for i, line in enumerate(lines) if "a click on a card does" in line)
+        column = lines[first].index("hold / unhold")
+        assert lines[first + 1][column:].strip().startswith("the same")       # under its description
+        assert not lines[first + 1][:column].strip("█ ")                       # nothing under the keys
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not any("closes this help" in line for line in screen_text(app).splitlines())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,7 +24,7 @@ KEYS = [
     ("o", "options"), ("m", "My Money"), ("?", "this help"), ("esc", "back to the lobby (your seat is kept)"),
     ("] / ctrl+n", "next of your tables (those waiting for you first)"), ("F12", "admin panel (admins)"),
     ("enter / esc", "when asked to post your blind (Auto Blind off): post it / sit out"),
-    ("p / w", "new here or back after missing the blinds: post at the next hand / wait for the big blind"),
+    ("p / w", "new here or back after missing the blinds: post as soon as you may / wait for the big blind"),
     ("k", "My keys (from the welcome screen and My Money): the SSH keys that log in as you"),
     ("ctrl+p", "command palette"), ("ctrl+q", "quit"),
 ]
@@ -55,13 +56,16 @@ class HelpScreen(ModalScreen):
         self.rules, self.table = rules, table
 
     def compose(self) -> ComposeResult:
-        keys = Text()
-        keys.append("Keys\n", "bold")
+        # Two columns, so a long description wraps under itself rather than under the keys.
+        keys = Table.grid(padding=(0, 2))
+        keys.add_column(justify="right", style="bold", no_wrap=True)
+        keys.add_column(overflow="fold")
         for k, what in KEYS:
-            keys.append(f"{k:>11}  ", "bold")
-            keys.append(what + "\n")
+            keys.add_row(k, what)
         with VerticalScroll(classes="dialog wide"):
             yield Static(rules_text(self.rules, self.table), id="help-rules")
+            yield Static(Text.assemble(("Keys", "bold"), ("   (esc, ? or q closes this help)", "dim")),
+                         id="help-keys-title")
             yield Static(keys, id="help-keys")
 
     def action_close(self) -> None:
