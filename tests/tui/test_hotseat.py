@@ -132,3 +132,31 @@ async def test_one_local_player_with_bots_keeps_his_own_view_and_is_never_asked_
                 continue
             w.clock.advance(1.0)             # the bots think
         assert turns >= 1 and seen_off_turn >= 1
+
+
+async def test_a_betting_key_while_a_bot_acts_says_to_wait_not_to_take_a_seat(world):
+    """Between local turns the hot-seat screen shows a railbird's view; a dimmed key pressed
+    then must not tell the players at the table to 'press j to take a seat'."""
+    from .conftest import notified
+
+    w = world(table_settings(seats=4))
+    hs = seat_hotseat(w.room, "T", ["alice", "bob"], bots=2, seed=3)
+    w.clock.advance(0.01)
+    app = build_app(hs.clients["alice"], hotseat=hs, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            await pilot.pause()
+            if isinstance(app.screen, PassScreen):
+                await pilot.press("enter")
+                await pilot.pause()
+                await pilot.press("c")
+                continue
+            if hs.actor() is None and app.revealed is None and isinstance(app.screen, TableScreen):
+                break                                   # a bot's turn: nobody's cards on screen
+            w.clock.advance(0.2)
+        else:
+            raise AssertionError("never reached a bot's turn")
+        await pilot.press("f")
+        await pilot.pause()
+        assert "Not now: wait for your turn" in notified(app)
+        assert "take a seat" not in notified(app)

@@ -502,7 +502,8 @@ class TableScreen(Screen):
         if v.legal is not None:
             self._act(kind)
             return
-        why = ("You are watching this table: press j to take a seat" if v.my_seat is None else
+        why = ("Not now: wait for your turn" if self.app.hotseat is not None else   # a redacted view
+               "You are watching this table: press j to take a seat" if v.my_seat is None else
                "You are not in this hand" if not v.my_cards else "It is not your turn")
         # Keys pressed again while waiting add no second copy of a toast still on screen.
         if not any(n.message == why for n in self.app._notifications):
