@@ -239,3 +239,26 @@ async def test_a_player_who_leaves_during_a_hand_is_not_counted_as_a_railbird(wo
         assert alice.my_tables() == []
         row = next(line for line in screen_text(app).splitlines() if " T " in line or line.strip().startswith("T "))
         assert "seated" not in row, row
+
+
+async def test_home_and_end_in_the_lobby_go_to_the_first_and_last_table(world):
+    """Found play-testing: End in the lobby slid the columns sideways (Textual's DataTable gives
+    Home and End to horizontal scrolling) and j then joined the table the cursor was still on."""
+    from textual.widgets import DataTable
+
+    w = world(*[table_settings(f"T{i}") for i in range(5)])
+    erin = w.room.connect("erin")
+    app = build_app(erin)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        table = app.screen.query_one(DataTable)
+        await pilot.press("end")
+        await pilot.pause()
+        assert table.cursor_row == 4
+        await pilot.press("home")
+        await pilot.pause()
+        assert table.cursor_row == 0
+        await pilot.press("end", "j")
+        await pilot.pause()
+        assert "Buy in at T4" in screen_text(app)

@@ -20,6 +20,7 @@ from cardroom.room.history import export_phh, export_pokerstars
 from cardroom.room.narration import narrate
 from cardroom.tui.render import money, street_label
 from cardroom.tui.widgets.keys import KeyFooter
+from cardroom.tui.widgets.rowtable import RowTable
 
 
 class HistoryScreen(Screen):
@@ -27,7 +28,7 @@ class HistoryScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Your hands", "bold"), id="history-title")
-        yield DataTable(id="history-table", cursor_type="row")
+        yield RowTable(id="history-table")
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -14,6 +14,7 @@ from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError
 from cardroom.tui.render import money
 from cardroom.tui.widgets.keys import KeyFooter
+from cardroom.tui.widgets.rowtable import RowTable
 
 COLUMNS = ("You", "Table", "Game", "Stakes", "Seats", "Waiting", "Railbirds", "Avg pot", "Hands/h", "Status")
 
@@ -39,7 +40,7 @@ class LobbyScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble(("Tables", "bold"), "   ", self.app.client.name), id="lobby-title",
                      markup=False)
-        table = DataTable(id="lobby-table", cursor_type="row", zebra_stripes=True)
+        table = RowTable(id="lobby-table", zebra_stripes=True)
         yield table
         yield KeyFooter()
 
