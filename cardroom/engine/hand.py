@@ -294,6 +294,8 @@ class Hand(Legality, Drawing, Showdown):
         s = self.structure
         if s.kind == POT or s.kind == NO:
             size = self._big_blind
+        elif s.kind == SPREAD:
+            size = s.small_bet     # any amount from the minimum to the maximum, on every round
         else:
             size = s.big_bet if r >= self.variant.big_bet_from else s.small_bet
         self._size = size          # fixed: the bet; spread/pot/no: the minimum bet

@@ -185,6 +185,33 @@ def test_spread_limit_bets_any_amount_between_min_and_max():
     assert lg.min_to == 1600 and lg.max_to == 1900
 
 
+@pytest.mark.parametrize("game,last_round", [("holdem", 3), ("draw", 1), ("stud", 4)])
+def test_spread_limit_bets_any_amount_between_min_and_max_on_every_round(game, last_round):
+    """Found by a play-tester at a $1/$5 spread-limit draw table: after the draw the only bet
+    offered was $5, the fixed-limit big bet. Every round spreads from the minimum to the maximum
+    (checked on the last, a big-bet round in fixed limit)."""
+    s = Structure.make("spread", 200, 1000, stud=VARIANTS[game].bring_in)
+    h = make_hand(game, "spread", [10_000] * 3, structure=s, button=0)
+    for _ in range(200):
+        if h.actor is None or h.round == last_round and h.phase == "bet":
+            break
+        lg = h.legal()
+        if lg.phase == "draw":
+            h.stand_pat()
+        elif lg.bring_in:
+            h.bring_in()
+        elif lg.check:
+            h.check()
+        else:
+            h.call()
+    assert h.round == last_round and h.phase == "bet"
+    lg = h.legal()
+    assert (lg.min_to, lg.max_to) == (200, 1000)             # any bet from $2 to $10
+    h.bet(300)
+    lg = h.legal()
+    assert (lg.min_to, lg.max_to) == (600, 1300)             # a raise of at least $3, at most $10
+
+
 def test_uncalled_bet_is_returned():
     h = make_hand("holdem", NO, [10_000] * 2, button=0)
     h.bet(3_000)
