@@ -111,7 +111,7 @@ async def test_space_taps_the_table_to_check(world):
         await pilot.press("space")        # facing a bet: a tap cannot check
         await pilot.pause()
         assert alice.view("T").legal is not None
-        assert "can't check" in notified(app)
+        assert "you cannot check: there is a bet of $2.00 to you" in notified(app)
         await pilot.press("c")
         others_until(w, clients, alice, lambda v: v.street == "flop")
         await pilot.pause()
@@ -742,3 +742,26 @@ async def test_the_help_says_how_to_close_it_and_wraps_under_each_description(wo
         await pilot.press("escape")
         await pilot.pause()
         assert not any("closes this help" in line for line in screen_text(app).splitlines())
+
+
+async def test_a_tap_under_the_must_raise_house_rule_says_what_is_owed(world):
+    """Found by a play-tester at a must-raise lowball table: space said "You can't check: it is
+    $0 to call" (the rule allows no call, so the screen's figure was 0)."""
+    from cardroom.engine.betting import Rules
+
+    w = world(table_settings(game="a5-draw", rules=Rules(rake_percent=0, must_raise_to_enter=True)))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    w.clock.advance(0.01)
+    me = w.actor(clients)
+    assert not me.view("T").legal.can_call and not me.view("T").legal.check
+    app = build_app(me, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("space")
+        await pilot.pause()
+        assert "there is a bet of $2.00 to you" in notified(app)
+        assert "$0" not in notified(app)
+        await pilot.press("c")
+        await pilot.pause()
+        assert "you must raise the big blind to enter" in notified(app)
+        assert me.view("T").legal is not None                  # nothing changed

@@ -528,10 +528,10 @@ class TableScreen(Screen):
             return
         if lg.phase == "draw":
             self._act("stand pat")
-        elif lg.check:
-            self._act("check")
         else:
-            self.notify(f"You can't check: it is {money(lg.call)} to call", severity="warning")
+            # Facing a bet the room refuses the check and says what is owed (the screen's own
+            # message read "$0 to call" where the must-raise house rule allows no call).
+            self._act("check")
 
     def action_wager(self, kind: str = "bet") -> None:
         lg = self.legal
