@@ -262,3 +262,22 @@ async def test_home_and_end_in_the_lobby_go_to_the_first_and_last_table(world):
         await pilot.press("end", "j")
         await pilot.pause()
         assert "Buy in at T4" in screen_text(app)
+
+
+async def test_cancelling_the_buy_in_after_joining_gives_the_seat_back(world):
+    """Found by a play-tester: j then Esc in the buy-in dialog left the player seated with $0
+    (the lobby said 'seated', the seat was taken) until he pressed b or l."""
+    w = world(table_settings("Open"))
+    erin = w.room.connect("erin")
+    app = build_app(erin)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("j")
+        await pilot.pause()
+        assert "Buy in at Open" in screen_text(app)
+        assert w.room.tables["Open"].seat_of(erin.account_id) is not None
+        await pilot.press("escape")
+        await pilot.pause()
+        assert w.room.tables["Open"].seat_of(erin.account_id) is None
+        assert erin.my_tables() == [] and "seat given back" in notified(app)

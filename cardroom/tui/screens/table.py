@@ -139,7 +139,7 @@ class TableScreen(Screen):
         if self._buy_in_on_mount:
             # Pushed while this screen mounts, so keys typed ahead ("j100" Enter) wait for the
             # dialog instead of reaching the table (guards._keys_wait_for_their_screen).
-            self.action_buy_in()
+            self.action_buy_in(just_seated=True)
 
     def on_screen_resume(self) -> None:
         self.refresh_from_room()
@@ -592,7 +592,7 @@ class TableScreen(Screen):
 
     def action_join(self, seat: int | None = None) -> None:
         if self._do(self.app.client.join, self.table, seat):
-            self.action_buy_in()
+            self.action_buy_in(just_seated=True)
 
     def action_wait_list(self) -> None:
         try:
@@ -602,7 +602,9 @@ class TableScreen(Screen):
             return
         self.notify(f"You are number {place} on the wait list", markup=False)
 
-    def action_buy_in(self) -> None:
+    def action_buy_in(self, just_seated: bool = False) -> None:
+        """The buy-in (or change of stake) dialog. `just_seated`: opened by the join itself, so
+        cancelling it gives the seat back instead of leaving an empty stack in it."""
         v = self.view
         money_ = self.app.client.my_money()
         # The room's count (the stack the hand began with), not the stack behind the chips in
@@ -622,7 +624,11 @@ class TableScreen(Screen):
         dialog = buy_in_dialog(self.table, lo, hi, default, money_.balance, have)
 
         def answer(cents: int | None) -> None:
-            if cents is not None and self._do(self.app.client.buy_in, self.table, cents):
+            if cents is None:
+                if just_seated and self._do(self.app.client.leave, self.table):
+                    self.notify(f"You did not buy in: seat given back at {self.table}", markup=False)
+                return
+            if self._do(self.app.client.buy_in, self.table, cents):
                 self.notify(f"Bought in for {money(cents)}", markup=False)
         self.app.push_screen(dialog, answer)
 
