@@ -291,11 +291,40 @@ async def test_leave_during_a_hand_asks_then_returns_to_the_lobby(world):
         await pilot.press("l")
         await pilot.pause()
         assert isinstance(app.screen, Confirm)
+        assert "Your hand will be folded" in screen_text(app)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
         assert "alice folds" in last_chat(clients[1].view("T"), 8)
 
+
+async def test_leave_while_all_in_says_the_hand_plays_on(world):
+    """Found by a play-tester: a protected all-in pressed l and read 'Your hand will be folded';
+    the hand played on to the showdown (an all-in cannot be folded), then he left."""
+    w = world(table_settings(kind="no"))
+    alice, bob, carol = w.room.connect("alice"), w.room.connect("bob"), w.room.connect("carol")
+    for c, stack in ((alice, 10_000), (bob, 2_000), (carol, 10_000)):
+        c.join("T")
+        c.buy_in("T", stack)
+    w.clock.advance(0.01)
+    clients = [alice, bob, carol]
+    for _ in range(10):                                      # bob goes all-in; the others play on
+        me = next(s for s in bob.view("T").seats if s.name == "bob")
+        if me.status == "all-in":
+            break
+        a = w.actor(clients)
+        lg = a.view("T").legal
+        a.act("T", "raise", lg.max_to) if a is bob and lg.min_to else a.act("T", "call" if lg.call else "check")
+    assert me.status == "all-in" and bob.view("T").phase == "bet"   # the hand goes on without him
+    app = build_app(bob, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        text = screen_text(app)
+        assert "You are all-in: your hand plays on to the showdown" in text
+        assert "will be folded" not in text
 
 async def test_chat_is_shown_literally_never_as_markup(world):
     w = world()

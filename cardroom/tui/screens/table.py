@@ -649,7 +649,10 @@ class TableScreen(Screen):
                 if self.app.hotseat is None:
                     self.app.pop_screen()
         if in_hand:
-            self.app.push_screen(Confirm("Leave now? Your hand will be folded.", "Leave"), go)
+            # An all-in hand cannot be folded: it plays on to the showdown, and the seat goes after.
+            question = ("Leave? You are all-in: your hand plays on to the showdown, then you go."
+                        if me.status in ("all-in", "protected") else "Leave now? Your hand will be folded.")
+            self.app.push_screen(Confirm(question, "Leave"), go)
         else:
             go()
 
