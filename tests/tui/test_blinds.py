@@ -174,3 +174,26 @@ async def test_a_new_player_may_post_a_big_blind_to_play_at_once_or_wait_for_it(
     late = w.seat("Stud", ["gus"])[0]
     assert not late.view("Stud").new_player                 # stud has no blinds to wait for
     assert stud
+
+
+async def test_post_missed_blinds_now_while_sitting_out_also_sits_in(world):
+    """Found by a play-tester: sitting out with missed blinds, p said "You will post your missed
+    blinds as soon as you may", but the player stayed sitting out and was dealt out until s."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    w.clock.advance(0.01)
+    alice.sit_out("T")
+    for _ in range(6):                                     # sit out through a big blind
+        play_out(w, clients)
+        w.clock.advance(3.1)
+        if alice.view("T").missed_blinds:
+            break
+    assert alice.view("T").missed_blinds and alice.view("T").sitting_out
+    app = build_app(alice, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        assert not alice.view("T").sitting_out
+        assert w.room.tables["T"].seats[alice.view("T").my_seat].wants_post is True

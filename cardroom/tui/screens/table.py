@@ -581,6 +581,10 @@ class TableScreen(Screen):
         if not _asked_post_or_wait(v):
             return
         if self._do(self.app.client.post_or_wait, self.table, post):
+            if post and v.sitting_out:
+                # "Post now" is to play now: it sits the player in as well (he stayed sitting out,
+                # and was dealt out, until he also pressed s; found by a play-tester).
+                self._do(self.app.client.sit_in, self.table)
             self.post_missed = post
             self._show()                 # the prompt and the action line both follow the answer
             what = "your missed blinds" if v.missed_blinds else "a big blind"
