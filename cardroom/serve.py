@@ -111,6 +111,27 @@ def make_authorize(room: Room, store: SqliteStore):
     return authorize
 
 
+def make_name_refused(store: SqliteStore):
+    """Why a login name can never be used (said before any key is tried), or None. Only new
+    names: an account that exists is decided by its keys."""
+
+    def refused(username: str) -> str | None:
+        try:
+            name = clean_name(username)
+        except BadName as e:
+            return f"{username!r} cannot be a player's name: {e}"
+        if store.find(name) is not None:
+            return None
+        if is_reserved(name):
+            return f"the name {name!r} is kept for the house: log in with another name"
+        skeleton = name_skeleton(name)
+        if any(name_skeleton(a.name) == skeleton for a in store.accounts()):
+            return f"the name {name!r} looks like another player's: log in with another name"
+        return None
+
+    return refused
+
+
 def make_guest(store: SqliteStore):
     """Guest/demo mode (config: guest_passwords): any password, for names no key has claimed."""
 
@@ -178,7 +199,7 @@ async def start(config: RoomConfig, *, host: str | None = None, port: int | None
                     login_timeout=s.login_timeout)
     server = await start_server(host or s.host, port if port is not None else s.port, key_path,
                                 make_app_factory(room, config, stop.set), limits=limits,
-                                authorize=make_authorize(room, store),
+                                authorize=make_authorize(room, store), name_refused=make_name_refused(store),
                                 guest=make_guest(store) if s.guest_passwords else None)
     return Served(room, store, server, fingerprint, config, stop)
 

@@ -82,11 +82,13 @@ class _CardroomServer(asyncssh.SSHServer):
     """One instance per TCP connection (asyncssh calls the factory for each)."""
 
     def __init__(self, registry: _Registry, app_factory: AppFactory, authorize: Authorize,
-                 guest: Callable[[str], bool] | None = None) -> None:
+                 guest: Callable[[str], bool] | None = None,
+                 name_refused: Callable[[str], str | None] | None = None) -> None:
         self._registry = registry
         self._app_factory = app_factory
         self._authorize = authorize
         self._guest = guest
+        self._name_refused = name_refused
         self._tried: set[str] = set()
         self._conn: asyncssh.SSHServerConnection | None = None
         self._ip = "?"
@@ -137,6 +139,12 @@ class _CardroomServer(asyncssh.SSHServer):
             raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections from your address")
         if not _clean_username(username):
             raise asyncssh.DisconnectError(asyncssh.DISC_ILLEGAL_USER_NAME, "invalid user name")
+        # A name no key could ever log in with (reserved for the house, or too like another
+        # player's) is refused here, with the reason: a key refused later only gets the client's
+        # "Permission denied (publickey)", which reads as a problem with the key.
+        reason = self._name_refused(username) if self._name_refused is not None else None
+        if reason:
+            raise asyncssh.DisconnectError(asyncssh.DISC_ILLEGAL_USER_NAME, reason)
         self._username = username
         return True  # False would mean "no auth required" (pitfall 4)
 
@@ -276,6 +284,7 @@ async def start_server(
     limits: Limits | None = None,
     authorize: Authorize,
     guest: Callable[[str], bool] | None = None,
+    name_refused: Callable[[str], str | None] | None = None,
 ) -> CardroomSSHServer:
     """Listen on host:port; each PTY session runs `app_factory(SessionInfo)` over SSH."""
     install_guards()
@@ -283,7 +292,7 @@ async def start_server(
     fingerprint = ensure_host_key(host_key_path)
     registry = _Registry(limits)
     acceptor = await asyncssh.create_server(
-        lambda: _CardroomServer(registry, app_factory, authorize, guest),
+        lambda: _CardroomServer(registry, app_factory, authorize, guest, name_refused),
         host,
         port,
         server_host_keys=[os.fspath(host_key_path)],

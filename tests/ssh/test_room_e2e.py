@@ -195,6 +195,21 @@ async def test_refusals_leave_the_server_healthy(room_server):
     conn.close()
 
 
+async def test_a_name_no_key_may_use_is_refused_with_the_reason(room_server):
+    """Found by a play-tester: an admin key logging in as 'root' got only 'Permission denied
+    (publickey)', which reads as a problem with the key; 'root' is kept for the house. Such names
+    are refused before any key is tried, with the reason. A new look-alike of a player's name too."""
+    served = await room_server()
+    conn, screen = await _at_lobby(served, _key(), "bob")
+    conn.close()
+    for name, reason in (("root", "kept for the house"), ("Dealer", "kept for the house"),
+                         ("B0B", "looks like another player's")):
+        with pytest.raises(asyncssh.DisconnectError, match=reason):
+            await _connect(served, _key(), name)
+    conn, screen = await _at_lobby(served, _key(), "carol")   # other names still log in
+    conn.close()
+
+
 async def test_admin_credit_kick_and_ban(room_server):
     from cardroom.admin.commands import AdminContext, execute
 
