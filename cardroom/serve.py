@@ -81,15 +81,23 @@ def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteS
     return room, store
 
 
+def _new_name_refusal(store: SqliteStore, name: str) -> str | None:
+    """Why a name nobody has yet may not be taken (kept for the house, or a look-alike of a
+    player's), or None."""
+    if is_reserved(name):
+        return f"the name {name!r} is kept for the house: log in with another name"
+    skeleton = name_skeleton(name)
+    if any(name_skeleton(a.name) == skeleton for a in store.accounts()):
+        return f"the name {name!r} looks like another player's: log in with another name"
+    return None
+
+
 def _may_use_name(store: SqliteStore, name: str) -> bool:
     """A name no key has claimed yet, and for a new name: not reserved, not a look-alike."""
     existing = store.find(name)
     if existing is not None:
         return not store.keys(existing.id)
-    if is_reserved(name):
-        return False
-    skeleton = name_skeleton(name)
-    return not any(name_skeleton(a.name) == skeleton for a in store.accounts())
+    return _new_name_refusal(store, name) is None
 
 
 def make_authorize(room: Room, store: SqliteStore):
@@ -120,14 +128,7 @@ def make_name_refused(store: SqliteStore):
             name = clean_name(username)
         except BadName as e:
             return f"{username!r} cannot be a player's name: {e}"
-        if store.find(name) is not None:
-            return None
-        if is_reserved(name):
-            return f"the name {name!r} is kept for the house: log in with another name"
-        skeleton = name_skeleton(name)
-        if any(name_skeleton(a.name) == skeleton for a in store.accounts()):
-            return f"the name {name!r} looks like another player's: log in with another name"
-        return None
+        return None if store.find(name) is not None else _new_name_refusal(store, name)
 
     return refused
 
