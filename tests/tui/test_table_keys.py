@@ -794,3 +794,16 @@ async def test_a_tap_under_the_must_raise_house_rule_says_what_is_owed(world):
         await pilot.pause()
         assert "you must raise the big blind to enter" in notified(app)
         assert me.view("T").legal is not None                  # nothing changed
+
+
+async def test_every_auto_action_label_is_whole_at_80_columns(world):
+    """The six auto-action chips, one column of padding each side, took 84 columns: at 80 (and in
+    the 80-column table pane of wider screens) the last read "f6 Fold in T"."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob"])
+    app = build_app(clients[0], options=UIOptions(sound=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_table(app, pilot)
+        line = next(t for t in screen_text(app).splitlines() if "f2 Check/Fold" in t)
+        for label in ("a Ask Me", "f2 Check/Fold", "f3 Check/Call", "f4 Bet/Call", "f5 Raise It", "f6 Fold in Turn"):
+            assert label in line, line
