@@ -231,12 +231,8 @@ class RoomClient:
     def my_tables(self) -> list[str]:
         """Tables where this account is seated; a seat being left (it folds when the action
         reaches it, and goes when the hand ends) is no longer one of them."""
-        out = []
-        for t in self.room.tables.values():
-            seat = t.seat_of(self.account_id)
-            if seat is not None and not seat.leaving:
-                out.append(t.name)
-        return out
+        return [t.name for t in self.room.tables.values()
+                if (seat := t.seat_of(self.account_id)) is not None and not seat.leaving]
 
     def waiting_for_me(self) -> list[str]:
         """Tables where it is this account's decision now (multi-tabling)."""

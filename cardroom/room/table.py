@@ -102,6 +102,12 @@ class _Seat:
         self.bot = None            # a random.Random when a practice bot plays this seat
         self.message = ""
 
+    @property
+    def table_chips(self) -> int:
+        """Chips here as a change of stake counts them: the stack (the one a hand in progress
+        began with) plus chips waiting to be added after it."""
+        return self.stack + self.pending_chips
+
 
 class Table:
     def __init__(self, settings: TableSettings, store: Store, clock: Clock, *, rng=None,
@@ -223,7 +229,7 @@ class Table:
         seat = self._need_seat(account)
         in_hand = self._in_hand(seat)
         lo, hi, _ = self.buy_in_limits(account)
-        have = seat.stack + seat.pending_chips
+        have = seat.table_chips
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
             raise api.BadBuyIn("enter a positive amount")
         if have == 0 and cents < lo:

@@ -105,7 +105,7 @@ def view_for(table, account: int | None) -> api.TableView:
         draw_counts=draw_counts, chat=tuple(table.chat)[-60:],
         railbirds=tuple(sorted(n for a, n in table.watcher_names.items() if a not in seated_accounts)),
         waiting_list=tuple(n for _, n in table.wait_list), rules=table.rules_text(), buy_in=buy,
-        pending_chips=me.pending_chips if me else 0, table_chips=me.stack + me.pending_chips if me else 0,
+        pending_chips=me.pending_chips if me else 0, table_chips=me.table_chips if me else 0,
         missed_blinds=bool(me and me.owes == "missed"),
         new_player=bool(me and me.owes == "new" and not table.settings.variant.bring_in),
         message=me.message if me else "", blind_prompt=table._asking.get(me.number, 0) if me else 0)

@@ -118,3 +118,12 @@ async def open_table(app, pilot, table="T"):
 def notified(app) -> str:
     """Every notification the app has shown (toasts slide in; their text is checked here)."""
     return "\n".join(n.message for n in app._notifications)
+
+
+def alices_turn_three_handed(world, *tables, stack=10_000):
+    """A three-handed table (`tables`: its settings, default the world's) where the others have
+    played until it is alice's decision."""
+    w = world(*tables)
+    clients = w.seat("T", ["alice", "bob", "carol"], stack=stack)
+    others_until(w, clients, clients[0])
+    return w, clients

@@ -10,7 +10,7 @@ from cardroom.tui import UIOptions, build_app
 from cardroom.tui.render import BadAmount, money, parse_amount
 from cardroom.tui.screens.lobby import LobbyScreen
 
-from .conftest import SIZE, notified, open_table, others_until, screen_text, table_settings
+from .conftest import SIZE, alices_turn_three_handed, notified, open_table, others_until, screen_text, table_settings
 
 import pytest
 
@@ -221,10 +221,8 @@ def test_a_pasted_page_is_refused_as_an_amount_without_being_quoted_back_whole()
 async def test_a_player_who_leaves_during_a_hand_is_not_counted_as_a_railbird(world):
     """Found by a play-tester: after leaving tables with l (mid-hand), every lobby went on listing
     the leavers as railbirds, and the lobby marked the table 'seated' until the hand ended."""
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alices_turn_three_handed(world)
     alice = clients[0]
-    others_until(w, clients, alice)
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)

@@ -29,6 +29,22 @@ def play_out(w, clients, table="T"):
         passive(a, table)
 
 
+def alice_missed_the_blinds(world):
+    """A three-handed table where alice has sat out through a big blind: she owes the blinds."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    w.clock.advance(0.01)
+    alice.sit_out("T")
+    for _ in range(6):                                     # sit out through a big blind
+        play_out(w, clients)
+        w.clock.advance(3.1)
+        if alice.view("T").missed_blinds:
+            break
+    assert alice.view("T").missed_blinds and alice.view("T").sitting_out
+    return w, clients
+
+
 async def test_blind_prompt_both_players_post_and_the_hand_is_dealt(world):
     w = world()
     alice, bob = seat_without_auto_blind(w, ["alice", "bob"])
@@ -83,18 +99,9 @@ async def test_blind_prompt_escape_declines_and_sits_out(world):
 
 
 async def test_missed_blinds_offer_post_now_or_wait(world):
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alice_missed_the_blinds(world)
     alice = clients[0]
-    w.clock.advance(0.01)
     t = w.room.tables["T"]
-    alice.sit_out("T")
-    for _ in range(6):                                     # sit out through a big blind
-        play_out(w, clients)
-        w.clock.advance(3.1)
-        if alice.view("T").missed_blinds:
-            break
-    assert alice.view("T").missed_blinds and alice.view("T").sitting_out
     seat = t.seats[alice.view("T").my_seat]
     app = build_app(alice, options=UIOptions(sound=False))
     async with app.run_test(size=SIZE) as pilot:
@@ -179,17 +186,8 @@ async def test_a_new_player_may_post_a_big_blind_to_play_at_once_or_wait_for_it(
 async def test_post_missed_blinds_now_while_sitting_out_also_sits_in(world):
     """Found by a play-tester: sitting out with missed blinds, p said "You will post your missed
     blinds as soon as you may", but the player stayed sitting out and was dealt out until s."""
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alice_missed_the_blinds(world)
     alice = clients[0]
-    w.clock.advance(0.01)
-    alice.sit_out("T")
-    for _ in range(6):                                     # sit out through a big blind
-        play_out(w, clients)
-        w.clock.advance(3.1)
-        if alice.view("T").missed_blinds:
-            break
-    assert alice.view("T").missed_blinds and alice.view("T").sitting_out
     app = build_app(alice, options=UIOptions(sound=False))
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)

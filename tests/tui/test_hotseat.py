@@ -3,9 +3,7 @@ player's hidden cards are on the screen unless it is that player's own (revealed
 
 from __future__ import annotations
 
-import random
-
-from cardroom.tui import HotSeat, UIOptions, build_app
+from cardroom.tui import UIOptions, build_app
 from cardroom.tui.hotseat import redact_view, seat_hotseat
 from cardroom.tui.render import RANKS, SUIT_SYMBOLS
 from cardroom.tui.screens.pass_device import PassScreen

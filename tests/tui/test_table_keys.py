@@ -12,15 +12,8 @@ from cardroom.tui.screens.lobby import LobbyScreen
 from cardroom.tui.widgets.bars import AutoBar, Chip
 from cardroom.tui.widgets.card import HandCard
 
-from .conftest import SIZE, notified, open_table, others_until, passive, screen_text, table_settings
-
-
-def alices_turn_three_handed(world):
-    """A three-handed table where the others have played until it is alice's decision."""
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
-    others_until(w, clients, clients[0])
-    return w, clients
+from .conftest import (SIZE, alices_turn_three_handed, notified, open_table, others_until, passive,
+                       screen_text, table_settings)
 
 
 def last_chat(view, n=3):
@@ -62,10 +55,8 @@ async def test_clicking_a_chip_of_the_action_bar_does_its_action(world):
 
 
 async def test_call_and_check_keys_change_label(world):
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alices_turn_three_handed(world)
     alice = clients[0]
-    others_until(w, clients, alice)
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(app, pilot)
@@ -84,10 +75,8 @@ async def test_call_and_check_keys_change_label(world):
 
 
 async def test_fixed_limit_raise_confirms_the_fixed_amount(world):
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alices_turn_three_handed(world)
     alice = clients[0]
-    others_until(w, clients, alice)
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)
@@ -101,10 +90,8 @@ async def test_fixed_limit_raise_confirms_the_fixed_amount(world):
 
 
 async def test_space_taps_the_table_to_check(world):
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alices_turn_three_handed(world)
     alice = clients[0]
-    others_until(w, clients, alice)
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)
@@ -121,10 +108,8 @@ async def test_space_taps_the_table_to_check(world):
 
 
 async def test_no_limit_bet_prompt_default_min_shows_max_and_rejects_a_bad_amount(world):
-    w = world(table_settings(kind="no", small=200))
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alices_turn_three_handed(world, table_settings(kind="no", small=200))
     alice = clients[0]
-    others_until(w, clients, alice)
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)
@@ -156,10 +141,8 @@ async def test_no_limit_bet_prompt_default_min_shows_max_and_rejects_a_bad_amoun
 
 
 async def test_pot_limit_presets(world):
-    w = world(table_settings(kind="pot", small=200))
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alices_turn_three_handed(world, table_settings(kind="pot", small=200))
     alice = clients[0]
-    others_until(w, clients, alice)
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)
@@ -281,10 +264,8 @@ async def test_sit_out_and_back_in(world):
 
 
 async def test_leave_during_a_hand_asks_then_returns_to_the_lobby(world):
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alices_turn_three_handed(world)
     alice = clients[0]
-    others_until(w, clients, alice)
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)
@@ -418,10 +399,8 @@ async def test_join_a_seat_by_clicking_it(world):
 
 
 async def test_history_viewer_steps_and_exports(world):
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alices_turn_three_handed(world)
     alice = clients[0]
-    others_until(w, clients, alice)
     alice.act("T", "fold")
     while alice.view("T").hand_id == "1001" and alice.view("T").phase != "done":
         a = w.actor(clients)
@@ -457,10 +436,8 @@ async def test_history_viewer_steps_and_exports(world):
 
 
 async def test_options_four_colour_and_letters_take_effect(world):
-    w = world()
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alices_turn_three_handed(world)
     alice = clients[0]
-    others_until(w, clients, alice)
     app = build_app(alice, options=UIOptions(sound=False))
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(app, pilot)
@@ -642,10 +619,8 @@ async def test_a_mistyped_amount_is_refused_whole_not_trimmed_to_digits(world, t
     """Seen over ssh: "1e9" typed into the no-limit raise prompt and Enter raised to $19, the
     input having dropped the "e" without a word. A mistyped amount is refused with a message
     and nothing is sent."""
-    w = world(table_settings(kind="no", small=200))
-    clients = w.seat("T", ["alice", "bob", "carol"])
+    w, clients = alices_turn_three_handed(world, table_settings(kind="no", small=200))
     alice = clients[0]
-    others_until(w, clients, alice)
     app = build_app(alice)
     async with app.run_test(size=SIZE) as pilot:
         await open_table(app, pilot)
@@ -688,10 +663,8 @@ async def test_change_table_stake_in_a_hand_offers_what_the_room_accepts(world):
     """Found by a play-tester: at a no-limit table (most $200 here) with $36 behind a $2 blind,
     the dialog offered $164 and the room refused it ("you have $38"): the dialog counted the
     stack behind the pot, the room the stack the hand began with. The offer is now the room's."""
-    w = world(table_settings(kind="no", small=200, max_buy_in=20_000))
-    clients = w.seat("T", ["alice", "bob", "carol"], stack=3_800)
+    w, clients = alices_turn_three_handed(world, table_settings(kind="no", small=200, max_buy_in=20_000), stack=3_800)
     alice = clients[0]
-    others_until(w, clients, alice)
     alice.act("T", "call")                              # $2 of her $38 in the pot
     others_until(w, clients, alice, lambda v: v.street == "flop")
     app = build_app(alice, options=UIOptions(sound=False))

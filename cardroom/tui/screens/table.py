@@ -6,7 +6,7 @@ Two questions the table may put to me before a hand, shown on a prompt line abov
 their keys in the footer and the action bar):
 - Auto Blind off (`view.blind_prompt`): "Post the blind of $X?" Enter posts, Esc declines (sits me
   out); while asked, these keys mean that and nothing else (Esc does not go to the lobby).
-- Missed blinds (`view.missed_blinds`): `p` posts them at the next hand (big blind live, small
+- Missed blinds (`view.missed_blinds`): `p` posts them as soon as he may (big blind live, small
   blind dead), `w` waits for the big blind instead. A new player in a game under way
   (`view.new_player`) has the same choice: post the big blind to be dealt in, or wait for it."""
 
@@ -576,7 +576,7 @@ class TableScreen(Screen):
             self.app.acted()
 
     def action_post_missed(self, post: bool = True) -> None:
-        """Missed blinds (or new here): post at the next hand (True) or wait for the big blind (False)."""
+        """Missed blinds (or new here): post as soon as I may (True) or wait for the big blind (False)."""
         v = self.view
         if not _asked_post_or_wait(v):
             return
