@@ -54,7 +54,7 @@ class GcPolicy:
         self.freeze_every = freeze_every
         self.full_every = full_every
         self.full_live_limit = full_live_limit      # above it, no timed full collections
-        self._last_full = 0.0
+        self._last_full: float | None = None     # never yet: the loop's clock starts near boot
         self.collect_after = collect_after          # closed sessions before a full collection ...
         self.collect_fraction = collect_fraction    # ... or this fraction of the live ones
         self.live = 0
@@ -96,7 +96,8 @@ class GcPolicy:
         if not self.live:
             return
         loop = asyncio.get_running_loop()
-        if self.live <= self.full_live_limit and loop.time() - self._last_full > self.full_every:
+        if self.live <= self.full_live_limit and (self._last_full is None
+                                                  or loop.time() - self._last_full > self.full_every):
             self.collect_now()
         else:
             gc.collect(1)       # young garbage first, so it is not frozen with the rest

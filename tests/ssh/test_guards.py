@@ -213,10 +213,10 @@ async def test_gc_policy_puts_off_full_collections_while_many_sessions_are_live(
     assert policy.collect_threshold() == 1000        # many: only once the garbage is as large
     try:
         policy._freeze()                             # the timed check: long overdue, but 1000 live
-        assert policy._last_full == 0.0 and gc.get_freeze_count() > 0    # frozen, not collected
+        assert policy._last_full is None and gc.get_freeze_count() > 0    # frozen, not collected
         policy.live = 10
         policy._freeze()
-        assert policy._last_full > 0.0               # few live: the timed full collection runs
+        assert policy._last_full is not None             # few live: the timed full collection runs
     finally:
         policy.close()
 
