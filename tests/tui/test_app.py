@@ -191,9 +191,10 @@ async def test_the_lobby_shows_seated_in_full_after_taking_a_seat(world):
         assert "seated" in row, row
 
 
-async def test_the_lobby_at_80_columns_shows_every_table_s_game_seats_and_wait_list(world):
+async def test_the_lobby_at_80_columns_shows_every_column_that_matters(world):
     """The shipped config.toml's tables at 80x24: the game column once took 33 characters for
-    "Draw Lo (Ace-to-Five Single Draw)" and pushed Seats and Waiting off the screen."""
+    "Draw Lo (Ace-to-Five Single Draw)" and pushed Seats and Waiting off the screen; then the
+    columns were cut at "Waiting Ra", losing the average pot and hands an hour."""
     from cardroom.config import load_config
     from cardroom.serve import table_settings as settings_of
 
@@ -205,11 +206,12 @@ async def test_the_lobby_at_80_columns_shows_every_table_s_game_seats_and_wait_l
         await pilot.press("enter")
         await pilot.pause()
         lines = screen_text(app).splitlines()
-        assert "Waiting" in lines[1], lines[1]
+        assert lines[1].split() == ["Table", "Game", "Stakes", "Seats", "Wait", "Avg", "pot", "H/hr"], lines[1]
         for t in config.tables:
-            row = next(line for line in lines if t.name[:15] in line)
+            row = next(line for line in lines if t.name in line)
             assert f"0/{t.seats}" in row, row
             assert t.variant.short_name in row, row
+            assert row.split()[-2:] == ["$0", "0"], row       # the average pot and hands an hour
 
 
 def test_a_pasted_page_is_refused_as_an_amount_without_being_quoted_back_whole():
@@ -279,3 +281,28 @@ async def test_cancelling_the_buy_in_after_joining_gives_the_seat_back(world):
         await pilot.pause()
         assert w.room.tables["Open"].seat_of(erin.account_id) is None
         assert erin.my_tables() == [] and "seat given back" in notified(app)
+
+
+async def test_the_narrow_lobby_marks_my_tables_and_says_when_a_table_is_not_open(world):
+    """At 80 columns "You" is one mark and the status column is gone: a paused table says so after
+    its name, and the lobby follows the terminal back to the full columns when it is widened."""
+    w = world(table_settings("Open"), table_settings("Quiet"))
+    erin = w.room.connect("erin")
+    app = build_app(erin)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        erin.join("Open")
+        erin.buy_in("Open", 10_000)
+        w.room.tables["Quiet"].set_status("paused")
+        app.screen.refresh_from_room()
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert next(line for line in lines if "Open" in line).split()[0] == "\u25cf"
+        assert "Quiet (paused)" in next(line for line in lines if "Quiet" in line)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        assert "Railbirds" in lines[1] and "Status" in lines[1], lines[1]
+        assert "seated" in next(line for line in lines if "Open" in line)
+        assert "paused" in next(line for line in lines if "Quiet" in line).split()

@@ -17,6 +17,11 @@ from cardroom.tui.widgets.keys import KeyFooter
 from cardroom.tui.widgets.rowtable import RowTable
 
 COLUMNS = ("You", "Table", "Game", "Stakes", "Seats", "Waiting", "Railbirds", "Avg pot", "Hands/h", "Status")
+# Below WIDE columns the lobby keeps what a player picks a table by: the railbirds go, the status
+# is written after a table's name when it is not open, "You" is one mark, and columns are set
+# one space apart. At 80 columns the full set was cut at "Waiting Ra".
+NARROW_COLUMNS = ("", "Table", "Game", "Stakes", "Seats", "Wait", "Avg pot", "H/hr")
+WIDE = 110
 
 
 class LobbyScreen(Screen):
@@ -36,6 +41,7 @@ class LobbyScreen(Screen):
         self._mine: tuple = ()
         self._title = None
         self._timer = None
+        self._narrow: bool | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble(("Tables", "bold"), "   ", self.app.client.name), id="lobby-title",
@@ -45,12 +51,28 @@ class LobbyScreen(Screen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for c in COLUMNS:
-            table.add_column(c, key=c)
-        self.refresh_from_room()
-        table.focus()
+        self._lay_out(self.app.size.width)
+        self.query_one(DataTable).focus()
         self._timer = self.set_interval(5.0, self.refresh_from_room)
+
+    def on_resize(self, event) -> None:
+        self._lay_out(event.size.width)
+
+    def _lay_out(self, width: int) -> None:
+        narrow = width < WIDE
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.cell_padding = 0 if narrow else 1
+        for c in self._columns:
+            table.add_column(f" {c}" if narrow else c, key=c)
+        self.refresh_from_room()
+
+    @property
+    def _columns(self) -> tuple[str, ...]:
+        return NARROW_COLUMNS if self._narrow else COLUMNS
 
     def on_screen_resume(self) -> None:
         self.refresh_from_room()
@@ -80,7 +102,7 @@ class LobbyScreen(Screen):
                 table.add_row(*self._cells(r, mine, waiting), key=r.name)
             return
         for r in rows:
-            for col, cell in zip(COLUMNS, self._cells(r, mine, waiting)):
+            for col, cell in zip(self._columns, self._cells(r, mine, waiting)):
                 if table.get_cell(r.name, col) != cell:
                     table.update_cell(r.name, col, cell, update_width=True)   # "seated" outgrows "You"
 
@@ -98,16 +120,24 @@ class LobbyScreen(Screen):
             self.query_one("#lobby-title", Static).update(title)
 
     def _cells(self, r, mine: set = frozenset(), waiting: set = frozenset()) -> tuple:
+        ascii_only = self.app.options.ascii
         if r.name in waiting:
-            star = "*" if self.app.options.ascii else "\u2605"
-            you = Text(f"{star} turn", "bold yellow")
+            star = "*" if ascii_only else "\u2605"
+            you = Text(star if self._narrow else f"{star} turn", "bold yellow")
         elif r.name in mine:
-            you = Text("seated", "bold")
+            you = Text(("s" if ascii_only else "\u25cf") if self._narrow else "seated", "bold")
         else:
             you = Text("")
         name = Text(r.name, "bold" if r.name in mine else "")
-        return (you, name, Text(_short_game(r.game)), Text(_short_stakes(r.stakes)), f"{r.players}/{r.seats}",
-                str(r.waiting), str(r.railbirds), money(r.average_pot), str(r.hands_per_hour), r.status)
+        cells = [you, name, Text(_short_game(r.game)), Text(_short_stakes(r.stakes)), f"{r.players}/{r.seats}",
+                 str(r.waiting), str(r.railbirds), money(r.average_pot), str(r.hands_per_hour), r.status]
+        if not self._narrow:
+            return tuple(cells)
+        if r.status != "open":
+            name.append(f" ({r.status})", "dim")
+        del cells[9], cells[6]                      # status (now after the name) and railbirds
+        # One space before each cell: the narrow layout sets cell padding to nothing.
+        return tuple(Text(" ") + (c if isinstance(c, Text) else Text(c)) for c in cells)
 
     def _selected(self) -> str | None:
         table = self.query_one(DataTable)
