@@ -17,7 +17,13 @@ from cardroom.tui.options import UIOptions
 class Tick(Checkbox):
     """A checkbox whose mark is drawn only when it is ticked. Textual's draws its X either way
     and tells on from off by colour alone, which a monochrome terminal (or a player who cannot
-    tell the two colours apart) does not show."""
+    tell the two colours apart) does not show. One line tall: Textual's three-line box made six
+    options push the dialog's buttons off an 80x24 screen."""
+
+    DEFAULT_CSS = """
+    Tick { border: none; padding: 0 1; height: 1; background: transparent; }
+    Tick:focus { border: none; background: $boost; text-style: bold; }
+    """
 
     @property
     def BUTTON_INNER(self) -> str:   # noqa: N802 (Textual's class attributes, made to follow the state)
@@ -30,6 +36,10 @@ class Tick(Checkbox):
     @property
     def BUTTON_RIGHT(self) -> str:   # noqa: N802
         return "]" if self._ascii() else "\u258c"
+
+    def __init__(self, label: str, value: bool, **kwargs) -> None:
+        super().__init__(label, value, **kwargs)
+        self.initial = value
 
     def _ascii(self) -> bool:
         return bool(getattr(getattr(self.app, "options", None), "ascii", False))
@@ -78,4 +88,7 @@ class OptionsDialog(ModalScreen[dict | None]):
         self.dismiss(self.values())
 
     def action_cancel(self) -> None:
+        if any(cb.value != cb.initial for cb in self.query(Tick)):
+            # Esc used to drop a change without a word; the player may have meant Save.
+            self.app.notify("Options not saved (ctrl+s saves)", severity="warning")
         self.dismiss(None)
