@@ -175,7 +175,7 @@ async def test_hold_toggles_and_the_draw(world):
         await pilot.pause()
         cards = list(screen.query(HandCard))
         assert [c.held for c in cards[:5]] == [True, False, True, False, False]
-        assert cards[0].border_subtitle == "H" and cards[0].has_class("-held")
+        assert cards[0].has_class("-held")
         assert cards[0].region.y == cards[1].region.y + 1        # the held card drops a line
         await pilot.press("3")                                    # unhold
         await pilot.pause()
@@ -780,3 +780,23 @@ async def test_every_auto_action_label_is_whole_at_80_columns(world):
         line = next(t for t in screen_text(app).splitlines() if "f2 Check/Fold" in t)
         for label in ("a Ask Me", "f2 Check/Fold", "f3 Check/Call", "f4 Bet/Call", "f5 Raise It", "f6 Fold in Turn"):
             assert label in line, line
+
+
+async def test_a_held_card_shows_its_h_on_screen_at_80x24(world):
+    """Issue 22: the "H" of a held card never reached the screen: Textual leaves no room for a
+    border subtitle on a 6-wide card, so only the dropped line told a held card from the rest."""
+    w = world(table_settings(game="draw"))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    others_until(w, clients, alice, lambda v: v.legal.phase == "draw")
+    app = build_app(alice)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(app, pilot)
+        await pilot.press("2")
+        await pilot.pause()
+        cards = list(screen.query(HandCard))
+        held = cards[1].region
+        bottom = screen_text(app).splitlines()[held.bottom - 1][held.x:held.right]
+        assert "H" in bottom, bottom
+        other = cards[2].region
+        assert "H" not in screen_text(app).splitlines()[other.bottom - 1][other.x:other.right]

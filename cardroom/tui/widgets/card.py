@@ -6,13 +6,20 @@ shows an "H" in its lower-left corner and drops a line (seed 000).
 
 from __future__ import annotations
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.message import Message
+from textual.geometry import Region
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from cardroom.tui.options import UIOptions
 from cardroom.tui.render import card_text
+
+
+_HELD = Style(color="red", bold=True)
 
 
 class HandCard(Widget):
@@ -21,9 +28,6 @@ class HandCard(Widget):
         width: 6;
         height: 3;
         border: round $foreground 60%;
-        border-subtitle-align: left;
-        border-subtitle-color: red;
-        border-subtitle-style: bold;
         content-align: center middle;
         margin: 0 1 0 0;
     }
@@ -52,7 +56,18 @@ class HandCard(Widget):
 
     def watch_held(self, held: bool) -> None:
         self.set_class(held, "-held")
-        self.border_subtitle = "H" if held else ""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The "H" is written over the bottom border's second cell: Textual keeps a border
+        subtitle off a 6-wide card (no room for its padding), so it never showed."""
+        strips = super().render_lines(crop)
+        bottom, x = self.outer_size.height - 1 - crop.y, 1 - crop.x
+        if self.held and 0 <= bottom < len(strips) and 0 <= x < strips[bottom].cell_length:
+            line = strips[bottom]
+            under = next(iter(line.crop(x, x + 1)), Segment(" ")).style or Style()
+            strips[bottom] = Strip.join([line.crop(0, x), Strip([Segment("H", under + _HELD)], 1),
+                                         line.crop(x + 1, line.cell_length)])
+        return strips
 
     def restyle(self) -> None:
         self.set_class(self.opts.ascii, "-ascii")
