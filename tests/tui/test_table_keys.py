@@ -338,7 +338,7 @@ async def test_dealer_chat_toggle(world):
         await pilot.press(*"how many did bob draw", "enter")
         await pilot.pause()
         assert any(c.kind == "dealer" and "I can't answer" in c.text for c in alice.view("T").chat)
-        await pilot.press("d", "ctrl+t", *"hello", "enter")   # d opens the dealer box; back to the players
+        await pilot.press("escape", "d", "ctrl+t", *"hello", "enter")   # d opens the dealer box; back to the players
         await pilot.pause()
         assert alice.view("T").chat[-1].text == "hello"
 
@@ -511,22 +511,6 @@ async def test_options_auto_blind_and_change_table_stake(world):
         await pilot.press("enter")
         await pilot.pause()
         assert alice.my_money().on_tables["T"] == 15_000
-
-
-async def test_a_chat_line_sent_with_enter_gives_the_keys_back_to_the_table(world):
-    """t opens the chat box; Enter sends the line and returns to the table, so the next c calls
-    (it used to stay in the box: "c" and Enter then said "c" to the table instead of calling)."""
-    w, (alice, bob, carol) = alices_turn_three_handed(world)
-    app = build_app(alice)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_table(app, pilot)
-        await pilot.press("t", *"gl all", "enter")
-        await pilot.pause()
-        assert "gl all" in last_chat(alice.view("T"))
-        assert not isinstance(screen.focused, Input)
-        await pilot.press("c")
-        await pilot.pause()
-        assert "alice calls $2" in last_chat(alice.view("T"))
 
 
 async def test_a_call_of_the_whole_stack_says_all_in(world):
@@ -800,3 +784,23 @@ async def test_a_held_card_shows_its_h_on_screen_at_80x24(world):
         assert "H" in bottom, bottom
         other = cards[2].region
         assert "H" not in screen_text(app).splitlines()[other.bottom - 1][other.x:other.right]
+
+
+async def test_chat_stays_open_for_the_next_line_until_esc(world):
+    """Issue 22: each line sent closed the chat, so the next line typed went to the table's keys
+    ("how many did bob draw?" opened the history, the options and My Money; an f would fold)."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_table(app, pilot)
+        await pilot.press("t", *"hello", "enter")
+        await pilot.press(*"how many did bob draw?", "enter")
+        await pilot.pause()
+        said = [c.text for c in alice.view("T").chat if c.name == "alice"]
+        assert said[-2:] == ["hello", "how many did bob draw?"], said
+        assert app.screen is screen and isinstance(app.focused, Input)
+        await pilot.press("escape", "h")              # Esc: back to the table's keys
+        await pilot.pause()
+        assert app.screen is not screen               # h opened the history

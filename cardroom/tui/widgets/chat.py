@@ -161,8 +161,8 @@ class ChatPane(Vertical):
     def set_mode(self, dealer: bool) -> None:
         self.dealer = dealer
         self.query_one("#chat-mode", Static).update("Dealer" if dealer else "Player")
-        self.query_one(ChatInput).placeholder = ("ask the dealer (how many did NAME draw?)" if dealer
-                                                 else "say something to the table")
+        self.query_one(ChatInput).placeholder = ("ask the dealer (how many did NAME draw?)  esc: back" if dealer
+                                                 else "say something to the table  esc: back")
 
     def focus_input(self, dealer: bool) -> None:
         self.set_mode(dealer)
@@ -182,8 +182,7 @@ class ChatPane(Vertical):
         event.stop()
         text = event.value
         event.input.value = ""
-        # Back to the table, as Escape does: a line sent, the keys act again. Left in the box, a
-        # player's next "c" or "f" became chat instead of a call or a fold.
-        self.screen.set_focus(None)
+        # The box stays open for the next line until Esc: closed after each line, the next line
+        # typed went to the table's keys, where its letters open screens or fold.
         if text.strip():
             self.post_message(self.Send(text, self.dealer))
