@@ -326,10 +326,15 @@ class CardroomApp(App):
 
     # ------------------------------------------------------------------ command palette
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            # Textual's screenshot is saved on the server, where a player over ssh can't reach it.
+            if command.title != "Screenshot":
+                yield command
         for binding in getattr(screen, "BINDINGS", []):
             if isinstance(binding, Binding) and binding.description and binding.show:
                 action = binding.action
+                if action in ("quit", "app.quit"):       # Textual's own "Quit" is listed already
+                    continue
                 name = action.split("(")[0]
                 if screen.check_action(name, _params(action)) is False:
                     continue

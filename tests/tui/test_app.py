@@ -110,7 +110,7 @@ async def test_usable_at_80x24_every_key_in_the_footer(world):
         text = screen_text(app)
         for piece in ("12345 Hold", "Draw", "f Fold", "r Bet", "space Tap", "f2 f3 f4 f5 f6 Auto",
                       "s Sit out", "l Leave", "t Chat", "h History", "? Help", "o Options",
-                      "m My Money", "^p palette"):
+                      "m My Money", "^p palette", "^q quit"):
             assert piece in text, piece
         assert "alice to act" in text and "You may draw up to 5" in text
 
@@ -306,3 +306,17 @@ async def test_the_narrow_lobby_marks_my_tables_and_says_when_a_table_is_not_ope
         assert "Railbirds" in lines[1] and "Status" in lines[1], lines[1]
         assert "seated" in next(line for line in lines if "Open" in line)
         assert "paused" in next(line for line in lines if "Quiet" in line).split()
+
+
+async def test_the_palette_has_no_dead_screenshot_and_one_quit(world):
+    """Issue 22: over ssh Textual's "Screenshot" writes a file on the server, where the player
+    can't reach it, and "Quit" was offered twice in the lobby (Textual's and the lobby's key)."""
+    w = world()
+    app = build_app(w.room.connect("erin"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Screenshot" not in titles and titles.count("Quit") == 1, titles
+        assert "^q quit" in screen_text(app)

@@ -84,7 +84,7 @@ async def test_my_keys_list_add_and_remove_with_refusals_shown(world):
         text = screen_text(app)
         assert fp1 in text and fp2 in text
         table = screen.query_one(DataTable)
-        assert table.has_focus and screen.selected() == fp2
+        assert not table.has_focus and screen.selected() == fp2     # the paste box keeps it
         await paste(pilot, screen, line2)
         assert "already yours" in status(screen)
 
@@ -156,3 +156,24 @@ async def test_a_key_pasted_while_the_list_has_the_focus_goes_into_the_paste_box
         await pilot.press("enter")
         await pilot.pause()
         assert set(w.store.keys(alice.account_id)) == {fp1, fp2}
+
+
+async def test_my_keys_opens_from_the_lobby_and_keeps_the_paste_box_after_adding(world):
+    """Issue 22: My keys was reached only from the welcome screen and My Money, and after a key
+    was added the focus went to the list, so the next paste went astray."""
+    w = world()
+    line1, fp1 = new_key()
+    line2, fp2 = new_key()
+    alice = w.room.connect("alice", fp1)
+    app = build_app(alice, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "k My keys" in screen_text(app)
+        await pilot.press("k")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, KeysScreen)
+        await paste(pilot, screen, line2)
+        assert fp2 in alice.keys()
+        assert screen.query_one("#key-input", Input).has_focus

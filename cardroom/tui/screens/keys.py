@@ -111,7 +111,7 @@ class KeysScreen(Screen):
         event.input.value = ""
         self.reload(select=fp)
         self.say(f"That key was already yours: {fp}" if fp in before else f"Added {fp}")
-        self.query_one(DataTable).focus()
+        # The paste box keeps the focus: moved to the list, the next key pasted went astray.
 
     def action_remove(self) -> None:
         fp = self.selected()

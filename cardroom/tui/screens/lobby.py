@@ -31,6 +31,7 @@ class LobbyScreen(Screen):
         Binding("w", "wait_list", "Wait list"),
         Binding("m", "money", "My Money"),
         Binding("h", "history", "History"),
+        Binding("k", "keys", "My keys"),
         Binding("right_square_bracket", "next_table", "My next table"),
         Binding("ctrl+n", "next_table", "My next table", show=False),
         Binding("ctrl+q", "app.quit", "Quit"),
@@ -159,6 +160,8 @@ class LobbyScreen(Screen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "next_table":
             return bool(self._mine)
+        if action == "keys":     # not on a shared (hot-seat) terminal
+            return self.app.hotseat is None
         return True
 
     def action_next_table(self) -> None:
@@ -205,6 +208,10 @@ class LobbyScreen(Screen):
     def action_money(self) -> None:
         from cardroom.tui.screens.money import MoneyScreen
         self.app.push_screen(MoneyScreen())
+
+    def action_keys(self) -> None:
+        from cardroom.tui.screens.keys import KeysScreen
+        self.app.push_screen(KeysScreen())
 
     def action_history(self) -> None:
         from cardroom.tui.screens.history import HistoryScreen

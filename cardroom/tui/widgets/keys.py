@@ -75,6 +75,7 @@ class KeyFooter(TextLines):
             pieces.append(Text.assemble((f" {shown}", "bold" if enabled else "dim"),
                                         (f" {desc}", "" if enabled else "dim")))
         pieces.append(Text.assemble((" ^p", "bold"), " palette"))
+        pieces.append(Text.assemble((" ^q", "bold"), " quit"))    # ctrl+q works everywhere: say so
         # Pack whole "key description" pairs into lines as wide as the terminal (80 columns: two).
         width = max(10, width or 80)
         lines, line = [], Text(no_wrap=True, overflow="ellipsis")
