@@ -82,8 +82,8 @@ class Drawing:
         self.events.append(_new(ev.Burned, (card,)))
 
     def _draw_cards(self, k: int, player: int | None, holding: Sequence[Card] = ()) -> list[Card]:
-        """Deal k cards from the stub; when it runs out, reshuffle the muck (and burns) with a
-        re-burn. Nobody is dealt his own discards back (seed 000): the pool leaves out those of
+        """Deal k cards from the stub; when it runs out, reshuffle the muck (and burns), re-burning
+        if the rules say so (seed 002). Nobody is dealt his own discards back (seed 000): the pool leaves out those of
         `player` and of every player still owed a deferred fifth card, who is dealt from this stub
         too. Only when that leaves too few cards are the others' owed discards, and then his own,
         let in.
