@@ -109,6 +109,16 @@ def hotseat_structure(variant, kind: str, stakes: str):
                           ante=max(1, small_bet // 8) if variant.bring_in else 0)
 
 
+def hotseat_table(name: str, variant, structure, seats: int):
+    """The hot-seat table: the game's own rules (Rules.of_game: Draw Lo deals and shows as seed
+    000 says), and each player's clock starts when he takes the device, not while it is passed."""
+    from cardroom.engine.betting import Rules
+    from cardroom.room.table import TableSettings
+
+    return TableSettings(name, variant, structure, rules=Rules.of_game(variant), seats=seats,
+                         clock_waits_for_ready=True)
+
+
 def _cmd_hotseat(args: argparse.Namespace) -> int:
     import asyncio
     import random
@@ -118,7 +128,6 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     from cardroom.engine.variants import find_variant
     from cardroom.room.clock import LoopClock
     from cardroom.room.room import Room
-    from cardroom.room.table import TableSettings
     from cardroom.ssh import keep_typed_keys_in_order
     from cardroom.store.sqlite import SqliteStore
     from cardroom.tui.hotseat import run_hotseat
@@ -138,8 +147,7 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     async def main() -> None:
         store = SqliteStore(path)
         rng = random.Random(args.seed) if args.seed is not None else None
-        # Each player's clock starts when they take the device, not while it is passed to them.
-        table = TableSettings(name, variant, structure, seats=seats, clock_waits_for_ready=True)
+        table = hotseat_table(name, variant, structure, seats)
         room = Room([table], store, LoopClock(), rng=rng)
         room.start()
         try:

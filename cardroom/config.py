@@ -32,6 +32,12 @@ smallest bet is the big blind, 10 big blinds; the maximum for pot and no limit i
 ($.25/$.50 -> $50, as the page lists), and for fixed and spread limit there is none unless the
 table sets ``max_buy_in``. Both may be set per table (``min_buy_in``, ``max_buy_in``).
 
+Draw games deal the draw one of two ways, ``draw_dealing = "planet"`` (seed 000: no burn, all
+of a player's cards at his turn) or ``"lowball"`` (seed 002: a burn, four cards now and a fifth
+after everyone); ``show_all`` shows every remaining hand at the showdown. Both default to the
+game's own page: Planet Draw Lo (``a5-draw``) is "planet" and shows all, the others "lowball" and
+losers may muck.
+
 A table of ``seats = 5`` is a "5 player max" table: its sit-out period is ``sit_out_minutes_5max``
 (seed 001), see `RoomConfig.sit_out_minutes_for`.
 """
@@ -44,7 +50,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from cardroom.engine.betting import FIXED, SPREAD, STRUCTURES, Rules, Structure, StructureError
+from cardroom.engine.betting import (
+    DRAW_DEALINGS, FIXED, SPREAD, STRUCTURES, Rules, Structure, StructureError,
+)
 from cardroom.engine.variants import UnknownVariant, Variant, find_variant
 from cardroom.room.text import clean_text
 from cardroom.engine.money import format_cents
@@ -128,8 +136,9 @@ class TableConfig:
     cap: int | None = 4                      # bets a round in fixed/spread
     uncapped_heads_up: bool = False
     must_raise_to_enter: bool = False
-    show_all: bool = False
+    show_all: bool = False                   # the parser's default: the game's (Variant.show_all)
     draw_cap_four: bool = False
+    draw_dealing: str = "lowball"            # a key of DRAW_DEALINGS; the parser's default: the game's
     min_buy_in: int = 0
     max_buy_in: int | None = None            # None = no maximum
 
@@ -153,9 +162,10 @@ class TableConfig:
             cap=self.cap, stud=v.bring_in, uncapped_heads_up=self.uncapped_heads_up)
 
     def rules(self) -> Rules:
-        return Rules(rake_percent=self.rake_percent, rake_cap=self.rake_cap,
-                     no_flop_no_drop=self.no_flop_no_drop, show_all=self.show_all,
-                     must_raise_to_enter=self.must_raise_to_enter, draw_cap_four=self.draw_cap_four)
+        return Rules.of_game(self.variant, self.draw_dealing, rake_percent=self.rake_percent,
+                             rake_cap=self.rake_cap, no_flop_no_drop=self.no_flop_no_drop,
+                             show_all=self.show_all, must_raise_to_enter=self.must_raise_to_enter,
+                             draw_cap_four=self.draw_cap_four)
 
     def describe(self) -> str:
         return f"{self.structure().describe()} {self.variant.name}"
@@ -278,6 +288,14 @@ class _Section:
             self.fail(f"{v!r} is not true or false", key)
         return v
 
+    def choice(self, key: str, default: str, choices, hint: str = "") -> str:
+        if key not in self.data:
+            return default
+        v = self.data[key]
+        if not (isinstance(v, str) and v in choices):
+            self.fail(f"{v!r} is not one of {', '.join(map(repr, choices))}{hint}", key)
+        return v
+
     def str(self, key: str, default: str | None, max_len: int = 200) -> str | None:
         if key not in self.data:
             return default
@@ -316,8 +334,8 @@ _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit
               "chat_lines", "chat_per_seconds"} | _money_keys("starting_money")
 _TABLE_KEYS = {"name", "game", "structure", "stakes", "stakes_cents", "seats", "action_seconds",
                "rake_percent", "no_flop_no_drop", "cap", "uncapped_heads_up", "must_raise_to_enter",
-               "show_all", "draw_cap_four"} | _money_keys("rake_cap", "ante", "bring_in", "min_buy_in",
-                                                          "max_buy_in")
+               "show_all", "draw_cap_four", "draw_dealing"} | _money_keys(
+                   "rake_cap", "ante", "bring_in", "min_buy_in", "max_buy_in")
 _TOP_KEYS = {"server", "room", "tables"}
 
 
@@ -461,10 +479,15 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
     must_raise = s.bool("must_raise_to_enter", False)
     if must_raise and variant.bring_in:
         s.fail(f"{variant.name} has no blinds to raise", "must_raise_to_enter")
-    show_all = s.bool("show_all", False)
+    show_all = s.bool("show_all", variant.show_all)
     draw_cap_four = s.bool("draw_cap_four", False)
     if draw_cap_four and variant.kind != "draw":
         s.fail(f"{variant.name} has no draw", "draw_cap_four")
+    if s.has("draw_dealing") and variant.kind != "draw":
+        s.fail(f"{variant.name} has no draw", "draw_dealing")
+    draw_dealing = s.choice("draw_dealing", variant.draw_dealing, tuple(DRAW_DEALINGS),
+                            " (seed 000's dealing: no burn, all of a player's cards at his turn; "
+                            "seed 002's: a burn, four cards now and a fifth after everyone else)")
 
     ante = s.money("ante", 0)
     bring_in = s.money("bring_in", None)
@@ -501,7 +524,8 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
         blinds=blinds, ante=ante, bring_in=bring_in, seats=seats, action_seconds=action_seconds,
         rake_percent=rake_percent, rake_cap=rake_cap, no_flop_no_drop=no_flop_no_drop,
         cap=cap if limited else 4, uncapped_heads_up=uncapped_heads_up, must_raise_to_enter=must_raise,
-        show_all=show_all, draw_cap_four=draw_cap_four, min_buy_in=min_buy_in, max_buy_in=max_buy_in)
+        show_all=show_all, draw_cap_four=draw_cap_four, draw_dealing=draw_dealing, min_buy_in=min_buy_in,
+        max_buy_in=max_buy_in)
 
 
 def _which(s: _Section, key: str) -> str:

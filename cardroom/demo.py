@@ -11,7 +11,7 @@ import secrets
 import tempfile
 from pathlib import Path
 
-from cardroom.engine.betting import Structure
+from cardroom.engine.betting import Rules, Structure
 from cardroom.engine.variants import find_variant
 from cardroom.room.clock import FakeClock
 from cardroom.room.room import Room
@@ -25,7 +25,7 @@ def run_demo(game: str, structure: str, players: int, hands: int, *, seed: int |
     rng = random.Random(seed) if seed is not None else None
     bot_rng = random.Random(seed if seed is not None else secrets.randbits(64))
     st = Structure.make(structure, 200, 400, stud=variant.bring_in, ante=25 if variant.bring_in else 0)
-    settings = TableSettings("Demo", variant, st, seats=max(players, 2))
+    settings = TableSettings("Demo", variant, st, rules=Rules.of_game(variant), seats=max(players, 2))
     with tempfile.TemporaryDirectory() as d:
         store = SqliteStore(Path(d) / "demo.sqlite3")
         clock = FakeClock()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardroom.cli import hotseat_players, hotseat_structure, main
+from cardroom.cli import hotseat_players, hotseat_structure, hotseat_table, main
 from cardroom.config import config_from_dict
 from cardroom.engine.variants import find_variant
 
@@ -139,3 +139,25 @@ def test_demo_prints_every_hand_it_plays(capsys):
     begun = [line for line in out.splitlines() if line.endswith(" begins")]
     assert len(begun) == 25 and len(set(begun)) == 25
     assert out.rstrip().endswith("25 hands; money conserved: True")
+
+
+def test_rule_draw_lo_demo_shows_every_remaining_hand_at_the_showdown(capsys):
+    """Seed 000: "the system will declare the winner and show the cards of ALL remaining players".
+    The demo's Draw Lo table mucked losing hands ("bot3 mucks")."""
+    from cardroom.demo import run_demo
+
+    assert run_demo("a5-draw", "fixed", 4, 10, seed=3) == 0
+    out = capsys.readouterr().out
+    shows = [line for line in out.splitlines() if " shows " in line]
+    assert len(shows) >= 10 and not [line for line in out.splitlines() if line.endswith(" mucks")]
+
+
+def test_hotseat_tables_follow_the_games_own_page():
+    from cardroom.engine.betting import Rules
+
+    lo = find_variant("a5-draw")
+    t = hotseat_table("Hot seat", lo, hotseat_structure(lo, "fixed", "2/4"), 6)
+    assert t.rules == Rules(show_all=True, burn_before_draw=False, defer_fifth_card=False,
+                            reburn_on_reshuffle=False) and t.clock_waits_for_ready
+    d27 = find_variant("27-triple")
+    assert hotseat_table("Hot seat", d27, hotseat_structure(d27, "fixed", "2/4"), 6).rules == Rules()

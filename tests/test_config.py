@@ -19,6 +19,7 @@ from cardroom.engine.variants import VARIANTS
 
 REPO = Path(__file__).resolve().parents[1]
 FP = "SHA256:" + "A" * 43
+PLANET = {"burn_before_draw": False, "defer_fifth_card": False, "reburn_on_reshuffle": False}
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -74,12 +75,14 @@ def test_repo_config_loads():
     assert (nl.min_buy_in, nl.max_buy_in) == (500, 5000)   # seed 001: $.25/$.50 max buy-in $50.00
 
     lo = cfg.table("Draw Lo $2/$4")
-    assert lo.game == "a5-draw" and lo.seats == 8 and lo.rules().show_all
+    assert lo.game == "a5-draw" and lo.seats == 8 and lo.draw_dealing == "planet"
+    assert lo.rules() == Rules(show_all=True, **PLANET)
     assert not cfg.table("Omaha Hi-Lo $3/$6").rules().show_all
     assert cfg.table("Omaha Hi-Lo $3/$6").structure().blinds == (100, 300)  # $3/$6: SB $1
     assert cfg.table("2-7 Triple Draw $1/$2").structure().blinds == (50, 100)
     for t in cfg.tables:
-        assert t.rules() == Rules(show_all=t.show_all, must_raise_to_enter=t.must_raise_to_enter)
+        if t is not lo:                               # seed 002's dealing, losers may muck
+            assert t.rules() == Rules(show_all=False, must_raise_to_enter=t.must_raise_to_enter)
         assert cfg.action_seconds_for(t) == 23
 
 
@@ -213,6 +216,7 @@ def test_bad_server_and_room_values(section, key, value):
     ("rake_cap", "-1"), ("rake_cap", 3.0), ("no_flop_no_drop", "true"),
     ("cap", 2), ("cap", 5), ("cap", "4"), ("uncapped_heads_up", 1),
     ("must_raise_to_enter", "no"), ("show_all", 0), ("draw_cap_four", True),   # holdem has no draw
+    ("draw_dealing", "planet"),                                               # nor a draw dealing
     ("ante", "2"), ("bring_in", "0.50"),                                      # holdem: no bring-in
     ("min_buy_in", "1"), ("min_buy_in", 2.0), ("max_buy_in", "5"), ("max_buy_in", "x"),
     ("limit", "fixed"),                                                       # unknown key
@@ -340,6 +344,78 @@ def test_spread_and_cap_and_rules():
     assert t.rules() == Rules(rake_percent=10, rake_cap=250, no_flop_no_drop=True, show_all=True,
                               must_raise_to_enter=True, draw_cap_four=True)
     bad_table("must_raise_to_enter", game="stud", must_raise_to_enter=True)
+
+
+def test_draw_dealing_and_show_all_default_to_the_games_own_page():
+    # DESIGN.md: Planet Draw Lo (seed 000) deals without a burn, all of a player's cards at his
+    # turn, and shows every remaining hand; the other draw games deal as seed 002 and let losers muck.
+    lo = one_table(game="a5-draw")
+    assert (lo.draw_dealing, lo.show_all) == ("planet", True)
+    assert lo.rules() == Rules(show_all=True, **PLANET)
+    for game in ("draw", "27-draw", "a5-triple", "27-triple"):
+        t = one_table(game=game)
+        assert (t.draw_dealing, t.show_all) == ("lowball", False)
+        assert t.rules() == Rules()
+    # Each is a table's choice, either way.
+    t = one_table(game="a5-draw", draw_dealing="lowball", show_all=False)
+    assert t.rules() == Rules()
+    t = one_table(game="27-triple", draw_dealing="planet", show_all=True)
+    assert t.rules() == Rules(show_all=True, **PLANET)
+    assert not one_table(game="holdem").show_all
+
+
+@pytest.mark.parametrize("value", ["burn", "Planet", "seed000", "", True, 0, ["planet"]])
+def test_a_bad_draw_dealing_is_refused_naming_both_procedures(value):
+    e = bad_table("draw_dealing", game="a5-draw", draw_dealing=value)
+    assert e.key == "draw_dealing"
+    assert "'planet'" in e.reason and "'lowball'" in e.reason and "seed 000" in e.reason
+    e = bad_table("show_all", game="a5-draw", show_all="yes")
+    assert "true or false" in e.reason
+
+
+def test_rule_planet_draw_lo_table_deals_seed000_reshuffle_example_exactly():
+    # Seed 000: "in a full game with eight players there will be 40 cards dealt, leaving 12 ... Two
+    # of the eight players fold ... The first player to act draws five cards leaving 7 ... The
+    # second player draws five cards, leaving only two ... The third player wants to draw four
+    # cards. He will receive the remaining two cards ... the cards folded by the two players (10
+    # cards) and the cards discarded by the first and second players (10 cards) are shuffled, and
+    # the third player will receive two more cards from the reshuffled deck ... There will now be
+    # 18 cards remaining in this deck." Played at the shipped Draw Lo table, as the room builds it.
+    from cardroom.engine import events as ev
+    from cardroom.serve import table_settings
+
+    cfg = load_config(REPO / "config.toml")
+    s = table_settings(cfg, cfg.table("Draw Lo $2/$4"))
+    players = [Player(f"P{i}", 10_000, seat=i + 1) for i in range(8)]
+    deck = Deck(random.Random(0))
+    order = deck.order()
+    h = Hand(s.variant, s.structure, players, button=0, deck=deck, rules=s.rules)
+    assert h.deck.remaining == 12                                   # 40 dealt
+    h.fold(); h.fold()                                              # players 3 and 4
+    folded = set(h.muck_pile)
+    while h.phase == "bet":
+        h.call() if h.legal().can_call else h.check()
+    assert h.actor == 1
+    first = list(h.hole[1])
+    drew = h.draw(first)
+    assert [len(e.cards) for e in drew if isinstance(e, ev.Drew)] == [5]   # all five at his turn
+    assert h.deck.remaining == 7
+    second = list(h.hole[2])
+    h.draw(second)
+    assert h.deck.remaining == 2
+    third = h.actor
+    discards = h.hole[third][:4]
+    events = h.draw(discards)
+    (got,) = [e.cards for e in events if isinstance(e, ev.Drew)]
+    assert list(got[:2]) == order[50:]                              # the two left in the stub
+    assert [e for e in events if isinstance(e, ev.Reshuffled)] == [ev.Reshuffled(20, False)]
+    assert set(got[2:]) <= folded | set(first) | set(second)        # 2 from the 20 reshuffled
+    assert not set(discards) & set(h.hole[third])
+    assert h.deck.remaining == 18
+    while h.phase == "draw":
+        h.stand_pat()
+    assert not any(isinstance(e, ev.Burned) for e in h.events)      # no burn, no re-burn
+    assert h.deck.remaining == 18 and len(h.all_cards()) == 52
 
 
 def test_stud_ante_and_bring_in():

@@ -11,6 +11,10 @@ Four structures, for any game:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cardroom.engine.variants import Variant
 
 FIXED, SPREAD, POT, NO = "fixed", "spread", "pot", "no"
 STRUCTURES = (FIXED, SPREAD, POT, NO)
@@ -129,10 +133,17 @@ class Rules:
     draw_cap_four: bool = False      # house option: at most four cards on a draw
     # Draw dealing (seed 002): a burn before each draw; a fifth card waits until everyone has drawn
     # (burning first if that player is last); a reshuffle re-burns. Seed 000's worked example
-    # counts none of these (see tests/engine/test_draw_dealing.py); each can be switched off.
+    # counts none of these. A table chooses a procedure by name (DRAW_DEALINGS, of_game).
     burn_before_draw: bool = True
     defer_fifth_card: bool = True
     reburn_on_reshuffle: bool = True
+
+    @classmethod
+    def of_game(cls, variant: Variant, draw_dealing: str | None = None, **house) -> Rules:
+        """The rules of `variant`'s own page (its draw dealing, whether every hand is shown) with a
+        table's choices: `draw_dealing` names one of DRAW_DEALINGS, `house` sets other fields."""
+        house.setdefault("show_all", variant.show_all)
+        return cls(**DRAW_DEALINGS[draw_dealing or variant.draw_dealing], **house)
 
     def rake(self, pots: list[int], saw_flop: bool) -> list[int]:
         """Rake taken from each pot: 5% of each, rounded down, capped per hand (in pot order)."""
@@ -148,3 +159,13 @@ class Rules:
 
 
 NO_RAKE = Rules(rake_percent=0, rake_cap=0)
+
+# The two ways to deal a draw (DESIGN.md), by the name a table gives in config.toml.
+DRAW_DEALINGS: dict[str, dict[str, bool]] = {
+    # Planet Poker's Draw Lo page (seed 000): no burn, all of a player's cards at his turn, the
+    # folded and discarded cards reshuffled without a re-burn when the stub runs out.
+    "planet": {"burn_before_draw": False, "defer_fifth_card": False, "reburn_on_reshuffle": False},
+    # The lowball rules (seed 002): a burn, up to four cards at a player's turn and a fifth after
+    # everyone else (a burn first if he is last), a re-burn after a reshuffle.
+    "lowball": {"burn_before_draw": True, "defer_fifth_card": True, "reburn_on_reshuffle": True},
+}

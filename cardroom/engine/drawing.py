@@ -65,13 +65,15 @@ class Drawing:
         if self._draw_pos < len(self._draw_order):
             self.actor = self._draw_order[self._draw_pos]
             return
-        for q in self._deferred:
+        deferred = self._deferred
+        while deferred:
+            q = deferred[0]
             if q == self._draw_order[-1]:
                 self._burn_for(q)   # the last player's fifth card comes after a burn
             card = self._draw_cards(1, q)
+            del deferred[0]   # served: his discards may go to a later reshuffle (_draw_cards)
             self.hole[q].extend(card)
             self.events.append(_new(ev.Drew, (q, (), tuple(card), 0)))
-        self._deferred = []
         self.actor = None
 
     def _burn_for(self, q: int) -> None:
@@ -80,8 +82,11 @@ class Drawing:
         self.events.append(_new(ev.Burned, (card,)))
 
     def _draw_cards(self, k: int, player: int | None, holding: Sequence[Card] = ()) -> list[Card]:
-        """Deal k cards from the stub; when it runs out, reshuffle the muck (and burns) with a
-        re-burn, never giving `player` their own discards back unless nothing else is left.
+        """Deal k cards from the stub; when it runs out, reshuffle the muck (and burns), re-burning
+        if the rules say so (seed 002). Nobody is dealt his own discards back (seed 000): the pool leaves out those of
+        `player` and of every player still owed a deferred fifth card, who is dealt from this stub
+        too. Only when that leaves too few cards are the others' owed discards, and then his own,
+        let in.
 
         `holding`: the discards `player` is exchanging right now (not yet in the muck)."""
         deck = self.deck
@@ -91,9 +96,15 @@ class Drawing:
             pass
         got = deck.deal(deck.remaining)
         need = k - len(got)
-        own = set(self.discarded_by[player]) if player is not None else set()
-        pool = [c for c in self.muck_pile if c not in own] + self.burns
-        if len(pool) < need:
+        owed = [] if player is None else [player]
+        if self.discarded_by:   # a draw has started, so _deferred is set
+            owed += [q for q in self._deferred if q != player]
+        for keep_out in (owed, owed[:1]):
+            own = {c for q in keep_out for c in self.discarded_by[q]}
+            pool = [c for c in self.muck_pile if c not in own] + self.burns
+            if len(pool) >= need:
+                break
+        else:
             pool = self.muck_pile + self.burns + list(holding)  # last resort: their own discards
         taken = set(pool)
         self.muck_pile = [c for c in self.muck_pile if c not in taken]

@@ -43,6 +43,10 @@ class Variant:
     aliases: tuple[str, ...] = ()
     lowball: bool = False    # the lowest hand wins (draw lowball, razz): descriptions declare pairs
     short_name: str = ""     # for narrow places, the lobby's game column ("2-7 Single Draw")
+    # What the game's own page sets (betting.Rules.of_game; a table may choose otherwise): how a
+    # draw is dealt (a key of betting.DRAW_DEALINGS) and whether the showdown shows every hand.
+    draw_dealing: str = "lowball"
+    show_all: bool = False
 
     @property
     def kind(self) -> str:
@@ -118,7 +122,8 @@ DRAW = _register(Variant("draw", "5-Card Draw", "5 Card Draw", "5D", _SINGLE, "h
 A5_DRAW = _register(Variant("a5-draw", "Draw Lo (Ace-to-Five Single Draw)", "Single Draw A-5 Lowball", "A5L1D",
                             _SINGLE, "ace-to-five", big_bet_from=1, max_seats=8, lowball=True,
                             aliases=("draw lo", "ace-to-five single draw", "a5 single draw", "fa5l1d",
-                                     "california lowball"), short_name="Draw Lo (A-5)"))
+                                     "california lowball"), short_name="Draw Lo (A-5)",
+                            draw_dealing="planet", show_all=True))   # seed 000 is Draw Lo's page
 A5_TRIPLE = _register(Variant("a5-triple", "Ace-to-Five Triple Draw", "Triple Draw A-5 Lowball", "A5L3D", _TRIPLE,
                               "ace-to-five", max_seats=8, lowball=True,
                               aliases=("a5 triple draw", "ace-to-five triple draw", "fa5l3d"),

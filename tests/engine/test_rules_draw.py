@@ -1,9 +1,12 @@
 """Draw rules of seeds 000 and 002: betting order, the dealing order of a draw, reshuffles, views."""
 
+import random
+
 import pytest
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO_RAKE, Rules
+from cardroom.engine.cards import CARDS, Deck
 from cardroom.engine.hand import BadDiscard
 from cardroom.engine.views import seat_view
 from tests.engine.helpers import make_hand
@@ -140,10 +143,43 @@ def test_reshuffle_under_seed002_dealing_reburns_and_never_returns_own_discards(
     discards = list(h.hole[third][:4])
     events = h.draw(discards)
     (r,) = [e for e in events if isinstance(e, ev.Reshuffled)]
-    assert r.burned and r.count == 21 - 1                   # folds, discards and the burn; re-burned
+    # The folded cards and the burn; not the discards of players 1 and 2, still owed a fifth card.
+    assert r.burned and r.count == 11 - 1
     assert not set(discards) & set(h.hole[third])
     while h.phase == "draw":
         h.stand_pat()
+    assert all(len(h.hole[p]) == 5 for p in range(8) if not h.folded[p])
+    assert len(h.all_cards()) == 52
+
+
+def _seed000_scenario_under_seed002_dealing(deck):
+    """Seed 000's reshuffle example dealt the seed 002 way: 8 players, 2 fold, the first two to
+    draw ask five (four now, the fifth after everyone), the third asks four and the stub runs out."""
+    h = make_hand("a5-draw", FIXED, [10_000] * 8, button=0, deck=deck)
+    h.fold(); h.fold()
+    folded = list(h.muck_pile)
+    _to_draw(h)
+    wants = {1: 5, 2: 5, 5: 4}
+    while h.phase == "draw":
+        h.draw(list(h.hole[h.actor][:wants.get(h.actor, 0)]))
+    return h, folded
+
+
+def test_rule_a_player_owed_his_fifth_card_is_not_dealt_his_own_discards_from_a_reshuffle():
+    # Seed 000: "a player will not get his own discards back"; DESIGN.md: that holds for a player
+    # still owed a deferred fifth card when the stub runs out (before the fix: 4 hands in 10).
+    for seed in range(40):
+        h, _ = _seed000_scenario_under_seed002_dealing(Deck(random.Random(seed)))
+        assert any(isinstance(e, ev.Reshuffled) for e in h.events)
+        for p in range(8):
+            assert not set(h.hole[p]) & set(h.discarded_by[p]), (seed, p)
+
+
+def test_rule_the_discards_of_players_owed_a_fifth_card_stay_out_of_the_reshuffle():
+    h, folded = _seed000_scenario_under_seed002_dealing(Deck.stacked(CARDS, random.Random(1)))
+    owed = h.discarded_by[1] + h.discarded_by[2]
+    assert len(owed) == 10 and set(owed) <= set(h.muck_pile)   # never reshuffled, never dealt
+    assert len(folded) == 10 and not set(folded) & set(h.muck_pile)   # the folded cards were
     assert all(len(h.hole[p]) == 5 for p in range(8) if not h.folded[p])
     assert len(h.all_cards()) == 52
 

@@ -95,9 +95,12 @@ class _Replayer:
             elif isinstance(e, ev.DealtBoard):
                 for c in e.cards:
                     purpose[c] = ("b", 0)
+        # A card burned may come back in a reshuffle of the same step and be dealt: only its last
+        # deal is the one the events name; the earlier ones were burns.
+        last = {c: i for i, c in enumerate(deck.log)}
         plan = deque()
-        for c in deck.log:
-            kind, p = purpose.get(c, ("burn", 0))
+        for i, c in enumerate(deck.log):
+            kind, p = purpose.get(c, ("burn", 0)) if last[c] == i else ("burn", 0)
             if kind == "p":
                 plan.append(self.hole_q[p].popleft() if self.hole_q[p] else None)
             elif kind == "b":
