@@ -450,8 +450,8 @@ def test_audit_reports_a_ledger_that_adds_up(admin):
     settle(admin.store, "h1", "T", admin.store.find("alice").id, admin.store.find("bob").id, rake=30)
     result = admin.run("audit")
     assert result.ok
-    assert result.lines == ("the ledger adds up: 3 account(s), the room holds $3,000 = starting "
-                            "money + credits - debits, and every settled hand sums to zero with its rake",)
+    assert result.lines == (("the ledger adds up: 3 account(s), the room holds $3,000 = starting "
+                             "money + credits - debits, and every settled hand sums to zero with its rake"),)
     assert not admin.run("audit now").ok
 
 
