@@ -22,11 +22,16 @@ from pathlib import Path
 
 from cardroom.engine.money import format_cents
 from cardroom.room.ports import ConservationError, StoreUnavailable
-from cardroom.room.text import clean_text
 
 __all__ = ["check_database", "ledger_problems", "require_balanced"]
 
 NAME_SHOWN = 40
+
+
+def _shown(text: str) -> str:
+    """A name from the database, quoted: repr escapes control and bidi characters, so a name
+    planted in the file cannot write to the terminal that shows the problem."""
+    return repr(text[:NAME_SHOWN])
 
 
 def _off(have: int, want: int) -> str:
@@ -36,7 +41,7 @@ def _off(have: int, want: int) -> str:
 
 def ledger_problems(c: sqlite3.Connection) -> list[str]:
     """Every way the money in the database fails to add up, in words (none: it adds up)."""
-    names = {a: repr(clean_text(n, NAME_SHOWN)) for a, n in c.execute("SELECT id, name FROM accounts")}
+    names = {a: _shown(n) for a, n in c.execute("SELECT id, name FROM accounts")}
 
     def who(account: int) -> str:
         return names.get(account, f"account #{account} (no such account)")
@@ -79,23 +84,23 @@ def ledger_problems(c: sqlite3.Connection) -> list[str]:
         want = chips.pop((account, table), 0)
         if have != want:
             problems.append(f"{who(account)} has {format_cents(have)} of chips on "
-                            f"{clean_text(table, NAME_SHOWN)!r}, the ledger gives "
+                            f"{_shown(table)}, the ledger gives "
                             f"{format_cents(want)}: {_off(have, want)}")
-    problems += [f"{who(a)} should have {format_cents(v)} of chips on {clean_text(t, NAME_SHOWN)!r}, "
+    problems += [f"{who(a)} should have {format_cents(v)} of chips on {_shown(t)}, "
                  "and has none" for (a, t), v in chips.items() if v]
 
     live = dict(c.execute("SELECT h.id, SUM(s.start_cents) FROM hands h JOIN hand_seats s"
                           " ON s.hand_seq = h.seq WHERE h.status = 'in_progress' GROUP BY h.id"))
     for hand in sorted(set(escrow) | set(live)):
         if escrow.get(hand, 0) != live.get(hand, 0):
-            problems.append(f"hand #{clean_text(hand, NAME_SHOWN)} holds {format_cents(live.get(hand, 0))} "
+            problems.append(f"hand {_shown(hand)} holds {format_cents(live.get(hand, 0))} "
                             f"of stacks, the ledger gives {format_cents(escrow.get(hand, 0))}")
     for hand, result in c.execute(
             "SELECT h.id, SUM(s.end_cents - s.start_cents) + h.rake_cents FROM hands h"
             " JOIN hand_seats s ON s.hand_seq = h.seq WHERE h.status = 'settled'"
             " GROUP BY h.seq ORDER BY h.seq"):
         if result != 0:
-            problems.append(f"settled hand #{clean_text(hand, NAME_SHOWN)} does not sum to zero with "
+            problems.append(f"settled hand {_shown(hand)} does not sum to zero with "
                             f"its rake: {format_cents(abs(result))} "
                             f"{'created' if result > 0 else 'lost'}")
 

@@ -62,7 +62,7 @@ def test_a_settled_hand_that_does_not_sum_to_zero_is_named(db_path, raw, played)
                 " (SELECT id FROM accounts WHERE name = 'bob')"
                 " AND hand_seq = (SELECT seq FROM hands WHERE id = 'h1')")
     assert check_database(db_path) == [
-        "settled hand #h1 does not sum to zero with its rake: $5 created"]
+        "settled hand 'h1' does not sum to zero with its rake: $5 created"]
 
 
 def test_rake_and_escrow_changed_by_hand_are_named(db_path, raw, played):
@@ -70,5 +70,13 @@ def test_rake_and_escrow_changed_by_hand_are_named(db_path, raw, played):
     raw.execute("UPDATE hand_seats SET start_cents = 3000 WHERE hand_seq ="
                 " (SELECT seq FROM hands WHERE id = 'h2') AND seat = 1")
     problems = check_database(db_path)
-    assert "hand #h2 holds $70 of stacks, the ledger gives $80" in problems
+    assert "hand 'h2' holds $70 of stacks, the ledger gives $80" in problems
     assert "the house holds $0 of rake, the ledger gives $1: $1 less than the ledger records" in problems
+
+
+def test_a_name_planted_in_the_file_cannot_write_to_the_terminal(db_path, raw, played):
+    raw.execute("UPDATE accounts SET name = 'bob' || char(27) || '[2J' || char(8238),"
+                " balance_cents = balance_cents + 1 WHERE name = 'bob'")
+    (problem, _) = check_database(db_path)
+    assert problem.startswith("'bob\\x1b[2J\\u202e' has a balance of $850.01")
+    assert problem.isprintable()
