@@ -21,9 +21,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardroom import datadir
 from cardroom.config import RoomConfig, TableConfig, load_config
-from cardroom.datadir import DB_NAME, HOST_KEY, LOG_NAME, DataDir, DataDirInUse
+from cardroom.datadir import DB_NAME, HOST_KEY, LOG_NAME, DataDir, DataDirInUse, claim
 from cardroom.room.clock import LoopClock
 from cardroom.room.ports import ConservationError, Refused
 from cardroom.room.room import Room, RoomSettings
@@ -203,7 +202,7 @@ async def start(config: RoomConfig, *, host: str | None = None, port: int | None
     from cardroom.ssh import Limits, ensure_host_key, install_guards, start_server
 
     install_guards()
-    data = datadir.claim(data_dir)    # DataDirInUse while another server has the folder
+    data = claim(data_dir)            # DataDirInUse while another server has the folder
     try:
         room, store = build_room(config, data_dir, clock or LoopClock())
         key_path = data_dir / HOST_KEY
