@@ -139,12 +139,19 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"cardroom hotseat: {e}", file=sys.stderr)
         return 2
+    # Textual reads its keys from stdin and draws on stderr; without a terminal it would read
+    # end-of-file for ever at 100% CPU.
+    bad = [name for name, f in (("stdin", sys.stdin), ("stderr", sys.stderr)) if not (f and f.isatty())]
+    if bad:
+        print(f"cardroom hotseat: it is played at a terminal, and {' and '.join(bad)} "
+              f"{'is' if len(bad) == 1 else 'are'} not one (a pipe, a file, or no terminal at all): "
+              "run it in a terminal window", file=sys.stderr)
+        return 2
     seats = min(variant.max_seats, max(6, len(players) + args.bots))
-    path = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="cardroom-")) / "hotseat.sqlite3"
     name = "Hot seat"
     keep_typed_keys_in_order()   # the Textual fix the server makes too: bet amounts typed quickly stay right
 
-    async def main() -> None:
+    async def main(path: Path) -> None:
         store = SqliteStore(path)
         rng = random.Random(args.seed) if args.seed is not None else None
         table = hotseat_table(name, variant, structure, seats)
@@ -155,7 +162,11 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
         finally:
             store.close()
 
-    asyncio.run(main())
+    if args.db:
+        asyncio.run(main(Path(args.db)))
+    else:
+        with tempfile.TemporaryDirectory(prefix="cardroom-") as folder:   # removed when play ends
+            asyncio.run(main(Path(folder) / "hotseat.sqlite3"))
     return 0
 
 

@@ -1,7 +1,10 @@
 """`cardroom serve`: the room over SSH. Composition only: config -> store -> room -> ssh + tui.
 
 First start creates the SQLite file and an ed25519 host key in `<data_dir>/host_keys/` (0600,
-never regenerated) and prints its fingerprint so players can check it. SIGTERM/SIGINT shut down
+never regenerated) and prints its fingerprint so players can check it. The data folder is claimed
+for the server's life (`cardroom.datadir`: one server per folder, 0700, its files 0600), and a
+database whose ledger does not add up is refused before anything is dealt or paid from it
+(`cardroom.store.audit`). SIGTERM/SIGINT shut down
 gracefully: every session's app exits (restoring the client's terminal), the listener closes,
 hands in progress are voided (each seat gets its start-of-hand stack back) and chips go back to
 the accounts.
@@ -12,22 +15,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import logging.handlers
+import os
 import signal
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardroom.config import RoomConfig, TableConfig, load_config
+from cardroom.datadir import DB_NAME, HOST_KEY, LOG_NAME, DataDir, DataDirInUse, claim
 from cardroom.room.clock import LoopClock
-from cardroom.room.ports import Refused
+from cardroom.room.ports import ConservationError, Refused
 from cardroom.room.room import Room, RoomSettings
 from cardroom.room.table import TableSettings
 from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
+from cardroom.store.audit import require_balanced
 from cardroom.store.sqlite import SqliteStore
 
 log = logging.getLogger("cardroom.serve")
-DB_NAME = "cardroom.sqlite3"
-HOST_KEY = "host_keys/ssh_host_ed25519_key"
 
 
 def table_settings(config: RoomConfig, t: TableConfig) -> TableSettings:
@@ -55,6 +59,7 @@ class Served:
     server: object
     fingerprint: str
     config: RoomConfig
+    data: DataDir                 # the claimed data folder: its lock is held until shutdown
     stop: asyncio.Event = field(default_factory=asyncio.Event)   # set: `serve()` shuts down
 
 
@@ -70,9 +75,16 @@ def warm_evaluators(config: RoomConfig) -> None:
 
 
 def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteStore]:
+    """Open the store and start the room. A database whose ledger does not add up is refused
+    (ConservationError, naming the accounts and amounts) before the room voids or pays anything."""
     data_dir.mkdir(parents=True, exist_ok=True)
     warm_evaluators(config)
     store = SqliteStore(data_dir / DB_NAME)   # refuses to open a corrupt file: no ledger, no deal
+    try:
+        require_balanced(store.path)
+    except BaseException:
+        store.close()
+        raise
     room = Room([table_settings(config, t) for t in config.tables], store, clock,
                 settings=room_settings(config))
     voided = room.start()
@@ -190,19 +202,26 @@ async def start(config: RoomConfig, *, host: str | None = None, port: int | None
     from cardroom.ssh import Limits, ensure_host_key, install_guards, start_server
 
     install_guards()
-    room, store = build_room(config, data_dir, clock or LoopClock())
-    key_path = data_dir / HOST_KEY
-    key_path.parent.mkdir(parents=True, exist_ok=True)
-    fingerprint = ensure_host_key(key_path)
-    stop = asyncio.Event()
-    s = config.server
-    limits = Limits(max_connections=s.max_connections, max_per_ip=s.max_per_ip,
-                    login_timeout=s.login_timeout)
-    server = await start_server(host or s.host, port if port is not None else s.port, key_path,
-                                make_app_factory(room, config, stop.set), limits=limits,
-                                authorize=make_authorize(room, store), name_refused=make_name_refused(store),
-                                guest=make_guest(store) if s.guest_passwords else None)
-    return Served(room, store, server, fingerprint, config, stop)
+    data = claim(data_dir)            # DataDirInUse while another server has the folder
+    try:
+        room, store = build_room(config, data_dir, clock or LoopClock())
+        key_path = data_dir / HOST_KEY
+        key_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fingerprint = ensure_host_key(key_path)
+        data.tighten()                # the files SQLite has just made
+        stop = asyncio.Event()
+        s = config.server
+        limits = Limits(max_connections=s.max_connections, max_per_ip=s.max_per_ip,
+                        login_timeout=s.login_timeout)
+        server = await start_server(host or s.host, port if port is not None else s.port, key_path,
+                                    make_app_factory(room, config, stop.set), limits=limits,
+                                    authorize=make_authorize(room, store),
+                                    name_refused=make_name_refused(store),
+                                    guest=make_guest(store) if s.guest_passwords else None)
+    except BaseException:
+        data.release()
+        raise
+    return Served(room, store, server, fingerprint, config, data, stop)
 
 
 async def serve(config: RoomConfig, *, host: str | None, port: int | None, data_dir: Path,
@@ -264,7 +283,10 @@ async def shutdown(served: Served) -> None:
         served.room.start()   # voids unfinished hands, cashes out table chips
     except Refused:
         log.exception("returning chips at shutdown")
-    served.store.close()
+    try:
+        served.store.close()
+    finally:
+        served.data.release()
 
 
 # The log rotates: cardroom.log and five older files of at most 10 MiB each. asyncssh writes a dozen
@@ -285,8 +307,9 @@ def main(args) -> int:
         print(f"cardroom serve: {e}", file=sys.stderr)
         return 2
     data_dir = Path(args.data_dir) if args.data_dir else Path(config.server.data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    log_path = data_dir / "cardroom.log"
+    os.umask(0o077)   # every file the server makes (the log and its rotations too) is its owner's
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    log_path = data_dir / LOG_NAME
     handlers = [log_file(log_path)]
     logging.basicConfig(level=logging.INFO, handlers=handlers,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -297,6 +320,10 @@ def main(args) -> int:
                                  headless=args.headless))
     except KeyboardInterrupt:
         return 0
+    except (DataDirInUse, ConservationError) as e:
+        log.error("refused to serve: %s", e)
+        print(f"cardroom serve: {e}\nNothing was served.", file=sys.stderr)
+        return 1
     except Exception as e:
         log.exception("the server stopped")
         print(f"cardroom serve: {e}", file=sys.stderr)

@@ -34,6 +34,7 @@ from cardroom.room.api import RoomError
 from cardroom.room.narration import money
 from cardroom.room.ports import Account, Refused, StoreError
 from cardroom.room.text import clean_text
+from cardroom.store.audit import check_database
 
 __all__ = [
     "AdminContext", "Result", "Command", "COMMANDS", "BadAmount", "execute", "complete", "explain",
@@ -506,6 +507,19 @@ def _rake(ctx: AdminContext, rest: str) -> Result:
     return _ok(*lines)
 
 
+def _audit(ctx: AdminContext, rest: str) -> Result:
+    """The check `cardroom serve` made at start, on the live database (a snapshot of its own)."""
+    if rest.strip():
+        raise _Bad("audit takes no arguments")
+    problems = check_database(ctx.store.path)
+    if problems:
+        return _fail(f"the ledger does not add up ({len(problems)} problem(s)):",
+                     *(f"  {p}" for p in problems))
+    return _ok(f"the ledger adds up: {len(ctx.store.accounts())} account(s), the room holds "
+               f"{money(ctx.store.total_money())} = starting money + credits - debits, and every "
+               "settled hand sums to zero with its rake")
+
+
 def _shutdown(ctx: AdminContext, rest: str) -> Result:
     if rest.strip().lower() != "now":
         raise _Bad("type 'shutdown now' to stop the server (hands in progress are void and "
@@ -555,6 +569,7 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("hand", "hand ID", "a stored hand: its PokerStars history or a summary", _hand,
             "hand"),
     Command("rake", "rake", "rake collected: the total and each table's share", _rake),
+    Command("audit", "audit", "check the ledger: balances, chips, hands and rake add up", _audit),
     Command("shutdown", "shutdown now", "stop the server (needs the word 'now')", _shutdown,
             "now"),
     Command("help", "help [COMMAND]", "the commands, or one command's usage", _help, "command"),

@@ -90,6 +90,7 @@ class _Seat:
         self.sitting_out = False
         self.sit_out_count = 0
         self.sit_out_timer = None
+        self.empty_timer = None    # runs while the seat has no chips and its player is away
         self.connected = True
         self.auto_blind = True
         self.auto = "ask"
@@ -246,6 +247,7 @@ class Table:
             seat.message = f"{money(cents)} will be added after this hand"
         else:
             seat.stack += cents
+        self._free_if_empty_and_away(seat)
         self._changed()
         self._maybe_start()
 
@@ -267,8 +269,9 @@ class Table:
         if seat.stack:
             self.store.cash_out(seat.account, self.name, seat.stack)
             self._left_with[seat.account] = (seat.stack, self.clock.now())
-        if seat.sit_out_timer:
-            seat.sit_out_timer.cancel()
+        for timer in (seat.sit_out_timer, seat.empty_timer):
+            if timer:
+                timer.cancel()
         del self.seats[seat.number]
         self._say(f"{seat.name} {why}", "system", "Table")
         self._offer_seat(seat.number)
@@ -374,7 +377,27 @@ class Table:
         if seat is None or seat.connected == connected:
             return
         seat.connected = connected
+        self._free_if_empty_and_away(seat)
         self._changed()
+
+    def _free_if_empty_and_away(self, seat: _Seat) -> None:
+        """A seat with no chips whose player is away (he dropped with the buy-in dialog open, or
+        went bust while disconnected) can never be dealt in: it is given back after the grace a
+        disconnected player with chips gets (the sit-out limit: he is timed out, sat out, and
+        removed when it runs out), unless he comes back or chips arrive first."""
+        if seat.connected or seat.table_chips or self._in_hand(seat):
+            if seat.empty_timer is not None:
+                seat.empty_timer.cancel()
+                seat.empty_timer = None
+        elif seat.empty_timer is None:
+            seat.empty_timer = self.clock.call_later(self.settings.sit_out_limit,
+                                                     lambda: self._empty_seat_expired(seat))
+
+    def _empty_seat_expired(self, seat: _Seat) -> None:
+        seat.empty_timer = None
+        if self.seats.get(seat.number) is seat and not (
+                seat.connected or seat.table_chips or self._in_hand(seat)):
+            self._remove(seat, "left without chips: the seat is free")
 
     def make_bot(self, account: int, rng) -> None:
         seat = self._need_seat(account)
@@ -788,6 +811,7 @@ class Table:
                 self._remove(seat, "leaves the table")
             elif seat.stack == 0:
                 seat.message = "you are out of chips: buy in to keep playing"
+                self._free_if_empty_and_away(seat)
         self._changed()
         self._maybe_start()
 

@@ -81,13 +81,25 @@ def seat_hotseat(room, table: str, players: list[str], bots: int, *, buy_in: int
 
 async def run_hotseat(room, table: str, players: list[str], bots: int, *, buy_in: int | None = None,
                       seed: int | None = None, options=None) -> None:
-    """The whole hot-seat session: seat everyone, run one app until it quits."""
+    """The whole hot-seat session: seat everyone, run one app until it quits. SIGTERM, or SIGHUP
+    (the terminal closed), quits it as Ctrl-Q does: the terminal is restored and the caller's
+    clean-up (a temporary database folder) runs, where the default would end the process on the
+    spot."""
+    import asyncio
+    import signal
+
     from cardroom.tui.app import build_app
     hotseat = seat_hotseat(room, table, players, bots, buy_in=buy_in, seed=seed)
     first = next(iter(hotseat.clients.values()))
     app = build_app(first, hotseat=hotseat, options=options)
+    loop = asyncio.get_running_loop()
+    quits = (signal.SIGTERM, signal.SIGHUP)
+    for sig in quits:
+        loop.add_signal_handler(sig, app.exit)
     try:
         await app.run_async()
     finally:
+        for sig in quits:
+            loop.remove_signal_handler(sig)
         for client in hotseat.clients.values():
             client.close()

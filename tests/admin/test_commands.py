@@ -445,6 +445,34 @@ def test_rake_with_nothing_collected(admin):
     assert admin.run("rake").lines == ("total rake $0",)
 
 
+def test_audit_reports_a_ledger_that_adds_up(admin):
+    admin.players()
+    settle(admin.store, "h1", "T", admin.store.find("alice").id, admin.store.find("bob").id, rake=30)
+    result = admin.run("audit")
+    assert result.ok
+    assert result.lines == (("the ledger adds up: 3 account(s), the room holds $3,000 = starting "
+                             "money + credits - debits, and every settled hand sums to zero with its rake"),)
+    assert not admin.run("audit now").ok
+
+
+def test_audit_names_a_balance_changed_by_hand_in_sql(admin):
+    import sqlite3
+
+    admin.players()
+    conn = sqlite3.connect(admin.store.path)
+    with conn:
+        conn.execute("UPDATE accounts SET balance_cents = balance_cents - 1250 WHERE name = 'alice'")
+    conn.close()
+    before = admin.state()
+    result = admin.run("audit")
+    assert not result.ok
+    assert result.lines[:2] == (
+        "the ledger does not add up (2 problem(s)):",
+        "  'alice' has a balance of $887.50, the ledger gives $900: $12.50 less than the ledger records")
+    assert "$12.50 less" in result.lines[2]
+    assert admin.state() == before
+
+
 # ------------------------------------------------------------------------- shutdown, help, misc
 
 def test_shutdown_needs_the_word_now(admin):

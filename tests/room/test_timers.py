@@ -243,3 +243,70 @@ def test_a_protected_all_in_is_not_asked_again_at_the_draws(make_room):
         clock.advance(0.01)
     assert sum(1 for e in hand.events if isinstance(e, ev.Drew) and e.player == p) == 3   # three pats
     assert clock.now() - start < 30             # no draw waited for him
+
+
+def test_a_player_who_drops_before_buying_in_gives_the_seat_back_after_the_sit_out_limit(make_room):
+    """Dropped with the buy-in dialog open: the seat has no chips and can never be dealt in. It
+    stayed taken for good; now it goes after the grace a disconnected player with chips gets
+    (timed out, sat out, removed at the sit-out limit), and the wait list hears of it."""
+    room, clock = make_room(table_settings(seats=3))
+    _start(room, clock, names=("alice", "bob"))
+    table = room.tables["T"]
+    carol = room.connect("carol")
+    seat = carol.join("T")                                  # the buy-in dialog opens ...
+    walt = room.connect("walt")
+    assert walt.join_wait_list("T") == 1
+    carol.close()                                           # ... and the connection drops
+    clock.advance(table.settings.sit_out_limit - 1)
+    assert table.seats[seat].name == "carol"
+    clock.advance(2)
+    assert seat not in table.seats or table.seats[seat].name != "carol"
+    assert any("seat is open" in p for p in walt.pages)
+    assert table.seat_of(carol.account_id) is None and carol.my_money().balance == 100_000
+    assert walt.join("T") == seat
+
+
+def test_a_player_back_within_the_grace_keeps_his_empty_seat(make_room):
+    room, clock = make_room()
+    table = room.tables["T"]
+    carol = room.connect("carol")
+    seat = carol.join("T")
+    carol.close()
+    clock.advance(table.settings.sit_out_limit - 60)
+    back = room.connect("carol")                            # reconnects in time: the seat stays hers
+    clock.advance(2 * table.settings.sit_out_limit)
+    assert table.seat_of(back.account_id).number == seat
+    back.close()                                            # drops again: a new grace, in full
+    clock.advance(table.settings.sit_out_limit - 1)
+    assert table.seat_of(back.account_id) is not None
+    clock.advance(2)
+    assert table.seat_of(back.account_id) is None
+
+
+def test_a_seat_with_chips_is_not_freed_by_the_empty_seat_grace(make_room):
+    room, clock = make_room(table_settings(sit_out_seconds=3600.0))
+    table = room.tables["T"]
+    carol = room.connect("carol")
+    carol.join("T")
+    carol.close()
+    back = room.connect("carol")
+    back.buy_in("T", 10_000)                                # alone at the table: no hand, no sit-out
+    back.close()
+    clock.advance(7200)
+    assert table.seat_of(back.account_id).stack == 10_000
+
+
+def test_a_player_who_goes_bust_while_disconnected_gives_the_seat_back_after_the_grace(make_room):
+    room, clock = make_room(table_settings(min_buy_in=100), seed=1)
+    table = room.tables["T"]
+    seat_players(room, names=("alice",))
+    carol = room.connect("carol")
+    carol.join("T")
+    carol.buy_in("T", 100)                                  # all in from her first blind
+    carol.close()
+    assert clock.run_until(lambda: table.hand is not None and table.hand.over, limit=600)
+    assert table.seat_of(carol.account_id).stack == 0       # (seed 1: she loses it)
+    clock.advance(table.settings.sit_out_limit - 1)
+    assert table.seat_of(carol.account_id) is not None
+    clock.advance(2)
+    assert table.seat_of(carol.account_id) is None

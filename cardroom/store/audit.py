@@ -1,0 +1,145 @@
+"""The ledger check: does the money in a cardroom database add up? `cardroom serve` runs it before
+it serves a database (one that fails is refused: its balances would be paid out and played with),
+and the admin command `audit` runs it again on the live room.
+
+On one consistent snapshot, read through a connection of its own (read-only, so it never waits
+for or holds up the server's writes):
+
+* every account's balance, and its chips on each table, is what its ledger entries make it: a
+  balance changed by hand in SQL is named with the amount it is off by;
+* the house's rake is the sum of its rake entries, and each hand's escrow (the stacks it took)
+  is back to nothing once the hand is settled or void;
+* total money (balances, table chips, stacks in the hands in progress, the rake) is the starting
+  money plus credits minus debits;
+* every settled hand sums to zero with its rake: what its seats won and lost, plus the rake.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from pathlib import Path
+
+from cardroom.engine.money import format_cents
+from cardroom.room.ports import ConservationError, StoreUnavailable
+
+__all__ = ["check_database", "ledger_problems", "require_balanced"]
+
+NAME_SHOWN = 40
+
+
+def _shown(text: str) -> str:
+    """A name from the database, quoted: repr escapes control and bidi characters, so a name
+    planted in the file cannot write to the terminal that shows the problem."""
+    return repr(text[:NAME_SHOWN])
+
+
+def _off(have: int, want: int) -> str:
+    d = have - want
+    return f"{format_cents(abs(d))} {'more' if d > 0 else 'less'} than the ledger records"
+
+
+def ledger_problems(c: sqlite3.Connection) -> list[str]:
+    """Every way the money in the database fails to add up, in words (none: it adds up)."""
+    names = {a: _shown(n) for a, n in c.execute("SELECT id, name FROM accounts")}
+
+    def who(account: int) -> str:
+        return names.get(account, f"account #{account} (no such account)")
+
+    balances: dict[int, int] = defaultdict(int)
+    chips: dict[tuple[int, str], int] = defaultdict(int)
+    escrow: dict[str, int] = defaultdict(int)
+    house = 0
+    for kind, account, table, amount, hand in c.execute(
+            "SELECT kind, account_id, table_name, amount_cents, hand_id FROM ledger ORDER BY seq"):
+        if kind in ("open", "credit"):
+            balances[account] += amount
+        elif kind == "debit":
+            balances[account] -= amount
+        elif kind == "buy_in":
+            balances[account] -= amount
+            chips[account, table] += amount
+        elif kind == "cash_out":
+            balances[account] += amount
+            chips[account, table] -= amount
+        elif kind == "hand_start":
+            chips[account, table] -= amount
+            escrow[hand] += amount
+        elif kind in ("hand_end", "hand_void"):
+            chips[account, table] += amount
+            escrow[hand] -= amount
+        elif kind == "rake":
+            escrow[hand] -= amount
+            house += amount
+
+    problems = []
+    for account, balance in c.execute("SELECT id, balance_cents FROM accounts ORDER BY id"):
+        want = balances.pop(account, 0)
+        if balance != want:
+            problems.append(f"{who(account)} has a balance of {format_cents(balance)}, the ledger "
+                            f"gives {format_cents(want)}: {_off(balance, want)}")
+    problems += [f"the ledger moves {format_cents(v)} for {who(a)}" for a, v in balances.items() if v]
+    for account, table, have in c.execute(
+            "SELECT account_id, table_name, chips_cents FROM table_chips ORDER BY account_id, table_name"):
+        want = chips.pop((account, table), 0)
+        if have != want:
+            problems.append(f"{who(account)} has {format_cents(have)} of chips on "
+                            f"{_shown(table)}, the ledger gives "
+                            f"{format_cents(want)}: {_off(have, want)}")
+    problems += [f"{who(a)} should have {format_cents(v)} of chips on {_shown(t)}, "
+                 "and has none" for (a, t), v in chips.items() if v]
+
+    live = dict(c.execute("SELECT h.id, SUM(s.start_cents) FROM hands h JOIN hand_seats s"
+                          " ON s.hand_seq = h.seq WHERE h.status = 'in_progress' GROUP BY h.id"))
+    for hand in sorted(set(escrow) | set(live)):
+        if escrow.get(hand, 0) != live.get(hand, 0):
+            problems.append(f"hand {_shown(hand)} holds {format_cents(live.get(hand, 0))} "
+                            f"of stacks, the ledger gives {format_cents(escrow.get(hand, 0))}")
+    for hand, result in c.execute(
+            "SELECT h.id, SUM(s.end_cents - s.start_cents) + h.rake_cents FROM hands h"
+            " JOIN hand_seats s ON s.hand_seq = h.seq WHERE h.status = 'settled'"
+            " GROUP BY h.seq ORDER BY h.seq"):
+        if result != 0:
+            problems.append(f"settled hand {_shown(hand)} does not sum to zero with "
+                            f"its rake: {format_cents(abs(result))} "
+                            f"{'created' if result > 0 else 'lost'}")
+
+    rake = c.execute("SELECT rake_cents FROM house WHERE id = 1").fetchone()[0]
+    if rake != house:
+        problems.append(f"the house holds {format_cents(rake)} of rake, the ledger gives "
+                        f"{format_cents(house)}: {_off(rake, house)}")
+    total = c.execute(
+        "SELECT (SELECT COALESCE(SUM(balance_cents), 0) FROM accounts)"
+        " + (SELECT COALESCE(SUM(chips_cents), 0) FROM table_chips)"
+        " + (SELECT COALESCE(SUM(s.start_cents), 0) FROM hand_seats s JOIN hands h"
+        "    ON h.seq = s.hand_seq WHERE h.status = 'in_progress')"
+        " + (SELECT rake_cents FROM house WHERE id = 1)").fetchone()[0]
+    expected = c.execute(
+        "SELECT COALESCE(SUM(CASE WHEN kind IN ('open', 'credit') THEN amount_cents"
+        " WHEN kind = 'debit' THEN -amount_cents ELSE 0 END), 0) FROM ledger").fetchone()[0]
+    if total != expected:
+        problems.append(f"the room holds {format_cents(total)} in all, but starting money + credits "
+                        f"- debits is {format_cents(expected)}: {_off(total, expected)}")
+    return problems
+
+
+def check_database(path: str | Path) -> list[str]:
+    """`ledger_problems` of the database file at `path`. Raises StoreUnavailable if it cannot be
+    read (the check has not been made, so nothing may be served from it either)."""
+    uri = Path(path).resolve().as_uri() + "?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+        try:
+            conn.execute("BEGIN")     # one snapshot for every query
+            return ledger_problems(conn)
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        raise StoreUnavailable(f"cannot check the ledger of {path}: {e}") from e
+
+
+def require_balanced(path: str | Path) -> None:
+    """Raise ConservationError, naming every problem, unless the database's ledger adds up."""
+    problems = check_database(path)
+    if problems:
+        raise ConservationError(f"the ledger of {path} does not add up:\n  " + "\n  ".join(problems))
