@@ -22,6 +22,7 @@ from cardroom.engine import events as ev
 from cardroom.engine.betting import NO, POT, Rules, Structure
 from cardroom.engine.cards import Deck, format_cards
 from cardroom.engine.hand import Hand, IllegalAction, Player
+from cardroom.engine.pokerstars import PLAY
 from cardroom.engine.variants import Variant
 from cardroom.room import api, tableview
 from cardroom.room.api import RoomError
@@ -59,6 +60,7 @@ class TableSettings:
     min_buy_in: int | None = None            # default 10x the small bet
     max_buy_in: int | None = None            # default 100x the big blind in pot/no limit
     chat_lines: int = 200
+    currency: str = PLAY                     # what the chips are, for hand histories (config: [room] currency)
 
     @property
     def sit_out_limit(self) -> float:
@@ -763,7 +765,8 @@ class Table:
         for i, account in enumerate(self.hand_accounts):
             deltas[account] = hand.stacks[i] - hand.start_stacks[i]
         try:
-            about = dict(table=self.name, hand_id=self.hand_id, when=self.clock.wall(), seats=self.settings.seats)
+            about = dict(table=self.name, hand_id=self.hand_id, when=self.clock.wall(), seats=self.settings.seats,
+                         currency=self.settings.currency)
             self.store.settle_hand(self.hand_id, deltas, hand.rake, record_of(hand, **about),
                                    public_text(hand, **about))
         except Exception as e:   # never lose track: the hand stays in escrow and is voided on restart
