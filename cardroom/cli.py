@@ -36,6 +36,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from cardroom.serve import main as serve_main
 
@@ -152,10 +155,13 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from cardroom import __version__
+
     parser = argparse.ArgumentParser(
         prog="cardroom",
         description="A terminal multiplayer poker card room.",
     )
+    parser.add_argument("--version", action="version", version=f"cardroom {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("serve", help="run the card room: players connect with ssh -p 2222 NAME@HOST")
@@ -163,7 +169,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default=None, help="listen address (default: from the config, 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="listen port (default: from the config, 2222)")
     p.add_argument("--data-dir", default=None, help="SQLite file and host keys (default: beside the config)")
-    p.add_argument("--headless", action="store_true", help="no console panel; log to a file")
+    p.add_argument("--headless", action="store_true", help="no console panel")
+    p.add_argument("--log-level", default="info", choices=LOG_LEVELS,
+                   help="what the log keeps (default: info: logins, seating, admin actions, connections)")
+    p.add_argument("--log-stderr", action="store_true",
+                   help="log to stderr (for systemd or a container) instead of DATA_DIR/cardroom.log")
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("demo", help="deal hands between practice bots and print them (no server needed)")

@@ -287,14 +287,23 @@ def main(args) -> int:
     data_dir = Path(args.data_dir) if args.data_dir else Path(config.server.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir / "cardroom.log"
-    handlers = [log_file(log_path)]
-    logging.basicConfig(level=logging.INFO, handlers=handlers,
+    headless = args.headless
+    if args.log_stderr:
+        handler = logging.StreamHandler(sys.stderr)
+        # The console panel draws on the terminal: log lines written there would tear it.
+        if not headless and sys.stderr.isatty() and _on_a_terminal():
+            headless = True
+            print("cardroom serve: logging to this terminal (--log-stderr): the console panel is off",
+                  file=sys.__stdout__, flush=True)
+    else:
+        handler = log_file(log_path)
+    logging.basicConfig(level=args.log_level.upper(), handlers=[handler],
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if args.headless:
+    if headless and not args.log_stderr:
         print(f"cardroom serve: logging to {log_path}", file=sys.__stdout__, flush=True)
     try:
         return asyncio.run(serve(config, host=args.host, port=args.port, data_dir=data_dir,
-                                 headless=args.headless))
+                                 headless=headless))
     except KeyboardInterrupt:
         return 0
     except Exception as e:

@@ -211,6 +211,7 @@ class Table:
         if not self.hand and not self.plan:
             s.owes = ""
         self._say(f"{name} sits down in seat {seat}", "system", "Table")
+        log.info("%s: %s sits down in seat %d", self.name, name, seat)
         self._changed()
         self._maybe_start()
         return seat
@@ -243,6 +244,7 @@ class Table:
             self.store.buy_in(account, self.name, cents)
         except Refused as e:
             raise api.BadBuyIn(str(e)) from None
+        log.info("%s: %s buys in for %s", self.name, seat.name, money(cents))
         if in_hand:
             seat.pending_chips += cents   # a change of table stake waits for the hand to end
             seat.message = f"{money(cents)} will be added after this hand"
@@ -273,6 +275,7 @@ class Table:
             seat.sit_out_timer.cancel()
         del self.seats[seat.number]
         self._say(f"{seat.name} {why}", "system", "Table")
+        log.info("%s: %s %s, cashing out %s", self.name, seat.name, why, money(seat.stack))
         self._offer_seat(seat.number)
         self._changed()
 
