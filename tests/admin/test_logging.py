@@ -18,8 +18,8 @@ def test_the_room_logs_logins_seating_and_admin_actions(admin, caplog):
     assert not admin.run("credit nobody 5 refund").ok
     logged = [(r.name, r.getMessage()) for r in caplog.records]
     assert ("cardroom.room", f"login: alice (account {alice.account_id}, key {ALICE_FP})") in logged
-    assert ("cardroom.room", f"login: alice (account {alice.account_id}, key {ALICE_FP}) takes over the "
-            "session before") in logged
+    takes_over = f"login: alice (account {alice.account_id}, key {ALICE_FP}) takes over the session before"
+    assert ("cardroom.room", takes_over) in logged
     assert ("cardroom.room", "logout: alice") in logged
     assert ("cardroom.table", f"T: alice sits down in seat {seat}") in logged
     assert ("cardroom.table", "T: alice buys in for $100") in logged
