@@ -22,10 +22,13 @@ tracker imports. So ace-to-five single and triple draw are written as the 2-7 lo
 same draws ("Single Draw 2-7 Lowball", "Triple Draw 2-7 Lowball": a lowball game, five cards, one
 or three draws, the blinds and streets alike), and spread limit as "No Limit" with its blinds as
 the stakes (bets of any size between two bounds read as no limit's do; "Limit" would make a
-tracker take every bet for the fixed one and look the blinds up from the big bet). The lines after
-the header say what happened, whatever the header says. The structure word is otherwise "Limit",
-"Pot Limit" or "No Limit". Stakes are the blinds for pot and no limit (and spread) and the
-small/big bet for limit (as in the samples: LHE $0.05/$0.10 with blinds $0.02/$0.05). The time is
+tracker take every bet for the fixed one and look the blinds up from the big bet). PokerStars
+dealt stud games in fixed limit only, and trackers read no other: a stud game in any structure is
+written "Limit" with its small and big bet (pot and no limit: the smallest bet and twice it; spread:
+the min and max). The lines after the header say what happened, whatever the header says. The
+structure word is otherwise "Limit", "Pot Limit" or "No Limit". Stakes are the blinds for pot and
+no limit (and spread) and the small/big bet for limit (as in the samples: LHE $0.05/$0.10 with
+blinds $0.02/$0.05). The time is
 `when` in Eastern time (an aware datetime is converted; a naive one is taken as ET already), the
 hour without a leading zero as PokerStars writes it ("9:49:52").
 
@@ -117,14 +120,15 @@ def money_formatter(currency: str = "USD"):
 def header_game(variant, structure, currency: str = "USD") -> str:
     """The header's game part: "Hold'em No Limit ($0.25/$0.50 USD)"."""
     money = money_formatter(currency)
-    if structure.kind == FIXED:
+    limited = structure.kind == FIXED or variant.kind == "stud"     # stud: always "Limit" (above)
+    if limited:
         stakes = f"{money(structure.small_bet)}/{money(structure.big_bet)}"
     else:
         small = structure.blinds[0] if len(structure.blinds) >= 2 else structure.big_blind // 2
         stakes = f"{money(small)}/{money(structure.big_blind)}"
     if currency in CURRENCIES:
         stakes += f" {currency}"
-    return f"{game_name(variant)} {LIMIT_NAMES[structure.kind]} ({stakes})"
+    return f"{game_name(variant)} {LIMIT_NAMES[FIXED if limited else structure.kind]} ({stakes})"
 
 
 def _eastern(when: datetime) -> str:

@@ -216,6 +216,9 @@ def test_header_forms_of_every_game():
         "Hold'em No Limit ($0.50/$1 USD)"
     assert header_game(VARIANTS["holdem"], Structure.make("no", 50), "EUR") == "Hold'em No Limit (€0.25/€0.50 EUR)"
     assert header_game(VARIANTS["holdem"], Structure.make("no", 50), "play") == "Hold'em No Limit (0.25/0.50)"
+    # Stud was dealt in fixed limit only: other structures are written so, with the small and big bet.
+    assert header_game(VARIANTS["stud"], Structure.make("no", 50, stud=True)) == "7 Card Stud Limit ($0.50/$1 USD)"
+    assert header_game(VARIANTS["razz"], Structure.make("spread", 100, 500, stud=True)) == "Razz Limit ($1/$5 USD)"
 
 
 def test_amounts_and_time_as_pokerstars_writes_them():
@@ -276,7 +279,9 @@ def test_every_header_is_one_a_tracker_parses(game):
             else:
                 assert header["symbol"] == FPDB_SYMBOLS[currency] and header["iso"] == currency
                 assert not table["play"]
-            assert header["limit"] == {"fixed": "Limit", "pot": "Pot Limit"}.get(kind, "No Limit")
+            # Stud only ever in fixed limit, as PokerStars dealt it (pokerstars.py); spread as no limit.
+            limit = "Limit" if v.kind == "stud" else {"fixed": "Limit", "pot": "Pot Limit"}.get(kind, "No Limit")
+            assert header["limit"] == limit
             assert ("2-7 Lowball" in header["game"]) == (v.kind == "draw" and v.lowball)
 
 
