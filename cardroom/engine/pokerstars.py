@@ -49,7 +49,9 @@ Interpretations, where the engine and PokerStars differ or PokerStars left no sa
 - The showdown is written pot by pot as PokerStars does: from the last side pot to the main pot,
   the players contesting it who have not shown yet show (or muck), then that pot's collections.
 - Completing a stud bring-in is "raises 35 to 50" (the Razz sample); a bring-in player who completes
-  instead of bringing in "completes it to $X" (PokerStars' later wording; no sample here has it).
+  instead of bringing in "bets $X", as PokerStars writes it (its history in fpdb's regression file
+  7-Stud-USD-0.04-0.08-200911.txt: "Hero: bets $0.04" from the bring-in; "completes it to" is Full
+  Tilt's, which fpdb's PokerStars parser does not read: it lost that bet from the player's result).
 - A protected all-in (a timeout) is written "NAME has timed out".
 - Cards mucked at the showdown appear in the summary ("mucked [..]") for the hero, and for everyone
   only with reveal_mucked=True (the samples show them; a player-facing export should not).
@@ -398,10 +400,7 @@ class _Writer:
         if e.kind == "bring-in":
             self.out(f"{self.name(p)}: brings in for {self.money(e.added)}{self.allin(e.all_in)}")
             return
-        if level == 0 and e.kind == "complete":
-            # Stud: the bring-in player completing instead of bringing in.
-            self.out(f"{self.name(p)}: completes it to {self.money(e.to)}{self.allin(e.all_in)}")
-        elif level == 0:
+        if level == 0:             # stud: also the bring-in player completing instead
             self.out(f"{self.name(p)}: bets {self.money(e.to)}{self.allin(e.all_in)}")
         else:
             self.out(f"{self.name(p)}: raises {self.money(e.to - level)} to {self.money(e.to)}"

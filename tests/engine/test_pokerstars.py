@@ -450,7 +450,6 @@ SHAPES = [   # (shape, pattern) tried in order; a line matching none is "other"
     ("calls", r".+: calls " + _AMT),
     ("bets", r".+: bets " + _AMT),
     ("raises", r".+: raises " + _AMT + " to " + _AMT),
-    ("completes", r".+: completes it to " + _AMT),
     ("discards shown", r".+: discards \d cards? " + _CARDS),
     ("discards", r".+: discards \d cards?"),
     ("stands pat on", r".+: stands pat on " + _CARDS),
@@ -483,9 +482,7 @@ _SUMMARY = [(s, re.compile(p)) for s, p in SUMMARY_SHAPES]
 # (PokerStars writes *** FIRST DRAW ***, *** SECOND DRAW ***, *** THIRD DRAW ***), another player's
 # "stands pat" (the samples' only pat is the hero's), and the summary's "mucked" without cards
 # (others' mucked hands are not revealed unless asked).
-# A stud bring-in player completing instead is written "completes it to $X" (PokerStars' wording,
-# absent from these samples, whose only completion follows a bring-in: "raises 35 to 50").
-EXTRA = {("bet", "stands pat"), ("summary", "seat mucked"), ("bet", "completes"),
+EXTRA = {("bet", "stands pat"), ("summary", "seat mucked"),
          ("bet", "marker:FIRST DRAW"), ("bet", "marker:SECOND DRAW"), ("bet", "marker:THIRD DRAW")}
 DRAW_MARKERS = ("FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
 
@@ -692,7 +689,9 @@ def test_stud_lines_show_up_cards_for_others_and_everything_for_the_hero():
     first = [line for line in text.split("\n") if line.startswith("Dealt to")][:4]
     assert re.fullmatch(r"Dealt to \[P0\] \[\S\S \S\S \S\S\]", first[0])
     assert all(re.fullmatch(r"Dealt to .+ \[\S\S\]", x) for x in first[1:])
-    assert "[P0]: completes it to $2\n" in text      # the bring-in completed instead
+    # The bring-in completed instead: "bets", as PokerStars writes it (pokerstars.py); fpdb's
+    # PokerStars parser has no "completes it to" (Full Tilt's words) and lost the bet.
+    assert "[P0]: bets $2\n" in text and "completes" not in text
 
 
 def test_a_finished_hand_only_and_pure():
