@@ -24,13 +24,13 @@ or three draws, the blinds and streets alike), and spread limit as "No Limit" wi
 the stakes (bets of any size between two bounds read as no limit's do; "Limit" would make a
 tracker take every bet for the fixed one and look the blinds up from the big bet). PokerStars
 dealt stud games in fixed limit only, and trackers read no other: a stud game in any structure is
-written "Limit" with its small and big bet (pot and no limit: the smallest bet and twice it; spread:
-the min and max). The lines after the header say what happened, whatever the header says. The
-structure word is otherwise "Limit", "Pot Limit" or "No Limit". Stakes are the blinds for pot and
-no limit (and spread) and the small/big bet for limit (as in the samples: LHE $0.05/$0.10 with
-blinds $0.02/$0.05). The time is
-`when` in Eastern time (an aware datetime is converted; a naive one is taken as ET already), the
-hour without a leading zero as PokerStars writes it ("9:49:52").
+written "Limit" with its small and big bet (pot and no limit: the smallest bet and twice it;
+spread: the min and max). The lines after the header say what happened, whatever the header says.
+
+The structure word is otherwise "Limit", "Pot Limit" or "No Limit". Stakes are the blinds for pot
+and no limit (and spread) and the small/big bet for limit (as in the samples: LHE $0.05/$0.10 with
+blinds $0.02/$0.05). The time is `when` in Eastern time (an aware datetime is converted; a naive
+one is taken as ET already), the hour without a leading zero as PokerStars writes it ("9:49:52").
 
 Amounts, by `currency`: "USD", "EUR" or "GBP" formats cents as PokerStars does ($2, $0.10, $1.50,
 no thousands separators) with the code in the header; "play" (play chips, the room's default) as
