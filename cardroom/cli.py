@@ -36,6 +36,9 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from cardroom.serve import main as serve_main
 
@@ -170,11 +173,38 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_backup(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from cardroom.serve import DB_NAME
+    from cardroom.store.backup import BackupError, backup
+
+    if args.data_dir:
+        data_dir = Path(args.data_dir)
+    else:
+        from cardroom.config import load_config
+        try:
+            data_dir = load_config(args.config).server.data_dir
+        except (OSError, ValueError) as e:
+            print(f"cardroom backup: {e}", file=sys.stderr)
+            return 2
+    try:
+        written = backup(data_dir / DB_NAME, args.path)
+    except BackupError as e:
+        print(f"cardroom backup: {e}", file=sys.stderr)
+        return 1
+    print(f"cardroom backup: {data_dir / DB_NAME} copied to {written} (integrity and ledger checked)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from cardroom import __version__
+
     parser = argparse.ArgumentParser(
         prog="cardroom",
         description="A terminal multiplayer poker card room.",
     )
+    parser.add_argument("--version", action="version", version=f"cardroom {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("serve", help="run the card room: players connect with ssh -p 2222 NAME@HOST")
@@ -182,8 +212,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default=None, help="listen address (default: from the config, 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="listen port (default: from the config, 2222)")
     p.add_argument("--data-dir", default=None, help="SQLite file and host keys (default: beside the config)")
-    p.add_argument("--headless", action="store_true", help="no console panel; log to a file")
+    p.add_argument("--headless", action="store_true", help="no console panel")
+    p.add_argument("--log-level", default="info", choices=LOG_LEVELS,
+                   help="what the log keeps (default: info: logins, seating, admin actions, connections)")
+    p.add_argument("--log-stderr", action="store_true",
+                   help="log to stderr (for systemd or a container) instead of DATA_DIR/cardroom.log")
     p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser("backup", help="copy the room's database, consistent even while the room runs")
+    p.add_argument("path", metavar="PATH", help="a new file, or a folder (the copy is named by the time)")
+    p.add_argument("--config", default="config.toml", help="the room's config, to find its data folder")
+    p.add_argument("--data-dir", default=None, help="the room's data folder (default: from the config)")
+    p.set_defaults(func=_cmd_backup)
 
     p = sub.add_parser("demo", help="deal hands between practice bots and print them (no server needed)")
     p.add_argument("--game", default="holdem", help="holdem, omaha8, stud, razz, a5-draw, 27-triple ...")

@@ -56,6 +56,7 @@ from cardroom.engine.betting import (
 from cardroom.engine.variants import UnknownVariant, Variant, find_variant
 from cardroom.room.text import clean_text
 from cardroom.engine.money import format_cents
+from cardroom.engine.pokerstars import CURRENCIES, PLAY
 
 __all__ = [
     "ConfigError", "ServerConfig", "RoomSettings", "TableConfig", "RoomConfig",
@@ -116,6 +117,7 @@ class RoomSettings:
     chat_max_chars: int = 200                # one chat line, after cleaning
     chat_lines: int = 5                      # at most this many lines ...
     chat_per_seconds: float = 10.0           # ... per this many seconds (a token bucket)
+    currency: str = PLAY                     # what the chips are in hand histories: play, USD, EUR, GBP
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,7 +333,7 @@ _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", 
                 "guest_passwords", "admins", "shared_screens"}
 _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
-              "chat_lines", "chat_per_seconds"} | _money_keys("starting_money")
+              "chat_lines", "chat_per_seconds", "currency"} | _money_keys("starting_money")
 _TABLE_KEYS = {"name", "game", "structure", "stakes", "stakes_cents", "seats", "action_seconds",
                "rake_percent", "no_flop_no_drop", "cap", "uncapped_heads_up", "must_raise_to_enter",
                "show_all", "draw_cap_four", "draw_dealing"} | _money_keys(
@@ -405,7 +407,18 @@ def _room(data: Any, path: Path) -> RoomSettings:
         chat_max_chars=s.int("chat_max_chars", d.chat_max_chars, 1, 2000),
         chat_lines=s.int("chat_lines", d.chat_lines, 1, 1000),
         chat_per_seconds=s.seconds("chat_per_seconds", d.chat_per_seconds, 0, 3600),
+        currency=_currency(s, d.currency),
     )
+
+
+def _currency(s: _Section, default: str) -> str:
+    """[room] currency: play chips (the room credits them) unless the operator says otherwise; a
+    hand history names what its amounts are, so a tracker files play hands apart from real money."""
+    known = (PLAY, *CURRENCIES)
+    value = s.get("currency", default)
+    if value not in known:
+        s.fail(f"{value!r} is not one of {', '.join(repr(k) for k in known)}", "currency")
+    return value
 
 
 def _table(data: Any, path: Path, index: int) -> TableConfig:

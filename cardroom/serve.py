@@ -42,7 +42,7 @@ def table_settings(config: RoomConfig, t: TableConfig) -> TableSettings:
         action_seconds=float(config.action_seconds_for(t)), countdown_seconds=r.countdown_seconds,
         sit_out_seconds=60.0 * config.sit_out_minutes_for(t), sit_outs_allowed=r.sit_outs_allowed,
         seat_hold_seconds=float(r.seat_hold_seconds),
-        min_buy_in=t.min_buy_in or None, max_buy_in=t.max_buy_in)
+        min_buy_in=t.min_buy_in or None, max_buy_in=t.max_buy_in, currency=r.currency)
 
 
 def room_settings(config: RoomConfig) -> RoomSettings:
@@ -310,14 +310,23 @@ def main(args) -> int:
     os.umask(0o077)   # every file the server makes (the log and its rotations too) is its owner's
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     log_path = data_dir / LOG_NAME
-    handlers = [log_file(log_path)]
-    logging.basicConfig(level=logging.INFO, handlers=handlers,
+    headless = args.headless
+    if args.log_stderr:
+        handler = logging.StreamHandler(sys.stderr)
+        # The console panel draws on the terminal: log lines written there would tear it.
+        if not headless and sys.stderr.isatty() and _on_a_terminal():
+            headless = True
+            print("cardroom serve: logging to this terminal (--log-stderr): the console panel is off",
+                  file=sys.__stdout__, flush=True)
+    else:
+        handler = log_file(log_path)
+    logging.basicConfig(level=args.log_level.upper(), handlers=[handler],
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if args.headless:
+    if headless and not args.log_stderr:
         print(f"cardroom serve: logging to {log_path}", file=sys.__stdout__, flush=True)
     try:
         return asyncio.run(serve(config, host=args.host, port=args.port, data_dir=data_dir,
-                                 headless=args.headless))
+                                 headless=headless))
     except KeyboardInterrupt:
         return 0
     except (DataDirInUse, ConservationError) as e:

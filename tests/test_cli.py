@@ -161,3 +161,105 @@ def test_hotseat_tables_follow_the_games_own_page():
                             reburn_on_reshuffle=False) and t.clock_waits_for_ready
     d27 = find_variant("27-triple")
     assert hotseat_table("Hot seat", d27, hotseat_structure(d27, "fixed", "2/4"), 6).rules == Rules()
+
+
+def test_version_prints_the_package_version(capsys):
+    import tomllib
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out == f"cardroom {pyproject['project']['version']}\n"
+
+
+def _serve_until_listening(tmp_path, *options):
+    """Run `cardroom serve --headless` with `options` until it listens, then stop it (SIGTERM);
+    its stdout and stderr."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    (tmp_path / "config.toml").write_text(
+        '[server]\nhost = "127.0.0.1"\nport = 0\n\n'
+        '[[tables]]\nname = "T"\ngame = "holdem"\nstructure = "fixed"\nstakes = ["2", "4"]\n')
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.Popen([sys.executable, "-m", "cardroom", "serve", "--config", str(tmp_path / "config.toml"),
+                             "--headless", *options], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        out = b""
+        deadline = time.monotonic() + 20
+        while b"players connect with" not in out and time.monotonic() < deadline and proc.poll() is None:
+            out += os.read(proc.stdout.fileno(), 4096)
+        proc.send_signal(signal.SIGTERM)
+        more, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, (out + more + err).decode()
+    return (out + more).decode(), err.decode()
+
+
+def test_serve_logs_to_stderr_when_asked_and_to_no_file(tmp_path):
+    """--log-stderr: for systemd or a container, the log goes to stderr, not DATA_DIR/cardroom.log."""
+    out, err = _serve_until_listening(tmp_path, "--log-stderr", "--log-level", "debug")
+    assert "INFO cardroom.serve: cardroom is serving 1 table(s)" in err, err
+    assert not (tmp_path / "cardroom.log").exists()
+    assert "logging to" not in out
+
+
+def test_serve_log_level_sets_what_the_log_keeps(tmp_path):
+    out, err = _serve_until_listening(tmp_path, "--log-level", "warning")
+    assert f"logging to {tmp_path / 'cardroom.log'}" in out
+    assert err == "" and (tmp_path / "cardroom.log").read_text() == ""   # the INFO lines are left out
+    out, err = _serve_until_listening(tmp_path)
+    assert "INFO cardroom.serve: cardroom is serving" in (tmp_path / "cardroom.log").read_text()
+
+
+def test_bad_log_level_is_refused_with_a_message(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["serve", "--log-level", "loud"])
+    assert e.value.code == 2 and "invalid choice: 'loud'" in capsys.readouterr().err
+
+
+def test_serve_logging_to_its_terminal_keeps_the_console_panel_off(tmp_path):
+    """--log-stderr on a terminal: log lines would tear the console panel drawn there, so the
+    panel stays off and the server says so."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    (tmp_path / "config.toml").write_text(
+        '[server]\nhost = "127.0.0.1"\nport = 0\n\n'
+        '[[tables]]\nname = "T"\ngame = "holdem"\nstructure = "fixed"\nstakes = ["2", "4"]\n')
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+    terminal, terminal_end = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "cardroom", "serve", "--config", str(tmp_path / "config.toml"),
+                             "--log-stderr"], cwd=tmp_path, env=env, stdin=terminal_end, stdout=terminal_end,
+                            stderr=terminal_end)
+    try:
+        out = b""
+        deadline = time.monotonic() + 20
+        while b"players connect with" not in out and time.monotonic() < deadline and proc.poll() is None:
+            out += os.read(terminal, 4096)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(terminal)
+        os.close(terminal_end)
+    text = out.decode()
+    assert "the console panel is off" in text and "INFO cardroom.serve: cardroom is serving" in text, text
+    assert "\x1b" not in text
+    assert proc.returncode == 0, text

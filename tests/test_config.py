@@ -196,6 +196,7 @@ def test_starting_money_cents_and_not_both(tmp_path):
     ("room", "sit_out_minutes", 0), ("room", "sit_out_minutes_5max", "10"), ("room", "sit_outs_allowed", -1),
     ("room", "seat_hold_seconds", 0), ("room", "chat_lines", 0), ("room", "chat_per_seconds", 0),
     ("room", "chat_max_chars", 0), ("room", "chat_per_seconds", float("nan")), ("room", "typo_key", 1),
+    ("room", "currency", "dollars"), ("room", "currency", "$"), ("room", "currency", "usd"), ("room", "currency", 1),
 ])
 def test_bad_server_and_room_values(section, key, value):
     with pytest.raises(ConfigError) as e:
@@ -465,3 +466,15 @@ def test_the_shipped_config_lists_every_optional_table_key_and_no_other():
     required = {"name", "game", "structure", "stakes", "stakes_cents"}
     optional = {k for k in _TABLE_KEYS - required if not k.endswith("_cents")}
     assert optional <= listed, optional - listed
+
+
+def test_room_currency_is_play_chips_unless_set_and_reaches_every_table(tmp_path):
+    """[room] currency: what hand histories call the chips; the room credits play chips."""
+    from cardroom.serve import table_settings
+
+    table = {"name": "T", "game": "holdem", "structure": "no", "stakes": ["0.25", "0.50"]}
+    cfg = config_from_dict({"tables": [table]}, tmp_path / "config.toml")
+    assert cfg.room.currency == "play" and table_settings(cfg, cfg.tables[0]).currency == "play"
+    cfg = config_from_dict({"room": {"currency": "EUR"}, "tables": [table]}, tmp_path / "config.toml")
+    assert cfg.room.currency == "EUR" and table_settings(cfg, cfg.tables[0]).currency == "EUR"
+    assert load_config(REPO / "config.toml").room.currency == "play"

@@ -585,7 +585,15 @@ def explain(name: str) -> str:
 
 
 def execute(ctx: AdminContext, line: str) -> Result:
-    """Run one command line. Never raises: a refusal or a failure is ``ok=False``."""
+    """Run one command line. Never raises: a refusal or a failure is ``ok=False``. Every line is
+    logged with its admin and outcome (the operator's record of who did what)."""
+    result = _execute(ctx, line)
+    log.info("admin %s: %r %s", ctx.admin, _show(str(line), 200),
+             "done" if result.ok else "refused: " + (result.lines[0] if result.lines else ""))
+    return result
+
+
+def _execute(ctx: AdminContext, line: str) -> Result:
     if not isinstance(line, str):
         return _fail("a command is a line of text")
     if len(line) > LINE_MAX:

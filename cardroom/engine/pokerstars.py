@@ -6,7 +6,9 @@ A pure function of the hand (its players, structure, button and event stream); n
 forms follow real PokerStars histories (the third-party samples in ../shared/samples/pokerstars,
 see tests/engine/test_pokerstars.py, which compares against them line by line).
 
-Header, one per game (PokerStars' own words; the two spaces after the colon are as the samples)::
+Header, one per game, in PokerStars' own words (the two spaces after the colon are as the samples),
+each a header that trackers parse (fpdb's PokerStars parser: tests/engine/test_pokerstars.py
+encodes its grammar)::
 
     PokerStars Hand #ID:  Hold'em No Limit ($0.25/$0.50 USD) - 2026/11/29 22:00:00 ET
     ... Hold'em Limit / Hold'em Pot Limit
@@ -14,18 +16,27 @@ Header, one per game (PokerStars' own words; the two spaces after the colon are 
     ... 7 Card Stud Limit                    ... 7 Card Stud Hi/Lo Limit
     ... Razz Limit                           ... 5 Card Draw Limit
     ... Single Draw 2-7 Lowball No Limit     ... Triple Draw 2-7 Lowball Limit
-    ... Single Draw A-5 Lowball Limit        ... Triple Draw A-5 Lowball Limit   (our own forms)
 
-PokerStars never dealt ace-to-five draw, so its two headers are ours, built like the 2-7 ones
-("Single Draw A-5 Lowball", "Triple Draw A-5 Lowball"). The structure word is "Limit", "Pot Limit",
-"No Limit" or (ours, PokerStars had none) "Spread Limit". Stakes are the blinds for pot and no
-limit and the small/big bet for limit and spread (as in the samples: LHE $0.05/$0.10 with blinds
-$0.02/$0.05). The time is `when` in Eastern time (an aware datetime is converted; a naive one is
-taken as ET already), the hour without a leading zero as PokerStars writes it ("9:49:52").
+PokerStars never dealt ace-to-five draw nor spread limit, and a header it never wrote is a hand no
+tracker imports. So ace-to-five single and triple draw are written as the 2-7 lowball game with the
+same draws ("Single Draw 2-7 Lowball", "Triple Draw 2-7 Lowball": a lowball game, five cards, one
+or three draws, the blinds and streets alike), and spread limit as "No Limit" with its blinds as
+the stakes (bets of any size between two bounds read as no limit's do; "Limit" would make a
+tracker take every bet for the fixed one and look the blinds up from the big bet). PokerStars
+dealt stud games in fixed limit only, and trackers read no other: a stud game in any structure is
+written "Limit" with its small and big bet (pot and no limit: the smallest bet and twice it;
+spread: the min and max). The lines after the header say what happened, whatever the header says.
 
-Amounts: currency "$" (or "€", "£") formats cents as PokerStars does ($2, $0.10, $1.50, no
-thousands separators) with " USD" (" EUR", " GBP") in the header; currency "" writes the integer
-amounts bare, as tournament chips ("posts the ante 10").
+The structure word is otherwise "Limit", "Pot Limit" or "No Limit". Stakes are the blinds for pot
+and no limit (and spread) and the small/big bet for limit (as in the samples: LHE $0.05/$0.10 with
+blinds $0.02/$0.05). The time is `when` in Eastern time (an aware datetime is converted; a naive
+one is taken as ET already), the hour without a leading zero as PokerStars writes it ("9:49:52").
+
+Amounts, by `currency`: "USD", "EUR" or "GBP" formats cents as PokerStars does ($2, $0.10, $1.50,
+no thousands separators) with the code in the header; "play" (play chips, the room's default) as
+PokerStars' play-money tables: no symbol, no code, and "(Play Money)" on the table line, so a
+tracker files the hand apart from real money (a chip is a dollar of the room's amounts: 0.25/0.50,
+as the lobby shows them); "" writes the integer amounts bare, as tournament chips ("posts the ante 10").
 
 Interpretations, where the engine and PokerStars differ or PokerStars left no sample:
 - Single draw has no street line between its betting rounds (both single-draw samples); triple draw
@@ -38,7 +49,9 @@ Interpretations, where the engine and PokerStars differ or PokerStars left no sa
 - The showdown is written pot by pot as PokerStars does: from the last side pot to the main pot,
   the players contesting it who have not shown yet show (or muck), then that pot's collections.
 - Completing a stud bring-in is "raises 35 to 50" (the Razz sample); a bring-in player who completes
-  instead of bringing in "completes it to $X" (PokerStars' later wording; no sample here has it).
+  instead of bringing in "bets $X", as PokerStars writes it (its history in fpdb's regression file
+  7-Stud-USD-0.04-0.08-200911.txt: "Hero: bets $0.04" from the bring-in; "completes it to" is Full
+  Tilt's, which fpdb's PokerStars parser does not read: it lost that bet from the player's result).
 - A protected all-in (a timeout) is written "NAME has timed out".
 - Cards mucked at the showdown appear in the summary ("mucked [..]") for the hero, and for everyone
   only with reveal_mucked=True (the samples show them; a player-facing export should not).
@@ -51,14 +64,15 @@ from datetime import datetime
 from typing import Sequence
 
 from cardroom.engine import events as ev
-from cardroom.engine.betting import FIXED, STRUCTURE_NAMES
+from cardroom.engine.betting import FIXED, NO, POT, SPREAD
 from cardroom.engine.evaluation import describe, describe_hi_lo
 from cardroom.engine.pots import build_pots
 from cardroom.engine.money import format_cents
 
-__all__ = ["to_pokerstars", "game_name", "header_game", "money_formatter"]
+__all__ = ["to_pokerstars", "game_name", "header_game", "money_formatter", "CURRENCIES", "PLAY"]
 
 # PokerStars' words for each game, by variant key (variants.py's `pokerstars_name` is the fallback).
+# Ace-to-five draw is written as the 2-7 game with the same draws: PokerStars never dealt it (above).
 GAME_NAMES = {
     "holdem": "Hold'em",
     "omaha": "Omaha",
@@ -69,11 +83,16 @@ GAME_NAMES = {
     "draw": "5 Card Draw",
     "27-draw": "Single Draw 2-7 Lowball",
     "27-triple": "Triple Draw 2-7 Lowball",
-    "a5-draw": "Single Draw A-5 Lowball",
-    "a5-triple": "Triple Draw A-5 Lowball",
+    "a5-draw": "Single Draw 2-7 Lowball",
+    "a5-triple": "Triple Draw 2-7 Lowball",
 }
 
-CURRENCY_CODES = {"$": "USD", "€": "EUR", "£": "GBP"}
+# The header's structure word; spread limit is written as no limit (above).
+LIMIT_NAMES = {FIXED: "Limit", SPREAD: "No Limit", POT: "Pot Limit", NO: "No Limit"}
+
+# The currencies a room may name ([room] currency in config.toml): ISO code -> symbol, and play chips.
+CURRENCIES = {"USD": "$", "EUR": "€", "GBP": "£"}
+PLAY = "play"
 
 _STUD_STREETS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER")
 _BOARD_FOLDS = ("before Flop", "on the Flop", "on the Turn", "on the River")
@@ -88,26 +107,30 @@ def game_name(variant) -> str:
     return GAME_NAMES.get(variant.key, variant.pokerstars_name)
 
 
-def money_formatter(currency: str = "$"):
-    """cents -> text as PokerStars writes it: $2, $0.10, $1.50 (or bare integers with currency "")."""
+def money_formatter(currency: str = "USD"):
+    """cents -> text as PokerStars writes it: $2, $0.10, $1.50; play chips 2, 0.10, 1.50; with
+    currency "" bare integers (tournament chips)."""
     if not currency:
         return lambda c: str(c)
+    if currency == PLAY:
+        return lambda c: format_cents(c, currency="", thousands=False)
+    if currency not in CURRENCIES:
+        raise ValueError(f"unknown currency {currency!r}: one of {', '.join([*CURRENCIES, PLAY])}")
+    return lambda c: format_cents(c, currency=CURRENCIES[currency], thousands=False)
 
-    return lambda c: format_cents(c, currency=currency, thousands=False)
 
-
-def header_game(variant, structure, currency: str = "$") -> str:
+def header_game(variant, structure, currency: str = "USD") -> str:
     """The header's game part: "Hold'em No Limit ($0.25/$0.50 USD)"."""
     money = money_formatter(currency)
-    if structure.kind in ("pot", "no"):
+    limited = structure.kind == FIXED or variant.kind == "stud"     # stud: always "Limit" (above)
+    if limited:
+        stakes = f"{money(structure.small_bet)}/{money(structure.big_bet)}"
+    else:
         small = structure.blinds[0] if len(structure.blinds) >= 2 else structure.big_blind // 2
         stakes = f"{money(small)}/{money(structure.big_blind)}"
-    else:
-        stakes = f"{money(structure.small_bet)}/{money(structure.big_bet)}"
-    code = CURRENCY_CODES.get(currency, "")
-    if code:
-        stakes += f" {code}"
-    return f"{game_name(variant)} {STRUCTURE_NAMES[structure.kind]} ({stakes})"
+    if currency in CURRENCIES:
+        stakes += f" {currency}"
+    return f"{game_name(variant)} {LIMIT_NAMES[FIXED if limited else structure.kind]} ({stakes})"
 
 
 def _eastern(when: datetime) -> str:
@@ -129,9 +152,10 @@ def _count(k: int) -> str:
 
 
 def to_pokerstars(hand, *, hand_id: str, table: str, when: datetime, max_seats: int,
-                  currency: str = "$", hero: int | None = None, reveal_mucked: bool = False) -> str:
+                  currency: str = "USD", hero: int | None = None, reveal_mucked: bool = False) -> str:
     """The PokerStars-format history of a finished hand (lines joined by "\\n", final newline).
 
+    currency: "USD", "EUR", "GBP", "play" (play chips) or "" (tournament chips); see above.
     hero: the player index whose hole cards (and discards) are shown, as in the history PokerStars
     gives that player; None for an observer's history (stud up cards are still shown).
     reveal_mucked: also show other players' cards mucked at the showdown in the summary.
@@ -199,10 +223,11 @@ class _Writer:
     def text(self) -> str:
         h, s, v = self.h, self.s, self.v
         self.out(f"PokerStars Hand #{self.hand_id}:  {header_game(v, s, self.currency)} - {_eastern(self.when)}")
+        table = f"Table '{self.table}' {self.max_seats}-max" + (" (Play Money)" if self.currency == PLAY else "")
         if self.kind == "stud":
-            self.out(f"Table '{self.table}' {self.max_seats}-max")
+            self.out(table)
         else:
-            self.out(f"Table '{self.table}' {self.max_seats}-max Seat #{h.players[h.button].seat} is the button")
+            self.out(f"{table} Seat #{h.players[h.button].seat} is the button")
             self.labels.setdefault(h.button, []).append("button")
         # Seat lines in seat order, whatever order the hand lists its players in (PHH: from the blinds).
         for p, pl in sorted(enumerate(h.players), key=lambda x: x[1].seat):
@@ -375,10 +400,7 @@ class _Writer:
         if e.kind == "bring-in":
             self.out(f"{self.name(p)}: brings in for {self.money(e.added)}{self.allin(e.all_in)}")
             return
-        if level == 0 and e.kind == "complete":
-            # Stud: the bring-in player completing instead of bringing in.
-            self.out(f"{self.name(p)}: completes it to {self.money(e.to)}{self.allin(e.all_in)}")
-        elif level == 0:
+        if level == 0:             # stud: also the bring-in player completing instead
             self.out(f"{self.name(p)}: bets {self.money(e.to)}{self.allin(e.all_in)}")
         else:
             self.out(f"{self.name(p)}: raises {self.money(e.to - level)} to {self.money(e.to)}"

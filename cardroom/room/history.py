@@ -9,29 +9,31 @@ from dataclasses import dataclass
 
 from cardroom.engine import events as ev
 from cardroom.engine import phh
-from cardroom.engine.pokerstars import to_pokerstars
+from cardroom.engine.pokerstars import PLAY, to_pokerstars
 from cardroom.engine.views import redact
 from cardroom.room.api import RoomError
 
 log = logging.getLogger("cardroom.history")
 
 
-def record_of(hand, *, table: str, hand_id: str, when, seats: int) -> str:
+def record_of(hand, *, table: str, hand_id: str, when, seats: int, currency: str = PLAY) -> str:
     """What the store keeps of a hand besides the money: every event, and the whole hand as PHH
-    (all cards, like the deck order: private; players get their own view of it)."""
+    (all cards, like the deck order: private; players get their own view of it), and the currency
+    it was played for (exports keep it when the room's setting changes later)."""
     try:
         text = phh.export_hand(hand, table=table, hand=hand_id)
     except Exception:
         log.exception("PHH export failed for %s", hand_id)
         text = ""
     return json.dumps({"events": ev.to_json_list(hand.events), "phh": text, "when": when.isoformat(),
-                       "seats": seats})
+                       "seats": seats, "currency": currency})
 
 
-def public_text(hand, *, table: str, hand_id: str, when, seats: int) -> str:
+def public_text(hand, *, table: str, hand_id: str, when, seats: int, currency: str = PLAY) -> str:
     """The public PokerStars text: no hole cards but those shown at the showdown."""
     try:
-        return to_pokerstars(hand, hand_id=hand_id, table=table, when=when, max_seats=seats)
+        return to_pokerstars(hand, hand_id=hand_id, table=table, when=when, max_seats=seats,
+                             currency=currency)
     except Exception:
         log.exception("PokerStars export failed for %s", hand_id)
         return ""
@@ -50,6 +52,7 @@ class PlayerHand:
     phh: str = ""                # the whole hand (private): exports are made from it per player
     max_seats: int = 10
     names: tuple = ()            # the players' names, in player order (public at the table)
+    currency: str = PLAY         # what the hand was played for (pokerstars.CURRENCIES, or play chips)
 
     def streets(self) -> list[list]:
         """The events cut into streets. A street opens with its betting round (RoundStarted) or its
@@ -92,7 +95,8 @@ def player_history(store, hand_id: str, account: int) -> PlayerHand:
     events = ev.from_json_list(doc.get("events", []))
     return PlayerHand(record.hand_id, record.table, record.started_at, record.status, me, seats,
                       tuple(redact(e, me) for e in events), record.rake_cents, doc.get("phh", ""),
-                      doc.get("seats", 10), tuple(store.get(s.account_id).name for s in seats))
+                      doc.get("seats", 10), tuple(store.get(s.account_id).name for s in seats),
+                      doc.get("currency", PLAY))
 
 
 def _replayed(hand: PlayerHand):
@@ -114,4 +118,4 @@ def export_pokerstars(hand: PlayerHand) -> str:
     """The hand in PokerStars text with this player as the hero."""
     replayed, me = _replayed(hand)
     return to_pokerstars(replayed, hand_id=hand.hand_id, table=hand.table, when=hand.started_at,
-                         max_seats=hand.max_seats, hero=me)
+                         max_seats=hand.max_seats, hero=me, currency=hand.currency)

@@ -103,6 +103,8 @@ class Room:
         client = RoomClient(self, account, fingerprint)
         older = self.clients.get(account.id, [])
         self.clients[account.id] = [client]
+        log.info("login: %s (account %d, key %s)%s", account.name, account.id, fingerprint or "none",
+                 " takes over the session before" if older else "")
         for old in older:
             # A second login of the same account takes over: the older session is told and ends.
             old.taken_over = True
@@ -116,6 +118,7 @@ class Room:
         left = self.clients.get(client.account_id, [])
         if client in left:
             left.remove(client)
+            log.info("logout: %s", client.name)
         if not left:
             self.clients.pop(client.account_id, None)
             for table in self.tables.values():

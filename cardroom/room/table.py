@@ -22,6 +22,7 @@ from cardroom.engine import events as ev
 from cardroom.engine.betting import NO, POT, Rules, Structure
 from cardroom.engine.cards import Deck, format_cards
 from cardroom.engine.hand import Hand, IllegalAction, Player
+from cardroom.engine.pokerstars import PLAY
 from cardroom.engine.variants import Variant
 from cardroom.room import api, tableview
 from cardroom.room.api import RoomError
@@ -59,6 +60,7 @@ class TableSettings:
     min_buy_in: int | None = None            # default 10x the small bet
     max_buy_in: int | None = None            # default 100x the big blind in pot/no limit
     chat_lines: int = 200
+    currency: str = PLAY                     # what the chips are, for hand histories (config: [room] currency)
 
     @property
     def sit_out_limit(self) -> float:
@@ -210,6 +212,7 @@ class Table:
         if not self.hand and not self.plan:
             s.owes = ""
         self._say(f"{name} sits down in seat {seat}", "system", "Table")
+        log.info("%s: %s sits down in seat %d", self.name, name, seat)
         self._changed()
         self._maybe_start()
         return seat
@@ -242,6 +245,7 @@ class Table:
             self.store.buy_in(account, self.name, cents)
         except Refused as e:
             raise api.BadBuyIn(str(e)) from None
+        log.info("%s: %s buys in for %s", self.name, seat.name, money(cents))
         if in_hand:
             seat.pending_chips += cents   # a change of table stake waits for the hand to end
             seat.message = f"{money(cents)} will be added after this hand"
@@ -274,6 +278,7 @@ class Table:
                 timer.cancel()
         del self.seats[seat.number]
         self._say(f"{seat.name} {why}", "system", "Table")
+        log.info("%s: %s %s, cashing out %s", self.name, seat.name, why, money(seat.stack))
         self._offer_seat(seat.number)
         self._changed()
 
@@ -786,7 +791,8 @@ class Table:
         for i, account in enumerate(self.hand_accounts):
             deltas[account] = hand.stacks[i] - hand.start_stacks[i]
         try:
-            about = dict(table=self.name, hand_id=self.hand_id, when=self.clock.wall(), seats=self.settings.seats)
+            about = dict(table=self.name, hand_id=self.hand_id, when=self.clock.wall(), seats=self.settings.seats,
+                         currency=self.settings.currency)
             self.store.settle_hand(self.hand_id, deltas, hand.rake, record_of(hand, **about),
                                    public_text(hand, **about))
         except Exception as e:   # never lose track: the hand stays in escrow and is voided on restart

@@ -24,7 +24,7 @@ from decimal import Decimal
 import pytest
 
 from cardroom.engine import events as ev
-from cardroom.engine.betting import NO_RAKE, Rules, Structure
+from cardroom.engine.betting import NO_RAKE, STRUCTURES, Rules, Structure
 from cardroom.engine.cards import CARDS, Deck, parse_cards
 from cardroom.engine.hand import Hand, Player
 from cardroom.engine.pokerstars import header_game, money_formatter, to_pokerstars
@@ -204,21 +204,31 @@ def test_header_forms_of_every_game():
         "draw": "5 Card Draw Limit ($1/$2 USD)",
         "27-draw": "Single Draw 2-7 Lowball Limit ($1/$2 USD)",
         "27-triple": "Triple Draw 2-7 Lowball Limit ($1/$2 USD)",
-        "a5-draw": "Single Draw A-5 Lowball Limit ($1/$2 USD)",
-        "a5-triple": "Triple Draw A-5 Lowball Limit ($1/$2 USD)",
+        # PokerStars never dealt ace-to-five draw: the 2-7 game with the same draws (pokerstars.py).
+        "a5-draw": "Single Draw 2-7 Lowball Limit ($1/$2 USD)",
+        "a5-triple": "Triple Draw 2-7 Lowball Limit ($1/$2 USD)",
     }
     assert {k: header_game(VARIANTS[k], fixed) for k in VARIANTS} == expected
     assert header_game(VARIANTS["holdem"], Structure.make("no", 50)) == "Hold'em No Limit ($0.25/$0.50 USD)"
     assert header_game(VARIANTS["omaha"], Structure.make("pot", 100)) == "Omaha Pot Limit ($0.50/$1 USD)"
+    # Nor spread limit: no limit, with the blinds as the stakes ($1-$5 spread posts $0.50/$1).
     assert header_game(VARIANTS["holdem"], Structure.make("spread", 100, 500)) == \
-        "Hold'em Spread Limit ($1/$5 USD)"
+        "Hold'em No Limit ($0.50/$1 USD)"
+    assert header_game(VARIANTS["holdem"], Structure.make("no", 50), "EUR") == "Hold'em No Limit (€0.25/€0.50 EUR)"
+    assert header_game(VARIANTS["holdem"], Structure.make("no", 50), "play") == "Hold'em No Limit (0.25/0.50)"
+    # Stud was dealt in fixed limit only: other structures are written so, with the small and big bet.
+    assert header_game(VARIANTS["stud"], Structure.make("no", 50, stud=True)) == "7 Card Stud Limit ($0.50/$1 USD)"
+    assert header_game(VARIANTS["razz"], Structure.make("spread", 100, 500, stud=True)) == "Razz Limit ($1/$5 USD)"
 
 
 def test_amounts_and_time_as_pokerstars_writes_them():
-    money = money_formatter("$")
+    money = money_formatter("USD")
     assert [money(c) for c in (10, 200, 150, 5850, 2, 100000, 0)] == \
         ["$0.10", "$2", "$1.50", "$58.50", "$0.02", "$1000", "$0"]
     assert money_formatter("")(1145) == "1145"
+    assert [money_formatter("play")(c) for c in (10, 200, 150, 100000)] == ["0.10", "2", "1.50", "1000"]
+    with pytest.raises(ValueError, match="unknown currency"):
+        money_formatter("$")
     h = _random_hand("holdem", "no", 3, random.Random(1))
     first = to_pokerstars(h, hand_id="7", table="T", when=datetime(2010, 9, 1, 9, 49, 52), max_seats=6)
     assert first.startswith("PokerStars Hand #7:  Hold'em No Limit ($0.50/$1 USD) - 2010/09/01 9:49:52 ET\n")
@@ -226,6 +236,77 @@ def test_amounts_and_time_as_pokerstars_writes_them():
     aware = to_pokerstars(h, hand_id="7", table="T", when=datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc),
                           max_seats=6)
     assert " - 2026/01/01 22:04:05 ET\n" in aware.split("Table")[0]
+
+
+# ---------------------------------------------------------------------------------------------------
+# The header as a tracker reads it: fpdb's PokerStars parser (PokerStarsToFpdb.py: re_game_info,
+# re_hand_info and its `games`, `limits` and `currencies` maps) takes a cash-game hand only when its
+# game and structure are words PokerStars wrote; a currency symbol before the amounts (and an ISO
+# code) makes it real money, none makes it play money, which PokerStars also says on the table line
+# ("Table 'Zamenhof VII' 9-max (Play Money) Seat #4 is the button", over "Hold'em No Limit
+# (100/200)", in fpdb's play-money regression files). Our grammar of it, for what we export.
+
+FPDB_GAMES = ("Hold'em", "Omaha", "Omaha Hi/Lo", "Razz", "7 Card Stud", "7 Card Stud Hi/Lo", "Badugi",
+              "Triple Draw 2-7 Lowball", "Single Draw 2-7 Lowball", "5 Card Draw")
+FPDB_LIMITS = ("No Limit", "Pot Limit", "Fixed Limit", "Limit")
+FPDB_HEADER = re.compile(
+    r"PokerStars (?:Hand|Game) #\d+: +(?P<game>" + "|".join(map(re.escape, FPDB_GAMES)) + ") "
+    r"(?P<limit>" + "|".join(FPDB_LIMITS) + ") "
+    r"\((?P<symbol>[$€£]?)[.0-9]+/(?P=symbol)[.0-9]+(?: (?P<iso>USD|EUR|GBP))?\) - "
+    r"\d{4}/\d\d/\d\d \d{1,2}:\d\d:\d\d ET\n")
+FPDB_TABLE = re.compile(r"Table '.+?' \d+-max(?P<play> \(Play Money\))?(?: Seat #\d+ is the button)?")
+FPDB_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
+
+
+@pytest.mark.parametrize("game", sorted(VARIANTS))
+def test_every_header_is_one_a_tracker_parses(game):
+    """Every game in every structure, play and real money: fpdb's grammar matches the header and
+    the table line, and says what the hand was played for."""
+    rng = random.Random(game)
+    v = VARIANTS[game]
+    for kind in STRUCTURES:
+        h = _random_hand(game, kind, 3, rng)
+        for currency in ("play", "USD", "EUR"):
+            text = to_pokerstars(h, hand_id="42", table="Juno", when=WHEN, max_seats=v.max_seats,
+                                 currency=currency)
+            header = FPDB_HEADER.match(text)
+            assert header, text.split("\n")[0]
+            table = FPDB_TABLE.fullmatch(text.split("\n")[1])
+            assert table, text.split("\n")[1]
+            if currency == "play":
+                assert not header["symbol"] and not header["iso"] and table["play"]
+                assert "$" not in text and "USD" not in text
+            else:
+                assert header["symbol"] == FPDB_SYMBOLS[currency] and header["iso"] == currency
+                assert not table["play"]
+            # Stud only ever in fixed limit, as PokerStars dealt it (pokerstars.py); spread as no limit.
+            limit = "Limit" if v.kind == "stud" else {"fixed": "Limit", "pot": "Pot Limit"}.get(kind, "No Limit")
+            assert header["limit"] == limit
+            assert ("2-7 Lowball" in header["game"]) == (v.kind == "draw" and v.lowball)
+
+
+def test_play_money_is_written_as_pokerstars_play_money_tables():
+    players = seated(["Hero", "Villain One"], [1000, 400])
+    deck = board_game_deck(2, 0, {0: "As Ah", 1: "Kd Kc"}, "2c 7d 9h Js 3s")
+    h = Hand(find_variant("holdem"), Structure.make("no", 10, blinds=(5, 10)), players, button=0, deck=deck,
+             rules=NO_RAKE)
+    h.bet(30); h.bet(400); h.call()
+    text = to_pokerstars(h, hand_id="1", table="Olga", when=WHEN, max_seats=6, hero=0, currency="play")
+    lines = text.split("\n")
+    assert lines[:6] == [
+        "PokerStars Hand #1:  Hold'em No Limit (0.05/0.10) - 2026/11/29 22:00:00 ET",
+        "Table 'Olga' 6-max (Play Money) Seat #1 is the button",
+        "Seat 1: Hero (10 in chips)",
+        "Seat 2: Villain One (4 in chips)",
+        "Hero: posts small blind 0.05",
+        "Villain One: posts big blind 0.10",
+    ]
+    assert "Villain One: raises 3.70 to 4 and is all-in" in lines
+    assert "Total pot 8 | Rake 0" in lines
+    assert "$" not in text and "USD" not in text
+    stud = _random_hand("razz", "fixed", 3, random.Random(2))
+    text = to_pokerstars(stud, hand_id="2", table="Laomedon", when=WHEN, max_seats=8, currency="play")
+    assert text.split("\n")[1] == "Table 'Laomedon' 8-max (Play Money)"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -369,7 +450,6 @@ SHAPES = [   # (shape, pattern) tried in order; a line matching none is "other"
     ("calls", r".+: calls " + _AMT),
     ("bets", r".+: bets " + _AMT),
     ("raises", r".+: raises " + _AMT + " to " + _AMT),
-    ("completes", r".+: completes it to " + _AMT),
     ("discards shown", r".+: discards \d cards? " + _CARDS),
     ("discards", r".+: discards \d cards?"),
     ("stands pat on", r".+: stands pat on " + _CARDS),
@@ -402,9 +482,7 @@ _SUMMARY = [(s, re.compile(p)) for s, p in SUMMARY_SHAPES]
 # (PokerStars writes *** FIRST DRAW ***, *** SECOND DRAW ***, *** THIRD DRAW ***), another player's
 # "stands pat" (the samples' only pat is the hero's), and the summary's "mucked" without cards
 # (others' mucked hands are not revealed unless asked).
-# A stud bring-in player completing instead is written "completes it to $X" (PokerStars' wording,
-# absent from these samples, whose only completion follows a bring-in: "raises 35 to 50").
-EXTRA = {("bet", "stands pat"), ("summary", "seat mucked"), ("bet", "completes"),
+EXTRA = {("bet", "stands pat"), ("summary", "seat mucked"),
          ("bet", "marker:FIRST DRAW"), ("bet", "marker:SECOND DRAW"), ("bet", "marker:THIRD DRAW")}
 DRAW_MARKERS = ("FIRST DRAW", "SECOND DRAW", "THIRD DRAW")
 
@@ -611,7 +689,9 @@ def test_stud_lines_show_up_cards_for_others_and_everything_for_the_hero():
     first = [line for line in text.split("\n") if line.startswith("Dealt to")][:4]
     assert re.fullmatch(r"Dealt to \[P0\] \[\S\S \S\S \S\S\]", first[0])
     assert all(re.fullmatch(r"Dealt to .+ \[\S\S\]", x) for x in first[1:])
-    assert "[P0]: completes it to $2\n" in text      # the bring-in completed instead
+    # The bring-in completed instead: "bets", as PokerStars writes it (pokerstars.py); fpdb's
+    # PokerStars parser has no "completes it to" (Full Tilt's words) and lost the bet.
+    assert "[P0]: bets $2\n" in text and "completes" not in text
 
 
 def test_a_finished_hand_only_and_pure():

@@ -49,6 +49,26 @@ def test_every_hand_is_stored_whole_and_a_player_sees_others_cards_only_where_sh
         alice.hand("999")
 
 
+def test_the_room_writes_play_chips_as_play_money_unless_told_its_currency(make_room):
+    """The room credits play chips: its histories say so (no $, no USD, "(Play Money)" on the table
+    line) and a tracker files them apart from real money; a room set to USD writes dollars. Each
+    hand keeps the currency it was played for."""
+    room, clock = make_room(table_settings(name="T"), table_settings(name="U", currency="USD"))
+    for table in ("T", "U"):
+        clients = seat_players(room, table, names=(f"{table}1", f"{table}2"))
+        _bots_play(room, clock, clients, 2, table)
+        record = clients[0].hands(1)[0]
+        mine = export_pokerstars(clients[0].hand(record.hand_id))
+        for text in (mine, record.history):
+            header, table_line = text.split("\n")[:2]
+            if table == "T":
+                assert "$" not in text and "USD" not in text, text
+                assert " (Play Money) Seat #" in table_line
+                assert header.endswith("Hold'em Limit (2/4) - " + header.split(" - ")[-1])
+            else:
+                assert "Hold'em Limit ($2/$4 USD)" in header and "Play Money" not in table_line
+
+
 def test_a_player_cannot_open_a_hand_he_did_not_play(make_room):
     room, clock = make_room(table_settings(name="T"), table_settings(name="U"))
     clients = seat_players(room, "T", names=("alice", "bob"))
