@@ -10,7 +10,7 @@ import time
 
 import asyncssh
 import pytest
-from ssh_helpers import Screen, StandInApp, wait_for
+from ssh_helpers import PtyProgram, Screen, StandInApp, wait_for
 
 from cardroom.ssh import ColorDepth, Limits, SessionInfo, ensure_host_key, start_server
 
@@ -395,36 +395,6 @@ async def test_only_strong_algorithms_are_offered_curve25519_first(server_factor
     assert etm[0] and etm == sorted(etm, reverse=True), "encrypt-then-MAC first"
 
 
-async def _pty_output_until(proc_args: list[str], needle: bytes, timeout: float = 15.0) -> bytes:
-    """Run a terminal program on a fresh PTY and read what it shows until `needle` (or its end)."""
-    import pty
-
-    master, slave = pty.openpty()
-    proc = await asyncio.create_subprocess_exec(*proc_args, stdin=slave, stdout=slave, stderr=slave)
-    os.close(slave)
-    os.set_blocking(master, False)
-    out = b""
-    deadline = time.monotonic() + timeout
-    try:
-        while needle not in out and time.monotonic() < deadline:
-            try:
-                chunk = os.read(master, 65536)
-            except BlockingIOError:
-                await asyncio.sleep(0.02)
-                continue
-            except OSError:          # the program ended and closed its side
-                break
-            if not chunk:
-                break
-            out += chunk
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-        await proc.wait()
-        os.close(master)
-    return out
-
-
 @pytest.mark.skipif(shutil.which("dbclient") is None,
                     reason="needs dropbear's client `dbclient` on PATH (Debian: dropbear-bin)")
 async def test_dropbear_client_connects(server_factory, tmp_path):
@@ -437,9 +407,30 @@ async def test_dropbear_client_connects(server_factory, tmp_path):
     allowed = asyncssh.import_public_key(public).get_fingerprint()
     server = await start_server("127.0.0.1", 0, tmp_path / "keys" / "host", StandInApp,
                                 authorize=lambda user, k: k.get_fingerprint() == allowed)
+    client = await PtyProgram("dbclient", "-y", "-y", "-t", "-i", str(key), "-p", str(server.port),
+                              "alice@127.0.0.1").start()
     try:
-        out = await _pty_output_until(["dbclient", "-y", "-y", "-t", "-i", str(key), "-p", str(server.port),
-                                       "alice@127.0.0.1"], b"count=0")
-        assert b"count=0" in out, out[-300:]
+        assert await client.wait_for("count=0"), client.plain[-300:]
+    finally:
+        await client.stop()
+        await server.close(timeout=2)
+
+
+async def test_a_session_refused_by_the_app_factory_is_told_why(tmp_path, client_key):
+    """The room refusing a session (say, his key was banned after he logged in) used to show
+    "cardroom: internal error, sorry."; the reason is what the player reads."""
+    from cardroom.ssh import SessionRefused
+
+    def refuse(info: SessionInfo) -> StandInApp:
+        raise SessionRefused("this key is banned from the card room")
+
+    allowed = client_key.get_fingerprint()
+    server = await start_server("127.0.0.1", 0, tmp_path / "keys" / "host", refuse,
+                                authorize=lambda user, key: key.get_fingerprint() == allowed)
+    try:
+        async with connect(server, client_key) as conn:
+            screen = await open_screen(conn)
+            await asyncio.wait_for(screen.task, 5)
+            assert screen.text == "\r\nthis key is banned from the card room\r\n"
     finally:
         await server.close(timeout=2)
