@@ -23,6 +23,7 @@ MAX_AUTH_ATTEMPTS = 6
 from cardroom.ssh.gcpolicy import GcPolicy
 from cardroom.ssh.guards import install_guards
 from cardroom.ssh.limits import Limits
+from cardroom.ssh.logbudget import install_log_budget
 from cardroom.ssh.session import AppFactory, AppSession
 
 log = logging.getLogger("cardroom.ssh")
@@ -363,6 +364,7 @@ async def start_server(
 ) -> CardroomSSHServer:
     """Listen on host:port; each PTY session runs `app_factory(SessionInfo)` over SSH."""
     install_guards()
+    install_log_budget()
     limits = limits or Limits()
     fingerprint = ensure_host_key(host_key_path)
     registry = _Registry(limits)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shutil
 import stat
@@ -434,3 +435,27 @@ async def test_a_session_refused_by_the_app_factory_is_told_why(tmp_path, client
             assert screen.text == "\r\nthis key is banned from the card room\r\n"
     finally:
         await server.close(timeout=2)
+
+
+async def test_a_window_change_flood_does_not_fill_the_log(server_factory, client_key, caplog):
+    """Found by an attack: asyncssh logs each window-change request at INFO, and one client wrote
+    18,000 lines in 3 s. Each connection now has a budget of lines (ssh/logbudget.py)."""
+    from cardroom.ssh.logbudget import BURST
+
+    caplog.set_level(logging.INFO, logger="asyncssh")
+    server = await server_factory()
+    async with connect(server, client_key) as conn:
+        screen = await open_screen(conn)
+        await screen.wait_for("count=0")
+        for i in range(3000):
+            screen.process.change_terminal_size(60 + i % 50, 20 + i % 10)
+        screen.process.stdin.write("k")          # after every window change on the channel
+        await screen.wait_for("last=k")
+    received = [r for r in caplog.records if "Received window change" in r.getMessage()]
+    assert 0 < len(received) < BURST
+    assert len(caplog.records) < 4 * BURST       # both ends' lines, the server's and this client's
+    assert any("logging too fast" in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    async with connect(server, client_key):      # another connection logs as before
+        pass
+    assert any("Accepted SSH client connection" in r.getMessage() for r in caplog.records)
