@@ -83,7 +83,7 @@ def _clean_username(username: str) -> bool:
     return 0 < len(username) <= MAX_USERNAME and username.isprintable() and username.strip() == username
 
 
-def source_of(ip: str) -> str:
+def _source_of(ip: str) -> str:
     """Where a connection comes from, for the per-source limits: the IPv4 address, or the /64 an
     IPv6 address is in (one customer's share: a client can take any address in it)."""
     try:
@@ -173,7 +173,7 @@ class _CardroomServer(asyncssh.SSHServer):
         self._conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._ip = str(peer[0])
-        self.source = source_of(self._ip)
+        self.source = _source_of(self._ip)
         registry = self._registry
         registry.connections.add(self)
         registry.per_ip[self.source] += 1

@@ -459,3 +459,12 @@ async def test_a_window_change_flood_does_not_fill_the_log(server_factory, clien
     async with connect(server, client_key):      # another connection logs as before
         pass
     assert any("Accepted SSH client connection" in r.getMessage() for r in caplog.records)
+
+
+def test_per_source_limits_count_an_ipv6_slash_64_as_one_source():
+    """A client can take any address of its IPv6 /64, so the per-address limits count the /64."""
+    from cardroom.ssh.server import _source_of
+
+    assert _source_of("2001:db8:1:2::1") == _source_of("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert _source_of("2001:db8:1:3::1") != _source_of("2001:db8:1:2::1")
+    assert _source_of("::ffff:192.0.2.7") == _source_of("192.0.2.7") == "192.0.2.7"
