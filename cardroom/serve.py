@@ -23,6 +23,7 @@ from pathlib import Path
 
 from cardroom.config import RoomConfig, TableConfig, load_config
 from cardroom.datadir import DB_NAME, HOST_KEY, LOG_NAME, DataDir, DataDirInUse, claim
+from cardroom.room.api import RoomError
 from cardroom.room.clock import LoopClock
 from cardroom.room.ports import ConservationError, Refused
 from cardroom.room.room import Room, RoomSettings
@@ -168,7 +169,14 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     mirrors = Mirrors() if config.server.shared_screens else None   # railbirds share drawings
 
     def factory(info):
-        client = room.connect(clean_name(info.username), info.key_fingerprint)
+        from cardroom.ssh import SessionRefused
+
+        try:
+            client = room.connect(clean_name(info.username), info.key_fingerprint)
+        except RoomError as e:   # e.g. banned between his login and his session
+            raise SessionRefused(str(e)) from None
+        if info.end is not None:
+            client.on_end(info.end)   # taken over, kicked or banned: the ssh session ends saying why
         client.is_admin = bool(info.key_fingerprint and info.key_fingerprint in admins)
         admin = None
         if client.is_admin:

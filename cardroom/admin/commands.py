@@ -244,6 +244,14 @@ def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) -> lis
     return out
 
 
+def _end_sessions(ctx: AdminContext, account: Account, why: str) -> list[str]:
+    """End every live session of `account`, telling each `why`; the output line, if any."""
+    clients = list(ctx.room.clients.get(account.id, ()))
+    for client in clients:
+        client.end(why)
+    return [f"closed {len(clients)} session(s) of {_show(account.name)}"] if clients else []
+
+
 # ------------------------------------------------------------------------------------ commands
 
 def _who(ctx: AdminContext, rest: str) -> Result:
@@ -330,9 +338,11 @@ def _kick(ctx: AdminContext, rest: str) -> Result:
     seated = _seated_at(ctx, account.id)
     if not seated:
         raise _Bad(f"{_show(account.name)} is not seated at any table")
+    if _is_self(ctx, account):
+        raise _Bad("you cannot kick yourself")   # it would end this session too
     lines = _remove_from_tables(ctx, account, reason)
-    ctx.room.page(account.id, "An admin removed you from " + ", ".join(t.name for t in seated)
-                  + (f": {reason}" if reason else ""))
+    lines += _end_sessions(ctx, account, "An admin removed you from " + ", ".join(t.name for t in seated)
+                           + (f": {reason}" if reason else ""))
     return _ok(*lines)
 
 
@@ -364,15 +374,8 @@ def _ban(ctx: AdminContext, rest: str) -> Result:
              + ", ".join(_show(fp, 60) for fp in fingerprints)]
     if account is not None:
         lines += _remove_from_tables(ctx, account, reason)
-        clients = list(ctx.room.clients.get(account.id, ()))
-        for client in clients:
-            try:
-                client._page("You are banned from the card room" + (f": {reason}" if reason
-                                                                      else ""))
-            finally:
-                client.close()
-        if clients:
-            lines.append(f"closed {len(clients)} session(s) of {_show(account.name)}")
+        lines += _end_sessions(ctx, account, "You are banned from the card room"
+                               + (f": {reason}" if reason else ""))
     return _ok(*lines)
 
 
@@ -550,8 +553,8 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("close", "close TABLE", "close a table: no new hands, nobody may sit down",
             _set_status("closed"), "table"),
     Command("kick", "kick NAME [REASON...]",
-            "remove a player from every table (chips back to the balance)", _kick, "player",
-            more=True),
+            "remove a player from every table (chips back to the balance), end his sessions",
+            _kick, "player", more=True),
     Command("ban", "ban NAME|FINGERPRINT [REASON...]",
             "ban a player's keys (or one key): kicked, sessions closed, logins refused", _ban,
             "target", more=True),

@@ -108,8 +108,7 @@ class Room:
         for old in older:
             # A second login of the same account takes over: the older session is told and ends.
             old.taken_over = True
-            old.closed = True
-            old._page("You logged in from somewhere else: this session is closed")
+            old.end("You logged in from somewhere else: this session is closed")
         for table in self.tables.values():
             table.set_connected(account.id, True)
         return client
@@ -177,6 +176,7 @@ class RoomClient:
         self.taken_over = False
         self.fingerprint = fingerprint   # the key this session logged in with (None: no key)
         self._callback: Callable[[], None] | None = None
+        self._on_end: Callable[[str], None] | None = None
         s = room.settings
         self._chat_bucket = TokenBucket(s.chat_per_second, s.chat_burst, room.clock.now)
         self.closed = False
@@ -195,7 +195,15 @@ class RoomClient:
         if self._callback is not None:
             self._callback()   # even a client being closed hears why (its UI then ends)
 
+    def on_end(self, callback: Callable[[str], None]) -> None:
+        """`callback(reason)` ends the session this client belongs to (over ssh: hangs up)."""
+        self._on_end = callback
+
     def _table(self, name: str) -> Table:
+        """The table an intent acts on. A closed client acts on nothing: it may be one a newer
+        login took over, or a banned player's whose session has not ended yet."""
+        if self.closed:
+            raise RoomError("this session is closed")
         return self.room.table(name)
 
     def close(self) -> None:
@@ -203,6 +211,18 @@ class RoomClient:
         if not self.closed:
             self.closed = True
             self.room._disconnected(self)
+
+    def end(self, reason: str) -> None:
+        """The room ends this session (taken over, kicked, banned): it is closed, told why, and
+        the session itself is ended with the reason (over ssh: written on his terminal)."""
+        if self.closed:
+            return
+        self.close()
+        try:
+            self._page(reason)      # what the app hears is already a closed client
+        finally:
+            if self._on_end is not None:
+                self._on_end(reason)
 
     # ------------------------------------------------------------------ looking
     def lobby(self) -> list[api.TableSummary]:
@@ -229,7 +249,7 @@ class RoomClient:
         self._table(table).unwatch(self.account_id)
 
     def view(self, table: str) -> api.TableView:
-        return self._table(table).view_for(self.account_id)
+        return self.room.table(table).view_for(self.account_id)   # a closed session's last screen too
 
     def my_tables(self) -> list[str]:
         """Tables where this account is seated; a seat being left (it folds when the action

@@ -4,11 +4,13 @@ Public API for the TUI and the composition root:
     start_server(host, port, host_key_path, app_factory, *, limits=None, authorize) -> CardroomSSHServer
     ensure_host_key(path) -> "SHA256:..."
     SessionInfo, ColorDepth, Limits, install_guards(), keep_typed_keys_in_order()
+    SessionRefused: what an app factory raises to end a session with a reason instead of an app
 """
 
 from cardroom.ssh.guards import install_guards, keep_typed_keys_in_order
 from cardroom.ssh.limits import Limits
 from cardroom.ssh.server import CardroomSSHServer, ensure_host_key, start_server
+from cardroom.ssh.session import SessionRefused
 from cardroom.ssh.terminal import ColorDepth, SessionInfo
 
 __all__ = [
@@ -16,6 +18,7 @@ __all__ = [
     "ColorDepth",
     "Limits",
     "SessionInfo",
+    "SessionRefused",
     "ensure_host_key",
     "install_guards",
     "keep_typed_keys_in_order",

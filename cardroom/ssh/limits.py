@@ -7,10 +7,13 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    # Connections (pitfall 5: refused in begin_auth, so the client sees the reason).
+    # Connections (pitfall 5: refused in begin_auth, so the client sees the reason): players
+    # logged in, and connections from one source (an IPv4 address or an IPv6 /64).
     max_connections: int = 200
     max_per_ip: int = 10
-    # Silent TCP connections never reach begin_auth; past this many in total we just drop them.
+    # Logins in progress (silent TCP connections never reach begin_auth): a source's further ones
+    # are dropped as they connect; past the total, the oldest of the source with most is dropped.
+    max_unauthenticated_per_ip: int = 8
     max_unauthenticated: int = 400
     # Timers (pitfall 4).
     login_timeout: float = 30.0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import ipaddress
 import logging
 import os
 from collections import Counter
@@ -22,6 +23,7 @@ MAX_AUTH_ATTEMPTS = 6
 from cardroom.ssh.gcpolicy import GcPolicy
 from cardroom.ssh.guards import install_guards
 from cardroom.ssh.limits import Limits
+from cardroom.ssh.logbudget import install_log_budget
 from cardroom.ssh.session import AppFactory, AppSession
 
 log = logging.getLogger("cardroom.ssh")
@@ -37,7 +39,27 @@ MAX_USERNAME = 64
 # 300 sessions: 6.8% of the server in chacha20 and poly1305). So AES (GCM, else CTR with an
 # encrypt-then-MAC SHA-2 MAC), which every maintained client offers and AES-NI makes cheap.
 ENCRYPTION_ALGS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr", "aes192-ctr", "aes256-ctr")
+# Encrypt-then-MAC first (AES-GCM needs no MAC at all). The plain SHA-2 MACs stay last: SSH takes
+# the client's first choice, and every client with an ETM MAC lists it before them (OpenSSH does),
+# so only a client with none picks them, and without them it could not connect at all: dropbear
+# (Debian 12's 2022.83) has hmac-sha1 and hmac-sha2-256 and, for ciphers, AES-CTR or chacha20
+# (which we leave out, see above). No SHA-1, no 64-bit tags (umac-64).
 MAC_ALGS = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com", "hmac-sha2-256", "hmac-sha2-512")
+# Key exchange: no SHA-1 and no group exchange (which lets the client ask for a 1024-bit group).
+# curve25519 first: the client's order decides, but a client that sends its first key-exchange
+# packet on a guess (dropbear) guesses that both lists start alike; asyncssh's own default order
+# starts elsewhere, and dropbear was cut off ("Disconnect received") after the wrong guess.
+KEX_ALGS = ("curve25519-sha256", "curve25519-sha256@libssh.org", "mlkem768x25519-sha256",
+            "ecdh-sha2-nistp256", "ecdh-sha2-nistp384", "ecdh-sha2-nistp521",
+            "diffie-hellman-group16-sha512", "diffie-hellman-group18-sha512", "diffie-hellman-group14-sha256")
+
+
+def _kex_algs() -> list[str]:
+    """KEX_ALGS that this asyncssh offers (ML-KEM needs a recent `cryptography`)."""
+    from asyncssh.kex import get_kex_algs
+
+    supported = {alg.decode() for alg in get_kex_algs()}
+    return [alg for alg in KEX_ALGS if alg in supported]
 
 
 def ensure_host_key(path: str | os.PathLike[str]) -> str:
@@ -61,16 +83,64 @@ def _clean_username(username: str) -> bool:
     return 0 < len(username) <= MAX_USERNAME and username.isprintable() and username.strip() == username
 
 
+def _source_of(ip: str) -> str:
+    """Where a connection comes from, for the per-source limits: the IPv4 address, or the /64 an
+    IPv6 address is in (one customer's share: a client can take any address in it)."""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ip
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
 class _Registry:
-    """Shared bookkeeping of one listener: live connections by IP, live sessions."""
+    """Shared bookkeeping of one listener: live connections by source, logins in progress, live
+    sessions."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.connections: set[_CardroomServer] = set()
         self.per_ip: Counter[str] = Counter()
+        # Connections not yet logged in, by source, oldest first (dicts keep insertion order).
+        self.unauthenticated: dict[str, dict[_CardroomServer, None]] = {}
+        self.unauthenticated_count = 0
+        self.authenticated = 0
         self.sessions: set[AppSession] = set()
         self.closing = False
         self.gc = GcPolicy()
+
+    def admit(self, server: _CardroomServer) -> bool:
+        """A new connection, not logged in yet; False: refuse it (its source has its share).
+
+        Silent sockets never reach begin_auth, so they are bounded here, as they connect: a
+        source may have `max_unauthenticated_per_ip` logins in progress, and past
+        `max_unauthenticated` in all, the oldest login in progress of the source that has the
+        most is dropped. A flood, from one address or many, only ever pushes out its own: a
+        person logging in from anywhere else gets in."""
+        limits = self.limits
+        waiting = self.unauthenticated.setdefault(server.source, {})
+        if len(waiting) >= limits.max_unauthenticated_per_ip:
+            return False
+        waiting[server] = None
+        self.unauthenticated_count += 1
+        if self.unauthenticated_count > limits.max_unauthenticated:
+            busiest = max(self.unauthenticated.values(), key=len)
+            oldest = next(iter(busiest))
+            self.logged_in_or_gone(oldest)
+            asyncio.get_running_loop().call_soon(oldest.abort)
+        return True
+
+    def logged_in_or_gone(self, server: _CardroomServer) -> None:
+        waiting = self.unauthenticated.get(server.source)
+        if waiting is not None and server in waiting:
+            del waiting[server]
+            self.unauthenticated_count -= 1
+            if not waiting:
+                del self.unauthenticated[server.source]
 
     def session_closed(self, session: AppSession) -> None:
         if session in self.sessions:
@@ -92,6 +162,7 @@ class _CardroomServer(asyncssh.SSHServer):
         self._tried: set[str] = set()
         self._conn: asyncssh.SSHServerConnection | None = None
         self._ip = "?"
+        self.source = "?"
         self._username = ""
         self._candidate_fingerprint: str | None = None
         self._fingerprint: str | None = None
@@ -102,11 +173,11 @@ class _CardroomServer(asyncssh.SSHServer):
         self._conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._ip = str(peer[0])
+        self.source = _source_of(self._ip)
         registry = self._registry
         registry.connections.add(self)
-        registry.per_ip[self._ip] += 1
-        unauthenticated = sum(1 for c in registry.connections if not c._authenticated)
-        if unauthenticated > registry.limits.max_unauthenticated:
+        registry.per_ip[self.source] += 1
+        if not registry.admit(self):
             # A flood of silent TCP connections never reaches begin_auth: just drop them.
             asyncio.get_running_loop().call_soon(conn.abort)
 
@@ -114,9 +185,11 @@ class _CardroomServer(asyncssh.SSHServer):
         registry = self._registry
         if self in registry.connections:
             registry.connections.discard(self)
-            registry.per_ip[self._ip] -= 1
-            if registry.per_ip[self._ip] <= 0:
-                del registry.per_ip[self._ip]
+            registry.logged_in_or_gone(self)
+            registry.authenticated -= self._authenticated
+            registry.per_ip[self.source] -= 1
+            if registry.per_ip[self.source] <= 0:
+                del registry.per_ip[self.source]
         self._conn = None
 
     def disconnect(self) -> None:
@@ -133,9 +206,10 @@ class _CardroomServer(asyncssh.SSHServer):
         registry, limits = self._registry, self._registry.limits
         if registry.closing:
             raise asyncssh.DisconnectError(asyncssh.DISC_BY_APPLICATION, "server is shutting down")
-        if len(registry.connections) > limits.max_connections:
+        # Full means full of players: connections still logging in are bounded in admit().
+        if registry.authenticated >= limits.max_connections:
             raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, "card room is full, try again later")
-        if registry.per_ip[self._ip] > limits.max_per_ip:
+        if registry.per_ip[self.source] > limits.max_per_ip:
             raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections from your address")
         if not _clean_username(username):
             raise asyncssh.DisconnectError(asyncssh.DISC_ILLEGAL_USER_NAME, "invalid user name")
@@ -176,6 +250,8 @@ class _CardroomServer(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         self._authenticated = True
         self._fingerprint = self._candidate_fingerprint
+        self._registry.logged_in_or_gone(self)
+        self._registry.authenticated += 1
 
     def password_auth_supported(self) -> bool:
         return self._guest is not None   # guest/demo mode only (a config switch)
@@ -288,6 +364,7 @@ async def start_server(
 ) -> CardroomSSHServer:
     """Listen on host:port; each PTY session runs `app_factory(SessionInfo)` over SSH."""
     install_guards()
+    install_log_budget()
     limits = limits or Limits()
     fingerprint = ensure_host_key(host_key_path)
     registry = _Registry(limits)
@@ -309,6 +386,7 @@ async def start_server(
         keepalive_count_max=limits.keepalive_count_max,
         login_timeout=limits.login_timeout,
         window=limits.channel_window,
+        kex_algs=_kex_algs(),
         encryption_algs=list(ENCRYPTION_ALGS),
         mac_algs=list(MAC_ALGS),
         # Ignore ~/.ssh and /etc/ssh config: this server's behaviour is all in code.

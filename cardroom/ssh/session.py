@@ -7,6 +7,7 @@ bound on what a client can push at us: PTY values, env hints, input rate and out
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable
@@ -26,10 +27,16 @@ log = logging.getLogger("cardroom.ssh")
 AppFactory = Callable[[SessionInfo], "App[Any]"]
 
 HELP_LINE = "cardroom is a full-screen terminal program: connect with `ssh -t` from a terminal.\r\n"
+MAX_GOODBYE = 300   # characters of the reason a session is ended with
 
 # The only env requests we keep: colour hints (pitfall 3). Everything else is refused unstored,
 # so an env flood costs nothing.
 _ENV_KEPT = frozenset({"COLORTERM", "NO_COLOR"})
+
+
+class SessionRefused(Exception):
+    """Raised by an app factory: no app for this session, and the message says why (the session
+    ends with it, as SessionInfo.end does)."""
 
 
 def _ready_queue(loop: asyncio.AbstractEventLoop | None) -> deque[Any] | None:
@@ -87,6 +94,8 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._reading_paused = False
         self._pump_handle: asyncio.Handle | None = None
         self._resize_handle: asyncio.Handle | None = None
+        self._goodbye: str | None = None    # why the session is being ended (see end())
+        self._connection: Any = None        # the one to hang up, once ending
 
     # -- Transport protocol (used by SessionDriver) -------------------------------------------
     @property
@@ -169,9 +178,13 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             size=self._size,
             peer_address=self._peer_address,
             key_fingerprint=self._fingerprint,
+            end=self.end,
         )
         try:
             app = self._app_factory(info)
+        except SessionRefused as e:
+            self.end(str(e))
+            return
         except Exception:
             log.exception("app factory failed for %s@%s", self._username, self._peer_address)
             chan.write("cardroom: internal error, sorry.\r\n")
@@ -194,7 +207,9 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._pending.clear()
             self._pending_len = 0
             chan = self._chan
-            if not self._closed and chan is not None:
+            if self._goodbye is not None:
+                self._say_goodbye()
+            elif not self._closed and chan is not None:
                 try:
                     chan.exit(status)  # sends exit-status and closes the channel
                 except Exception:
@@ -305,10 +320,45 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._driver.mark_closed()
         self.request_exit()
         self._chan = None
+        if self._goodbye is not None:
+            self._hang_up()          # the client has seen the goodbye and closed the channel
+        self._connection = None
         if self._on_closed is not None:
             self._on_closed(self)
 
     # -- control --------------------------------------------------------------------------------
+    def end(self, reason: str) -> None:
+        """End the session saying why (taken over, kicked, banned): the app exits and gives the
+        terminal back, the reason is written on the terminal (where it stays above the client's
+        "Connection to ... closed."), the channel closes, then the connection, with the reason
+        as the disconnect reason. A client that does not close its side in time is cut off."""
+        if self._closed or self._goodbye is not None:
+            return
+        self._goodbye = "".join(ch for ch in reason if ch.isprintable())[:MAX_GOODBYE] or "session ended"
+        self._connection = self._chan.get_connection() if self._chan is not None else None
+        if self._loop is not None:
+            self._loop.call_later(self._limits.shutdown_timeout, self._hang_up)
+        if self.task is None or self.task.done():
+            self._say_goodbye()
+        else:
+            self.request_exit()      # _run_app says goodbye once the app has exited
+
+    def _say_goodbye(self) -> None:
+        chan = self._chan
+        if self._closed or chan is None:
+            return
+        # Closing the channel, not the connection, so that the client shows all it was sent
+        # (asyncssh drops what it has not read yet when the connection goes); connection_lost
+        # hangs up once the client has closed its side.
+        with contextlib.suppress(BrokenPipeError):
+            chan.write(f"\r\n{self._goodbye}\r\n")
+            chan.exit(1)
+
+    def _hang_up(self) -> None:
+        conn = self._connection
+        if conn is not None and not conn.is_closed():
+            conn.disconnect(asyncssh.DISC_BY_APPLICATION, self._goodbye or "session ended")
+
     def request_exit(self) -> None:
         """Ask the app to exit (works while it is still starting); it restores the terminal."""
         app = self.app

@@ -7,8 +7,8 @@ Everything a client sends here (TERM, COLORTERM, NO_COLOR, sizes) is an untruste
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 MIN_SIZE = (20, 10)
 MAX_SIZE = (500, 200)
@@ -82,3 +82,6 @@ class SessionInfo:
     size: tuple[int, int]
     peer_address: str
     key_fingerprint: str | None = None
+    # `end(reason)` ends this session: the app exits (giving the terminal back), then the reason
+    # is written on the terminal, where the player's ssh client leaves it (AppSession.end).
+    end: Callable[[str], None] | None = field(default=None, compare=False, repr=False)

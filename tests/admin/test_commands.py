@@ -218,8 +218,36 @@ def test_ban_by_name_bans_every_key_kicks_and_closes_sessions(admin):
         admin.room.connect("alice", ALICE_FP)          # the key is refused
     with pytest.raises(RoomError, match="banned"):
         admin.room.connect("alice2", ALICE_FP2)
+    for session in (alice, second):      # found by an attack: a banned session took a seat
+        with pytest.raises(RoomError, match="closed"):
+            session.join(SPACED)
+    assert admin.room.tables[SPACED].seat_of(alice.account_id) is None
     assert not bob.closed
     admin.conserved()
+
+
+def test_kick_and_ban_end_the_players_sessions_saying_why(admin):
+    """Over ssh, ending a session hangs it up and writes the reason on the player's terminal."""
+    alice, bob = admin.players()
+    ended = {alice.name: [], bob.name: []}
+    alice.on_end(ended[alice.name].append)
+    bob.on_end(ended[bob.name].append)
+    assert admin.run("kick alice stalling").ok
+    assert alice.closed and ended["alice"] == ["An admin removed you from T: stalling"]
+    assert admin.run("ban bob").ok
+    assert bob.closed and ended["bob"] == ["You are banned from the card room"]
+    assert admin.room.clients.get(alice.account_id) is None
+    with pytest.raises(RoomError, match="closed"):
+        alice.join("T")
+    admin.conserved()
+
+
+def test_an_admin_cannot_kick_himself(admin):
+    admin.boss.join("T")
+    admin.boss.buy_in("T", 5_000)
+    result = admin.run("kick boss")
+    assert not result.ok and "yourself" in text(result)
+    assert not admin.boss.closed and admin.room.tables["T"].seat_of(admin.boss.account_id) is not None
 
 
 def test_ban_by_fingerprint_and_a_key_nobody_used_yet(admin):

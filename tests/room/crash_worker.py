@@ -104,7 +104,8 @@ async def play(path: str, seed: int, recover: bool) -> None:
     clients = {}
     for table, names in LINEUP.items():
         for name in names:
-            clients.setdefault(name, room.connect(name))
+            if name not in clients:         # a second login would take over the first
+                clients[name] = room.connect(name)
             seat_and_buy(room, clients[name], table, rng)
     say(event="ready")
     n = 0

@@ -6,6 +6,7 @@ The real card-room TUI does not exist yet; StandInApp is only here to have somet
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import time
 from typing import Any
@@ -162,3 +163,54 @@ class Screen:
 
     def send(self, keys: str) -> None:
         self.process.stdin.write(keys)
+
+
+class PtyProgram:
+    """A terminal program (ssh, dbclient) run on a fresh PTY; `output` is all it has shown, `plain`
+    the same as text without escape sequences."""
+
+    def __init__(self, *args: str) -> None:
+        self.args = args
+        self.output = b""
+
+    @property
+    def plain(self) -> str:
+        return _ESCAPES.sub("", self.output.decode(errors="replace"))
+
+    async def start(self) -> PtyProgram:
+        import pty
+
+        self._master, slave = pty.openpty()
+        self.proc = await asyncio.create_subprocess_exec(*self.args, stdin=slave, stdout=slave, stderr=slave)
+        os.close(slave)
+        os.set_blocking(self._master, False)
+        return self
+
+    async def wait_for(self, needle: str | None, timeout: float = 15.0) -> bool:
+        """Read until `needle` is shown (True), or until the program ends or the timeout (False)."""
+        deadline = time.monotonic() + timeout
+        while needle is None or needle not in self.plain:
+            if time.monotonic() > deadline:
+                return False
+            try:
+                chunk = os.read(self._master, 65536)
+            except BlockingIOError:
+                await asyncio.sleep(0.02)
+                continue
+            except OSError:          # the program ended and closed its side
+                return False
+            if not chunk:
+                return False
+            self.output += chunk
+        return True
+
+    async def ended(self, timeout: float = 15.0) -> None:
+        """Read what is left until the program ends (an AssertionError if it does not in time)."""
+        await self.wait_for(None, timeout)
+        await asyncio.wait_for(self.proc.wait(), 1)
+
+    async def stop(self) -> None:
+        if self.proc.returncode is None:
+            self.proc.kill()
+        await self.proc.wait()
+        os.close(self._master)

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 from functools import partial
 
 import asyncssh
 import pytest
 
-from ssh_helpers import Screen, wait_for
+from ssh_helpers import PtyProgram, Screen, wait_for
 
 from cardroom import serve
 from cardroom.config import config_from_dict
@@ -264,3 +265,108 @@ async def test_a_players_own_action_is_painted_within_the_action(room_server, mo
     assert next(n for who, n in painted if who == actor) > 0    # bytes went out inside the call
     for conn, _ in (a, b):
         conn.close()
+
+
+async def _login_from(served, key, name, source):
+    """A session for `name` (a PTY) from the loopback address `source`."""
+    conn = await asyncssh.connect("127.0.0.1", served.server.port, username=name, client_keys=[key],
+                                  known_hosts=None, agent_path=None, config=None, local_addr=(source, 0))
+    return conn, Screen(await conn.create_process(term_type="xterm-256color", term_size=(100, 30)))
+
+
+def _ended(screen) -> bool:
+    return screen.task.done()        # the server closed the session's output
+
+
+async def test_a_burst_of_logins_for_one_account_leaves_one_session_and_a_ban_ends_it(room_server, monkeypatch):
+    """Found by an attack: 20 OpenSSH logins for one account at once left 7 live sessions (100
+    asyncssh logins left 77); they survived a ban, and one took a seat while banned. A login took
+    over only the sessions whose app had mounted and was listening. Now the room ends every older
+    session of the account (over ssh: hangs it up, saying why) and a closed session can do
+    nothing. 30 logins from 30 addresses at once."""
+    from cardroom.admin.commands import AdminContext, execute
+    from cardroom.room.api import RoomError
+
+    served = await room_server(max_per_ip=40)
+    made = []                                           # every session's handle on the room
+    connect = served.room.connect
+    monkeypatch.setattr(served.room, "connect", lambda *a, **k: made.append(connect(*a, **k)) or made[-1])
+    key = _key()
+    screens = [screen for _, screen in await asyncio.gather(
+        *(_login_from(served, key, "mallory", f"127.0.2.{i}") for i in range(1, 31)))]
+    await _until(lambda: len(made) == 30 and sum(map(_ended, screens)) == 29)
+    (alive,) = [screen for screen in screens if not _ended(screen)]
+    for screen in screens:
+        if screen is not alive:
+            assert "You logged in from somewhere else: this session is closed" in screen.plain
+    await alive.wait_for("Welcome, mallory")
+    mallory = served.store.find("mallory").id
+    assert [c for c in made if not c.closed] == served.room.clients[mallory]
+    assert len(served.server.sessions) == 1
+
+    ctx = AdminContext(served.room, served.store, "console", lambda: None)
+    assert execute(ctx, "ban mallory chip dumping").ok
+    await _until(lambda: all(map(_ended, screens)))
+    assert alive.plain.endswith("You are banned from the card room: chip dumping\r\n")
+    assert mallory not in served.room.clients and not served.server.sessions
+    for client in made:                                 # none of them can sit down any more
+        with pytest.raises(RoomError):
+            client.join(TABLE)
+    assert served.room.tables[TABLE].seat_of(mallory) is None
+    with pytest.raises((asyncssh.PermissionDenied, asyncssh.DisconnectError)):
+        await _connect(served, key, "mallory")
+
+
+async def test_a_kicked_player_is_told_why_and_his_session_ends(room_server):
+    from cardroom.admin.commands import AdminContext, execute
+
+    served = await room_server()
+    _, screen = await _sit_down(served, _key(), "oscar")
+    ctx = AdminContext(served.room, served.store, "console", lambda: None)
+    assert execute(ctx, "kick oscar stalling").ok
+    await _until(lambda: _ended(screen))
+    assert screen.plain.endswith(f"An admin removed you from {TABLE}: stalling\r\n")
+    assert screen.text.rindex("\x1b[?1049l") < screen.text.rindex("An admin removed you")   # after the TUI
+    assert not served.server.sessions
+    assert served.room.tables[TABLE].seat_of(served.store.find("oscar").id) is None
+
+
+def _last_lines(program, n):
+    """The last `n` lines a terminal program left, after the alternate screen was left."""
+    shown = program.output.decode(errors="replace").rpartition("\x1b[?1049l")[2]
+    return [line.strip() for line in shown.splitlines() if line.strip()][-n:]
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client `ssh` on PATH")
+async def test_openssh_prints_why_a_session_was_taken_over_or_banned(room_server, tmp_path):
+    """Seen with the stock client: a player taken over or banned read only "Connection to ...
+    closed". Now the reason is written on his terminal after the TUI has given it back, so it
+    stays there above OpenSSH's own last line."""
+    from cardroom.admin.commands import AdminContext, execute
+
+    served = await room_server()
+    key = _key()
+    key_file = tmp_path / "id_quinn"
+    key_file.write_bytes(key.export_private_key())
+    key_file.chmod(0o600)
+    ssh = ("ssh", "-tt", "-F", "/dev/null", "-p", str(served.server.port), "-i", str(key_file),
+           "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
+           "-o", "UserKnownHostsFile=/dev/null", "quinn@127.0.0.1")
+    first = await PtyProgram(*ssh).start()
+    second = PtyProgram(*ssh)
+    try:
+        assert await first.wait_for("Welcome, quinn"), first.plain[-300:]
+        await second.start()
+        assert await second.wait_for("Welcome, quinn"), second.plain[-300:]
+        await first.ended()
+        assert _last_lines(first, 2) == ["You logged in from somewhere else: this session is closed",
+                                         "Connection to 127.0.0.1 closed."], first.plain[-400:]
+        ctx = AdminContext(served.room, served.store, "console", lambda: None)
+        assert execute(ctx, "ban quinn cheating").ok
+        await second.ended()
+        assert _last_lines(second, 2) == ["You are banned from the card room: cheating",
+                                          "Connection to 127.0.0.1 closed."], second.plain[-400:]
+    finally:
+        await first.stop()
+        if hasattr(second, "proc"):
+            await second.stop()

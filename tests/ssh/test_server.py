@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+import shutil
 import stat
 import time
 
 import asyncssh
 import pytest
-from ssh_helpers import Screen, StandInApp
+from ssh_helpers import PtyProgram, Screen, StandInApp, wait_for
 
 from cardroom.ssh import ColorDepth, Limits, SessionInfo, ensure_host_key, start_server
 
@@ -320,3 +322,149 @@ async def test_a_client_preferring_chacha20_gets_aes(server_factory, client_key)
     with pytest.raises(asyncssh.Error):
         async with connect(server, client_key, encryption_algs=["chacha20-poly1305@openssh.com"]):
             pass
+
+
+async def _silent_sockets(port: int, sources: list[str]) -> list[asyncio.StreamWriter]:
+    """One raw TCP connection from each of `sources` (loopback addresses), all at once, that
+    never says a word. Returns once the server has seen every one (it sends its version line
+    after it has counted the connection)."""
+
+    async def one(source: str) -> asyncio.StreamWriter:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        assert (await asyncio.wait_for(reader.readline(), 10)).startswith(b"SSH-2.0-")
+        return writer
+
+    return list(await asyncio.gather(*(one(source) for source in sources)))
+
+
+@pytest.mark.parametrize("flood", [
+    pytest.param(["127.0.0.1"] * 130, id="one-address"),
+    pytest.param([f"127.0.1.{i}" for i in range(1, 21)] * 8, id="twenty-addresses"),
+])
+async def test_silent_connections_cannot_keep_a_player_out(server_factory, client_key, flood):
+    """Found by an attack: silent sockets never reach begin_auth, so they were only counted
+    together, and past the cap every new connection was dropped: 450 from one address (or 8
+    each from 58) kept every other player out for 30 s, again and again. Now a source may have
+    a few logins in progress, and past the total the oldest of the busiest source makes way.
+    (The limits are scaled down here; the shape is the same.)"""
+    limits = Limits(max_unauthenticated=100, max_unauthenticated_per_ip=8)
+    server = await server_factory(limits)
+    held = await _silent_sockets(server.port, flood)
+    try:
+        per_source = sum(min(flood.count(source), 8) for source in set(flood))
+        await wait_for(lambda: server.connection_count == min(per_source, 100))   # the rest dropped
+        async with connect(server, client_key, local_addr=("127.0.0.200", 0)) as conn:
+            screen = await open_screen(conn)
+            await screen.wait_for("count=0")
+        assert server._registry.unauthenticated_count <= limits.max_unauthenticated
+    finally:
+        for writer in held:
+            writer.close()
+
+
+async def _server_kexinit(port: int) -> list[list[str]]:
+    """The algorithm name-lists the server offers (its KEXINIT), read off a raw socket."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        await asyncio.wait_for(reader.readline(), 10)                 # the server's version line
+        writer.write(b"SSH-2.0-probe\r\n")
+        length = int.from_bytes(await asyncio.wait_for(reader.readexactly(4), 10), "big")
+        packet = await reader.readexactly(length)
+    finally:
+        writer.close()
+    payload = packet[1:length - packet[0]]                             # padding-length byte first
+    assert payload[0] == 20                                            # SSH_MSG_KEXINIT
+    lists, at = [], 17                                                 # after the 16-byte cookie
+    for _ in range(10):
+        n = int.from_bytes(payload[at:at + 4], "big")
+        lists.append(payload[at + 4:at + 4 + n].decode("ascii").split(","))
+        at += 4 + n
+    return lists
+
+
+async def test_only_strong_algorithms_are_offered_curve25519_first(server_factory):
+    server = await server_factory()
+    kex, host_keys, ciphers, _, macs, _, *_ = await _server_kexinit(server.port)
+    kex = [alg for alg in kex if alg not in ("ext-info-s", "kex-strict-s-v00@openssh.com")]
+    assert kex[0] == "curve25519-sha256"
+    assert not [alg for alg in kex if "sha1" in alg or "group1-" in alg or "group-exchange" in alg
+                or "rsa1024" in alg], kex
+    assert host_keys == ["ssh-ed25519"]
+    assert not [c for c in ciphers if "cbc" in c or "3des" in c or "arcfour" in c or c == "none"]
+    assert not [m for m in macs if "sha1" in m or "md5" in m or "umac-64" in m or m == "none"], macs
+    etm = [m.endswith("-etm@openssh.com") for m in macs]
+    assert etm[0] and etm == sorted(etm, reverse=True), "encrypt-then-MAC first"
+
+
+@pytest.mark.skipif(shutil.which("dbclient") is None,
+                    reason="needs dropbear's client `dbclient` on PATH (Debian: dropbear-bin)")
+async def test_dropbear_client_connects(server_factory, tmp_path):
+    """dbclient (Debian 12's 2022.83) sends its first key-exchange packet on a guess that both
+    sides list curve25519 first; with asyncssh's own order it got "Disconnect received"."""
+    key = tmp_path / "dropbear_key"
+    made = await asyncio.create_subprocess_exec("dropbearkey", "-t", "ed25519", "-f", str(key),
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    public = next(line for line in (await made.communicate())[0].decode().splitlines() if line.startswith("ssh-"))
+    allowed = asyncssh.import_public_key(public).get_fingerprint()
+    server = await start_server("127.0.0.1", 0, tmp_path / "keys" / "host", StandInApp,
+                                authorize=lambda user, k: k.get_fingerprint() == allowed)
+    client = await PtyProgram("dbclient", "-y", "-y", "-t", "-i", str(key), "-p", str(server.port),
+                              "alice@127.0.0.1").start()
+    try:
+        assert await client.wait_for("count=0"), client.plain[-300:]
+    finally:
+        await client.stop()
+        await server.close(timeout=2)
+
+
+async def test_a_session_refused_by_the_app_factory_is_told_why(tmp_path, client_key):
+    """The room refusing a session (say, his key was banned after he logged in) used to show
+    "cardroom: internal error, sorry."; the reason is what the player reads."""
+    from cardroom.ssh import SessionRefused
+
+    def refuse(info: SessionInfo) -> StandInApp:
+        raise SessionRefused("this key is banned from the card room")
+
+    allowed = client_key.get_fingerprint()
+    server = await start_server("127.0.0.1", 0, tmp_path / "keys" / "host", refuse,
+                                authorize=lambda user, key: key.get_fingerprint() == allowed)
+    try:
+        async with connect(server, client_key) as conn:
+            screen = await open_screen(conn)
+            await asyncio.wait_for(screen.task, 5)
+            assert screen.text == "\r\nthis key is banned from the card room\r\n"
+    finally:
+        await server.close(timeout=2)
+
+
+async def test_a_window_change_flood_does_not_fill_the_log(server_factory, client_key, caplog):
+    """Found by an attack: asyncssh logs each window-change request at INFO, and one client wrote
+    18,000 lines in 3 s. Each connection now has a budget of lines (ssh/logbudget.py)."""
+    from cardroom.ssh.logbudget import BURST
+
+    caplog.set_level(logging.INFO, logger="asyncssh")
+    server = await server_factory()
+    async with connect(server, client_key) as conn:
+        screen = await open_screen(conn)
+        await screen.wait_for("count=0")
+        for i in range(3000):
+            screen.process.change_terminal_size(60 + i % 50, 20 + i % 10)
+        screen.process.stdin.write("k")          # after every window change on the channel
+        await screen.wait_for("last=k")
+    received = [r for r in caplog.records if "Received window change" in r.getMessage()]
+    assert 0 < len(received) < BURST
+    assert len(caplog.records) < 4 * BURST       # both ends' lines, the server's and this client's
+    assert any("logging too fast" in r.getMessage() for r in caplog.records)
+    caplog.clear()
+    async with connect(server, client_key):      # another connection logs as before
+        pass
+    assert any("Accepted SSH client connection" in r.getMessage() for r in caplog.records)
+
+
+def test_per_source_limits_count_an_ipv6_slash_64_as_one_source():
+    """A client can take any address of its IPv6 /64, so the per-address limits count the /64."""
+    from cardroom.ssh.server import _source_of
+
+    assert _source_of("2001:db8:1:2::1") == _source_of("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert _source_of("2001:db8:1:3::1") != _source_of("2001:db8:1:2::1")
+    assert _source_of("::ffff:192.0.2.7") == _source_of("192.0.2.7") == "192.0.2.7"
