@@ -204,6 +204,29 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     return factory
 
 
+def make_extras(room: Room, store: SqliteStore, config: RoomConfig, shutdown):
+    """What the SSH server opens besides the screen: players' own hand histories (read-only), and
+    admin commands over exec for the admin keys of config.toml, run as the panel runs them (the
+    same checks, the key's fingerprint in the ledger)."""
+    from cardroom.admin.commands import COMMANDS, AdminContext, execute
+    from cardroom.ssh.extras import Extras
+
+    admins = set(config.server.admins)
+
+    def admin(fingerprint: str):
+        if fingerprint not in admins:
+            return None
+        ctx = AdminContext(room, store, fingerprint, shutdown, authorized=lambda: fingerprint in admins)
+
+        def run(line: str):
+            result = execute(ctx, line)
+            return result.ok, result.lines
+
+        return run
+
+    return Extras(store, admin, frozenset(COMMANDS))
+
+
 async def start(config: RoomConfig, *, host: str | None = None, port: int | None = None,
                 data_dir: Path, clock=None) -> Served:
     """Open the store, start the room and listen. `shutdown(served)` undoes it."""
@@ -225,7 +248,8 @@ async def start(config: RoomConfig, *, host: str | None = None, port: int | None
                                     make_app_factory(room, config, stop.set), limits=limits,
                                     authorize=make_authorize(room, store),
                                     name_refused=make_name_refused(store),
-                                    guest=make_guest(store) if s.guest_passwords else None)
+                                    guest=make_guest(store) if s.guest_passwords else None,
+                                    extras=make_extras(room, store, config, stop.set))
     except BaseException:
         data.release()
         raise

@@ -1,8 +1,10 @@
 """The SSH listener: host key, auth, connection limits, one AppSession per connection, shutdown.
 
 Auth lives in a thin `asyncssh.SSHServer` subclass; who may log in is decided by an injected
-`authorize(username, key) -> bool` (accounts come later). The server offers one PTY session
-per connection and nothing else: no exec/sftp/scp, no port/agent/X11 forwarding.
+`authorize(username, key) -> bool` (accounts come later). The server offers one session per
+connection: the PTY session, or with `extras` (ssh/extras.py) a player's own hand histories
+read-only over SFTP/scp and `hands` over exec, and admin commands over exec for an admin's key.
+Nothing else: no shell, no other exec, no writes, no port/agent/X11 forwarding.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import asyncssh
 
 MAX_AUTH_ATTEMPTS = 6
 
+from cardroom.ssh.extras import Extras
 from cardroom.ssh.gcpolicy import GcPolicy
 from cardroom.ssh.guards import install_guards
 from cardroom.ssh.limits import Limits
@@ -153,12 +156,14 @@ class _CardroomServer(asyncssh.SSHServer):
 
     def __init__(self, registry: _Registry, app_factory: AppFactory, authorize: Authorize,
                  guest: Callable[[str], bool] | None = None,
-                 name_refused: Callable[[str], str | None] | None = None) -> None:
+                 name_refused: Callable[[str], str | None] | None = None,
+                 extras: Extras | None = None) -> None:
         self._registry = registry
         self._app_factory = app_factory
         self._authorize = authorize
         self._guest = guest
         self._name_refused = name_refused
+        self._extras = extras
         self._tried: set[str] = set()
         self._conn: asyncssh.SSHServerConnection | None = None
         self._ip = "?"
@@ -267,10 +272,15 @@ class _CardroomServer(asyncssh.SSHServer):
     def kbdint_auth_supported(self) -> bool:
         return False
 
-    def session_requested(self) -> AppSession | bool:
+    def session_requested(self) -> asyncssh.SSHServerSession | bool:
         if self._has_session or self._registry.closing:
-            return False  # one interactive session per connection
+            return False  # one session per connection
         self._has_session = True
+        if self._extras is not None:
+            return self._extras.session(self._username, self._fingerprint, self._app_session)
+        return self._app_session()
+
+    def _app_session(self) -> AppSession:
         session = AppSession(
             self._app_factory,
             username=self._username,
@@ -361,15 +371,17 @@ async def start_server(
     authorize: Authorize,
     guest: Callable[[str], bool] | None = None,
     name_refused: Callable[[str], str | None] | None = None,
+    extras: Extras | None = None,
 ) -> CardroomSSHServer:
-    """Listen on host:port; each PTY session runs `app_factory(SessionInfo)` over SSH."""
+    """Listen on host:port; each PTY session runs `app_factory(SessionInfo)` over SSH; `extras`
+    opens the read-only hand histories and admins' exec commands (ssh/extras.py)."""
     install_guards()
     install_log_budget()
     limits = limits or Limits()
     fingerprint = ensure_host_key(host_key_path)
     registry = _Registry(limits)
     acceptor = await asyncssh.create_server(
-        lambda: _CardroomServer(registry, app_factory, authorize, guest, name_refused),
+        lambda: _CardroomServer(registry, app_factory, authorize, guest, name_refused, extras),
         host,
         port,
         server_host_keys=[os.fspath(host_key_path)],

@@ -176,11 +176,10 @@ async def test_refusals_leave_the_server_healthy(room_server):
     served = await room_server(max_per_ip=3)
     key = _key()
     async with _connect(served, key, "dave") as conn:
-        with pytest.raises(asyncssh.ChannelOpenError):
-            await conn.create_process("ls")              # exec
-    async with _connect(served, key, "dave") as conn:
-        with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
-            await conn.start_sftp_client()
+        ran = await conn.run("ls")                       # exec: told what runs here (ssh/extras.py)
+        assert ran.exit_status == 1 and "not a command here" in ran.stderr
+    async with _connect(served, key, "dave") as conn, conn.start_sftp_client() as sftp:
+        assert await sftp.listdir("/") == [".", ".."]    # his own folder: no hands yet
     async with _connect(served, key, "dave") as conn:
         with pytest.raises(asyncssh.ChannelOpenError):
             await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", 80)
