@@ -60,15 +60,14 @@ def blind_posters(n: int, button: int, blinds: tuple[int, ...]) -> tuple[Sequenc
     return _clockwise(n)[(button + 1) % n][:len(blinds)], blinds
 
 
-def ante_posters(n: int, button: int, structure: Structure) -> Sequence[int]:
-    """Who antes: everyone, or (structure.ante_style) only the player who posts the big blind or
+def ante_posters(n: int, button: int, blinds: tuple[int, ...], style: str) -> Sequence[int]:
+    """Who antes (Structure.ante_style): everyone, or only the player who posts the big blind, or
     only the button."""
-    style = structure.ante_style
     if style == ANTE_ALL:
         return range(n)
     if style == ANTE_BUTTON:
-        return (button % n,)
-    posters, blinds = blind_posters(n, button % n, structure.blinds)
+        return (button,)
+    posters, blinds = blind_posters(n, button, blinds)
     return (posters[min(1, len(blinds) - 1)],)    # the one _BLIND_NAMES calls the big blind
 
 
@@ -200,7 +199,7 @@ class Hand(Legality, Drawing, Showdown):
         s, v, n = self.structure, self.variant, self.n
         if s.ante:
             # Dead money first, before the blinds: a short stack antes all-in for less.
-            for p in ante_posters(n, self.button, s):
+            for p in ante_posters(n, self.button, s.blinds, s.ante_style):
                 a = self._put(p, s.ante, live=False)
                 self.events.append(ev.Posted(p, "ante", a, self.all_in[p]))
                 if s.ante_style != ANTE_ALL:

@@ -44,7 +44,7 @@ def test_rule_button_ante_is_posted_by_the_button(n, button):
     h = make_hand("holdem", FIXED, [5000] * n, button=button, structure=st)
     assert [p for p, kind, _ in posts(h) if kind == "ante"] == [button]
     assert posts(h)[0] == (button, "ante", 200)
-    assert list(ante_posters(n, button, st)) == [button]
+    assert list(ante_posters(n, button, st.blinds, st.ante_style)) == [button]
 
 
 def test_rule_big_blind_ante_is_dead_money_in_the_main_pot():
