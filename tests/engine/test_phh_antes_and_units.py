@@ -181,3 +181,13 @@ def test_round_trip_of_hands_with_antes_per_player(key, kind, style):
         assert r.structure.ante_style == style
         antes = tomllib.loads(text)["antes"]
         assert sum(1 for a in antes if a) == (n if style == ANTE_ALL else 1)
+
+
+def test_rule_the_spec_examples_are_read_in_their_own_units(samples):
+    # Dwan-Ivey names its currency (USD): cents. Yockey-Arieh names none and every amount is whole:
+    # one unit is one indivisible chip. The finishing stacks, in the files' units, are the same.
+    ivey = (samples / "phh" / "NT-Dwan-Ivey-2009-Million-Dollar-Cash-Game.phh").read_text()
+    yockey = (samples / "phh" / "F2L3D-Yockey-Arieh-2019-WSOP-Event-58.phh").read_text()
+    assert import_hand(ivey).stacks == [57210000, 199750000, 110950000]
+    assert import_hand(yockey).stacks == [0, 4190000, 5910000, 12095000]
+    assert finishing_stacks(ivey) == [572100, 1997500, 1109500]
