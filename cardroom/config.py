@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from cardroom.engine.betting import (
-    DRAW_DEALINGS, FIXED, SPREAD, STRUCTURES, Rules, Structure, StructureError,
+    ANTE_ALL, ANTE_STYLES, DRAW_DEALINGS, FIXED, SPREAD, STRUCTURES, Rules, Structure, StructureError,
 )
 from cardroom.engine.variants import UnknownVariant, Variant, find_variant
 from cardroom.room.text import clean_text
@@ -143,6 +143,7 @@ class TableConfig:
     draw_dealing: str = "lowball"            # a key of DRAW_DEALINGS; the parser's default: the game's
     min_buy_in: int = 0
     max_buy_in: int | None = None            # None = no maximum
+    ante_style: str = ANTE_ALL               # who antes: all, bb (the big blind), button
 
     @property
     def variant(self) -> Variant:
@@ -161,7 +162,8 @@ class TableConfig:
         return Structure.make(
             self.structure_kind, self.small_bet, self.big_bet,
             blinds=self.blinds or None, ante=self.ante, bring_in=self.bring_in,
-            cap=self.cap, stud=v.bring_in, uncapped_heads_up=self.uncapped_heads_up)
+            cap=self.cap, stud=v.bring_in, uncapped_heads_up=self.uncapped_heads_up,
+            ante_style=self.ante_style)
 
     def rules(self) -> Rules:
         return Rules.of_game(self.variant, self.draw_dealing, rake_percent=self.rake_percent,
@@ -329,6 +331,62 @@ def _money_keys(*names: str) -> set[str]:
     return {n for name in names for n in (name, f"{name}_cents")}
 
 
+# ----------------------------------------------------------------- the blinds and who antes (issue 18)
+# Kept apart from the other table keys: `blinds` lists one to three blinds, posted left of the button
+# in order (seed 002: "Sometimes even three blinds are used"), instead of the stakes' two (pot and
+# no limit) or the Planet Poker formula's (fixed and spread); `ante_style` says who antes: everyone
+# (all), the big blind for the whole table (bb) or the button (button).
+
+_ANTE_AND_BLIND_KEYS = {"ante_style"} | _money_keys("blinds")
+
+
+def _blinds_and_antes(s: _Section, variant: Variant, kind: str, small_bet: int, blinds: tuple[int, ...],
+                      ante: int) -> tuple[tuple[int, ...], str]:
+    """The table's blinds (`blinds` if given, else the stakes' ones: () = the Planet Poker formula)
+    and ante style, each checked against the game, the stakes and the ante."""
+    if s.has("blinds") and s.has("blinds_cents"):
+        s.fail("give blinds or blinds_cents, not both", "blinds_cents")
+    key = "blinds_cents" if s.has("blinds_cents") else "blinds"
+    if s.has(key):
+        if variant.bring_in:
+            s.fail(f"{variant.name} has no blinds (stud games bring in)", key)
+        raw = s.get(key)
+        if not isinstance(raw, list) or not 1 <= len(raw) <= 3:
+            s.fail("must be one to three amounts, posted left of the button in order, like "
+                   "[\"1\", \"2\"] or [\"1\", \"1\", \"2\"]", key)
+        try:
+            blinds = tuple(parse_money(x, cents=key == "blinds_cents") for x in raw)
+        except ValueError as e:
+            s.fail(str(e), key)
+        if min(blinds) <= 0:
+            s.fail("every blind must be more than zero", key)
+        if list(blinds) != sorted(blinds):
+            s.fail("each blind must be at least the one before it", key)
+        if kind in (FIXED, SPREAD) and blinds[-1] > small_bet:
+            s.fail(f"the largest blind ({_dollars(blinds[-1])}) must be at most the small bet "
+                   f"({_dollars(small_bet)}): the big blind counts as the first bet", key)
+        if kind not in (FIXED, SPREAD) and blinds[-1] != small_bet:
+            s.fail(f"the largest blind must be the big blind of the stakes ({_dollars(small_bet)})", key)
+    style = s.str("ante_style", ANTE_ALL, 20)
+    if style not in ANTE_STYLES:
+        s.fail(f"{style!r} is not one of {', '.join(ANTE_STYLES)} (everyone antes, the big blind "
+               "antes for the table, or the button does)", "ante_style")
+    if style != ANTE_ALL:
+        if variant.bring_in:
+            s.fail(f"{variant.name} has no big blind or button: everyone antes", "ante_style")
+        if not ante:
+            s.fail(f"ante_style = {style!r} needs an ante", "ante_style")
+    if ante:
+        if style == ANTE_ALL and ante >= small_bet:
+            s.fail("the ante must be less than the small bet", _which(s, "ante"))
+        big = max(blinds) if blinds else small_bet     # the Planet formula's big blind is the small bet
+        if style != ANTE_ALL and ante > big:
+            s.fail(f"the big blind's or button's ante must be at most the big blind ({_dollars(big)})",
+                   _which(s, "ante"))
+    return blinds, style
+# ----------------------------------------------------------------- end of the blinds and who antes
+
+
 _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", "max_per_ip",
                 "guest_passwords", "admins", "shared_screens"}
 _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
@@ -337,7 +395,7 @@ _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit
 _TABLE_KEYS = {"name", "game", "structure", "stakes", "stakes_cents", "seats", "action_seconds",
                "rake_percent", "no_flop_no_drop", "cap", "uncapped_heads_up", "must_raise_to_enter",
                "show_all", "draw_cap_four", "draw_dealing"} | _money_keys(
-                   "rake_cap", "ante", "bring_in", "min_buy_in", "max_buy_in")
+                   "rake_cap", "ante", "bring_in", "min_buy_in", "max_buy_in") | _ANTE_AND_BLIND_KEYS
 _TOP_KEYS = {"server", "room", "tables"}
 
 
@@ -509,13 +567,12 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
             s.fail(f"{variant.name} has no bring-in (only stud games do)", "bring_in")
         if not 0 < bring_in <= small_bet:
             s.fail("the bring-in must be more than zero and at most the small bet", "bring_in")
-    if ante and ante >= small_bet:
-        s.fail("the ante must be less than the small bet", "ante")
+    blinds, ante_style = _blinds_and_antes(s, variant, kind, small_bet, blinds, ante)
 
     try:
         probe = Structure.make(kind, small_bet, big_bet, blinds=blinds or None, ante=ante,
                                bring_in=bring_in, cap=cap, stud=variant.bring_in,
-                               uncapped_heads_up=uncapped_heads_up)
+                               uncapped_heads_up=uncapped_heads_up, ante_style=ante_style)
     except StructureError as e:
         s.fail(str(e), skey)
 
@@ -538,7 +595,7 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
         rake_percent=rake_percent, rake_cap=rake_cap, no_flop_no_drop=no_flop_no_drop,
         cap=cap if limited else 4, uncapped_heads_up=uncapped_heads_up, must_raise_to_enter=must_raise,
         show_all=show_all, draw_cap_four=draw_cap_four, draw_dealing=draw_dealing, min_buy_in=min_buy_in,
-        max_buy_in=max_buy_in)
+        max_buy_in=max_buy_in, ante_style=ante_style)
 
 
 def _which(s: _Section, key: str) -> str:

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 FIXED, SPREAD, POT, NO = "fixed", "spread", "pot", "no"
 STRUCTURES = (FIXED, SPREAD, POT, NO)
 STRUCTURE_NAMES = {FIXED: "Limit", SPREAD: "Spread Limit", POT: "Pot Limit", NO: "No Limit"}
+# Who posts the ante: every player, only the big blind (for the whole table) or only the button.
+ANTE_ALL, ANTE_BB, ANTE_BUTTON = "all", "bb", "button"
+ANTE_STYLES = (ANTE_ALL, ANTE_BB, ANTE_BUTTON)
 
 # Sub-dollar small blinds round down to one of these "even denominations" (seed 000: $.25 -> $.10).
 _DENOMINATIONS = (1, 2, 5, 10, 25, 50)
@@ -48,7 +51,9 @@ def _round_down(cents: int) -> int:
 class Structure:
     """How much may be bet. `small_bet`/`big_bet` are the limits (fixed), min/max (spread) or the
     big blind and (unused) for pot and no limit. `blinds` are posted left of the button in order
-    (one to three blinds); `ante` by everyone; `bring_in` for stud games (0 = none)."""
+    (one to three blinds); `ante` by the players `ante_style` names (everyone, or the big blind or
+    the button alone: dead money for the main pot, posted before the blinds); `bring_in` for stud
+    games (0 = none)."""
 
     kind: str
     small_bet: int
@@ -58,6 +63,7 @@ class Structure:
     bring_in: int = 0
     cap: int | None = 4            # bets a round in fixed/spread limit; None = uncapped
     uncapped_heads_up: bool = False
+    ante_style: str = ANTE_ALL
 
     def __post_init__(self) -> None:
         if self.kind not in STRUCTURES:
@@ -68,11 +74,16 @@ class Structure:
             raise StructureError("at most three blinds, none negative")
         if self.cap is not None and self.cap < 2:
             raise StructureError("the cap must allow at least a bet and a raise")
+        if self.ante_style not in ANTE_STYLES:
+            raise StructureError(f"ante_style must be one of {', '.join(ANTE_STYLES)}, not {self.ante_style!r}")
+        if self.ante_style != ANTE_ALL and not self.blinds:
+            raise StructureError(f"a {'big blind' if self.ante_style == ANTE_BB else 'button'} ante needs "
+                                 "blinds and a button (stud games ante all round)")
 
     @classmethod
     def make(cls, kind: str, small_bet: int, big_bet: int | None = None, *, blinds=None,
              ante: int = 0, bring_in: int | None = None, cap: int | None = 4,
-             stud: bool = False, uncapped_heads_up: bool = False) -> Structure:
+             stud: bool = False, uncapped_heads_up: bool = False, ante_style: str = ANTE_ALL) -> Structure:
         """The usual table: blinds from the Planet Poker formula (or stud's ante and bring-in).
 
         For pot and no limit, `small_bet` is the big blind and `big_bet` defaults to twice it.
@@ -84,11 +95,11 @@ class Structure:
                 # A third of the small bet (a quarter outside fixed limit), rounded down as the
                 # small blind is: $2/$4 brings in for 50c, not 66c.
                 bring_in = _round_down(small_bet // 3 if kind == FIXED else small_bet // 4)
-            return cls(kind, small_bet, big_bet, (), ante, bring_in, cap, uncapped_heads_up)
+            return cls(kind, small_bet, big_bet, (), ante, bring_in, cap, uncapped_heads_up, ante_style)
         if blinds is None:
             sb = planet_small_blind(small_bet) if kind in (FIXED, SPREAD) else max(1, small_bet // 2)
             blinds = (sb, small_bet)
-        return cls(kind, small_bet, big_bet, tuple(blinds), ante, 0, cap, uncapped_heads_up)
+        return cls(kind, small_bet, big_bet, tuple(blinds), ante, 0, cap, uncapped_heads_up, ante_style)
 
     @property
     def big_blind(self) -> int:

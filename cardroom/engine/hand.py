@@ -16,7 +16,7 @@ from functools import cache
 from typing import NamedTuple, Sequence
 
 from cardroom.engine import events as ev
-from cardroom.engine.betting import FIXED, NO, POT, SPREAD, Rules, Structure
+from cardroom.engine.betting import ANTE_ALL, ANTE_BUTTON, FIXED, NO, POT, SPREAD, Rules, Structure
 from cardroom.engine.cards import Card, Deck, check_unique
 from cardroom.engine.drawing import Drawing
 from cardroom.engine.evaluation import evaluator
@@ -52,6 +52,25 @@ _BLIND_NAMES = {0: (), 1: ("big blind",), 2: ("small blind", "big blind"),
                 3: ("small blind", "big blind", "blind")}
 
 
+def blind_posters(n: int, button: int, blinds: tuple[int, ...]) -> tuple[Sequence[int], tuple[int, ...]]:
+    """Who posts which blind, left of the button in order: (player indices, amounts). Heads-up the
+    button posts the small blind (and acts first before the flop or draw)."""
+    if n == 2 and len(blinds) >= 2:
+        return (button, (button + 1) % n), blinds[:2]
+    return _clockwise(n)[(button + 1) % n][:len(blinds)], blinds
+
+
+def ante_posters(n: int, button: int, blinds: tuple[int, ...], style: str) -> Sequence[int]:
+    """Who antes (Structure.ante_style): everyone, or only the player who posts the big blind, or
+    only the button."""
+    if style == ANTE_ALL:
+        return range(n)
+    if style == ANTE_BUTTON:
+        return (button,)
+    posters, blinds = blind_posters(n, button, blinds)
+    return (posters[min(1, len(blinds) - 1)],)    # the one _BLIND_NAMES calls the big blind
+
+
 @cache
 def _seats(m: int) -> tuple[slice, ...]:
     """For cards dealt one at a time around m players, the j-th player's cards: j, j + m,
@@ -77,7 +96,7 @@ class Hand(Legality, Drawing, Showdown):
         "_live", "_active", "_reclaimed", "_high", "_low", "_legal", "_must_raise", "_big_blind",
         "_stud", "_deep", "_clockwise", "_blind_level", "_last_blind", "_size", "_to_call", "_full_level",
         "_bet_count", "_last_raise", "_raise_id", "_acted_at", "_bring_in_due", "_pending",
-        "_deferred", "_draw_order", "_draw_pos", "_sd_pos", "_posts", "_dead_blinds",
+        "_deferred", "_draw_order", "_draw_pos", "_sd_pos", "_posts", "_dead_posts",
     )
 
     def __init__(self, variant: Variant, structure: Structure, players: Sequence[Player], *,
@@ -148,7 +167,9 @@ class Hand(Legality, Drawing, Showdown):
         most = (structure.most_put_in(len(variant.streets), variant.big_bet_from)
                 if structure.kind == FIXED and not variant.bring_in else None)
         self._deep = most is not None and shortest > most and not self._posts
-        self._dead_blinds: list[int] | None = None          # dead posts made, when any (see pots)
+        # Dead posts for the main pot, when any (see pots): a missed small blind, a big blind's or
+        # button's ante.
+        self._dead_posts: list[int] | None = None
         self._start()
 
     # ------------------------------------------------------------------ setup and dealing
@@ -168,12 +189,21 @@ class Hand(Legality, Drawing, Showdown):
             self.dead[p] += amount    # antes and dead blinds: never returned as an uncalled bet
         return amount
 
+    def _dead_post(self, p: int, amount: int) -> None:
+        """p's post of dead money that goes to the main pot (see pots)."""
+        if self._dead_posts is None:
+            self._dead_posts = [0] * self.n
+        self._dead_posts[p] += amount
+
     def _start(self) -> None:
         s, v, n = self.structure, self.variant, self.n
         if s.ante:
-            for p in range(n):
+            # Dead money first, before the blinds: a short stack antes all-in for less.
+            for p in ante_posters(n, self.button, s.blinds, s.ante_style):
                 a = self._put(p, s.ante, live=False)
                 self.events.append(ev.Posted(p, "ante", a, self.all_in[p]))
+                if s.ante_style != ANTE_ALL:
+                    self._dead_post(p, a)
         self._blind_level = 0
         if not v.bring_in:
             self._post_blinds()
@@ -184,19 +214,14 @@ class Hand(Legality, Drawing, Showdown):
             self._advance()
 
     def _post_blinds(self) -> None:
-        n = self.n
-        blinds = self.structure.blinds
-        if n == 2 and len(blinds) >= 2:
-            # Heads-up the button posts the small blind and acts first before the flop or draw.
-            posters = [self.button, (self.button + 1) % n]
-            blinds = blinds[:2]
-        else:
-            posters = self._clockwise[self.button + 1][:len(blinds)]
+        posters, blinds = blind_posters(self.n, self.button, self.structure.blinds)
         names = _BLIND_NAMES[len(blinds)]
         events, stacks, totals, bets = self.events, self.stacks, self.totals, self.bets
         for p, amount, name in zip(posters, blinds, names):
             # _put, inline
             stack = stacks[p]
+            if not stack:
+                continue          # all-in on his ante: nothing left to post
             all_in = amount >= stack
             if all_in:
                 amount = stack
@@ -216,9 +241,7 @@ class Hand(Legality, Drawing, Showdown):
             if pl.dead_post and self.stacks[p]:
                 a = self._put(p, pl.dead_post, live=False)
                 self.events.append(ev.Posted(p, "dead", a, self.all_in[p]))
-                if self._dead_blinds is None:
-                    self._dead_blinds = [0] * self.n
-                self._dead_blinds[p] += a
+                self._dead_post(p, a)
         self._blind_level = self._big_blind if blinds else 0
 
     def _burn(self) -> None:
@@ -756,20 +779,24 @@ class Hand(Legality, Drawing, Showdown):
         # The live players who are all-in or protected are the live ones missing from _active.
         folded, totals, active = self.folded, self.totals, self._active
         players = [p for p in range(self.n) if not folded[p]]
-        dead_blinds = self._dead_blinds
-        if dead_blinds is not None:
-            # A dead small blind is the pot's, not its poster's bet: the pots are built from what
-            # each put in besides it (else the poster's total tops everyone's and the pot is his
-            # alone), and the dead blinds go to the main pot, which the poster contests like anyone.
-            totals = [t - d for t, d in zip(totals, dead_blinds)]
+        dead_posts = self._dead_posts
+        if dead_posts is not None:
+            # A dead small blind, or a big blind's or button's ante, is the pot's, not its poster's
+            # bet: the pots are built from what each put in besides it (else the poster's total
+            # tops everyone's and the pot is his alone), and the dead posts go to the main pot,
+            # which the poster contests like anyone.
+            totals = [t - d for t, d in zip(totals, dead_posts)]
         pots = pots_of(totals, players, {totals[p] for p in players if p not in active}
                        if len(active) < len(players) else set())
-        if dead_blinds is not None:
-            dead = sum(dead_blinds)
-            if pots:
+        if dead_posts is not None:
+            dead = sum(dead_posts)
+            all_in = self.all_in
+            if pots and not any(all_in[p] and not totals[p] for p in players):
                 pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
             else:
-                pots.append(Pot(dead, tuple(players)))
+                # Someone still in is all-in on his ante, with nothing else in: the dead money is a
+                # pot of its own, which every live player contests.
+                pots.insert(0, Pot(dead, tuple(players)))
         return pots
 
     def chips_in_play(self) -> int:

@@ -39,9 +39,11 @@ def tables(draw):
         structure = Structure.make(kind, small, small * 2, ante=ante, bring_in=bring, cap=cap, stud=True,
                                    uncapped_heads_up=draw(st.booleans()))
     else:
-        ante = draw(st.sampled_from((0, 0, max(1, small // 10))))
+        # Everyone antes, or the big blind or the button antes for the table (up to the big blind).
+        style = draw(st.sampled_from(("all", "all", "bb", "button")))
+        ante = draw(st.sampled_from((0, 0, max(1, small // 10)) if style == "all" else (small, max(1, small // 2))))
         structure = Structure.make(kind, small, small * 2, ante=ante, cap=cap,
-                                   uncapped_heads_up=draw(st.booleans()))
+                                   uncapped_heads_up=draw(st.booleans()), ante_style=style)
     rake = draw(st.booleans())
     rules = Rules(
         rake_percent=5 if rake else 0, rake_cap=300 if rake else 0,

@@ -7,8 +7,10 @@ have won what, and the engine's Awarded events, rake and final stacks must agree
 - What each player put in: posts, calls, bets and raises, less uncalled bets returned.
 - Claims: a player wins from each other player at most what they put in themselves (an all-in or a
   protected all-in, frozen when the player timed out, caps its owner's claim). A dead small blind
-  is dead money: it goes to the main pot and counts for no claim. Antes count like any chip, so a
-  player all-in for less than the ante wins only the part that was matched.
+  is dead money: it goes to the main pot and counts for no claim; so is a big blind's or button's
+  ante, and a player all-in on such an ante alone contests that dead money as a pot of its own with
+  everyone still in. Antes posted by everyone count like any chip, so a player all-in for less than
+  the ante wins only the part that was matched.
 - Pots: one layer between each two successive claims of the live players (not folded or mucked),
   contested by the live players who reach its top; chips folded above every live claim go to the
   last pot. No live claim at all: one pot for all the live players.
@@ -41,13 +43,14 @@ HIGH_RANKS = "23456789TJQKA"
 RAZZ_RANKS = "A23456789TJQK"        # razz: the ace is the lowest card
 
 
-def put_in(events, n: int) -> tuple[list[int], list[int]]:
-    """What each player put in this hand, and how much of that was a dead small blind."""
+def put_in(events, n: int, dead_antes: bool = False) -> tuple[list[int], list[int]]:
+    """What each player put in this hand, and how much of that was dead money: a dead small blind,
+    and (`dead_antes`: a big blind's or button's ante) the ante."""
     put, dead = [0] * n, [0] * n
     for e in events:
         if isinstance(e, ev.Posted):
             put[e.player] += e.amount
-            if e.kind == "dead":
+            if e.kind == "dead" or (dead_antes and e.kind == "ante"):
                 dead[e.player] += e.amount
         elif isinstance(e, ev.Called):
             put[e.player] += e.amount
@@ -58,8 +61,10 @@ def put_in(events, n: int) -> tuple[list[int], list[int]]:
     return put, dead
 
 
-def side_pots(put: list[int], dead: list[int], live: list[int]) -> list[tuple[int, list[int]]]:
-    """[(amount, contenders)], main pot first, before the rake."""
+def side_pots(put: list[int], dead: list[int], live: list[int], broke: set[int] = frozenset()
+              ) -> list[tuple[int, list[int]]]:
+    """[(amount, contenders)], main pot first, before the rake. `broke`: players all-in on their
+    ante."""
     claim = [t - d for t, d in zip(put, dead)]
     pots, below = [], 0
     for level in sorted({claim[p] for p in live if claim[p] > 0}):
@@ -69,7 +74,10 @@ def side_pots(put: list[int], dead: list[int], live: list[int]) -> list[tuple[in
     if not pots:
         pots.append([0, list(live)])
     pots[-1][0] += sum(c - min(c, below) for c in claim)     # folded chips above every live claim
-    pots[0][0] += sum(dead)
+    if len(live) > 1 and any(claim[p] == 0 for p in broke if p in live):
+        pots.insert(0, [sum(dead), list(live)])               # the dead money, for everyone still in
+    else:
+        pots[0][0] += sum(dead)
     return [(a, c) for a, c in pots if a]      # nothing in the middle: no pot
 
 
@@ -88,14 +96,15 @@ def odd_chip_order(hand, winners: list[int], cards: dict[int, tuple]) -> list[in
 def expected_settlement(hand) -> tuple[list[int], list[int], int]:
     """(won by each player, each pot's payout after rake, rake) from the hand's events alone."""
     n, events = hand.n, hand.events
-    put, dead = put_in(events, n)
+    put, dead = put_in(events, n, hand.structure.ante_style != "all")
     gone = {e.player for e in events if isinstance(e, (ev.Folded, ev.Mucked))}
     live = [p for p in range(n) if p not in gone]
     shown = {e.player: e for e in events if isinstance(e, ev.Shown)}
     cards = {p: e.cards for p, e in shown.items()}
     saw_flop = any(isinstance(e, (ev.DealtBoard, ev.DrawStarted)) for e in events) or \
         sum(isinstance(e, ev.DealtHole) for e in events) > n    # stud: a second street was dealt
-    pots = side_pots(put, dead, live)
+    broke = {e.player for e in events if isinstance(e, ev.Posted) and e.kind == "ante" and e.all_in}
+    pots = side_pots(put, dead, live, broke)
     rakes = hand.rules.rake([a for a, _ in pots], saw_flop)
     won, paid = [0] * n, []
 

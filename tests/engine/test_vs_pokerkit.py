@@ -47,9 +47,9 @@ from pokerkit import (  # noqa: E402
 )
 
 from cardroom.engine import events as ev  # noqa: E402
-from cardroom.engine.betting import FIXED, NO, NO_RAKE, POT, Structure  # noqa: E402
+from cardroom.engine.betting import ANTE_ALL, FIXED, NO, NO_RAKE, POT, Structure  # noqa: E402
 from cardroom.engine.cards import Deck  # noqa: E402
-from cardroom.engine.hand import Hand, Player  # noqa: E402
+from cardroom.engine.hand import Hand, Player, ante_posters  # noqa: E402
 from cardroom.engine.variants import VARIANTS  # noqa: E402
 from tests.engine.strategies import apply, choose, random_stack  # noqa: E402
 
@@ -120,7 +120,10 @@ def pk_streets(variant, structure: Structure) -> tuple:
 class Mirror:
     """One hand dealt and played in both libraries."""
 
-    def __init__(self, game: Game, rng: random.Random, n: int | None = None) -> None:
+    def __init__(self, game: Game, rng: random.Random, n: int | None = None, *, ante_style: str = ANTE_ALL,
+                 cap: int | None = None) -> None:
+        """ante_style: who antes in a blind game (a big blind's or button's ante: the big blind or
+        half of it); cap: the fixed-limit cap (default: 3 or 4 at random)."""
         v = VARIANTS[game.key]
         self.variant = v
         self.rng = rng
@@ -130,12 +133,17 @@ class Mirror:
             ante = rng.choice((0, max(1, small // 10), max(1, small // 4)))
             bring = max(1, small // rng.choice((2, 3, 4, 5)))
             structure = Structure.make(game.kind, small, small * 2, ante=ante, bring_in=bring,
-                                       cap=rng.choice((3, 4)), stud=True)
+                                       cap=cap or rng.choice((3, 4)), stud=True)
             if structure.ante == 0 and structure.bring_in == 0:
-                structure = Structure.make(game.kind, small, small * 2, ante=1, bring_in=bring, stud=True)
+                structure = Structure.make(game.kind, small, small * 2, ante=1, bring_in=bring, cap=structure.cap,
+                                           stud=True)
         else:
-            ante = rng.choice((0, 0, 0, max(1, small // 10)))
-            structure = Structure.make(game.kind, small, small * 2, ante=ante, cap=rng.choice((3, 4)))
+            if ante_style == ANTE_ALL:
+                ante = rng.choice((0, 0, 0, max(1, small // 10)))
+            else:
+                ante = rng.choice((small, max(1, small // 2)))
+            structure = Structure.make(game.kind, small, small * 2, ante=ante, cap=cap or rng.choice((3, 4)),
+                                       ante_style=ante_style)
         self.structure = structure
         bb = structure.big_blind if not v.bring_in else structure.small_bet
         # Blinds, antes and bring-ins are always posted in full here: pokerkit lets players call an
@@ -150,10 +158,19 @@ class Mirror:
         # pokerkit index i <-> our player order[i]
         self.order = list(range(n)) if v.bring_in else [(button + 1 + i) % n for i in range(n)]
         self.pk_of = {p: i for i, p in enumerate(self.order)}
+        # Pokerkit's antes by its index, reverse-assigned heads-up as its blinds are (the PHH spec).
+        antes = [0] * n
+        for p in ante_posters(n, button, structure.blinds, structure.ante_style):
+            antes[self.pk_of[p]] = structure.ante
+        if n == 2:
+            antes.reverse()
+        # Uniform antes are "trimmed" as ours are (each is a chip like any other: a short ante wins
+        # what was matched); one player's ante is dead money for the main pot (the PHH spec's
+        # ante_trimming_status = false, its default).
         self.state = State(
             AUTOMATIONS, PKDeck.STANDARD, game.hand_types, pk_streets(v, structure), game.pk_structure,
-            True, structure.ante, 0 if v.bring_in else structure.blinds, structure.bring_in,
-            tuple(self.stacks0[p] for p in self.order), n, mode=Mode.TOURNAMENT,
+            structure.ante_style == ANTE_ALL, tuple(antes), 0 if v.bring_in else structure.blinds,
+            structure.bring_in, tuple(self.stacks0[p] for p in self.order), n, mode=Mode.TOURNAMENT,
         )
         self.queue: dict[int, list] = defaultdict(list)   # pokerkit index -> cards still to deal it
         self.board: list = []

@@ -11,11 +11,18 @@ Conventions (see also the reference at the end of this docstring):
   the big blind and p2 the button, which posts the small blind (the spec's "forced bets are
   reversed heads-up": `blinds_or_straddles = [1, 2]` means p1 posts 2). In stud games p1 is the
   engine's first player (seat order, the first dealt). `seats` keeps our seat numbers.
-- Amounts. A PHH amount is in currency units (dollars, or chips) and the engine's integer cents are
-  amount x `_cardroom_cents_per_unit` (default 100). Export writes whole units as integers and other
-  amounts as decimals (0.25); `export_hand(..., cents_per_unit=1)` writes integer cents instead (and
-  says so in the file). On import every amount must be an exact whole number of cents after
-  scaling: 0.255 dollars is rejected, never rounded.
+- Amounts. A PHH amount is in the file's units (dollars, or chips) and the engine's integers are
+  the file's smallest chip: amount x chips per unit. The unit is the one the file names (our
+  `_cardroom_cents_per_unit`, which export always writes, or the minor unit of its `currency`:
+  USD 100, JPY 1); failing that, 100 (cents) in a file with our own `_cardroom_` fields; failing
+  that, 1 when every amount is a whole number (one unit is one indivisible chip, as pokerkit reads
+  it, so a pot of 1083 splits 542 + 541); otherwise 100. Export writes whole units as integers and
+  other amounts as decimals (0.25); `export_hand(..., cents_per_unit=1)` writes integer cents
+  instead. On import every amount must be an exact whole number of chips after scaling: 0.255
+  dollars is rejected, never rounded.
+- Antes. The same for everyone, or one player's: the big blind's (`antes = [0, 3, 0]`) or the
+  button's (`[0, 0, 10]`); heads-up they are reverse-assigned as the blinds are (`[0, 3]` is the
+  big blind's, `[10, 0]` the button's). Other patterns are refused as unsupported.
 - Variant codes: a structure letter (F fixed, S spread, P pot, N no limit) + the game's code:
   T, O, O/8, 7S, 7S/8, R, 5D, A5L1D, A5L3D, 2L1D, 2L3D. The standard's FT, NT, PO, FO/8, F7S, F7S/8,
   FR, N2L1D, F2L3D come out exactly; the rest (FA5L1D, FA5L3D, F2L1D, F5D, PT, NO, SO/8, ...) follow

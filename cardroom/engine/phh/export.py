@@ -9,7 +9,7 @@ from typing import Any
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD
-from cardroom.engine.hand import Hand
+from cardroom.engine.hand import Hand, ante_posters
 from cardroom.engine.phh.fields import PREFIX, _to_units, variant_code
 
 
@@ -96,8 +96,12 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
     def who(p: int) -> str:
         return f"p{pos[p] + 1}"
 
-    fields: list[tuple[str, Any]] = [("variant", variant_code(v, s)),
-                                     ("antes", [amt(s.ante)] * n)]
+    antes = [0] * n
+    for p in ante_posters(n, hand.button, s.blinds, s.ante_style):
+        antes[pos[p]] = amt(s.ante)
+    if n == 2:
+        antes.reverse()       # reverse-assigned heads-up, as the blinds are (the spec)
+    fields: list[tuple[str, Any]] = [("variant", variant_code(v, s)), ("antes", antes)]
     if v.bring_in:
         fields.append(("bring_in", amt(s.bring_in)))
     else:
@@ -122,9 +126,8 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
         fields.append(("winnings", [amt(won[p]) for p in order]))
     live = [hand.players[p].live_post for p in order]
     dead = [hand.players[p].dead_post for p in order]
-    user: list[tuple[str, Any]] = []
-    if cents_per_unit != 100:
-        user.append(("cents_per_unit", cents_per_unit))
+    # The unit, always: a reader must not guess whether 2 is two dollars or two indivisible chips.
+    user: list[tuple[str, Any]] = [("cents_per_unit", cents_per_unit)]
     if any(live):
         user.append(("live_posts", [amt(x) for x in live]))
     if any(dead):

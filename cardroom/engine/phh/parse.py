@@ -3,15 +3,25 @@ checked field by field; every problem is a PHHFormatError or UnsupportedPHH nami
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from cardroom.engine.betting import FIXED, SPREAD, Rules, Structure, StructureError
+from cardroom.engine.betting import (
+    ANTE_ALL,
+    ANTE_BB,
+    ANTE_BUTTON,
+    FIXED,
+    SPREAD,
+    Rules,
+    Structure,
+    StructureError,
+)
 from cardroom.engine.cards import RANKS, SUITS, Card
-from cardroom.engine.hand import Player
+from cardroom.engine.hand import Player, ante_posters
 from cardroom.engine.phh.errors import PHHFormatError, UnsupportedPHH
 from cardroom.engine.phh.fields import PREFIX, _to_cents, parse_variant_code
 from cardroom.engine.variants import Variant
@@ -183,6 +193,64 @@ def _user(data: dict, key: str, kind, default):
     return value
 
 
+def _ante_style(antes: list[int], blinds: tuple[int, ...]) -> tuple[int, str]:
+    """The file's antes as the engine's (ante, ante_style): the same for everyone, or one player's,
+    the big blind's or the button's. Heads-up they are reverse-assigned, as the blinds are (the
+    spec): [0, 3] is the big blind's ante, [10, 0] the button's."""
+    if len(set(antes)) == 1:
+        return antes[0], ANTE_ALL
+    n = len(antes)
+    payers = [i for i, a in enumerate(antes) if a]
+    if len(payers) == 1 and blinds:
+        payer = 1 - payers[0] if n == 2 else payers[0]
+        for style in (ANTE_BB, ANTE_BUTTON):
+            if tuple(ante_posters(n, n - 1, blinds, style)) == (payer,):    # PHH: the button is last
+                return antes[payers[0]], style
+    raise UnsupportedPHH(f"antes {antes}: only the same ante for everyone, a big blind ante or a button "
+                         "ante can be played (e.g. [0, 3, 0] or [0, 0, 10]; heads-up [0, 3] is the big "
+                         "blind's)")
+
+
+# ISO 4217 currencies whose minor unit is not the cent (two decimals): the rest have two.
+_MINOR_DIGITS = {
+    **dict.fromkeys(("BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX",
+                     "UYI", "VND", "VUV", "XAF", "XOF", "XPF"), 0),
+    **dict.fromkeys(("BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"), 3),
+    **dict.fromkeys(("CLF", "UYW"), 4),
+}
+# The fields whose values are amounts of chips (arrays or single numbers), besides `cbr` actions.
+_AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet",
+                  "starting_stacks", "finishing_stacks", "winnings")
+
+
+def chips_per_unit(data: dict, actions: list[_Action]) -> int:
+    """How many of the file's smallest chips (the engine's indivisible unit) make one unit of its
+    amounts: the unit the file names (our own `_cardroom_cents_per_unit`, or its `currency`'s minor
+    unit: USD 100, JPY 1); else cents if it carries our own `_cardroom_` fields (an export from
+    before the unit was always written); else, if every amount is a whole number, one unit is one
+    indivisible chip (as pokerkit reads it: a pot of 1083 splits 542 + 541, never 541.5 each);
+    else cents."""
+    if PREFIX + "cents_per_unit" in data:
+        cpu = _user(data, "cents_per_unit", int, 100)
+        if cpu <= 0:
+            raise PHHFormatError(f"{PREFIX}cents_per_unit must be positive")
+        return cpu
+    currency = data.get("currency")
+    if currency is not None:
+        if not (isinstance(currency, str) and len(currency) == 3 and currency.isascii() and currency.isupper()):
+            raise PHHFormatError(f"currency must be a three-letter ISO 4217 code like \"USD\", not {currency!r}")
+        return 10 ** _MINOR_DIGITS.get(currency, 2)
+    if any(key.startswith(PREFIX) for key in data):
+        return 100
+    amounts: list[Any] = [a.amount for a in actions if a.verb == "cbr"]
+    for key in _AMOUNT_FIELDS:
+        value = data.get(key)
+        amounts += value if isinstance(value, list) else [value]
+    whole = all(x is None or isinstance(x, bool) or not isinstance(x, (int, float, Decimal))
+                or (math.isfinite(x) and x == int(x)) for x in amounts)
+    return 1 if whole else 100
+
+
 def _setup(data: dict) -> _Setup:
     variant, kind = parse_variant_code(_need(data, "variant"))
     stacks_raw = _need(data, "starting_stacks")
@@ -195,9 +263,11 @@ def _setup(data: dict) -> _Setup:
         raise UnsupportedPHH(f"{n} players: {variant.name} is dealt to at most {variant.max_seats}")
     if any(x is None for x in stacks_raw):
         raise UnsupportedPHH("unknown starting stacks cannot be replayed")
-    cpu = _user(data, "cents_per_unit", int, 100)
-    if cpu <= 0:
-        raise PHHFormatError(f"{PREFIX}cents_per_unit must be positive")
+    raw_actions = _need(data, "actions")
+    if not isinstance(raw_actions, list):
+        raise PHHFormatError("actions must be an array of strings")
+    actions = [a for a in (_parse_action(x, i + 1, n) for i, x in enumerate(raw_actions)) if a]
+    cpu = chips_per_unit(data, actions)
     stacks = [_to_cents(x, cpu, f"starting_stacks[{i}]") for i, x in enumerate(stacks_raw)]
     for i, s in enumerate(stacks):
         if s <= 0:
@@ -205,9 +275,6 @@ def _setup(data: dict) -> _Setup:
     antes = [_to_cents(x, cpu, f"antes[{i}]") for i, x in enumerate(_number_list(data, "antes", n))]
     if any(a < 0 for a in antes):
         raise PHHFormatError("antes must not be negative")
-    if len(set(antes)) != 1:
-        raise UnsupportedPHH("non-uniform antes (big blind or button antes) are not supported")
-    ante = antes[0]
 
     def money(key: str) -> int:
         c = _to_cents(_need(data, key), cpu, key)
@@ -237,6 +304,7 @@ def _setup(data: dict) -> _Setup:
         if k > 3 or (n == 2 and k > 2):
             raise UnsupportedPHH("at most three blinds (two heads-up) are supported")
         blinds = tuple(raw[:k])
+    ante, ante_style = _ante_style(antes, blinds)
     cap = _user(data, "cap", int, 4)
     if kind in (FIXED, SPREAD):
         small, big = money("small_bet"), money("big_bet")
@@ -253,7 +321,7 @@ def _setup(data: dict) -> _Setup:
             small, big = (_to_cents(x, cpu, f"{PREFIX}stakes") for x in stakes)
     try:
         structure = Structure(kind, small, big, blinds, ante, bring_in, cap or None,
-                              _user(data, "uncapped_heads_up", bool, False))
+                              _user(data, "uncapped_heads_up", bool, False), ante_style)
     except StructureError as e:
         raise PHHFormatError(f"betting structure: {e}") from None
     rules = Rules(
@@ -291,9 +359,5 @@ def _setup(data: dict) -> _Setup:
             raise PHHFormatError(f"{PREFIX}{key} must not be negative")
     players = [Player(names[i], stacks[i], seat=seats[i], live_post=posts["live_posts"][i],
                       dead_post=posts["dead_posts"][i]) for i in range(n)]
-    raw_actions = _need(data, "actions")
-    if not isinstance(raw_actions, list):
-        raise PHHFormatError("actions must be an array of strings")
-    actions = [a for a in (_parse_action(x, i + 1, n) for i, x in enumerate(raw_actions)) if a]
     button = 0 if variant.bring_in else n - 1
     return _Setup(variant, structure, rules, players, button, cpu, actions)

@@ -15,7 +15,7 @@ from cardroom.engine.phh.deck import _ScriptedDeck
 from cardroom.engine.phh.errors import PHHError, PHHFormatError, PHHRuleError
 from cardroom.engine.phh.fields import _to_units
 from cardroom.engine.phh.holdings import _resolve_cards
-from cardroom.engine.phh.parse import _Action, _load, _setup, _Setup, _Slot, _user
+from cardroom.engine.phh.parse import _Action, _load, _setup, _Setup, _Slot
 
 _SHARE = {id(c): c for c in CARDS}
 
@@ -327,12 +327,16 @@ class _Replayer:
 
 
 # ---------------------------------------------------------------------------- the public API
+def _replay(phh: str | bytes | dict) -> tuple[Hand, int]:
+    """The replayed hand and the file's chips per unit (parse.chips_per_unit)."""
+    setup = _setup(_load(phh))
+    _resolve_cards(setup)
+    return _Replayer(setup).run(), setup.cpu
+
+
 def import_hand(phh: str | bytes | dict) -> Hand:
     """Rebuild and replay a hand from PHH text (or an already parsed dict). Raises PHHError."""
-    data = _load(phh)
-    setup = _setup(data)
-    _resolve_cards(setup)
-    return _Replayer(setup).run()
+    return _replay(phh)[0]
 
 
 replay = import_hand
@@ -340,9 +344,7 @@ replay = import_hand
 
 def finishing_stacks(phh: str | bytes | dict) -> list[int | float]:
     """The replayed hand's stacks in the file's player order and units."""
-    data = _load(phh)
-    hand = import_hand(data)
-    cpu = _user(data, "cents_per_unit", int, 100)
+    hand, cpu = _replay(phh)
     return [_to_units(c, cpu) for c in hand.stacks]
 
 
