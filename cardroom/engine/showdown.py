@@ -94,13 +94,12 @@ class Showdown:
         if len(winners) < 2:
             return winners
         if self.variant.bring_in:
-            razz = self.variant.lowball
-            def key(p: int):
-                cards = self.hole[p]
-                if razz:
-                    return min(((c.rank + 1) % 13, -c.suit) for c in cards)
-                return tuple(-x for x in max((c.rank, c.suit) for c in cards))
-            return sorted(winners, key=key)
+            # Stud: the highest card by suit (spades, hearts, diamonds, clubs) first, of all the
+            # winner's cards; razz: the lowest, aces low, the suits ranked the same way, so the
+            # two of clubs before the two of spades (Robert's Rules, DESIGN: odd chips).
+            if self.variant.lowball:
+                return sorted(winners, key=lambda p: min(((c.rank + 1) % 13, c.suit) for c in self.hole[p]))
+            return sorted(winners, key=lambda p: max((c.rank, c.suit) for c in self.hole[p]), reverse=True)
         n, b = self.n, self.button
         return sorted(winners, key=lambda p: (p - b - 1) % n)
 

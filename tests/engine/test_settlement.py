@@ -16,7 +16,8 @@ have won what, and the engine's Awarded events, rake and final stacks must agree
   contenders, or in hi-lo games half to the best high and half to the best qualifying low (the odd
   chip to the high half; no qualifying low: the high scoops). Ties split; odd chips go to the first
   winner left of the button, in stud to the highest card by suit (spades, hearts, diamonds, clubs),
-  in razz to the lowest. A pot with one contender is theirs without a showdown.
+  in razz to the lowest, the suits ranked the same way (the deuce of clubs before the deuce of
+  spades). A pot with one contender is theirs without a showdown.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from tests.engine.helpers import board_game_deck, make_hand
 from tests.engine.strategies import play, random_hand, random_rules, random_stack, random_structure
 from tests.engine.test_properties import CI, DEEP, play_checked, tables
 
-SUIT_ORDER = "shdc"                 # the odd chip's suit order in stud: spades first
+SUIT_ORDER = "shdc"                 # the suits from the highest: spades, hearts, diamonds, clubs
 HIGH_RANKS = "23456789TJQKA"
 RAZZ_RANKS = "A23456789TJQK"        # razz: the ace is the lowest card
 
@@ -78,9 +79,10 @@ def odd_chip_order(hand, winners: list[int], cards: dict[int, tuple]) -> list[in
         return sorted(winners, key=lambda p: (p - hand.button - 1) % hand.n)
 
     def strength(card) -> tuple[int, int]:
+        """Greater for the card that takes the odd chip first: stud's highest, razz's lowest."""
         rank, suit = repr(card)
         if hand.variant.lowball:
-            return (-RAZZ_RANKS.index(rank), -SUIT_ORDER.index(suit))
+            return (-RAZZ_RANKS.index(rank), SUIT_ORDER.index(suit))
         return (HIGH_RANKS.index(rank), -SUIT_ORDER.index(suit))
     return sorted(winners, key=lambda p: max(map(strength, cards[p])), reverse=True)
 
@@ -259,16 +261,23 @@ def test_a_protected_player_contests_the_main_pot_and_its_dead_small_blind():
 
 # Third street one card at a time to players 0, 1, 2 (the third card up); then a burn and one card
 # to each of players 0 and 1. They tie with K 9 7 5 4 3 2 (no straight, no flush); player 2 folds.
-KING_DEUCE = "9d 9c Qc 2h Kh Qd Ks 2s 8c  Jc 7c 7d  Jd 5h 5s  Jh 4d 4c  Js 3c 3d"   # 0: Ks 2h, 1: Kh 2s
-KINGS_DEUCE = "9d 9c Qc 2s Kh Qd Ks 2h 8c  Jc 7c 7d  Jd 5h 5s  Jh 4d 4c  Js 3c 3d"  # 0: Ks 2s, 1: Kh 2h
+def _king_deuce(deuces: str) -> str:
+    return f"9d 9c Qc {deuces[:2]} Kh Qd Ks {deuces[3:]} 8c  Jc 7c 7d  Jd 5h 5s  Jh 4d 4c  Js 3c 3d"
 
 
-@pytest.mark.parametrize("game, cards, odd", [("stud", KING_DEUCE, 0), ("razz", KING_DEUCE, 1),
-                                               ("stud", KINGS_DEUCE, 0), ("razz", KINGS_DEUCE, 0)],
-                         ids=["stud-Ks", "razz-2s", "stud-Ks-2s", "razz-Ks-2s"])
-def test_stud_odd_chip_goes_to_the_highest_card_by_suit_in_razz_the_lowest(game, cards, odd):
-    """Two stud hands of the same ranks tie; the third player's folded ante makes the pot odd.
-    The odd chip goes in stud to the king of spades, in razz to the deuce of spades."""
+@pytest.mark.parametrize("game, deuces, odd", [
+    ("stud", "2c 2s", 0), ("stud", "2s 2c", 0),     # player 0's Ks above player 1's Kh
+    ("razz", "2c 2s", 0), ("razz", "2s 2c", 1),     # the 2c below the 2s: spades rank highest
+    ("razz", "2h 2s", 0), ("razz", "2s 2d", 1),
+], ids=["stud-Ks-2c", "stud-Ks-2s", "razz-2c", "razz-2c-player-1", "razz-2h", "razz-2d-player-1"])
+def test_rule_stud_odd_chip_to_the_highest_card_by_suit_razz_to_the_lowest_the_2c_before_the_2s(game, deuces, odd):
+    """Robert's Rules: in stud the odd chip goes to the highest card by suit, in low games to the
+    lowest card by suit, all cards counting; suits rank spades, hearts, diamonds, clubs, so in razz
+    the deuce of clubs is the lowest card and the deuce of spades the highest deuce (it once took
+    the odd chip). Two hands of the same ranks tie, player 0 holding the first deuce named and the
+    king of spades, player 1 the other deuce and the king of hearts; the third player's folded ante
+    makes the pot odd."""
+    cards = _king_deuce(deuces)
     structure = Structure.make(FIXED, 200, ante=25, bring_in=25, stud=True)
     h = make_hand(game, FIXED, [10_000] * 3, structure=structure, deck=Deck.stacked(cards))
     while not h.over:
