@@ -19,11 +19,11 @@ Deliberate differences (DESIGN.md "Interpretations"), accounted for, not "fixed"
 - Odd chips (Robert's Rules). Ours gives a split's odd chips one each to the first winners left of
   the button (stud: by highest card by suit; razz: lowest) and splits the main pot and each side
   pot separately; pokerkit gives the whole remainder of each split to the winner with the lowest
-  pokerkit index, and merges pots that the same players win once the losers' hands are killed
+  pokerkit index, and merges pots left with the same contenders once the losers' hands are killed
   (test_pokerkit_breaks_the_odd_chip_rules shows both). Both give a hi-lo pot's odd chip to the
-  high half. The comparison re-deals each of our split awards (from our Awarded events) by
-  pokerkit's convention before comparing, and accepts odd-chip differences among the winners of
-  split pots (odd_chips_only), so pot sizes, eligibility and winners are still checked.
+  high half. The comparison re-deals our awards (from our Awarded events) by pokerkit's
+  convention before comparing (Mirror.expected_stacks), so pot sizes, eligibility and winners are
+  still checked exactly, to the chip.
 - Hands where pokerkit breaks a published rule are not compared, and are counted under the rule's
   name (BREAKS_RULE): the only skips.
 - Actions pokerkit has no equivalent for are not played here: folding when checking is free
@@ -307,22 +307,37 @@ class Mirror:
             self.sync()
 
     def expected_stacks(self) -> list[int]:
-        """Our final stacks with each split's odd chips re-dealt by pokerkit's convention."""
-        stacks = list(self.hand.stacks)
-        groups: dict[tuple, list] = defaultdict(list)
-        for e in self.hand.events:
+        """Our final stacks with the odd chips re-dealt as pokerkit deals them (see the module's
+        note): the losers' hands killed, the pots that then have the same contenders merged, and
+        each split's whole remainder to the winner with the lowest pokerkit index. Our pots and
+        their contenders are rebuilt from our events by test_settlement's model of the rules."""
+        from tests.engine.test_settlement import put_in, side_pots
+        h = self.hand
+        put, dead = put_in(h.events, h.n)
+        gone = {e.player for e in h.events if isinstance(e, (ev.Folded, ev.Mucked))}
+        pots = side_pots(put, dead, [p for p in range(h.n) if p not in gone])
+        won: dict[tuple, list[int]] = defaultdict(list)   # (pot, half) -> winners
+        stacks = list(h.stacks)
+        for e in h.events:
             if isinstance(e, ev.Awarded):
-                groups[(e.pot, e.half)].append((e.player, e.amount))
-        for awards in groups.values():
-            if len(awards) < 2:
-                continue
-            total = sum(a for _, a in awards)
-            winners = sorted((p for p, _ in awards), key=self.pk_of.__getitem__)
-            q, r = divmod(total, len(winners))
-            for p, a in awards:
-                stacks[p] -= a
-            for j, p in enumerate(winners):
-                stacks[p] += q + (r if j == 0 else 0)
+                won[e.pot, e.half].append(e.player)
+                stacks[e.player] -= e.amount
+        survivors = {p for winners in won.values() for p in winners}
+        merged: list[list] = []   # [amount, survivors contesting it, our first pot's index]
+        for i, (amount, contenders) in enumerate(pots):
+            alive = {p for p in contenders if p in survivors}
+            if merged and merged[-1][1] == alive:
+                merged[-1][0] += amount
+            else:
+                merged.append([amount, alive, i])
+        for amount, _, i in merged:
+            halves = [(amount - amount // 2, won[i, "high"]), (amount // 2, won[i, "low"])] \
+                if won[i, "low"] else [(amount, won[i, ""])]
+            for share, winners in halves:
+                winners = sorted(winners, key=self.pk_of.__getitem__)
+                q, r = divmod(share, len(winners))
+                for j, p in enumerate(winners):
+                    stacks[p] += q + (r if j == 0 else 0)
         return stacks
 
     def hilo_quirk(self) -> bool:
@@ -336,22 +351,6 @@ class Mirror:
         whole = any(isinstance(e, ev.Awarded) and e.half == "" for e in h.events)
         return any_low and whole and len(h.shown) > 1
 
-    def odd_chips_only(self, ours, theirs) -> bool:
-        """Pokerkit merges pots that the same players win once the losers' hands are killed, where
-        ours splits the main pot and each side pot separately, so the odd chips of each split fall
-        differently: accept a difference of odd chips among the winners of split pots only."""
-        if sum(ours) != sum(theirs):
-            return False
-        groups: dict[tuple, list] = defaultdict(list)
-        for e in self.hand.events:
-            if isinstance(e, ev.Awarded):
-                groups[e.pot].append(e.player)   # both halves of a hi-lo pot share its odd chip
-        split = [g for g in groups.values() if len(g) > 1]
-        sharers = {p for g in split for p in g}
-        bound = sum(len(g) for g in split)
-        return all(a == b or (p in sharers and abs(a - b) <= bound)
-                   for p, (a, b) in enumerate(zip(ours, theirs)))
-
     def compare(self) -> str | None:
         """None if both libraries end the hand with the same stacks, else a description."""
         s = self.state
@@ -361,8 +360,6 @@ class Mirror:
         theirs = [s.stacks[self.pk_of[p]] for p in range(self.n)]
         if ours != theirs and self.hilo_quirk():
             return f"skipped:{HI_LO_HIGH_SCOOPS}"
-        if ours != theirs and self.odd_chips_only(ours, theirs):
-            return None
         if ours != theirs:
             return f"final stacks: ours {ours} (raw {self.hand.stacks}) pokerkit {theirs}"
         return None
@@ -471,7 +468,7 @@ def test_pokerkit_breaks_the_odd_chip_rules(name, theirs):
     """Pokerkit 0.7.7 settles these hands against Robert's Rules ("No player may receive more than
     one odd chip"; "All side pots and the main pot will be split as separate pots, not mixed
     together"): ours follows the rules (test_rules_showdown's tests of the same names), and the
-    cross-check above accepts these odd-chip differences (Mirror.odd_chips_only)."""
+    cross-check above re-deals our awards by pokerkit's convention (Mirror.expected_stacks)."""
     from tests.engine.test_rules_showdown import ODD_CHIP_HANDS, play_odd_chip_hand
     stacks, holes, board, actions, ours = ODD_CHIP_HANDS[name]
     with warnings.catch_warnings():
