@@ -16,8 +16,8 @@ have won what, and the engine's Awarded events, rake and final stacks must agree
   contenders, or in hi-lo games half to the best high and half to the best qualifying low (the odd
   chip to the high half; no qualifying low: the high scoops). Ties split; odd chips go to the first
   winner left of the button, in stud to the highest card by suit (spades, hearts, diamonds, clubs),
-  in razz to the lowest, the suits ranked the same way (the deuce of clubs before the deuce of
-  spades). A pot with one contender is theirs without a showdown.
+  in razz and between stud/8's tied lows to the lowest, the suits ranked the same way (the deuce of
+  clubs before the deuce of spades). A pot with one contender is theirs without a showdown.
 """
 
 from __future__ import annotations
@@ -74,14 +74,15 @@ def side_pots(put: list[int], dead: list[int], live: list[int]) -> list[tuple[in
     return [(a, c) for a, c in pots if a]      # nothing in the middle: no pot
 
 
-def odd_chip_order(hand, winners: list[int], cards: dict[int, tuple]) -> list[int]:
+def odd_chip_order(hand, winners: list[int], cards: dict[int, tuple], low: bool) -> list[int]:
+    """`low`: the winners tied for a low (razz, or a hi-lo pot's low half)."""
     if not hand.variant.bring_in:     # button games: clockwise from the seat left of the button
         return sorted(winners, key=lambda p: (p - hand.button - 1) % hand.n)
 
     def strength(card) -> tuple[int, int]:
-        """Greater for the card that takes the odd chip first: stud's highest, razz's lowest."""
+        """Greater for the card that takes the odd chip first: the highest, for a low the lowest."""
         rank, suit = repr(card)
-        if hand.variant.lowball:
+        if low:
             return (-RAZZ_RANKS.index(rank), SUIT_ORDER.index(suit))
         return (HIGH_RANKS.index(rank), -SUIT_ORDER.index(suit))
     return sorted(winners, key=lambda p: max(map(strength, cards[p])), reverse=True)
@@ -101,9 +102,9 @@ def expected_settlement(hand) -> tuple[list[int], list[int], int]:
     rakes = hand.rules.rake([a for a, _ in pots], saw_flop)
     won, paid = [0] * n, []
 
-    def share(amount: int, winners: list[int]) -> None:
+    def share(amount: int, winners: list[int], low: bool = hand.variant.lowball) -> None:
         q, odd = divmod(amount, len(winners))
-        for i, p in enumerate(odd_chip_order(hand, winners, cards)):
+        for i, p in enumerate(odd_chip_order(hand, winners, cards, low)):
             won[p] += q + (i < odd)
 
     for (amount, contenders), rake in zip(pots, rakes):
@@ -119,7 +120,7 @@ def expected_settlement(hand) -> tuple[list[int], list[int], int]:
         if hand.variant.low is not None and lows:
             low = amount // 2
             share(amount - low, highs)                        # the odd chip to the high half
-            share(low, [p for p in contenders if shown[p].low == max(lows)])
+            share(low, [p for p in contenders if shown[p].low == max(lows)], low=True)
         else:
             share(amount, highs)
     return won, paid, sum(rakes)
@@ -290,3 +291,24 @@ def test_rule_stud_odd_chip_to_the_highest_card_by_suit_razz_to_the_lowest_the_2
             h.act("bring-in") if lg.bring_in else h.check() if lg.check else h.call()
     won, paid = check_settlement(h)
     assert paid == [125] and won[odd] == 63 and won[1 - odd] == 62
+
+
+def test_rule_stud_hi_lo_tied_lows_odd_chip_to_the_lowest_card_by_suit():
+    """Robert's Rules: "The odd chip between tied low hands is awarded as in a low game of that
+    poker form": in stud/8 to the lowest card by suit, not the highest. The two hands above tie
+    both ways (K 9 7 5 4 high, 7 5 4 3 2 low); a bring-in of 30 makes the pot 135, the high half 68
+    and the low half 67. Player 0 holds the highest card (the Ks) and the 2s, player 1 the 2c: the
+    low half's odd chip is player 1's (it was player 0's, by the highest card)."""
+    structure = Structure.make(FIXED, 200, ante=25, bring_in=30, stud=True)
+    h = make_hand("stud8", FIXED, [10_000] * 3, structure=structure, deck=Deck.stacked(_king_deuce("2s 2c")))
+    while not h.over:
+        lg = h.legal()
+        if h.actor == 2 and lg.fold:
+            h.fold()
+        elif lg.phase == "showdown":
+            h.show()
+        else:
+            h.act("bring-in") if lg.bring_in else h.check() if lg.check else h.call()
+    _, paid = check_settlement(h)
+    awards = sorted((e.half, e.player, e.amount) for e in h.events if isinstance(e, ev.Awarded))
+    assert paid == [135] and awards == [("high", 0, 34), ("high", 1, 34), ("low", 0, 33), ("low", 1, 34)]
