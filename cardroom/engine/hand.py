@@ -349,19 +349,24 @@ class Hand(Legality, Drawing, Showdown):
             self.actor = None
             return
         if self._stud:
-            self.actor = self._first_actor()
-            return
-        # Left of the last blind on the first round, else left of the button (a start of n is 0).
-        for p in self._clockwise[self._last_blind + 1 if first_round else self.button + 1]:
+            # Stud: from the bring-in or the best showing hand, who acts unless he may no longer
+            # bet; then the next clockwise acts, as if he had checked (WSOP Live Action rule 250).
+            start = self._first_actor()
+        else:
+            # Left of the last blind on the first round, else left of the button (a start of n is 0).
+            start = self._last_blind + 1 if first_round else self.button + 1
+        for p in self._clockwise[start]:
             if p in pending:
                 self.actor = p
                 return
 
     def _first_actor(self) -> int:
-        """Stud's first to act: the bring-in on the first round, else the best showing."""
+        """Where stud's action starts: the bring-in on the first round, else the best showing
+        among all the players still in, all-in ones included (WSOP Live Action rule 250)."""
         if self.round == 0 and self.structure.bring_in:
             return self._bring_in_player()
-        return self._best_showing()
+        folded = self.folded
+        return self._best_showing([p for p in range(self.n) if not folded[p]])
 
     def _bring_in_player(self) -> int:
         # Stud: the lowest up card brings in (suits break ties, clubs lowest); razz: the highest,
@@ -374,11 +379,9 @@ class Hand(Legality, Drawing, Showdown):
         live = [p for p in range(self.n) if not self.folded[p]]
         return max(live, key=key) if razz else min(live, key=key)
 
-    def _best_showing(self, cands: list[int] | None = None) -> int:
-        """Of `cands` (default: those yet to act this round), the best hand showing."""
+    def _best_showing(self, cands: list[int]) -> int:
+        """Of `cands`, the best hand showing (the first of them on a tie)."""
         razz = self.variant.lowball
-        if cands is None:
-            cands = [p for p in range(self.n) if p in self._pending]
         def key(p: int):
             ups = [c for c, u in zip(self.hole[p], self.up[p]) if u]
             return showing_value(ups, razz)
@@ -594,7 +597,8 @@ class Hand(Legality, Drawing, Showdown):
         p = self.actor
         added = self._put(p, self.structure.bring_in)
         self._bring_in_due = False
-        self._to_call = max(self._to_call, self.bets[p])
+        # A bring-in all-in for less does not lower what the others must put in (WSOP rule 227).
+        self._to_call = max(self._to_call, self.bets[p], self.structure.bring_in)
         self.events.append(ev.BetTo(p, "bring-in", self.bets[p], added, self.all_in[p]))
         self._acted(p)
         self._reopen(p)

@@ -51,12 +51,11 @@ def pots_of(totals: Sequence[int], players: list[int], caps: set[int]) -> list[P
     for level in levels:
         upto = sum([t if t < level else level for t in totals])
         amount = upto - below
-        eligible = tuple([p for p in players if totals[p] >= level])
         if amount:
-            if pots and pots[-1][1] == eligible:
-                pots[-1] = _new(Pot, (pots[-1][0] + amount, eligible))
-            else:
-                pots.append(_new(Pot, (amount, eligible)))
+            # One pot per level, never merged with the last: a capped player is in for exactly his
+            # level, so no two levels have the same contenders, and the main pot and each side pot
+            # are split on their own (Robert's Rules), their odd chips too.
+            pots.append(_new(Pot, (amount, tuple([p for p in players if totals[p] >= level]))))
         below = upto
     # Chips above the highest live level (dead money, or a folded player's bet that no live player
     # matched because the live ones are all-in or protected below it) go to the last pot; when no

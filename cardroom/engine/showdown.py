@@ -90,17 +90,18 @@ class Showdown:
         order = self.showdown_order
         self.actor = order[self._sd_pos] if self._sd_pos < len(order) else None
 
-    def _odd_chip_order(self, winners: list[int]) -> list[int]:
+    def _odd_chip_order(self, winners: list[int], low: bool) -> list[int]:
+        """`winners` in the order they take a split's odd chips; `low`: they tied for a low."""
         if len(winners) < 2:
             return winners
         if self.variant.bring_in:
-            razz = self.variant.lowball
-            def key(p: int):
-                cards = self.hole[p]
-                if razz:
-                    return min(((c.rank + 1) % 13, -c.suit) for c in cards)
-                return tuple(-x for x in max((c.rank, c.suit) for c in cards))
-            return sorted(winners, key=key)
+            # Stud: the highest card by suit (spades, hearts, diamonds, clubs) first, of all the
+            # winner's cards; a low (razz, stud/8's low half): the lowest, aces low, the suits
+            # ranked the same way, so the two of clubs before the two of spades (Robert's Rules:
+            # tied lows as in a low game; DESIGN: odd chips).
+            if low:
+                return sorted(winners, key=lambda p: min(((c.rank + 1) % 13, c.suit) for c in self.hole[p]))
+            return sorted(winners, key=lambda p: max((c.rank, c.suit) for c in self.hole[p]), reverse=True)
         n, b = self.n, self.button
         return sorted(winners, key=lambda p: (p - b - 1) % n)
 
@@ -141,7 +142,7 @@ class Showdown:
         if len(winners) == 1:     # the usual case: no split, no odd chips
             self._pay(winners[0], amount, pot, half)
             return
-        for w, a in split(amount, self._odd_chip_order(winners)):
+        for w, a in split(amount, self._odd_chip_order(winners, half == "low" or self.variant.lowball)):
             self._pay(w, a, pot, half)
 
     def _pay(self, p: int, amount: int, pot: int, half: str) -> None:

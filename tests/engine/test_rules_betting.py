@@ -268,6 +268,50 @@ def test_stud_best_showing_hand_acts_first_on_fourth_street():
     assert h.legal().min_to == 200 and h.round == 1         # fourth street: small bet
 
 
+# Seven-card stud dealt from player 0: a down card to each, another, then the up cards; a burn and
+# fourth street. Player 2, with a stack of the ante and a call of the bring-in, is all-in on third
+# street and shows the best board on fourth; player 1 the best of the others'; player 0 is next
+# clockwise from player 2. Stud: Kd 4d / 2c 2d / 9h 9c; razz (low boards): Kd Qd / 5c 2d / 3h Ac.
+ALL_IN_BEST_BOARD = {"stud": "As Ah Ad  Ks Kh Qc  Kd 2c 9h  3c  4d 2d 9c",
+                     "razz": "Ts Th Td  Js Jh Jc  Kd 5c 3h  8c  Qd 2d Ac"}
+
+
+@pytest.mark.parametrize("game", ["stud", "razz"])
+def test_rule_250_stud_best_board_all_in_action_goes_clockwise_from_him_as_if_he_had_checked(game):
+    """WSOP Live Action rule 250: the high board (razz: the low) is judged among every player still
+    in, all-in ones included; when that player is all-in, the action starts with the next player
+    clockwise from him, as if he had checked. It once went to the best board of those who could
+    still bet (player 1 here)."""
+    from cardroom.engine.cards import parse_cards
+    deck = Deck.stacked(parse_cards(ALL_IN_BEST_BOARD[game]))
+    h = make_hand(game, FIXED, [10_000, 10_000, 75], deck=deck)   # ante 25, bring-in 50
+    while h.round == 0:
+        h.bring_in() if h.legal().bring_in else h.call()
+    assert h.all_in[2] and h.round == 1
+    assert h.actor == 0
+    h.check()
+    assert h.actor == 1 and h.legal().check
+    h.check()
+    assert h.round == 2                                     # nobody else acts on fourth street
+
+
+def test_rule_227_a_bring_in_all_in_for_less_does_not_lower_what_the_others_must_put_in():
+    """WSOP Live Action rule 227: the 2c brings in all-in for 20 of the 50 bring-in; the next
+    players still owe the whole 50 (a call of 20 was accepted)."""
+    from cardroom.engine.cards import parse_cards
+    deck = Deck.stacked(parse_cards("As Ah Ad  Ks Kh Qc  Kd 2c 9h"))
+    h = make_hand("stud", FIXED, [10_000, 45, 10_000], deck=deck)   # ante 25, then 20 of the 50
+    assert h.actor == 1 and h.legal().bring_in == 20
+    h.bring_in()
+    assert h.all_in[1] and h.bets[1] == 20
+    assert h.actor == 2 and h.legal().call == 50
+    assert h.call()[0] == ev.Called(2, 50, False)
+    assert h.actor == 0 and h.legal().call == 50
+    h.call()
+    assert h.round == 1 and h.bets == [0, 0, 0]
+    assert h.pots()[0].amount == 3 * 25 + 20 * 3 and h.pots()[1].amount == 2 * 30
+
+
 def test_razz_lowest_showing_hand_acts_first_a_low_pair_beats_a_high_pair():
     from cardroom.engine.cards import parse_cards
     from cardroom.engine.showing import showing_value

@@ -40,6 +40,59 @@ def test_odd_chip_goes_to_the_first_winner_left_of_the_button():
     assert sorted(_awards(h)) == [(0, 12, 0, ""), (2, 13, 0, "")]
 
 
+# Scripted no-limit hold'em hands (blinds 5/10, button 0) whose splits leave odd chips:
+# (stacks, hole cards by player, board, actions in turn, each player's final stack by the rule).
+# tests/engine/test_vs_pokerkit.py plays the same hands in pokerkit, which settles them otherwise.
+ODD_CHIP_HANDS = {
+    # The board plays for three players; the pot of 35 (the small blind folded) leaves two odd chips.
+    "one odd chip each": (
+        [1_000] * 4, {0: "2c 3d", 1: "4c 5d", 2: "7h 8d", 3: "2d 3c"}, "As Ks Qs Js Ts",
+        ["call", "call", "fold", "check"] + ["check"] * 9,
+        [1_001, 995, 1_002, 1_002]),
+    # Player 3 is all-in for 100 and loses; players 2 and 4 tie with kings and sevens, ace kicker,
+    # for the main pot of 405 (the small blind folded) and the side pot of 173 (player 0 folded).
+    "main and side pots apart": (
+        [1_000, 1_000, 1_000, 100, 1_000],
+        {0: "5c 6d", 1: "8c 9d", 2: "Ac 3d", 3: "Qc 4d", 4: "Ad 3c"}, "Kh Kd 7c 7s 2h",
+        [("bet", 100), "call", "call", "fold", "call",          # preflop: 5 + 4 x 100
+         ("bet", 51), "call", "call",                            # flop: 3 x 51
+         ("bet", 10), "call", "fold",                            # turn: 2 x 10
+         "check", "check"],
+        [849, 995, 1_000 - 161 + 203 + 87, 0, 1_000 - 161 + 202 + 86]),
+}
+
+
+def play_odd_chip_hand(name: str):
+    stacks, holes, board, actions, _ = ODD_CHIP_HANDS[name]
+    deck = board_game_deck(len(stacks), 0, holes, board)
+    h = make_hand("holdem", NO, stacks, structure=Structure(NO, 10, 20, blinds=(5, 10)), button=0, deck=deck)
+    for action in actions:
+        kind, amount = action if isinstance(action, tuple) else (action, 0)
+        h.act(kind, amount)
+    while h.phase == "showdown" and not h.over:
+        h.show()
+    assert h.over
+    return h
+
+
+def test_rule_no_player_gets_more_than_one_odd_chip_from_one_split():
+    """Robert's Rules: "No player may receive more than one odd chip." A three-way split of 35:
+    one odd chip each to the first two winners left of the button (pokerkit gives both to one)."""
+    h = play_odd_chip_hand("one odd chip each")
+    assert sorted(_awards(h)) == [(0, 11, 0, ""), (2, 12, 0, ""), (3, 12, 0, "")]
+    assert h.stacks == ODD_CHIP_HANDS["one odd chip each"][-1]
+
+
+def test_rule_main_and_side_pots_are_split_separately():
+    """Robert's Rules: "All side pots and the main pot will be split as separate pots, not mixed
+    together." The same two players split a main pot of 405 and a side pot of 173: each split's odd
+    chip goes to the first of them left of the button, so he gets two (merged, 578 would split
+    evenly, as pokerkit does)."""
+    h = play_odd_chip_hand("main and side pots apart")
+    assert sorted(_awards(h)) == [(2, 87, 1, ""), (2, 203, 0, ""), (4, 86, 1, ""), (4, 202, 0, "")]
+    assert h.stacks == ODD_CHIP_HANDS["main and side pots apart"][-1]
+
+
 def test_hi_lo_split_the_odd_chip_goes_to_the_high_half():
     assert split_hi_lo(25) == (13, 12)
 

@@ -18,7 +18,8 @@ have won what, and the engine's Awarded events, rake and final stacks must agree
   contenders, or in hi-lo games half to the best high and half to the best qualifying low (the odd
   chip to the high half; no qualifying low: the high scoops). Ties split; odd chips go to the first
   winner left of the button, in stud to the highest card by suit (spades, hearts, diamonds, clubs),
-  in razz to the lowest. A pot with one contender is theirs without a showdown.
+  in razz and between stud/8's tied lows to the lowest, the suits ranked the same way (the deuce of
+  clubs before the deuce of spades). A pot with one contender is theirs without a showdown.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from tests.engine.helpers import board_game_deck, make_hand
 from tests.engine.strategies import play, random_hand, random_rules, random_stack, random_structure
 from tests.engine.test_properties import CI, DEEP, play_checked, tables
 
-SUIT_ORDER = "shdc"                 # the odd chip's suit order in stud: spades first
+SUIT_ORDER = "shdc"                 # the suits from the highest: spades, hearts, diamonds, clubs
 HIGH_RANKS = "23456789TJQKA"
 RAZZ_RANKS = "A23456789TJQK"        # razz: the ace is the lowest card
 
@@ -81,14 +82,16 @@ def side_pots(put: list[int], dead: list[int], live: list[int], broke: set[int] 
     return [(a, c) for a, c in pots if a]      # nothing in the middle: no pot
 
 
-def odd_chip_order(hand, winners: list[int], cards: dict[int, tuple]) -> list[int]:
+def odd_chip_order(hand, winners: list[int], cards: dict[int, tuple], low: bool) -> list[int]:
+    """`low`: the winners tied for a low (razz, or a hi-lo pot's low half)."""
     if not hand.variant.bring_in:     # button games: clockwise from the seat left of the button
         return sorted(winners, key=lambda p: (p - hand.button - 1) % hand.n)
 
     def strength(card) -> tuple[int, int]:
+        """Greater for the card that takes the odd chip first: the highest, for a low the lowest."""
         rank, suit = repr(card)
-        if hand.variant.lowball:
-            return (-RAZZ_RANKS.index(rank), -SUIT_ORDER.index(suit))
+        if low:
+            return (-RAZZ_RANKS.index(rank), SUIT_ORDER.index(suit))
         return (HIGH_RANKS.index(rank), -SUIT_ORDER.index(suit))
     return sorted(winners, key=lambda p: max(map(strength, cards[p])), reverse=True)
 
@@ -108,9 +111,9 @@ def expected_settlement(hand) -> tuple[list[int], list[int], int]:
     rakes = hand.rules.rake([a for a, _ in pots], saw_flop)
     won, paid = [0] * n, []
 
-    def share(amount: int, winners: list[int]) -> None:
+    def share(amount: int, winners: list[int], low: bool = hand.variant.lowball) -> None:
         q, odd = divmod(amount, len(winners))
-        for i, p in enumerate(odd_chip_order(hand, winners, cards)):
+        for i, p in enumerate(odd_chip_order(hand, winners, cards, low)):
             won[p] += q + (i < odd)
 
     for (amount, contenders), rake in zip(pots, rakes):
@@ -126,7 +129,7 @@ def expected_settlement(hand) -> tuple[list[int], list[int], int]:
         if hand.variant.low is not None and lows:
             low = amount // 2
             share(amount - low, highs)                        # the odd chip to the high half
-            share(low, [p for p in contenders if shown[p].low == max(lows)])
+            share(low, [p for p in contenders if shown[p].low == max(lows)], low=True)
         else:
             share(amount, highs)
     return won, paid, sum(rakes)
@@ -268,16 +271,23 @@ def test_a_protected_player_contests_the_main_pot_and_its_dead_small_blind():
 
 # Third street one card at a time to players 0, 1, 2 (the third card up); then a burn and one card
 # to each of players 0 and 1. They tie with K 9 7 5 4 3 2 (no straight, no flush); player 2 folds.
-KING_DEUCE = "9d 9c Qc 2h Kh Qd Ks 2s 8c  Jc 7c 7d  Jd 5h 5s  Jh 4d 4c  Js 3c 3d"   # 0: Ks 2h, 1: Kh 2s
-KINGS_DEUCE = "9d 9c Qc 2s Kh Qd Ks 2h 8c  Jc 7c 7d  Jd 5h 5s  Jh 4d 4c  Js 3c 3d"  # 0: Ks 2s, 1: Kh 2h
+def _king_deuce(deuces: str) -> str:
+    return f"9d 9c Qc {deuces[:2]} Kh Qd Ks {deuces[3:]} 8c  Jc 7c 7d  Jd 5h 5s  Jh 4d 4c  Js 3c 3d"
 
 
-@pytest.mark.parametrize("game, cards, odd", [("stud", KING_DEUCE, 0), ("razz", KING_DEUCE, 1),
-                                               ("stud", KINGS_DEUCE, 0), ("razz", KINGS_DEUCE, 0)],
-                         ids=["stud-Ks", "razz-2s", "stud-Ks-2s", "razz-Ks-2s"])
-def test_stud_odd_chip_goes_to_the_highest_card_by_suit_in_razz_the_lowest(game, cards, odd):
-    """Two stud hands of the same ranks tie; the third player's folded ante makes the pot odd.
-    The odd chip goes in stud to the king of spades, in razz to the deuce of spades."""
+@pytest.mark.parametrize("game, deuces, odd", [
+    ("stud", "2c 2s", 0), ("stud", "2s 2c", 0),     # player 0's Ks above player 1's Kh
+    ("razz", "2c 2s", 0), ("razz", "2s 2c", 1),     # the 2c below the 2s: spades rank highest
+    ("razz", "2h 2s", 0), ("razz", "2s 2d", 1),
+], ids=["stud-Ks-2c", "stud-Ks-2s", "razz-2c", "razz-2c-player-1", "razz-2h", "razz-2d-player-1"])
+def test_rule_stud_odd_chip_to_the_highest_card_by_suit_razz_to_the_lowest_the_2c_before_the_2s(game, deuces, odd):
+    """Robert's Rules: in stud the odd chip goes to the highest card by suit, in low games to the
+    lowest card by suit, all cards counting; suits rank spades, hearts, diamonds, clubs, so in razz
+    the deuce of clubs is the lowest card and the deuce of spades the highest deuce (it once took
+    the odd chip). Two hands of the same ranks tie, player 0 holding the first deuce named and the
+    king of spades, player 1 the other deuce and the king of hearts; the third player's folded ante
+    makes the pot odd."""
+    cards = _king_deuce(deuces)
     structure = Structure.make(FIXED, 200, ante=25, bring_in=25, stud=True)
     h = make_hand(game, FIXED, [10_000] * 3, structure=structure, deck=Deck.stacked(cards))
     while not h.over:
@@ -290,3 +300,24 @@ def test_stud_odd_chip_goes_to_the_highest_card_by_suit_in_razz_the_lowest(game,
             h.act("bring-in") if lg.bring_in else h.check() if lg.check else h.call()
     won, paid = check_settlement(h)
     assert paid == [125] and won[odd] == 63 and won[1 - odd] == 62
+
+
+def test_rule_stud_hi_lo_tied_lows_odd_chip_to_the_lowest_card_by_suit():
+    """Robert's Rules: "The odd chip between tied low hands is awarded as in a low game of that
+    poker form": in stud/8 to the lowest card by suit, not the highest. The two hands above tie
+    both ways (K 9 7 5 4 high, 7 5 4 3 2 low); a bring-in of 30 makes the pot 135, the high half 68
+    and the low half 67. Player 0 holds the highest card (the Ks) and the 2s, player 1 the 2c: the
+    low half's odd chip is player 1's (it was player 0's, by the highest card)."""
+    structure = Structure.make(FIXED, 200, ante=25, bring_in=30, stud=True)
+    h = make_hand("stud8", FIXED, [10_000] * 3, structure=structure, deck=Deck.stacked(_king_deuce("2s 2c")))
+    while not h.over:
+        lg = h.legal()
+        if h.actor == 2 and lg.fold:
+            h.fold()
+        elif lg.phase == "showdown":
+            h.show()
+        else:
+            h.act("bring-in") if lg.bring_in else h.check() if lg.check else h.call()
+    _, paid = check_settlement(h)
+    awards = sorted((e.half, e.player, e.amount) for e in h.events if isinstance(e, ev.Awarded))
+    assert paid == [135] and awards == [("high", 0, 34), ("high", 1, 34), ("low", 0, 33), ("low", 1, 34)]
