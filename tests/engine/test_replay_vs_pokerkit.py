@@ -15,10 +15,9 @@ under the rule's name:
   (razz: the lowest); pokerkit gives it to the lowest seat.
 - pots-split-separately: main and side pots are split separately, never merged (Robert's Rules);
   pokerkit merges pots with the same contenders, so their odd chips fall differently.
-- the skips test_vs_pokerkit names: "pokerkit-hilo-side-pot" (pokerkit halves a pot nobody in it
-  has a low for), "community-card" (stud's river dealt as one community card when the stub is
-  short, as the rule pages say; pokerkit recycles the muck), and the two it still carries for the
-  stud opener ("stud-opener", "razz-paired-board-order").
+- the rules test_vs_pokerkit names (BREAKS_RULE): a hi-lo pot nobody in it has a low for goes
+  whole to the high hand (pokerkit halves it), and stud's river dealt as one community card when
+  the stub is short, as the rule pages say (pokerkit recycles the muck).
 """
 
 from __future__ import annotations
@@ -47,7 +46,7 @@ from pokerkit import (
 from cardroom.engine.betting import ANTE_ALL, ANTE_BB, ANTE_BUTTON, FIXED
 from cardroom.engine.phh import finishing_stacks, variant_code
 from cardroom.engine.variants import VARIANTS
-from tests.engine.test_vs_pokerkit import GAMES, Mirror
+from tests.engine.test_vs_pokerkit import BREAKS_RULE, GAMES, Mirror
 
 # Every game both deal, with each way of anteing it has (stud antes all round).
 CASES = [(name, style) for name, game in GAMES.items()
@@ -163,8 +162,7 @@ def replay_many(name: str, style: str, count: int, start: int = 0) -> dict:
 CI_HANDS = int(os.environ.get("CARDROOM_REPLAY_HANDS", "40"))
 DEEP_HANDS = int(os.environ.get("CARDROOM_REPLAY_DEEP_HANDS", "2000"))
 # What a skip may name: a published rule pokerkit breaks (above), or a skip test_vs_pokerkit names.
-KNOWN_SKIPS = set(ODD_CHIP_RULES) | {"pokerkit-hilo-side-pot", "community-card", "stud-opener",
-                                     "razz-paired-board-order"}
+KNOWN_SKIPS = set(ODD_CHIP_RULES) | set(BREAKS_RULE)
 
 
 def check(out: dict) -> None:

@@ -330,9 +330,10 @@ class Mirror:
         their contenders are rebuilt from our events by test_settlement's model of the rules."""
         from tests.engine.test_settlement import put_in, side_pots
         h = self.hand
-        put, dead = put_in(h.events, h.n)
+        put, dead = put_in(h.events, h.n, h.structure.ante_style != "all")
         gone = {e.player for e in h.events if isinstance(e, (ev.Folded, ev.Mucked))}
-        pots = side_pots(put, dead, [p for p in range(h.n) if p not in gone])
+        broke = {e.player for e in h.events if isinstance(e, ev.Posted) and e.kind == "ante" and e.all_in}
+        pots = side_pots(put, dead, [p for p in range(h.n) if p not in gone], broke)
         won: dict[tuple, list[int]] = defaultdict(list)   # (pot, half) -> winners
         stacks = list(h.stacks)
         for e in h.events:
