@@ -91,7 +91,7 @@ class _Seat:
         self.sit_out_count = 0
         self.sit_out_timer = None
         self.connected = True
-        self.auto_blind = True
+        self.auto_blind = False     # seed 000: asked to post each blind until he turns it on
         self.auto = "ask"
         self.owes = "new"
         self.missed_sb = False

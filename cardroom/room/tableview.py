@@ -112,7 +112,7 @@ def view_for(table, account: int | None) -> api.TableView:
         street=hv.street if hv else "", my_seat=me.number if me else None, my_cards=my_cards,
         legal=legal, acting_seat=table.hand_seats[hand.actor] if live and hand.actor is not None else None,
         seconds_left=left, countdown=countdown, auto_action=me.auto if me else "ask",
-        auto_blind=me.auto_blind if me else True, sitting_out=bool(me and me.sitting_out),
+        auto_blind=bool(me and me.auto_blind), sitting_out=bool(me and me.sitting_out),
         draw_counts=draw_counts, chat=tuple(table.chat)[-60:],
         railbirds=tuple(sorted(n for a, n in table.watcher_names.items() if a not in seated_accounts)),
         waiting_list=tuple(n for _, n in table.wait_list), rules=table.rules_text(), buy_in=buy,

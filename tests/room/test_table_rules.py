@@ -141,6 +141,7 @@ def test_new_player_posts_the_big_blind_or_waits_for_it(make_room):
     _play_hand_out(room, clock, clients)
     late = room.connect("late")
     late.join("T")                                    # seat 5
+    late.set_auto_blind("T", True)
     late.buy_in("T", 10_000)
     late.post_or_wait("T", True)
     clock.advance(3.1)
@@ -172,11 +173,13 @@ def test_a_new_player_kept_out_between_the_button_and_the_big_blind_is_told_why(
     for name, number in (("a", 2), ("b", 3), ("c", 5)):
         c = room.connect(name)
         c.join("T", number)
+        c.set_auto_blind("T", True)
         c.buy_in("T", 10_000)
         clients.append(c)
     clock.advance(0.01)                                   # button 2, blinds 3 and 5
     late = room.connect("late")
     late.join("T", 4)
+    late.set_auto_blind("T", True)
     late.buy_in("T", 10_000)
     late.post_or_wait("T", True)
     _play_hand_out(room, clock, clients)
@@ -319,10 +322,19 @@ def test_rule_dead_button_nobody_skips_big_blind(make_room, leaver):
     assert t.plan.big_blind == (2 if due == 6 else 6)
 
 
-def test_auto_blind_option_is_on_by_default_and_can_be_toggled(make_room):
+def test_rule_auto_blind_starts_off(make_room):
+    """Seed 000 (DESIGN): Auto Blind is a toggle that starts off; a player is asked to post his
+    blind unless he turned it on, and may turn it on and off."""
     room, clock = make_room()
-    a = room.connect("alice")
-    a.join("T")
+    a, b = room.connect("alice"), room.connect("bob")
+    for x in (a, b):
+        x.join("T")
+        x.buy_in("T", 10_000)
+    assert not a.view("T").auto_blind and not b.view("T").auto_blind
+    clock.advance(0.01)
+    assert room.tables["T"].hand is None                    # nobody is dealt before answering
+    assert a.view("T").blind_prompt and b.view("T").blind_prompt
+    a.set_auto_blind("T", True)
     assert a.view("T").auto_blind
     a.set_auto_blind("T", False)
     assert not a.view("T").auto_blind
@@ -474,7 +486,7 @@ def test_without_auto_blind_the_player_is_asked_to_post_each_blind(make_room):
     a, b, c = [room.connect(n) for n in ("alice", "bob", "carol")]
     for x in (a, b, c):
         x.join("T")
-        x.set_auto_blind("T", False) if x is not c else None
+    c.set_auto_blind("T", True)                             # alice and bob leave it off
     for x in (a, b, c):
         x.buy_in("T", 10_000)
     clock.advance(0.01)
