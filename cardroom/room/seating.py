@@ -99,7 +99,8 @@ def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, *, stud: bool = Fal
         # A table starting up, or starting again (fewer than two players who owe nothing): the
         # blinds are simply dealt round, and nobody owes a post to come in.
         established = list(ready)
-    if starting or prev is None or prev.big_blind is None:
+    if starting or prev is None:
+        # The first hand, or a game starting again: the button moves one player, the blinds follow.
         button = _after(prev.button, established) if prev and prev.button is not None else established[0]
         dealt = list(established)
         sb, bb = _blinds(button, dealt)

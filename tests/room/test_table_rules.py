@@ -7,6 +7,7 @@ import pytest
 
 from cardroom.engine import events as ev
 from cardroom.room.api import BadBuyIn, ChatRefused, NotAllowedNow, RoomError, SeatTaken
+from cardroom.room.history import export_pokerstars
 from cardroom.room.seating import SeatFacts, plan_hand
 from tests.room.conftest import actor_client, seat_players, table_settings
 
@@ -317,9 +318,14 @@ def test_rule_dead_button_nobody_skips_big_blind(make_room, leaver):
     else:
         assert t.plan.small_blind == 4 and kinds == ["small blind", "big blind"]
     # The blinds go on round from there: the next big blind is the next player again.
-    rest = [c for c in clients if c is not gone]
+    rest, hand_id = [c for c in clients if c is not gone], t.hand_id
     _next_hand(room, clock, rest)
     assert t.plan.big_blind == (2 if due == 6 else 6)
+    # The hand is kept and exported as dealt: a dead small blind is no post at all.
+    assert clock.run_until(lambda: room.store.get_hand(hand_id).status == "settled", limit=60)
+    text = export_pokerstars(rest[0].hand(hand_id))
+    posts = [line.split(": posts ")[1].rsplit(" ", 1)[0] for line in text.splitlines() if ": posts " in line]
+    assert posts == (["big blind"] if leaver == 4 else ["small blind", "big blind"])
 
 
 def test_rule_auto_blind_starts_off(make_room):
