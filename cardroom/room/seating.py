@@ -86,7 +86,11 @@ def _in_arc(seat: int, start: int | None, end: int) -> bool:
     return seat == end or _between(seat, start, end)
 
 
-def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, *, stud: bool = False) -> HandPlan | None:
+def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, *, stud: bool = False,
+              dead_small_blind: bool = True) -> HandPlan | None:
+    """The next hand. dead_small_blind: a table of two blinds deals a hand without its small blind
+    when that seat's player is gone; other tables (the engine posts one or three blinds, all left of
+    its button) have the player before the big blind post it, even twice running."""
     ready = sorted(s.number for s in seats if s.ready)
     if len(ready) < 2:
         return None
@@ -106,7 +110,7 @@ def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, *, stud: bool = Fal
         sb, bb = _blinds(button, dealt)
         sb_seat = sb
     else:
-        dealt, button, sb, bb, sb_seat = _dead_button(ready, established, facts, prev)
+        dealt, button, sb, bb, sb_seat = _dead_button(ready, established, facts, prev, dead_small_blind)
     live, dead = {}, {}
     for n in dealt:
         f = facts[n]
@@ -130,7 +134,8 @@ def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, *, stud: bool = Fal
                     sb_seat)
 
 
-def _dead_button(ready: list[int], established: list[int], facts: dict, prev: HandPlan):
+def _dead_button(ready: list[int], established: list[int], facts: dict, prev: HandPlan,
+                 dead_small_blind: bool):
     """A game under way: (dealt, button, small blind or None, big blind, small blind's seat).
 
     The big blind is the next ready player after the last one (a newcomer there is dealt in, post
@@ -145,5 +150,8 @@ def _dead_button(ready: list[int], established: list[int], facts: dict, prev: Ha
     if len(dealt) == 2:
         sb = _before(bb, dealt)                       # heads-up the button posts the small blind
         return dealt, sb, sb, bb, sb
-    sb = sb_seat if sb_seat in dealt else None
+    if sb_seat in dealt:
+        sb = sb_seat
+    else:
+        sb = None if dead_small_blind else _before(bb, dealt)
     return dealt, _before(sb if sb is not None else bb, dealt), sb, bb, sb_seat

@@ -456,7 +456,8 @@ class Table:
                            owes=s.owes, missed_sb=s.missed_sb, missed_bb=s.missed_bb,
                            wants_post=s.wants_post)
                  for s in self.seats.values()]
-        plan = plan_hand(facts, self.plan, stud=self.settings.variant.bring_in)
+        plan = plan_hand(facts, self.plan, stud=self.settings.variant.bring_in,
+                         dead_small_blind=len(self.settings.structure.blinds) == 2)
         if plan is None:
             return
         if self._ask_for_blinds(plan):
@@ -493,7 +494,7 @@ class Table:
         self.hand_id = hand_id
         self.hand_seats = list(plan.dealt)
         self.hand_accounts = accounts
-        if plan.small_blind is None and len(st.blinds) == 2:
+        if plan.small_blind is None and plan.big_blind is not None:
             st = replace(st, blinds=st.blinds[1:])    # dead button: no small blind this hand
         self.hand = Hand(self.settings.variant, st, players, button=button, deck=deck,
                          rules=self.settings.rules)

@@ -328,6 +328,26 @@ def test_rule_dead_button_nobody_skips_big_blind(make_room, leaver):
     assert posts == (["big blind"] if leaver == 4 else ["small blind", "big blind"])
 
 
+def test_a_table_of_three_blinds_posts_all_three_left_of_the_button_after_a_leaver(make_room):
+    """Seed 002's three blinds: the dead small blind is for two-blind tables; with three, the
+    player before the big blind posts the small blind, and the engine's button stays right of all
+    three posters (else a blind would come from the wrong seat)."""
+    from cardroom.engine.betting import Structure
+
+    room, clock = make_room(table_settings(structure=Structure.make("fixed", 200, 400, blinds=(50, 100, 200))))
+    clients = seat_players(room, names=("a", "b", "c", "d", "e"))  # seats 2 to 6
+    clock.advance(0.01)
+    t = room.tables["T"]
+    assert (t.plan.button, t.plan.small_blind, t.plan.big_blind) == (2, 3, 4)
+    _play_hand_out(room, clock, clients)
+    gone = next(c for c in clients if c.view("T").my_seat == 4)
+    gone.leave("T")                                  # the player due the small blind
+    clock.advance(3.1)
+    assert (t.plan.button, t.plan.small_blind, t.plan.big_blind) == (2, 3, 5)
+    posts = [(t.hand_seats[e.player], e.kind, e.amount) for e in t.hand.events if isinstance(e, ev.Posted)]
+    assert posts == [(3, "small blind", 50), (5, "big blind", 100), (6, "blind", 200)]
+
+
 def test_rule_auto_blind_starts_off(make_room):
     """Seed 000 (DESIGN): Auto Blind is a toggle that starts off; a player is asked to post his
     blind unless he turned it on, and may turn it on and off."""
