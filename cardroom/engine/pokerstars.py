@@ -54,7 +54,8 @@ Interpretations, where the engine and PokerStars differ or PokerStars left no sa
   Tilt's, which fpdb's PokerStars parser does not read: it lost that bet from the player's result).
 - A protected all-in (a timeout) is written "NAME has timed out".
 - Cards mucked at the showdown appear in the summary ("mucked [..]") for the hero, and for everyone
-  only with reveal_mucked=True (the samples show them; a player-facing export should not).
+  with reveal_mucked=True (the samples show them; the room asks for them in every history, as seed
+  001 puts the hole cards of everyone who stayed in to the showdown in the hand history).
 - Player names are written exactly as given (brackets, spaces).
 """
 

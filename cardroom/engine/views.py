@@ -3,7 +3,9 @@
 `seat_view(hand, viewer)` is built from the hand for one player (or `None` for a railbird). A card
 the viewer may not see is not in the view at all: it is `None`, a face-down placeholder, so no UI
 can leak it by accident. `redact(event, viewer)` does the same for the event stream (dealer chat,
-live history). Draw counts are public until the first action after the draw (seed 002).
+live history). Draw counts are public until the first action after the draw (seed 002). A finished
+hand's history also shows the cards of everyone who stayed in to the showdown, shown or mucked
+(seed 001): `at_showdown` names them for `redact`.
 """
 
 from __future__ import annotations
@@ -68,12 +70,19 @@ def seat_view(hand, viewer: int | None) -> HandView:
     )
 
 
-def redact(event, viewer: int | None):
-    """The event as `viewer` may see it (None = a railbird): hidden cards become None."""
+def at_showdown(events) -> frozenset[int]:
+    """The players who stayed in to the showdown, shown or mucked there. Seed 001: "The hole cards
+    of all players who stay in to the showdown are included in the hand history"."""
+    return frozenset(e.player for e in events if isinstance(e, (ev.Shown, ev.Mucked)))
+
+
+def redact(event, viewer: int | None, revealed: frozenset[int] = frozenset()):
+    """The event as `viewer` may see it (None = a railbird): hidden cards become None, but for the
+    players in `revealed` (in a finished hand's history, those `at_showdown`)."""
     me = -1 if viewer is None else viewer
-    if isinstance(event, ev.DealtHole) and event.player != me:
+    if isinstance(event, ev.DealtHole) and event.player != me and event.player not in revealed:
         return event._replace(cards=tuple(c if up else None for c, up in zip(event.cards, event.up)))
-    if isinstance(event, ev.Drew) and event.player != me:
+    if isinstance(event, ev.Drew) and event.player != me and event.player not in revealed:
         return event._replace(discards=(None,) * len(event.discards), cards=(None,) * len(event.cards))
     if isinstance(event, ev.Burned):
         return event._replace(card=None)

@@ -136,6 +136,7 @@ class TableView:
     pending_chips: int = 0          # a stake change waiting for the hand to end
     table_chips: int = 0            # my chips here as a change of stake counts them (_Seat.table_chips)
     missed_blinds: bool = False     # I must post missed blinds or wait for the big blind
+    missed_posts: tuple[int, int] = (0, 0)   # what posting them costs: (live, dead)
     new_player: bool = False        # I sat down in a game under way: post a big blind now or wait for it
     message: str = ""               # the last thing the table said to me (a page, a timeout ...)
     blind_prompt: int = 0           # Auto Blind off: the blind I am asked to post now (0: none)

@@ -1,6 +1,7 @@
 """Hand histories: what the store keeps of a finished hand (record_of, public_text), a player's
-own view of a stored hand, with others' cards only where they were shown (player_history), and a
-player's hands in bulk, by day, as trackers read them (hands_by_day, day_files)."""
+own view of a stored hand (player_history), and a player's hands in bulk, by day, as trackers read
+them (hands_by_day, day_files). Others' hole cards are in a history only where their player stayed
+in to the showdown, shown or mucked (seed 001); folded hands stay hidden."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from functools import lru_cache
 from cardroom.engine import events as ev
 from cardroom.engine import phh
 from cardroom.engine.pokerstars import PLAY, to_pokerstars
-from cardroom.engine.views import redact
+from cardroom.engine.views import at_showdown, redact
 from cardroom.room.api import RoomError
 
 log = logging.getLogger("cardroom.history")
@@ -33,10 +34,10 @@ def record_of(hand, *, table: str, hand_id: str, when, seats: int, currency: str
 
 
 def public_text(hand, *, table: str, hand_id: str, when, seats: int, currency: str = PLAY) -> str:
-    """The public PokerStars text: no hole cards but those shown at the showdown."""
+    """The public PokerStars text: no hole cards but those that stayed in to the showdown."""
     try:
         return to_pokerstars(hand, hand_id=hand_id, table=table, when=when, max_seats=seats,
-                             currency=currency)
+                             currency=currency, reveal_mucked=True)
     except Exception:
         log.exception("PokerStars export failed for %s", hand_id)
         return ""
@@ -96,8 +97,9 @@ def player_history(store, hand_id: str, account: int) -> PlayerHand:
     me = mine[0]
     doc = _document(record)
     events = ev.from_json_list(doc.get("events", []))
+    revealed = at_showdown(events)
     return PlayerHand(record.hand_id, record.table, record.started_at, record.status, me, seats,
-                      tuple(redact(e, me) for e in events), record.rake_cents, doc.get("phh", ""),
+                      tuple(redact(e, me, revealed) for e in events), record.rake_cents, doc.get("phh", ""),
                       doc.get("seats", 10), tuple(store.get(s.account_id).name for s in seats),
                       doc.get("currency", PLAY))
 
@@ -117,7 +119,7 @@ def _replayed(hand: PlayerHand):
 
 
 def export_phh(hand: PlayerHand) -> str:
-    """The hand as PHH, as this player saw it: others' cards only where they were shown."""
+    """The hand as PHH, as this player may have it: others' cards where they stayed to the showdown."""
     replayed, me = _replayed(hand)
     return phh.export_hand(replayed, viewer=me, table=hand.table, hand=hand.hand_id)
 
@@ -126,7 +128,8 @@ def export_pokerstars(hand: PlayerHand) -> str:
     """The hand in PokerStars text with this player as the hero."""
     replayed, me = _replayed(hand)
     return to_pokerstars(replayed, hand_id=hand.hand_id, table=hand.table, when=hand.started_at,
-                         max_seats=hand.max_seats, hero=me, currency=hand.currency)
+                         max_seats=hand.max_seats, hero=me, currency=hand.currency,
+                         reveal_mucked=True)
 
 
 # ------------------------------------------------------------------ a player's hands in bulk

@@ -15,7 +15,7 @@ import logging
 import re
 import secrets
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from cardroom.engine import events as ev
@@ -94,10 +94,11 @@ class _Seat:
         self.sit_out_timer = None
         self.empty_timer = None    # runs while the seat has no chips and its player is away
         self.connected = True
-        self.auto_blind = True
+        self.auto_blind = False     # seed 000: asked to post each blind until he turns it on
         self.auto = "ask"
         self.owes = "new"
         self.missed_sb = False
+        self.missed_bb = False
         self.wants_post = True
         self.timed_out = False
         self.leaving = False
@@ -480,9 +481,11 @@ class Table:
         if self.status != "open" or (self.hand is not None and not self.hand.over):
             return
         facts = [SeatFacts(s.number, ready=s.stack > 0 and not s.sitting_out and not s.leaving,
-                           owes=s.owes, missed_sb=s.missed_sb, wants_post=s.wants_post)
+                           owes=s.owes, missed_sb=s.missed_sb, missed_bb=s.missed_bb,
+                           wants_post=s.wants_post)
                  for s in self.seats.values()]
-        plan = plan_hand(facts, self.plan, stud=self.settings.variant.bring_in)
+        plan = plan_hand(facts, self.plan, stud=self.settings.variant.bring_in,
+                         dead_small_blind=len(self.settings.structure.blinds) == 2)
         if plan is None:
             return
         if self._ask_for_blinds(plan):
@@ -502,6 +505,7 @@ class Table:
             if s:
                 s.owes = "missed"
                 s.missed_sb = s.missed_sb or number in plan.missed_sb
+                s.missed_bb = s.missed_bb or number in plan.missed_bb
         deck = Deck(self.rng)
         hand_id = self._new_hand_id()
         try:
@@ -518,11 +522,13 @@ class Table:
         self.hand_id = hand_id
         self.hand_seats = list(plan.dealt)
         self.hand_accounts = accounts
+        if plan.small_blind is None and plan.big_blind is not None:
+            st = replace(st, blinds=st.blinds[1:])    # dead button: no small blind this hand
         self.hand = Hand(self.settings.variant, st, players, button=button, deck=deck,
                          rules=self.settings.rules)
         for number in plan.dealt:
             s = self.seats[number]
-            s.owes, s.missed_sb = "", False
+            s.owes, s.missed_sb, s.missed_bb = "", False, False
             if s.message == _KEPT_OUT:
                 s.message = ""
         for s in self.seats.values():

@@ -9,6 +9,7 @@ from cardroom.engine.betting import FIXED
 from cardroom.engine.views import seat_view
 from cardroom.room import api
 from cardroom.room.narration import money
+from cardroom.room.seating import posts_owed
 
 
 def summary(table) -> api.TableSummary:
@@ -24,6 +25,16 @@ def summary(table) -> api.TableSummary:
         average_pot=sum(pots) // len(pots) if pots else 0,
         seeing_flop=100 * sum(s[3] for s in table.stats) // dealt if dealt else 0,
         hands_per_hour=len(recent), status=table.status)
+
+def _missed_posts(table, me) -> tuple[int, int]:
+    """What posting my missed blinds costs: (the big blind live, the small blind dead), each 0
+    when not owed."""
+    if me is None or me.owes != "missed":
+        return 0, 0
+    st = table.settings.structure
+    live, dead = posts_owed(me.owes, me.missed_sb, me.missed_bb)
+    return (st.big_blind if live else 0), (st.blinds[0] if dead and st.blinds else 0)
+
 
 def rules_text(table) -> api.TableRules:
     s = table.settings
@@ -101,11 +112,11 @@ def view_for(table, account: int | None) -> api.TableView:
         street=hv.street if hv else "", my_seat=me.number if me else None, my_cards=my_cards,
         legal=legal, acting_seat=table.hand_seats[hand.actor] if live and hand.actor is not None else None,
         seconds_left=left, countdown=countdown, auto_action=me.auto if me else "ask",
-        auto_blind=me.auto_blind if me else True, sitting_out=bool(me and me.sitting_out),
+        auto_blind=bool(me and me.auto_blind), sitting_out=bool(me and me.sitting_out),
         draw_counts=draw_counts, chat=tuple(table.chat)[-60:],
         railbirds=tuple(sorted(n for a, n in table.watcher_names.items() if a not in seated_accounts)),
         waiting_list=tuple(n for _, n in table.wait_list), rules=table.rules_text(), buy_in=buy,
         pending_chips=me.pending_chips if me else 0, table_chips=me.table_chips if me else 0,
-        missed_blinds=bool(me and me.owes == "missed"),
+        missed_blinds=bool(me and me.owes == "missed"), missed_posts=_missed_posts(table, me),
         new_player=bool(me and me.owes == "new" and not table.settings.variant.bring_in),
         message=me.message if me else "", blind_prompt=table._asking.get(me.number, 0) if me else 0)

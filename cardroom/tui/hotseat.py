@@ -49,8 +49,8 @@ def redact_view(view: TableView) -> TableView:
         if s.cards else s
         for s in view.seats)
     return replace(view, seats=seats, my_seat=None, my_cards=(), legal=None, message="",
-                   buy_in=None, pending_chips=0, table_chips=0, missed_blinds=False, auto_action="ask",
-                   sitting_out=False, blind_prompt=0)
+                   buy_in=None, pending_chips=0, table_chips=0, missed_blinds=False, missed_posts=(0, 0),
+                   auto_action="ask", sitting_out=False, blind_prompt=0)
 
 
 def seat_hotseat(room, table: str, players: list[str], bots: int, *, buy_in: int | None = None,

@@ -32,6 +32,7 @@ class Admin:
         for name, fp in zip(names, keys):
             c = self.room.connect(name, fp)
             c.join(table)
+            c.set_auto_blind(table, True)     # it starts off (seed 000): deal without asking
             c.buy_in(table, stack)
             clients.append(c)
         return clients

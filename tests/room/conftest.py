@@ -38,11 +38,15 @@ def make_room(tmp_path):
         s.close()
 
 
-def seat_players(room, table="T", names=("alice", "bob", "carol"), stack=10_000):
+def seat_players(room, table="T", names=("alice", "bob", "carol"), stack=10_000, auto_blind=True):
+    """Seat and buy in `names`. Auto Blind starts off (seed 000); these players turn it on unless
+    told not to, so hands are dealt without asking each for his blind."""
     clients = []
     for n in names:
         c = room.connect(n)
         c.join(table)
+        if auto_blind:
+            c.set_auto_blind(table, True)
         c.buy_in(table, stack)
         clients.append(c)
     return clients

@@ -5,10 +5,11 @@ import random
 import pytest
 
 from cardroom.engine import events as ev
+from cardroom.engine.cards import format_cards
 from cardroom.engine.phh import import_hand
 from cardroom.room.api import RoomError
 from cardroom.room.history import export_phh, export_pokerstars
-from tests.room.conftest import seat_players, table_settings
+from tests.room.conftest import actor_client, seat_players, table_settings
 
 
 def _bots_play(room, clock, clients, hands, table="T"):
@@ -19,7 +20,7 @@ def _bots_play(room, clock, clients, hands, table="T"):
 
 
 @pytest.mark.parametrize("game", ["holdem", "a5-triple", "stud8"])
-def test_every_hand_is_stored_whole_and_a_player_sees_others_cards_only_where_shown(make_room, game):
+def test_every_hand_is_stored_whole_and_a_player_sees_others_cards_only_at_the_showdown(make_room, game):
     room, clock = make_room(table_settings(game=game))
     clients = seat_players(room)
     _bots_play(room, clock, clients, 4)
@@ -29,12 +30,13 @@ def test_every_hand_is_stored_whole_and_a_player_sees_others_cards_only_where_sh
     record = listed[0]
     assert record.deck and record.events_json and record.history
     mine = alice.hand(record.hand_id)
-    shown = {e.player for e in mine.events if isinstance(e, ev.Shown)}
+    # Shown or mucked there (seed 001); before, a mucked hand was hidden too.
+    shown = {e.player for e in mine.events if isinstance(e, (ev.Shown, ev.Mucked))}
     for e in mine.events:
-        if isinstance(e, ev.DealtHole) and e.player != mine.me:
+        if isinstance(e, ev.DealtHole) and e.player != mine.me and e.player not in shown:
             hidden = [c for c, up in zip(e.cards, e.up) if not up]
             assert all(c is None for c in hidden)           # never a hidden card of another seat
-        if isinstance(e, ev.Drew) and e.player != mine.me:
+        if isinstance(e, ev.Drew) and e.player != mine.me and e.player not in shown:
             assert all(c is None for c in e.cards + e.discards)
     phh = export_phh(mine)
     replayed = import_hand(phh)
@@ -69,6 +71,39 @@ def test_the_room_writes_play_chips_as_play_money_unless_told_its_currency(make_
                 assert "Hold'em Limit ($2/$4 USD)" in header and "Play Money" not in table_line
 
 
+def test_rule_showdown_hole_cards_in_every_history(make_room):
+    """Seed 001: "The hole cards of all players who stay in to the showdown are included in the
+    hand history", shown or mucked: in every player's history, his PokerStars and PHH exports and
+    the stored public text. A folded hand stays hidden (but from its own player)."""
+    room, clock = make_room(seed=1)                      # this deal ends in a show and a muck
+    clients = seat_players(room)
+    clock.advance(0.01)
+    t = room.tables["T"]
+    hand, hand_id = t.hand, t.hand_id
+    actor_client(clients).act("T", "fold")
+    while not hand.over:
+        c = actor_client(clients)
+        c.act("T", "check" if c.view("T").legal.check else "call")
+    assert clock.run_until(lambda: room.store.get_hand(hand_id).status == "settled", limit=60)
+    mucker = next(e.player for e in hand.events if isinstance(e, ev.Mucked))
+    folder = hand.folded.index(True)
+    dealt = {e.player: e.cards for e in hand.events if isinstance(e, ev.DealtHole)}
+    mucked, folded = dealt[mucker], dealt[folder]
+    for c in clients:
+        mine = c.hand(hand_id)
+        dealt = {e.player: e.cards for e in mine.events if isinstance(e, ev.DealtHole)}
+        assert dealt[mucker] == mucked
+        assert dealt[folder] == (folded if mine.me == folder else (None, None))
+        stars = export_pokerstars(mine)
+        assert f"mucked [{format_cards(mucked)}]" in stars
+        assert format_cards(folded) not in stars or mine.me == folder
+        phh = export_phh(mine)
+        assert "".join(map(repr, mucked)) in phh
+        assert ("".join(map(repr, folded)) in phh) == (mine.me == folder)
+    public = room.store.get_hand(hand_id).history
+    assert f"mucked [{format_cards(mucked)}]" in public and format_cards(folded) not in public
+
+
 def test_a_player_cannot_open_a_hand_he_did_not_play(make_room):
     room, clock = make_room(table_settings(name="T"), table_settings(name="U"))
     clients = seat_players(room, "T", names=("alice", "bob"))
@@ -79,7 +114,7 @@ def test_a_player_cannot_open_a_hand_he_did_not_play(make_room):
         stranger.hand(hand_id)
 
 
-def test_the_public_history_shows_no_hole_cards_that_were_not_shown(make_room):
+def test_the_public_history_shows_no_hole_cards_but_those_at_the_showdown(make_room):
     room, clock = make_room()
     clients = seat_players(room)
     _bots_play(room, clock, clients, 3)

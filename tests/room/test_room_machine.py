@@ -619,6 +619,7 @@ def _two_player_room(tmp_path, table: TableSettings | None = None):
     a, b = room.connect("ann"), room.connect("bob")
     for c in (a, b):
         c.join("T")
+        c.set_auto_blind("T", True)
         c.buy_in("T", 5_000)
     clock.advance(0.1)
     return room, clock, store, a, b
@@ -673,6 +674,7 @@ def test_everyone_folds_to_two_protected_all_ins(tmp_path):
     clients = [room.connect(n) for n in ("ann", "bob", "cat", "dan")]
     for c in clients:
         c.join("T")
+        c.set_auto_blind("T", True)
         c.buy_in("T", 5_000)
     clock.advance(0.1)
     table = room.tables["T"]

@@ -7,6 +7,7 @@ import pytest
 
 from cardroom.engine import events as ev
 from cardroom.room.api import BadBuyIn, ChatRefused, NotAllowedNow, RoomError, SeatTaken
+from cardroom.room.history import export_pokerstars
 from cardroom.room.seating import SeatFacts, plan_hand
 from tests.room.conftest import actor_client, seat_players, table_settings
 
@@ -141,6 +142,7 @@ def test_new_player_posts_the_big_blind_or_waits_for_it(make_room):
     _play_hand_out(room, clock, clients)
     late = room.connect("late")
     late.join("T")                                    # seat 5
+    late.set_auto_blind("T", True)
     late.buy_in("T", 10_000)
     late.post_or_wait("T", True)
     clock.advance(3.1)
@@ -163,20 +165,29 @@ def test_no_posting_between_the_button_and_the_big_blind():
 
 
 def test_a_new_player_kept_out_between_the_button_and_the_big_blind_is_told_why(make_room):
-    """Seen over ssh: heads-up, a newcomer in the seat after the next button pressed "post now",
-    was not dealt in (he would sit in the small blind), and his screen still said "you will post"
-    with no word of why. The table now tells him the rule."""
+    """Seen over ssh: a newcomer between the next button and big blind pressed "post now", was not
+    dealt in, and his screen still said "you will post" with no word of why. The table now tells
+    him the rule. (Seen heads-up then; under the dead button a newcomer there is the next big
+    blind, so the seats here leave a gap the blinds pass over.)"""
     room, clock = make_room()
-    clients = seat_players(room, names=("a", "b"))        # seats 2 and 3, the button on 2
-    clock.advance(0.01)
+    clients = []
+    for name, number in (("a", 2), ("b", 3), ("c", 5)):
+        c = room.connect(name)
+        c.join("T", number)
+        c.set_auto_blind("T", True)
+        c.buy_in("T", 10_000)
+        clients.append(c)
+    clock.advance(0.01)                                   # button 2, blinds 3 and 5
     late = room.connect("late")
-    late.join("T")                                        # seat 4
+    late.join("T", 4)
+    late.set_auto_blind("T", True)
     late.buy_in("T", 10_000)
     late.post_or_wait("T", True)
     _play_hand_out(room, clock, clients)
     clock.advance(3.1)
     t = room.tables["T"]
-    assert t.plan.button == 3 and 4 not in t.hand_seats   # he would be the small blind
+    assert (t.plan.button, t.plan.small_blind, t.plan.big_blind) == (3, 5, 2)
+    assert 4 not in t.hand_seats                          # between the button and the small blind
     assert "between the button and the big blind" in late.view("T").message
     assert "between the button" not in clients[0].view("T").message
     _play_hand_out(room, clock, clients)
@@ -226,10 +237,130 @@ def test_missed_blinds_are_recorded_and_posted_as_big_blind_live_plus_small_blin
     assert 4 not in p3.dealt or p3.big_blind == 4 or (4 in p3.live_posts and 4 in p3.dead_posts)
 
 
-def test_auto_blind_option_is_on_by_default_and_can_be_toggled(make_room):
+def _next_hand(room, clock, clients):
+    """Play the hand in progress out and deal the next one."""
+    _play_hand_out(room, clock, clients)
+    clock.advance(3.1)
+
+
+def _posts_of(table, number):
+    """(kind, amount) of each post made by the player in seat `number` in the hand in progress."""
+    me = table.hand_seats.index(number)
+    return [(e.kind, e.amount) for e in table.hand.events if isinstance(e, ev.Posted) and e.player == me]
+
+
+def test_rule_missed_small_blind_only_posts_it_dead(make_room):
+    """DESIGN (seed 001, "post the missed blinds or their equivalent"): a player who missed only
+    the small blind posts it dead, not a live big blind as well."""
     room, clock = make_room()
-    a = room.connect("alice")
-    a.join("T")
+    clients = seat_players(room, names=("a", "b", "c", "d"))       # seats 2 to 5
+    clock.advance(0.01)
+    t = room.tables["T"]
+    x = t.plan.big_blind
+    me = next(c for c in clients if c.view("T").my_seat == x)
+    me.sit_out("T")                                  # after his big blind, out for his small blind
+    _next_hand(room, clock, clients)
+    assert x not in t.hand_seats and t.plan.big_blind != x
+    assert me.view("T").missed_blinds                # the small blind passed him, the big did not
+    me.sit_in("T")
+    me.post_or_wait("T", True)
+    for _ in range(4):
+        _next_hand(room, clock, clients)
+        if x in t.hand_seats:
+            break
+    assert _posts_of(t, x) == [("dead", 100)]
+
+
+def test_rule_missed_big_blind_posts_big_live_small_dead(make_room):
+    """DESIGN: a player who missed the big blind (with or without the small) posts the big blind
+    live plus the small blind dead, here one who sat out through the big blind alone."""
+    room, clock = make_room()
+    clients = seat_players(room, names=("a", "b", "c", "d"))       # seats 2 to 5
+    clock.advance(0.01)
+    t = room.tables["T"]
+    x = 5                                            # button 2, blinds 3 and 4: 5 is the next big blind
+    assert t.plan.big_blind == 4
+    me = next(c for c in clients if c.view("T").my_seat == x)
+    me.sit_out("T")
+    _next_hand(room, clock, clients)
+    assert t.plan.big_blind == 2 and me.view("T").missed_blinds
+    me.sit_in("T")
+    me.post_or_wait("T", True)
+    for _ in range(4):
+        _next_hand(room, clock, clients)
+        if x in t.hand_seats:
+            break
+    assert x != t.plan.big_blind
+    assert sorted(_posts_of(t, x)) == [("dead", 100), ("live", 200)]
+
+
+@pytest.mark.parametrize("leaver", [3, 4, 5], ids=["due-the-button", "due-the-small-blind",
+                                                  "due-the-big-blind"])
+def test_rule_dead_button_nobody_skips_big_blind(make_room, leaver):
+    """DESIGN (dead button): the big blind goes to the next player after the last big blind,
+    whoever leaves before him. Five players in seats 2 to 6, button 2, blinds 3 and 4: whoever of
+    3, 4 or 5 leaves, the next big blind is the first player left after seat 4. With the small
+    blind's player gone, the small blind is dead (nobody posts it) and the button stays put."""
+    room, clock = make_room()
+    clients = seat_players(room, names=("a", "b", "c", "d", "e"))  # seats 2 to 6
+    clock.advance(0.01)
+    t = room.tables["T"]
+    assert (t.plan.button, t.plan.small_blind, t.plan.big_blind) == (2, 3, 4)
+    _play_hand_out(room, clock, clients)
+    gone = next(c for c in clients if c.view("T").my_seat == leaver)
+    gone.leave("T")
+    clock.advance(3.1)
+    due = 6 if leaver == 5 else 5
+    assert t.plan.big_blind == due and leaver not in t.hand_seats
+    kinds = [e.kind for e in t.hand.events if isinstance(e, ev.Posted)]
+    if leaver == 4:
+        assert t.plan.small_blind is None and t.plan.button == 3 and kinds == ["big blind"]
+    else:
+        assert t.plan.small_blind == 4 and kinds == ["small blind", "big blind"]
+    # The blinds go on round from there: the next big blind is the next player again.
+    rest, hand_id = [c for c in clients if c is not gone], t.hand_id
+    _next_hand(room, clock, rest)
+    assert t.plan.big_blind == (2 if due == 6 else 6)
+    # The hand is kept and exported as dealt: a dead small blind is no post at all.
+    assert clock.run_until(lambda: room.store.get_hand(hand_id).status == "settled", limit=60)
+    text = export_pokerstars(rest[0].hand(hand_id))
+    posts = [line.split(": posts ")[1].rsplit(" ", 1)[0] for line in text.splitlines() if ": posts " in line]
+    assert posts == (["big blind"] if leaver == 4 else ["small blind", "big blind"])
+
+
+def test_a_table_of_three_blinds_posts_all_three_left_of_the_button_after_a_leaver(make_room):
+    """Seed 002's three blinds: the dead small blind is for two-blind tables; with three, the
+    player before the big blind posts the small blind, and the engine's button stays right of all
+    three posters (else a blind would come from the wrong seat)."""
+    from cardroom.engine.betting import Structure
+
+    room, clock = make_room(table_settings(structure=Structure.make("fixed", 200, 400, blinds=(50, 100, 200))))
+    clients = seat_players(room, names=("a", "b", "c", "d", "e"))  # seats 2 to 6
+    clock.advance(0.01)
+    t = room.tables["T"]
+    assert (t.plan.button, t.plan.small_blind, t.plan.big_blind) == (2, 3, 4)
+    _play_hand_out(room, clock, clients)
+    gone = next(c for c in clients if c.view("T").my_seat == 4)
+    gone.leave("T")                                  # the player due the small blind
+    clock.advance(3.1)
+    assert (t.plan.button, t.plan.small_blind, t.plan.big_blind) == (2, 3, 5)
+    posts = [(t.hand_seats[e.player], e.kind, e.amount) for e in t.hand.events if isinstance(e, ev.Posted)]
+    assert posts == [(3, "small blind", 50), (5, "big blind", 100), (6, "blind", 200)]
+
+
+def test_rule_auto_blind_starts_off(make_room):
+    """Seed 000 (DESIGN): Auto Blind is a toggle that starts off; a player is asked to post his
+    blind unless he turned it on, and may turn it on and off."""
+    room, clock = make_room()
+    a, b = room.connect("alice"), room.connect("bob")
+    for x in (a, b):
+        x.join("T")
+        x.buy_in("T", 10_000)
+    assert not a.view("T").auto_blind and not b.view("T").auto_blind
+    clock.advance(0.01)
+    assert room.tables["T"].hand is None                    # nobody is dealt before answering
+    assert a.view("T").blind_prompt and b.view("T").blind_prompt
+    a.set_auto_blind("T", True)
     assert a.view("T").auto_blind
     a.set_auto_blind("T", False)
     assert not a.view("T").auto_blind
@@ -381,7 +512,7 @@ def test_without_auto_blind_the_player_is_asked_to_post_each_blind(make_room):
     a, b, c = [room.connect(n) for n in ("alice", "bob", "carol")]
     for x in (a, b, c):
         x.join("T")
-        x.set_auto_blind("T", False) if x is not c else None
+    c.set_auto_blind("T", True)                             # alice and bob leave it off
     for x in (a, b, c):
         x.buy_in("T", 10_000)
     clock.advance(0.01)

@@ -302,6 +302,7 @@ def test_a_player_who_goes_bust_while_disconnected_gives_the_seat_back_after_the
     seat_players(room, names=("alice",))
     carol = room.connect("carol")
     carol.join("T")
+    carol.set_auto_blind("T", True)                         # Auto Blind starts off (seed 000)
     carol.buy_in("T", 100)                                  # all in from her first blind
     carol.close()
     assert clock.run_until(lambda: table.hand is not None and table.hand.over, limit=600)

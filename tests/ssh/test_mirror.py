@@ -88,6 +88,7 @@ class TableWorld:
         for name in ("ann", "bob", "cy"):
             c = self.room.connect(name)
             c.join("T")
+            c.set_auto_blind("T", True)       # it starts off (seed 000): deal without asking
             c.buy_in("T", 10_000)
             self.players.append(c)
         self.mirrors = Mirrors(quiet=0.0)

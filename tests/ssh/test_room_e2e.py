@@ -68,9 +68,11 @@ async def _sit_down(served, key, name, size=(100, 30)):
     conn, screen = await _at_lobby(served, key, name, size)
     screen.send("j")                                    # join the first table
     await screen.wait_for("Buy in at")                  # the dialog (the footer says "Buy in" too)
+    table = served.room.tables[TABLE]
+    # Auto Blind starts off (seed 000): these players turn it on, so hands deal without asking.
+    table.set_auto_blind(served.store.find(name).id, True)
     await asyncio.sleep(0.2)
     screen.send("\r")                                   # take the offered default
-    table = served.room.tables[TABLE]
     await _until(lambda: (s := table.seat_of(served.store.find(name).id)) is not None and s.stack > 0)
     return conn, screen
 

@@ -157,6 +157,11 @@ def test_two_players_over_real_ssh_in_tmux(tmp_path):
         tmux.wait("bob", f"Buy in at {TABLE}")
         tmux.keys("bob", "Enter")
 
+        # Auto Blind starts off (seed 000): each is asked for his blind before the deal.
+        for name in ("alice", "bob"):
+            tmux.wait(name, "Post the blind of")
+            tmux.keys(name, "Enter")
+
         deadline = time.monotonic() + 10
         actor = None
         while actor is None:

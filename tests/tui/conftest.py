@@ -37,11 +37,15 @@ class World:
         for t in self.room.tables.values():   # deterministic hand numbers for snapshots
             t._new_hand_id = lambda: str(next(ids))
 
-    def seat(self, table, names, stack=10_000):
+    def seat(self, table, names, stack=10_000, auto_blind=True):
+        """Seat and buy in `names`, with Auto Blind turned on (it starts off, seed 000) unless
+        told not to."""
         out = []
         for n in names:
             c = self.room.connect(n)
             c.join(table)
+            if auto_blind:
+                c.set_auto_blind(table, True)
             c.buy_in(table, stack)
             out.append(c)
         return out

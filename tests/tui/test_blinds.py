@@ -110,7 +110,8 @@ async def test_missed_blinds_offer_post_now_or_wait(world):
         await pilot.pause()
         assert not alice.view("T").sitting_out and alice.view("T").missed_blinds
         text = screen_text(app)
-        assert "You missed the blinds:  [p] Post missed blinds now  [w] Wait for the big blind" in text
+        # She missed the big blind: $2 live plus the $1 small blind dead (DESIGN, missed blinds).
+        assert "You missed the blinds:  [p] Post $2 + $1 dead  [w] Wait for the big blind" in text
         footer = " ".join(text.splitlines()[-3:])
         assert "p Post now" in footer and "w Wait for big blind" in footer
         await pilot.press("w")
@@ -132,6 +133,27 @@ async def test_missed_blinds_offer_post_now_or_wait(world):
         await pilot.pause()
         text = screen_text(app)
         assert "You missed the blinds" not in text and "Post missed blinds" not in text
+
+
+async def test_a_missed_small_blind_alone_is_offered_as_that_blind_dead(world):
+    """DESIGN (missed blinds): out only while his small blind came round, he owes just that, dead;
+    the prompt says so and its amount."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol", "dave"])     # seats 2 to 5: blinds 3 and 4
+    w.clock.advance(0.01)
+    t = w.room.tables["T"]
+    carol = next(c for c in clients if c.view("T").my_seat == t.plan.big_blind)
+    carol.sit_out("T")                                            # right after her big blind
+    play_out(w, clients)
+    w.clock.advance(3.1)
+    assert carol.view("T").missed_blinds and carol.view("T").missed_posts == (0, 100)
+    app = build_app(carol, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_table(app, pilot)
+        await pilot.press("s")                                    # sit in
+        await pilot.pause()
+        text = screen_text(app)
+        assert "You missed the small blind:  [p] Post $1 dead  [w] Wait for the big blind" in text
 
 
 async def test_a_new_player_may_post_a_big_blind_to_play_at_once_or_wait_for_it(world):

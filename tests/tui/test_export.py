@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import TextArea
 
+from cardroom.engine import events as ev
 from cardroom.engine.cards import format_cards
 from cardroom.tui import UIOptions, build_app
 from cardroom.tui.screens.history import ExportScreen, HandScreen, HistoryScreen
@@ -102,6 +103,38 @@ def test_a_draw_hand_history_names_each_street_as_the_felt_does(world):
     heads = [line.strip("- ") for line in lines if line.startswith("--")]
     assert heads == ["before the draw", "the first draw", "after the first draw", "the second draw",
                      "after the second draw", "the third draw", "after the third draw"]
+
+
+def test_a_hand_mucked_at_the_showdown_is_in_the_others_history_with_its_cards(world):
+    """Seed 001: "The hole cards of all players who stay in to the showdown are included in the
+    hand history". The history screen said only "carol mucks"; it now gives her final hand."""
+    from cardroom.engine.variants import find_variant
+    from cardroom.tui.screens.history import hand_lines
+
+    from .conftest import passive, table_settings
+
+    w = world(table_settings(game="27-triple"))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    w.clock.advance(0.01)
+    t = w.room.tables["T"]
+    hand, hand_id = t.hand, t.hand_id
+    while (a := w.actor(clients)) is not None:
+        passive(a)
+    w.clock.advance(0.01)
+    mucker = next(e.player for e in hand.events if isinstance(e, ev.Mucked))   # this deal has one
+    held: set = set()
+    for e in hand.events:
+        if isinstance(e, ev.DealtHole) and e.player == mucker:
+            held |= set(e.cards)
+        if isinstance(e, ev.Drew) and e.player == mucker:
+            held = (held - set(e.discards)) | set(e.cards)
+    name = hand.players[mucker].name
+    for c in clients:
+        if c.name == name:
+            continue
+        lines = [x.plain for x in hand_lines(c.hand(hand_id), find_variant("27-triple"))]
+        muck = next(x for x in lines if x.startswith(f"  {name} mucks"))
+        assert set(muck.split()[2:]) == {repr(x) for x in held}
 
 
 async def test_the_hand_in_progress_is_not_opened_as_an_empty_history(world):

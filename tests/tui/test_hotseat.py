@@ -21,9 +21,17 @@ def hidden_cards(client, table="T") -> set[str]:
     return {RANKS[c.rank] + SUIT_SYMBOLS[c.suit] for c, up in zip(me.cards, me.up) if c is not None and not up}
 
 
+def auto_blind_on(hs):
+    """The local players turn Auto Blind on (it starts off, seed 000): these tests are about
+    passing the device for decisions, not for blinds."""
+    for c in hs.clients.values():
+        c.set_auto_blind(hs.table, True)
+
+
 async def test_two_local_players_and_a_bot_play_a_hand_without_seeing_each_others_cards(world):
     w = world(table_settings(seats=4))
     hs = seat_hotseat(w.room, "T", ["alice", "bob"], bots=1, seed=3)
+    auto_blind_on(hs)
     w.clock.advance(0.01)
     clients = hs.clients
     app = build_app(clients["alice"], hotseat=hs, options=UIOptions(sound=False))
@@ -86,6 +94,7 @@ async def test_a_local_players_clock_starts_when_they_take_the_device(world):
     on the pass screen starts it. Before, a player could time out behind the pass screen."""
     w = world(table_settings(seats=4, clock_waits_for_ready=True))
     hs = seat_hotseat(w.room, "T", ["alice", "bob"], bots=0, seed=3)
+    auto_blind_on(hs)
     w.clock.advance(0.01)
     app = build_app(hs.clients["alice"], hotseat=hs, options=UIOptions(sound=False))
     async with app.run_test(size=SIZE) as pilot:
@@ -106,6 +115,7 @@ async def test_one_local_player_with_bots_keeps_his_own_view_and_is_never_asked_
     ann", and between his turns ann saw the railbird's view, without his own cards."""
     w = world(table_settings(seats=4))
     hs = seat_hotseat(w.room, "T", ["ann"], bots=2, seed=5)
+    auto_blind_on(hs)
     w.clock.advance(0.01)
     ann = hs.clients["ann"]
     app = build_app(ann, hotseat=hs, options=UIOptions(sound=False))

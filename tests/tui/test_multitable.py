@@ -12,9 +12,11 @@ from .conftest import SIZE, others_until, passive, screen_text, table_settings
 
 
 def sit(w, clients, table, stack=10_000):
-    """Seat already-connected clients at another table (a second connect would take over)."""
+    """Seat already-connected clients at another table (a second connect would take over), Auto
+    Blind on (it starts off, seed 000)."""
     for c in clients:
         c.join(table)
+        c.set_auto_blind(table, True)
         c.buy_in(table, stack)
 
 

@@ -286,6 +286,7 @@ async def test_leave_while_all_in_says_the_hand_plays_on(world):
     alice, bob, carol = w.room.connect("alice"), w.room.connect("bob"), w.room.connect("carol")
     for c, stack in ((alice, 10_000), (bob, 2_000), (carol, 10_000)):
         c.join("T")
+        c.set_auto_blind("T", True)
         c.buy_in("T", stack)
     w.clock.advance(0.01)
     clients = [alice, bob, carol]
@@ -518,6 +519,7 @@ async def test_a_call_of_the_whole_stack_says_all_in(world):
     alice, bob = w.room.connect("alice"), w.room.connect("bob")
     for c, stack in ((alice, 10_000), (bob, 2_000)):
         c.join("T")
+        c.set_auto_blind("T", True)
         c.buy_in("T", stack)
     w.clock.advance(0.01)
     assert w.actor([alice, bob]) is alice                  # heads-up the button acts first
@@ -695,6 +697,7 @@ async def test_a_raise_of_the_whole_stack_is_confirmed_as_all_in(world):
     alice, bob = w.room.connect("alice"), w.room.connect("bob")
     for c, stack in ((alice, 10_000), (bob, 2_000)):
         c.join("T")
+        c.set_auto_blind("T", True)
         c.buy_in("T", stack)
     w.clock.advance(0.01)
     alice.act("T", "raise", 1_200)                          # bob's smallest re-raise is more than he has

@@ -11,6 +11,7 @@ from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD
 from cardroom.engine.hand import Hand, ante_posters
 from cardroom.engine.phh.fields import PREFIX, _to_units, variant_code
+from cardroom.engine.views import at_showdown
 
 
 # ---------------------------------------------------------------------------- TOML writing
@@ -79,10 +80,11 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
                 comments: bool = True, **meta: Any) -> str:
     """The hand (finished or still running) as PHH TOML text.
 
-    viewer: None writes every card (the dealer's history); a player index writes what that player
-    saw (other players' down cards as ??, except those shown). cents_per_unit: 100 writes dollars,
-    1 integer cents. meta: optional PHH fields (table, hand, time, event, currency, seat_count, ...)
-    or user fields (names starting with '_'); `players` and `seats` default to the hand's own.
+    viewer: None writes every card (the dealer's history); a player index writes his history (other
+    players' down cards as ??, but for those at the showdown, shown or mucked: seed 001).
+    cents_per_unit: 100 writes dollars, 1 integer cents. meta: optional PHH fields (table, hand,
+    time, event, currency, seat_count, ...) or user fields (names starting with '_'); `players`
+    and `seats` default to the hand's own.
     """
     if not isinstance(cents_per_unit, int) or isinstance(cents_per_unit, bool) or cents_per_unit <= 0:
         raise ValueError("cents_per_unit must be a positive integer")
@@ -169,7 +171,7 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
 def _export_actions(hand: Hand, order, who, amt, viewer, comments: bool) -> list[str]:
     lines: list[str] = []
     names = [hand.players[p].name for p in range(hand.n)]
-    shown = {e.player for e in hand.events if isinstance(e, ev.Shown)}
+    shown = at_showdown(hand.events)
 
     def add(action: str, note: str = "") -> None:
         note = _comment(note) if comments else ""

@@ -6,9 +6,10 @@ Two questions the table may put to me before a hand, shown on a prompt line abov
 their keys in the footer and the action bar):
 - Auto Blind off (`view.blind_prompt`): "Post the blind of $X?" Enter posts, Esc declines (sits me
   out); while asked, these keys mean that and nothing else (Esc does not go to the lobby).
-- Missed blinds (`view.missed_blinds`): `p` posts them as soon as he may (big blind live, small
-  blind dead), `w` waits for the big blind instead. A new player in a game under way
-  (`view.new_player`) has the same choice: post the big blind to be dealt in, or wait for it."""
+- Missed blinds (`view.missed_blinds`): `p` posts them as soon as he may (a missed big blind live
+  plus the small blind dead, a missed small blind alone dead: `view.missed_posts`), `w` waits for
+  the big blind instead. A new player in a game under way (`view.new_player`) has the same
+  choice: post the big blind to be dealt in, or wait for it."""
 
 from __future__ import annotations
 
@@ -310,8 +311,10 @@ class TableScreen(Screen):
             return Text.assemble((f"Post the blind of {money(v.blind_prompt)}?", "bold"),
                                  " [Enter] post  [Esc] sit out")
         if v.missed_blinds:
-            t = Text.assemble(("You missed the blinds:", "bold"),
-                              "  [p] Post missed blinds now  [w] Wait for the big blind")
+            live, dead = v.missed_posts
+            cost = f"{money(live)} + {money(dead)} dead" if live else f"{money(dead)} dead"
+            t = Text.assemble((f"You missed the {'blinds' if live else 'small blind'}:", "bold"),
+                              f"  [p] Post {cost}  [w] Wait for the big blind")
             posting = "   (you will post them)"
         elif v.new_player:
             t = Text.assemble(("New here:", "bold"), "  [p] Post the big blind now  [w] Wait for it")
