@@ -57,6 +57,17 @@ class RoomSettings:
     chat_per_second: float = 0.5           # then this many a second
 
 
+# Seconds left at which a shutdown's countdown warns everyone again (those under its length).
+SHUTDOWN_WARNINGS = (3600, 1800, 900, 600, 300, 240, 180, 120, 60, 30, 10)
+
+
+def span(seconds: float) -> str:
+    """A countdown's time left for people: "5 minutes", "1 minute 30 seconds", "10 seconds"."""
+    minutes, secs = divmod(max(1, round(seconds)), 60)
+    parts = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((minutes, "minute"), (secs, "second")) if n]
+    return " ".join(parts)
+
+
 class Room:
     def __init__(self, tables: list[TableSettings], store: Store, clock: Clock, *,
                  settings: RoomSettings | None = None, rng=None,
@@ -69,6 +80,11 @@ class Room:
         self.tables: dict[str, Table] = {}
         self.clients: dict[int, list[RoomClient]] = {}   # account -> live clients
         self.muted: set[int] = store.muted_accounts()   # kept in the store too: mutes outlive a restart
+        # A shutdown under way (shutdown_in): when dealing stops, its timers, and what stops the server.
+        self.closing_at: float | None = None
+        self.draining = False            # dealing has stopped: the room waits for the hands in progress
+        self._shutdown_timers: list = []
+        self._stop: Callable[[], None] | None = None
         for t in tables:
             self.add_table(t)
 
@@ -112,6 +128,8 @@ class Room:
             old._page("You logged in from somewhere else: this session is closed")
         for table in self.tables.values():
             table.set_connected(account.id, True)
+        if self.closing_at is not None:
+            client._page(self._closing_words())
         return client
 
     def _disconnected(self, client: RoomClient) -> None:
@@ -153,6 +171,68 @@ class Room:
 
     def lobby(self) -> list[api.TableSummary]:
         return [t.summary() for t in self.tables.values()]
+
+    # ------------------------------------------------------------------ closing the room
+    def shutdown_in(self, seconds: float, stop: Callable[[], None]) -> None:
+        """Close the room after a countdown, voiding nothing: everyone (every table and every
+        session) is told now and again as it runs down (SHUTDOWN_WARNINGS); at zero no new hand
+        starts, the hands in progress are played out and settled, and then `stop()` is called
+        (serve stops the server). A countdown already running is replaced."""
+        if not seconds > 0:
+            raise RoomError("a shutdown countdown is longer than zero")
+        self._cancel_timers()
+        self._stop = stop
+        self.closing_at = self.clock.now() + seconds
+        log.info("shutdown in %s", span(seconds))
+        self.broadcast(self._closing_words())
+        for left in SHUTDOWN_WARNINGS:
+            if left < seconds:
+                self._shutdown_timers.append(self.clock.call_later(
+                    seconds - left, lambda: self.broadcast(self._closing_words())))
+        self._shutdown_timers.append(self.clock.call_later(seconds, self._stop_dealing))
+
+    def cancel_shutdown(self) -> bool:
+        """Call off a shutdown (during its countdown or while its last hands are played out):
+        tables deal again. False if none was under way."""
+        if self.closing_at is None:
+            return False
+        self._cancel_timers()
+        self.closing_at, self.draining, self._stop = None, False, None
+        log.info("shutdown cancelled")
+        self.broadcast("The shutdown is cancelled: the room stays open")
+        for table in self.tables.values():
+            table.closing = None
+            table._maybe_start()
+        return True
+
+    def _closing_words(self) -> str:
+        if self.draining:
+            return "The room is closing: no new hands; the hands in progress are played out"
+        return (f"The room closes in {span(self.closing_at - self.clock.now())}: then no new hand "
+                "starts, and the hands in progress are played out")
+
+    def _cancel_timers(self) -> None:
+        for timer in self._shutdown_timers:
+            timer.cancel()
+        self._shutdown_timers = []
+
+    def _stop_dealing(self) -> None:
+        self._shutdown_timers = []
+        self.draining = True
+        log.info("shutdown: no new hands; waiting for the hands in progress")
+        self.broadcast(self._closing_words())
+        for table in self.tables.values():
+            table.closing = self._table_idle
+        self._table_idle()
+
+    def _table_idle(self) -> None:
+        """A table has no hand in progress: once none has, the room stops."""
+        if not self.draining or any(t.hand is not None and not t.hand.over for t in self.tables.values()):
+            return
+        stop, self._stop = self._stop, None
+        if stop is not None:
+            log.info("shutdown: every hand is settled; the room stops")
+            stop()
 
     def table(self, name: str) -> Table:
         try:
