@@ -16,19 +16,25 @@ import base64
 import binascii
 import hashlib
 import logging
+import re
 from dataclasses import dataclass
 from typing import Callable
 
 from cardroom.room import api
 from cardroom.room.api import RoomError
 from cardroom.room.clock import Clock
-from cardroom.room.ports import Account, Refused, Store
+from cardroom.room.ports import Account, Refused, Store, StoreError
 from cardroom.room.table import Table, TableSettings
 
 log = logging.getLogger("cardroom.room")
 
 _KEY_TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
               "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com")
+
+
+_PREFERENCE_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}", re.ASCII)
+PREFERENCE_VALUE_MAX = 64
+PREFERENCES_MAX = 32          # names one account may keep
 
 
 def key_fingerprint(public_key: str) -> str:
@@ -405,6 +411,33 @@ class RoomClient:
         if len(keys) == 1:
             raise RoomError("that is your only key: add another before removing it")
         self.room.store.remove_key(self.account_id, fingerprint)
+
+    # ------------------------------------------------------------------ my preferences
+    def preferences(self) -> dict[str, str]:
+        """What this account chose to keep across logins (the session's display options); {} when
+        the store can't say (the session then starts with its defaults)."""
+        try:
+            return self.room.store.preferences(self.account_id)
+        except StoreError:
+            log.exception("reading the preferences of %s", self.name)
+            return {}
+
+    def save_preferences(self, values: dict[str, str]) -> None:
+        """Keep these preferences for my next logins (others already kept stay). Names are short
+        lower-case words, values short printable text."""
+        if not isinstance(values, dict):
+            raise RoomError("preferences are names and values")
+        for name, value in values.items():
+            if not (isinstance(name, str) and _PREFERENCE_NAME.fullmatch(name)):
+                raise RoomError(f"{str(name)[:40]!r} is not a preference name")
+            if not (isinstance(value, str) and len(value) <= PREFERENCE_VALUE_MAX and value.isprintable()):
+                raise RoomError(f"the value of {name} is not short printable text")
+        if len(set(self.preferences()) | set(values)) > PREFERENCES_MAX:
+            raise RoomError("too many preferences")
+        try:
+            self.room.store.set_preferences(self.account_id, values)
+        except StoreError as e:
+            raise RoomError(f"your preferences could not be kept: {e}") from None
 
     # ------------------------------------------------------------------ history
     def hands(self, limit: int = 20, offset: int = 0):

@@ -67,6 +67,7 @@ class CardroomApp(App):
         # Set by the ssh bridge (ssh/mirror.py): this session's membership of a group of railbirds
         # whose screens one app draws for all; it has `following`, `leading` and `check()`.
         self.mirror = None
+        self._kept_theme = ""         # the theme kept for this player (or the default)
 
     # ------------------------------------------------------------------ drawn by another app
     @property
@@ -125,6 +126,7 @@ class CardroomApp(App):
             self.post_message(RoomChanged())
 
     def on_mount(self) -> None:
+        self._load_kept()
         clients = list(self.hotseat.clients.values()) if self.hotseat else [self.client]
         for c in clients:
             c.on_change(self._room_changed)
@@ -260,6 +262,40 @@ class CardroomApp(App):
         self._waiting = now
         if new and self.options.sound:
             self.bell()
+
+    # ------------------------------------------------------------------ kept across logins
+    def _keeper(self):
+        """The client whose preferences this screen shows: the session's own; in hot-seat the one
+        local player's (a screen passed between several people keeps nobody's)."""
+        if self.hotseat is None or self.hotseat.solo:
+            return self.client
+        return None
+
+    def _load_kept(self) -> None:
+        """The options and theme the player kept: they win over the session's defaults."""
+        keeper = self._keeper()
+        kept = keeper.preferences() if keeper is not None else {}
+        self.options.apply_kept(kept)
+        theme = kept.get("theme")
+        if theme in self.available_themes:
+            self.theme = theme
+        self._kept_theme = self.theme
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, theme) -> None:
+        if theme.name != self._kept_theme:       # a theme chosen in the palette: kept
+            self._kept_theme = theme.name
+            self.keep({"theme": theme.name})
+
+    def keep(self, values: dict[str, str]) -> None:
+        """Keep these preferences for the player's next logins (nothing in a shared hot-seat)."""
+        keeper = self._keeper()
+        if keeper is None or not values:
+            return
+        try:
+            keeper.save_preferences(values)
+        except RoomError as e:
+            self.notify(str(e), severity="warning", markup=False)
 
     # ------------------------------------------------------------------ admin
     def check_action(self, action: str, parameters: tuple) -> bool | None:
