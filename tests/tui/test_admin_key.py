@@ -23,6 +23,7 @@ PLAYER_KEY = "SHA256:" + "B" * 43
 class Info:
     username: str
     key_fingerprint: str | None
+    utf8: bool = True
 
 
 def _factory(w, tmp_path):
