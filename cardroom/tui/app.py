@@ -31,6 +31,7 @@ from textual.screen import Screen
 from cardroom.room.api import RoomError, TableView
 from cardroom.tui.hotseat import HotSeat, redact_view
 from cardroom.tui.options import UIOptions
+from cardroom.tui.screens.too_small import TooSmallScreen, too_small
 
 STYLES = Path(__file__).parent / "styles"
 
@@ -125,6 +126,19 @@ class CardroomApp(App):
             self._pending = True
             self.post_message(RoomChanged())
 
+    def on_resize(self, event) -> None:
+        if len(self.screen_stack) > 1:     # the first resize comes before on_mount's screens
+            self._check_size(event.size)   # (self.size is the old one until App._on_resize)
+
+    def _check_size(self, size) -> None:
+        """Below the smallest size the screens are laid out for, say so instead of drawing them."""
+        showing = isinstance(self.screen, TooSmallScreen)
+        if too_small(size) and not showing:
+            self.push_screen(TooSmallScreen())
+        elif not too_small(size) and showing:
+            self.pop_screen()
+            self._wake()        # what changed meanwhile, and a hot-seat pass that is due
+
     def on_mount(self) -> None:
         self._load_kept()
         clients = list(self.hotseat.clients.values()) if self.hotseat else [self.client]
@@ -141,6 +155,7 @@ class CardroomApp(App):
         else:
             from cardroom.tui.screens.welcome import WelcomeScreen
             self.push_screen(WelcomeScreen())
+        self._check_size(self.size)
 
     def on_room_changed(self, message: RoomChanged) -> None:
         self._pending = False
@@ -150,6 +165,8 @@ class CardroomApp(App):
             self._session_ending = True
             self.set_timer(1.5, self.exit)
             return
+        if isinstance(self.screen, TooSmallScreen):
+            return      # the screens under it catch up when the window is big enough again
         if self.hotseat is not None:
             self._hotseat_check()
         else:
