@@ -186,7 +186,7 @@ class Room:
         (serve stops the server). A countdown already running is replaced."""
         if not seconds > 0:
             raise RoomError("a shutdown countdown is longer than zero")
-        self._cancel_timers()
+        self._call_off()
         self._stop = stop
         self.closing_at = self.clock.now() + seconds
         log.info("shutdown in %s", span(seconds))
@@ -202,25 +202,26 @@ class Room:
         tables deal again. False if none was under way."""
         if self.closing_at is None:
             return False
-        self._cancel_timers()
-        self.closing_at, self.draining, self._stop = None, False, None
+        self._call_off()
         log.info("shutdown cancelled")
         self.broadcast("The shutdown is cancelled: the room stays open")
-        for table in self.tables.values():
-            table.closing = None
-            table._maybe_start()
         return True
+
+    def _call_off(self) -> None:
+        for timer in self._shutdown_timers:
+            timer.cancel()
+        self._shutdown_timers = []
+        self.closing_at, self.draining, self._stop = None, False, None
+        for table in self.tables.values():
+            if table.closing is not None:
+                table.closing = None
+                table._maybe_start()
 
     def _closing_words(self) -> str:
         if self.draining:
             return "The room is closing: no new hands; the hands in progress are played out"
         return (f"The room closes in {span(self.closing_at - self.clock.now())}: then no new hand "
                 "starts, and the hands in progress are played out")
-
-    def _cancel_timers(self) -> None:
-        for timer in self._shutdown_timers:
-            timer.cancel()
-        self._shutdown_timers = []
 
     def _stop_dealing(self) -> None:
         self._shutdown_timers = []

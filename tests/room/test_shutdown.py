@@ -137,6 +137,24 @@ def test_a_new_countdown_replaces_the_one_running(make_room):
     assert stops == ["second"]
 
 
+def test_a_new_countdown_while_the_last_hands_are_played_lets_the_tables_deal_again(make_room):
+    room, clock = make_room()
+    clients = seat_players(room)
+    t = room.tables["T"]
+    clock.run_until(lambda: t.hand is not None)
+    room.shutdown_in(1, lambda: None)
+    clock.advance(1)
+    assert room.draining
+    stops = []
+    room.shutdown_in(300, lambda: stops.append(1))
+    assert not room.draining
+    hand = t.hand
+    while not hand.over:
+        actor_client(clients).act("T", "fold")
+    clock.run_until(lambda: t.hand is not hand, limit=30)
+    assert t.hand is not hand and stops == []          # dealt during the new countdown
+
+
 @pytest.mark.parametrize("seconds", [0, -5])
 def test_a_countdown_of_no_time_is_refused(make_room, seconds):
     room, _ = make_room()
