@@ -122,15 +122,43 @@ def hotseat_table(name: str, variant, structure, seats: int):
                          clock_waits_for_ready=True)
 
 
+def hotseat_data_dir(given: str | None):
+    """Where hot-seat keeps its room: the folder given, else the user's data folder for cardroom
+    (platformdirs: ~/.local/share/cardroom on Linux), so balances carry over from one game to the
+    next as in a real room."""
+    from pathlib import Path
+
+    import platformdirs
+
+    return Path(given) if given else Path(platformdirs.user_data_dir("cardroom"))
+
+
+def _hotseat_money(store, players: list[str], bots: int, minimum: int, starting: int) -> str | None:
+    """Before seating: a practice bot short of the minimum buy-in is refilled to the starting
+    money (an admin-style credit in the ledger; bots play for practice); a local player short of
+    it can't play here. Returns why not, or None."""
+    from cardroom.room.narration import money
+
+    for i in range(bots):
+        bot = store.get_or_create(f"bot{i + 1}", starting)
+        if bot.balance_cents < minimum:
+            store.credit(bot.id, starting - bot.balance_cents, "practice bot refilled", "hotseat")
+    for name in players:
+        balance = store.get_or_create(name, starting).balance_cents
+        if balance < minimum:
+            return (f"{name} has {money(balance)} here, less than the minimum buy-in "
+                    f"({money(minimum)}): play under another name, or in another --data-dir")
+    return None
+
+
 def _cmd_hotseat(args: argparse.Namespace) -> int:
     import asyncio
     import random
-    import tempfile
-    from pathlib import Path
 
+    from cardroom.datadir import DataDirInUse, claim
     from cardroom.engine.variants import find_variant
     from cardroom.room.clock import LoopClock
-    from cardroom.room.room import Room
+    from cardroom.room.room import Room, RoomSettings
     from cardroom.ssh import keep_typed_keys_in_order
     from cardroom.store.sqlite import SqliteStore
     from cardroom.tui.hotseat import run_hotseat
@@ -152,24 +180,35 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
         return 2
     seats = min(variant.max_seats, max(6, len(players) + args.bots))
     name = "Hot seat"
+    table = hotseat_table(name, variant, structure, seats)
+    settings = RoomSettings()
+    try:
+        data = claim(hotseat_data_dir(args.data_dir))   # one room at a time on a folder
+    except (DataDirInUse, OSError) as e:
+        print(f"cardroom hotseat: {e}", file=sys.stderr)
+        return 1
     keep_typed_keys_in_order()   # the Textual fix the server makes too: bet amounts typed quickly stay right
 
-    async def main(path: Path) -> None:
-        store = SqliteStore(path)
-        rng = random.Random(args.seed) if args.seed is not None else None
-        table = hotseat_table(name, variant, structure, seats)
-        room = Room([table], store, LoopClock(), rng=rng)
-        room.start()
+    async def main() -> str | None:
+        store = SqliteStore(data.database)
         try:
-            await run_hotseat(room, name, players, args.bots, seed=args.seed)
+            rng = random.Random(args.seed) if args.seed is not None else None
+            room = Room([table], store, LoopClock(), settings=settings, rng=rng)
+            room.start()     # chips a game cut off left on the table go back to their owners
+            refused = _hotseat_money(store, players, args.bots, table.buy_in_min, settings.starting_money)
+            if refused is None:
+                await run_hotseat(room, name, players, args.bots, seed=args.seed)
+            return refused
         finally:
             store.close()
 
-    if args.db:
-        asyncio.run(main(Path(args.db)))
-    else:
-        with tempfile.TemporaryDirectory(prefix="cardroom-") as folder:   # removed when play ends
-            asyncio.run(main(Path(folder) / "hotseat.sqlite3"))
+    try:
+        refused = asyncio.run(main())
+    finally:
+        data.release()
+    if refused:
+        print(f"cardroom hotseat: {refused}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -239,7 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stakes", default="2/4", help="small/big bet in dollars (pot/no limit: blind/big blind)")
     p.add_argument("--players", default="alice,bob", help="local players, comma separated")
     p.add_argument("--bots", type=int, default=1)
-    p.add_argument("--db", default=None, help="SQLite file (default: a new temporary file)")
+    p.add_argument("--data-dir", default=None,
+                   help="the hot-seat room's folder, kept between games (default: the user's data "
+                        "folder for cardroom, e.g. ~/.local/share/cardroom)")
     p.add_argument("--seed", type=int, default=None, help="seed the deck and bots (default: the OS CSPRNG)")
     p.set_defaults(func=_cmd_hotseat)
 

@@ -162,6 +162,7 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     """`shutdown`: what the admin panel's `shutdown now` calls (serve's stop event)."""
     from cardroom.ssh.mirror import Mirrors
     from cardroom.tui.app import build_app
+    from cardroom.tui.options import UIOptions
     from cardroom.tui.pacing import Pacer
 
     admins = set(config.server.admins)
@@ -185,7 +186,8 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
             ctx = AdminContext(room, room.store, info.key_fingerprint, shutdown or (lambda: None),
                                authorized=lambda: client.is_admin)
             admin = lambda: AdminPanel(ctx)  # noqa: E731
-        app = build_app(client, admin=admin)
+        # A terminal that is not UTF-8 gets ASCII, unless the player kept another choice.
+        app = build_app(client, admin=admin, options=UIOptions(ascii=not info.utf8))
         app.pacer = pacer
         if mirrors is not None:
             mirrors.member(app)

@@ -1,4 +1,5 @@
-"""`cardroom hotseat` as a real process: it needs a terminal, and it leaves no temporary folder."""
+"""`cardroom hotseat` as a real process: it needs a terminal, and it keeps its room in the user's
+data folder (platformdirs), the same database from one game to the next, not a new temporary one."""
 
 from __future__ import annotations
 
@@ -12,35 +13,25 @@ from pathlib import Path
 
 import pytest
 
+from cardroom.cli import hotseat_data_dir
+from cardroom.store.sqlite import SqliteStore
 
-def _hotseat(tmp_path, **streams):
-    """`cardroom hotseat` in a process of its own, making its temporary folders in tmp_path."""
+
+def _hotseat(tmp_path, *args, **streams):
+    """`cardroom hotseat` in a process of its own; its home, data folder and TMPDIR in tmp_path."""
     root = Path(__file__).resolve().parents[1]
-    env = dict(os.environ, TMPDIR=str(tmp_path),
+    (tmp_path / "tmp").mkdir(exist_ok=True)
+    env = dict(os.environ, TMPDIR=str(tmp_path / "tmp"), HOME=str(tmp_path / "home"),
+               XDG_DATA_HOME=str(tmp_path / "data"),
                PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
     return subprocess.Popen([sys.executable, "-m", "cardroom", "hotseat", "--players", "alice",
-                             "--bots", "1", "--seed", "1"], env=env, **streams)
+                             "--bots", "1", "--seed", "1", *args], env=env, **streams)
 
 
-def test_hotseat_without_a_terminal_exits_at_once_with_a_message(tmp_path):
-    """It used to read end-of-file for ever at 100% CPU, and leave its temporary folder behind."""
-    proc = _hotseat(tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 2
-    assert err.decode().startswith("cardroom hotseat: it is played at a terminal, and stdin and "
-                                   "stderr are not one") and "Traceback" not in err.decode()
-    assert out == b"" and list(tmp_path.iterdir()) == []
-
-
-@pytest.mark.parametrize("ending", ["ctrl+q", "SIGTERM", "SIGHUP"])
-def test_hotseat_removes_its_temporary_database_folder_when_it_ends(tmp_path, ending):
-    """Quit from the keyboard, stopped with kill, or its terminal closed: the folder goes."""
+def _play(tmp_path, ending="ctrl+q", *args):
+    """Run hot-seat at a terminal until alice's table is up, then end it; returns the exit code."""
     terminal, terminal_end = os.openpty()
-    proc = _hotseat(tmp_path, stdin=terminal_end, stdout=terminal_end, stderr=terminal_end)
+    proc = _hotseat(tmp_path, *args, stdin=terminal_end, stdout=terminal_end, stderr=terminal_end)
     shown = b""
 
     def read_until(done, timeout=30.0):
@@ -54,9 +45,8 @@ def test_hotseat_removes_its_temporary_database_folder_when_it_ends(tmp_path, en
                     break
 
     try:
-        read_until(lambda: b"alice" in shown and list(tmp_path.glob("cardroom-*/hotseat.sqlite3")))
-        folders = list(tmp_path.glob("cardroom-*"))
-        assert len(folders) == 1 and (folders[0] / "hotseat.sqlite3").exists(), shown[-2000:]
+        read_until(lambda: b"alice" in shown)
+        assert b"alice" in shown, shown[-2000:]
         if ending == "ctrl+q":
             os.write(terminal, b"\x11")
         else:
@@ -68,5 +58,84 @@ def test_hotseat_removes_its_temporary_database_folder_when_it_ends(tmp_path, en
             proc.kill()
         os.close(terminal)
         os.close(terminal_end)
-    assert proc.returncode == 0
-    assert list(tmp_path.iterdir()) == []
+    return proc.returncode
+
+
+def test_the_default_folder_is_the_users_data_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert hotseat_data_dir(None) == tmp_path / "cardroom"
+    assert hotseat_data_dir(str(tmp_path / "mine")) == tmp_path / "mine"
+
+
+def test_hotseat_without_a_terminal_exits_at_once_with_a_message(tmp_path):
+    """It used to read end-of-file for ever at 100% CPU."""
+    proc = _hotseat(tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 2
+    assert err.decode().startswith("cardroom hotseat: it is played at a terminal, and stdin and "
+                                   "stderr are not one") and "Traceback" not in err.decode()
+    assert out == b"" and not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("ending", ["ctrl+q", "SIGTERM", "SIGHUP"])
+def test_hotseat_keeps_its_room_in_the_users_data_folder(tmp_path, ending):
+    """Quit from the keyboard, stopped with kill, or its terminal closed: the database stays in
+    the data folder (nothing is left in TMPDIR), with every chip back in its owner's balance."""
+    assert _play(tmp_path, ending) == 0
+    db = tmp_path / "data" / "cardroom" / "cardroom.sqlite3"
+    assert db.exists()
+    assert list((tmp_path / "tmp").iterdir()) == []
+    with SqliteStore(db) as store:
+        assert {a.name for a in store.accounts()} == {"alice", "bot1"}
+        assert store.holdings(store.find("alice").id) == {}      # cashed out when play ended
+        assert store.total_money() == store.expected_money()
+
+
+def test_a_second_game_plays_on_with_the_balances_of_the_first(tmp_path):
+    assert _play(tmp_path) == 0
+    db = tmp_path / "data" / "cardroom" / "cardroom.sqlite3"
+    with SqliteStore(db) as store:
+        alice = store.find("alice")
+        store.debit(alice.id, alice.balance_cents - 5_000, "lost it all but $50", "test")
+    assert _play(tmp_path) == 0
+    with SqliteStore(db) as store:
+        assert len(store.accounts()) == 2                       # the same accounts, not new ones
+        assert [e.kind for e in store.ledger(store.find("alice").id)].count("open") == 1
+        assert store.balance(store.find("alice").id) == 5_000   # no new starting money
+
+
+def test_an_explicit_data_dir_is_used_instead(tmp_path):
+    assert _play(tmp_path, "ctrl+q", "--data-dir", str(tmp_path / "mine")) == 0
+    assert (tmp_path / "mine" / "cardroom.sqlite3").exists()
+    assert not (tmp_path / "data").exists()
+
+
+def test_a_local_player_without_the_minimum_buy_in_is_told_so(tmp_path):
+    folder = tmp_path / "data" / "cardroom"
+    folder.mkdir(mode=0o700, parents=True)
+    with SqliteStore(folder / "cardroom.sqlite3") as store:
+        alice = store.get_or_create("alice", 100_000)
+        store.debit(alice.id, 100_000, "broke", "test")
+        bot = store.get_or_create("bot1", 100_000)
+        store.debit(bot.id, 100_000, "broke", "test")
+    terminal, terminal_end = os.openpty()
+    proc = _hotseat(tmp_path, stdin=terminal_end, stdout=terminal_end, stderr=terminal_end)
+    try:
+        proc.wait(timeout=30)
+        shown = b""
+        while select.select([terminal], [], [], 0.1)[0]:
+            shown += os.read(terminal, 65536)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(terminal)
+        os.close(terminal_end)
+    assert proc.returncode == 1
+    assert b"alice has $0 here, less than the minimum buy-in" in shown and b"Traceback" not in shown
+    with SqliteStore(folder / "cardroom.sqlite3") as store:
+        assert store.balance(store.find("bot1").id) == 100_000   # the practice bot was refilled
+        assert store.total_money() == store.expected_money()

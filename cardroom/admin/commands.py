@@ -33,6 +33,7 @@ from typing import Callable
 from cardroom.room.api import RoomError
 from cardroom.room.narration import money
 from cardroom.room.ports import Account, Refused, StoreError
+from cardroom.room.room import span
 from cardroom.room.text import clean_text
 from cardroom.store.audit import check_database
 
@@ -84,7 +85,7 @@ class Command:
     help: str
     run: Callable[[AdminContext, str], Result]
     arg: str = ""          # what the first argument completes to: table, player, target,
-                           # banned, hand, command, now, or "" for nothing
+                           # banned, hand, command, shutdown, or "" for nothing
     more: bool = False     # more arguments follow the first (completion adds a space)
 
 
@@ -523,12 +524,34 @@ def _audit(ctx: AdminContext, rest: str) -> Result:
                "settled hand sums to zero with its rake")
 
 
+_COUNTDOWN_RE = re.compile(r"([0-9]{1,4})([ms]?)", re.ASCII)
+SHUTDOWN_MAX_SECONDS = 24 * 3600
+_SHUTDOWN_USAGE = ("shutdown in MINUTES (or in 30s): warn everyone, then stop dealing and stop "
+                   "once the hands in progress are settled; shutdown cancel; shutdown now: stop "
+                   "at once (hands in progress are void and every chip goes back to its owner)")
+
+
 def _shutdown(ctx: AdminContext, rest: str) -> Result:
-    if rest.strip().lower() != "now":
-        raise _Bad("type 'shutdown now' to stop the server (hands in progress are void and "
-                   "every chip goes back to its owner)")
-    ctx.shutdown()
-    return _ok("shutting down")
+    words = rest.split()
+    what = words[0].lower() if words else ""
+    if what == "now" and len(words) == 1:
+        ctx.shutdown()
+        return _ok("shutting down")
+    if what == "cancel" and len(words) == 1:
+        if not ctx.room.cancel_shutdown():
+            raise _Bad("no shutdown is under way")
+        return _ok("shutdown cancelled: the room stays open")
+    m = _COUNTDOWN_RE.fullmatch(words[1].lower()) if what == "in" and len(words) == 2 else None
+    if m is None:
+        pending = ctx.room.closing_at is not None
+        raise _Bad(("a shutdown is under way; " if pending else "") + "usage: " + _SHUTDOWN_USAGE)
+    seconds = int(m.group(1)) * (1 if m.group(2) == "s" else 60)
+    if not 0 < seconds <= SHUTDOWN_MAX_SECONDS:
+        raise _Bad("the countdown is between 1 second and 24 hours")
+    ctx.room.shutdown_in(seconds, ctx.shutdown)
+    return _ok(f"the room closes in {span(seconds)}: everyone is warned; then no new hand starts "
+               "and the server stops once the hands in progress are settled (shutdown cancel "
+               "calls it off)")
 
 
 def _help(ctx: AdminContext, rest: str) -> Result:
@@ -573,8 +596,9 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
             "hand"),
     Command("rake", "rake", "rake collected: the total and each table's share", _rake),
     Command("audit", "audit", "check the ledger: balances, chips, hands and rake add up", _audit),
-    Command("shutdown", "shutdown now", "stop the server (needs the word 'now')", _shutdown,
-            "now"),
+    Command("shutdown", "shutdown in MINUTES|now|cancel",
+            "close the room after a warning countdown, voiding nothing (now: at once)", _shutdown,
+            "shutdown"),
     Command("help", "help [COMMAND]", "the commands, or one command's usage", _help, "command"),
 )}
 
@@ -657,7 +681,7 @@ def complete(ctx: AdminContext, text: str) -> list[str]:
                    key=lambda v: (v.casefold(), v))
     out = []
     for value in found[:COMPLETIONS_MAX]:
-        shown = value if command.arg in ("table", "hand", "command", "now") else shlex.quote(value)
+        shown = value if command.arg in ("table", "hand", "command", "shutdown") else shlex.quote(value)
         out.append(f"{command.name} {shown}" + (" " if command.more else ""))
     return out
 
@@ -668,8 +692,8 @@ def _candidates(ctx: AdminContext, kind: str) -> list[str]:
         return list(room.tables)
     if kind == "command":
         return list(COMMANDS)
-    if kind == "now":
-        return ["now"]
+    if kind == "shutdown":
+        return ["in", "now", "cancel"]
     if kind == "hand":
         return [t.hand_id for t in room.tables.values() if t.hand_id]
     if kind == "banned":

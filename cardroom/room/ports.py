@@ -342,7 +342,18 @@ class ModerationStore(Protocol):
 
 
 @runtime_checkable
-class Store(AccountStore, MoneyStore, HandStore, BanStore, ModerationStore, Protocol):
+class PreferenceStore(Protocol):
+    """A player's display preferences, kept across logins: short text names and values (the room
+    checks them; what they mean is the session's business)."""
+
+    def preferences(self, account_id: AccountId) -> dict[str, str]: ...
+
+    def set_preferences(self, account_id: AccountId, values: Mapping[str, str]) -> None:
+        """Set (add or replace) these preferences, in one transaction; others are kept."""
+
+
+@runtime_checkable
+class Store(AccountStore, MoneyStore, HandStore, BanStore, ModerationStore, PreferenceStore, Protocol):
     """Everything the room needs from storage."""
 
     def close(self) -> None: ...
@@ -355,5 +366,5 @@ __all__ = [
     "InvalidAmount", "UnknownAccount", "UnknownHand", "InsufficientFunds", "InsufficientChips",
     "NameTaken", "KeyInUse", "SelfAdjustment", "HandStateError", "SettlementError",
     "DuplicateEntry", "Banned",
-    "AccountStore", "MoneyStore", "HandStore", "BanStore", "Store",
+    "AccountStore", "MoneyStore", "HandStore", "BanStore", "ModerationStore", "PreferenceStore", "Store",
 ]

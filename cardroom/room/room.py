@@ -16,19 +16,25 @@ import base64
 import binascii
 import hashlib
 import logging
+import re
 from dataclasses import dataclass
 from typing import Callable
 
 from cardroom.room import api
 from cardroom.room.api import RoomError
 from cardroom.room.clock import Clock
-from cardroom.room.ports import Account, Refused, Store
+from cardroom.room.ports import Account, Refused, Store, StoreError
 from cardroom.room.table import Table, TableSettings
 
 log = logging.getLogger("cardroom.room")
 
 _KEY_TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
               "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com")
+
+
+_PREFERENCE_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}", re.ASCII)
+PREFERENCE_VALUE_MAX = 64
+PREFERENCES_MAX = 32          # names one account may keep
 
 
 def key_fingerprint(public_key: str) -> str:
@@ -57,6 +63,17 @@ class RoomSettings:
     chat_per_second: float = 0.5           # then this many a second
 
 
+# Seconds left at which a shutdown's countdown warns everyone again (those under its length).
+SHUTDOWN_WARNINGS = (3600, 1800, 900, 600, 300, 240, 180, 120, 60, 30, 10)
+
+
+def span(seconds: float) -> str:
+    """A countdown's time left for people: "5 minutes", "1 minute 30 seconds", "10 seconds"."""
+    minutes, secs = divmod(max(1, round(seconds)), 60)
+    parts = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((minutes, "minute"), (secs, "second")) if n]
+    return " ".join(parts)
+
+
 class Room:
     def __init__(self, tables: list[TableSettings], store: Store, clock: Clock, *,
                  settings: RoomSettings | None = None, rng=None,
@@ -69,6 +86,11 @@ class Room:
         self.tables: dict[str, Table] = {}
         self.clients: dict[int, list[RoomClient]] = {}   # account -> live clients
         self.muted: set[int] = store.muted_accounts()   # kept in the store too: mutes outlive a restart
+        # A shutdown under way (shutdown_in): when dealing stops, its timers, and what stops the server.
+        self.closing_at: float | None = None
+        self.draining = False            # dealing has stopped: the room waits for the hands in progress
+        self._shutdown_timers: list = []
+        self._stop: Callable[[], None] | None = None
         for t in tables:
             self.add_table(t)
 
@@ -111,6 +133,8 @@ class Room:
             old.end("You logged in from somewhere else: this session is closed")
         for table in self.tables.values():
             table.set_connected(account.id, True)
+        if self.closing_at is not None:
+            client._page(self._closing_words())
         return client
 
     def _disconnected(self, client: RoomClient) -> None:
@@ -152,6 +176,69 @@ class Room:
 
     def lobby(self) -> list[api.TableSummary]:
         return [t.summary() for t in self.tables.values()]
+
+    # ------------------------------------------------------------------ closing the room
+    def shutdown_in(self, seconds: float, stop: Callable[[], None]) -> None:
+        """Close the room after a countdown, voiding nothing: everyone (every table and every
+        session) is told now and again as it runs down (SHUTDOWN_WARNINGS); at zero no new hand
+        starts, the hands in progress are played out and settled, and then `stop()` is called
+        (serve stops the server). A countdown already running is replaced."""
+        if not seconds > 0:
+            raise RoomError("a shutdown countdown is longer than zero")
+        self._call_off()
+        self._stop = stop
+        self.closing_at = self.clock.now() + seconds
+        log.info("shutdown in %s", span(seconds))
+        self.broadcast(self._closing_words())
+        for left in SHUTDOWN_WARNINGS:
+            if left < seconds:
+                self._shutdown_timers.append(self.clock.call_later(
+                    seconds - left, lambda: self.broadcast(self._closing_words())))
+        self._shutdown_timers.append(self.clock.call_later(seconds, self._stop_dealing))
+
+    def cancel_shutdown(self) -> bool:
+        """Call off a shutdown (during its countdown or while its last hands are played out):
+        tables deal again. False if none was under way."""
+        if self.closing_at is None:
+            return False
+        self._call_off()
+        log.info("shutdown cancelled")
+        self.broadcast("The shutdown is cancelled: the room stays open")
+        return True
+
+    def _call_off(self) -> None:
+        for timer in self._shutdown_timers:
+            timer.cancel()
+        self._shutdown_timers = []
+        self.closing_at, self.draining, self._stop = None, False, None
+        for table in self.tables.values():
+            if table.closing is not None:
+                table.closing = None
+                table._maybe_start()
+
+    def _closing_words(self) -> str:
+        if self.draining:
+            return "The room is closing: no new hands; the hands in progress are played out"
+        return (f"The room closes in {span(self.closing_at - self.clock.now())}: then no new hand "
+                "starts, and the hands in progress are played out")
+
+    def _stop_dealing(self) -> None:
+        self._shutdown_timers = []
+        self.draining = True
+        log.info("shutdown: no new hands; waiting for the hands in progress")
+        self.broadcast(self._closing_words())
+        for table in self.tables.values():
+            table.closing = self._table_idle
+        self._table_idle()
+
+    def _table_idle(self) -> None:
+        """A table has no hand in progress: once none has, the room stops."""
+        if not self.draining or any(t.hand is not None and not t.hand.over for t in self.tables.values()):
+            return
+        stop, self._stop = self._stop, None
+        if stop is not None:
+            log.info("shutdown: every hand is settled; the room stops")
+            stop()
 
     def table(self, name: str) -> Table:
         try:
@@ -345,6 +432,33 @@ class RoomClient:
         if len(keys) == 1:
             raise RoomError("that is your only key: add another before removing it")
         self.room.store.remove_key(self.account_id, fingerprint)
+
+    # ------------------------------------------------------------------ my preferences
+    def preferences(self) -> dict[str, str]:
+        """What this account chose to keep across logins (the session's display options); {} when
+        the store can't say (the session then starts with its defaults)."""
+        try:
+            return self.room.store.preferences(self.account_id)
+        except StoreError:
+            log.exception("reading the preferences of %s", self.name)
+            return {}
+
+    def save_preferences(self, values: dict[str, str]) -> None:
+        """Keep these preferences for my next logins (others already kept stay). Names are short
+        lower-case words, values short printable text."""
+        if not isinstance(values, dict):
+            raise RoomError("preferences are names and values")
+        for name, value in values.items():
+            if not (isinstance(name, str) and _PREFERENCE_NAME.fullmatch(name)):
+                raise RoomError(f"{str(name)[:40]!r} is not a preference name")
+            if not (isinstance(value, str) and len(value) <= PREFERENCE_VALUE_MAX and value.isprintable()):
+                raise RoomError(f"the value of {name} is not short printable text")
+        if len(set(self.preferences()) | set(values)) > PREFERENCES_MAX:
+            raise RoomError("too many preferences")
+        try:
+            self.room.store.set_preferences(self.account_id, values)
+        except StoreError as e:
+            raise RoomError(f"your preferences could not be kept: {e}") from None
 
     # ------------------------------------------------------------------ history
     def hands(self, limit: int = 20, offset: int = 0):

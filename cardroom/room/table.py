@@ -127,6 +127,9 @@ class Table:
         self._page = page or (lambda account, text: None)
         self._new_hand_id = new_hand_id or (lambda: str(10**11 + secrets.randbelow(9 * 10**11)))
         self.status = "open"
+        # Set by the room while it shuts down (Room.shutdown_in): no new hand starts, and it is
+        # called when this table has no hand in progress.
+        self.closing: Callable[[], None] | None = None
         self.seats: dict[int, _Seat] = {}
         self.hand: Hand | None = None
         self.hand_id = ""
@@ -469,6 +472,9 @@ class Table:
     def _maybe_start(self) -> None:
         if self.hand is not None and not self.hand.over:
             return
+        if self.closing is not None:
+            self.closing()
+            return
         if self._next_hand is not None or self.status != "open":
             return
         if sum(1 for s in self.seats.values() if s.stack > 0 and not s.sitting_out) < 2:
@@ -478,7 +484,7 @@ class Table:
 
     def _start_hand(self) -> None:
         self._next_hand = None
-        if self.status != "open" or (self.hand is not None and not self.hand.over):
+        if self.status != "open" or self.closing is not None or (self.hand is not None and not self.hand.over):
             return
         facts = [SeatFacts(s.number, ready=s.stack > 0 and not s.sitting_out and not s.leaving,
                            owes=s.owes, missed_sb=s.missed_sb, missed_bb=s.missed_bb,

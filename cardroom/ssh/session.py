@@ -17,7 +17,9 @@ import asyncssh
 
 from cardroom.ssh.driver import SessionDriver, bind_app
 from cardroom.ssh.limits import Limits
-from cardroom.ssh.terminal import ColorDepth, SessionInfo, clamp_size, detect_color_depth, sanitize_term
+from cardroom.ssh.terminal import (
+    ColorDepth, SessionInfo, clamp_size, detect_color_depth, locale_is_utf8, sanitize_term,
+)
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -29,9 +31,9 @@ AppFactory = Callable[[SessionInfo], "App[Any]"]
 HELP_LINE = "cardroom is a full-screen terminal program: connect with `ssh -t` from a terminal.\r\n"
 MAX_GOODBYE = 300   # characters of the reason a session is ended with
 
-# The only env requests we keep: colour hints (pitfall 3). Everything else is refused unstored,
-# so an env flood costs nothing.
-_ENV_KEPT = frozenset({"COLORTERM", "NO_COLOR"})
+# The only env requests we keep: colour hints (pitfall 3) and the locale (a terminal that is not
+# UTF-8 gets ASCII). Everything else is refused unstored, so an env flood costs nothing.
+_ENV_KEPT = frozenset({"COLORTERM", "NO_COLOR", "LANG", "LC_ALL", "LC_CTYPE"})
 
 
 class SessionRefused(Exception):
@@ -179,6 +181,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             peer_address=self._peer_address,
             key_fingerprint=self._fingerprint,
             end=self.end,
+            utf8=locale_is_utf8(self._env),
         )
         try:
             app = self._app_factory(info)

@@ -1,7 +1,7 @@
 """Pure terminal facts about one SSH session: size clamping, TERM sanitising, colour depth.
 
 No Textual, no asyncssh: the driver and the session both use these, and they are easy to test.
-Everything a client sends here (TERM, COLORTERM, NO_COLOR, sizes) is an untrusted hint.
+Everything a client sends here (TERM, COLORTERM, NO_COLOR, LANG, sizes) is an untrusted hint.
 """
 
 from __future__ import annotations
@@ -72,6 +72,19 @@ def detect_color_depth(term: str, env: Mapping[str, str] | None = None) -> Color
     return ColorDepth.STANDARD
 
 
+def locale_is_utf8(env: Mapping[str, str] | None = None) -> bool:
+    """Does the client's locale (LC_ALL, else LC_CTYPE, else LANG: POSIX's order, the first one
+    set decides) say UTF-8? OpenSSH sends LANG and LC_* where the client's ssh_config says SendEnv
+    (Debian's and Fedora's do). None sent: we can't tell, and assume UTF-8 as most terminals are."""
+    env = env or {}
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(name, "")
+        if value:
+            charset = value.partition(".")[2].partition("@")[0]
+            return charset.lower().replace("-", "").replace("_", "") == "utf8"
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class SessionInfo:
     """What the app factory learns about the person at the other end (all already sanitised)."""
@@ -85,3 +98,4 @@ class SessionInfo:
     # `end(reason)` ends this session: the app exits (giving the terminal back), then the reason
     # is written on the terminal, where the player's ssh client leaves it (AppSession.end).
     end: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
+    utf8: bool = True          # the client's locale says UTF-8 (or says nothing): symbols are shown

@@ -137,7 +137,20 @@ _V3: tuple[str, ...] = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
+# v4: a player's display preferences (the Options dialog's ticks, the theme), kept across logins.
+# Names and values are short text the room checks; what they mean is the TUI's business.
+_V4: tuple[str, ...] = (
+    """
+    CREATE TABLE preferences (
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        name       TEXT    NOT NULL CHECK (length(name) BETWEEN 1 AND 32),
+        value      TEXT    NOT NULL CHECK (length(value) <= 64),
+        PRIMARY KEY (account_id, name)
+    ) STRICT
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -742,5 +742,21 @@ class SqliteStore:
                 " ON CONFLICT (account_id, day) DO UPDATE SET used = used + 1 WHERE used < ?",
                 (account_id, day, quota, quota)).rowcount > 0
 
+    # ------------------------------------------------------------------ preferences
+    def preferences(self, account_id: AccountId) -> dict[str, str]:
+        with self._tx(write=False) as c:
+            return dict(c.execute("SELECT name, value FROM preferences WHERE account_id = ?",
+                                  (account_id,)))
+
+    def set_preferences(self, account_id: AccountId, values: Mapping[str, str]) -> None:
+        for name, value in values.items():
+            _nonempty(name, "preference name")
+            _text(value, "preference value")
+        with self._tx() as c:
+            self._get(c, account_id)
+            c.executemany("INSERT INTO preferences (account_id, name, value) VALUES (?, ?, ?)"
+                          " ON CONFLICT (account_id, name) DO UPDATE SET value = excluded.value",
+                          [(account_id, name, value) for name, value in values.items()])
+
 
 __all__ = ["SqliteStore"]

@@ -31,6 +31,7 @@ from textual.screen import Screen
 from cardroom.room.api import RoomError, TableView
 from cardroom.tui.hotseat import HotSeat, redact_view
 from cardroom.tui.options import UIOptions
+from cardroom.tui.screens.too_small import TooSmallScreen, too_small
 
 STYLES = Path(__file__).parent / "styles"
 
@@ -67,6 +68,7 @@ class CardroomApp(App):
         # Set by the ssh bridge (ssh/mirror.py): this session's membership of a group of railbirds
         # whose screens one app draws for all; it has `following`, `leading` and `check()`.
         self.mirror = None
+        self._kept_theme = ""         # the theme kept for this player (or the default)
 
     # ------------------------------------------------------------------ drawn by another app
     @property
@@ -124,7 +126,21 @@ class CardroomApp(App):
             self._pending = True
             self.post_message(RoomChanged())
 
+    def on_resize(self, event) -> None:
+        if len(self.screen_stack) > 1:     # the first resize comes before on_mount's screens
+            self._check_size(event.size)   # (self.size is the old one until App._on_resize)
+
+    def _check_size(self, size) -> None:
+        """Below the smallest size the screens are laid out for, say so instead of drawing them."""
+        showing = isinstance(self.screen, TooSmallScreen)
+        if too_small(size) and not showing:
+            self.push_screen(TooSmallScreen())
+        elif not too_small(size) and showing:
+            self.pop_screen()
+            self._wake()        # what changed meanwhile, and a hot-seat pass that is due
+
     def on_mount(self) -> None:
+        self._load_kept()
         clients = list(self.hotseat.clients.values()) if self.hotseat else [self.client]
         for c in clients:
             c.on_change(self._room_changed)
@@ -139,6 +155,7 @@ class CardroomApp(App):
         else:
             from cardroom.tui.screens.welcome import WelcomeScreen
             self.push_screen(WelcomeScreen())
+        self._check_size(self.size)
 
     def on_room_changed(self, message: RoomChanged) -> None:
         self._pending = False
@@ -148,6 +165,8 @@ class CardroomApp(App):
             self._session_ending = True
             self.set_timer(1.5, self.exit)
             return
+        if isinstance(self.screen, TooSmallScreen):
+            return      # the screens under it catch up when the window is big enough again
         if self.hotseat is not None:
             self._hotseat_check()
         else:
@@ -260,6 +279,40 @@ class CardroomApp(App):
         self._waiting = now
         if new and self.options.sound:
             self.bell()
+
+    # ------------------------------------------------------------------ kept across logins
+    def _keeper(self):
+        """The client whose preferences this screen shows: the session's own; in hot-seat the one
+        local player's (a screen passed between several people keeps nobody's)."""
+        if self.hotseat is None or self.hotseat.solo:
+            return self.client
+        return None
+
+    def _load_kept(self) -> None:
+        """The options and theme the player kept: they win over the session's defaults."""
+        keeper = self._keeper()
+        kept = keeper.preferences() if keeper is not None else {}
+        self.options.apply_kept(kept)
+        theme = kept.get("theme")
+        if theme in self.available_themes:
+            self.theme = theme
+        self._kept_theme = self.theme
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, theme) -> None:
+        if theme.name != self._kept_theme:       # a theme chosen in the palette: kept
+            self._kept_theme = theme.name
+            self.keep({"theme": theme.name})
+
+    def keep(self, values: dict[str, str]) -> None:
+        """Keep these preferences for the player's next logins (nothing in a shared hot-seat)."""
+        keeper = self._keeper()
+        if keeper is None or not values:
+            return
+        try:
+            keeper.save_preferences(values)
+        except RoomError as e:
+            self.notify(str(e), severity="warning", markup=False)
 
     # ------------------------------------------------------------------ admin
     def check_action(self, action: str, parameters: tuple) -> bool | None:

@@ -83,8 +83,8 @@ async def run_hotseat(room, table: str, players: list[str], bots: int, *, buy_in
                       seed: int | None = None, options=None) -> None:
     """The whole hot-seat session: seat everyone, run one app until it quits. SIGTERM, or SIGHUP
     (the terminal closed), quits it as Ctrl-Q does: the terminal is restored and the caller's
-    clean-up (a temporary database folder) runs, where the default would end the process on the
-    spot."""
+    clean-up (closing the database, releasing its folder) runs, where the default would end the
+    process on the spot."""
     import asyncio
     import signal
 

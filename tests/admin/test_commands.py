@@ -504,12 +504,46 @@ def test_audit_names_a_balance_changed_by_hand_in_sql(admin):
 # ------------------------------------------------------------------------- shutdown, help, misc
 
 def test_shutdown_needs_the_word_now(admin):
-    for line in ("shutdown", "shutdown please", "shutdown nowx"):
+    for line in ("shutdown", "shutdown please", "shutdown nowx", "shutdown now please"):
         result = admin.run(line)
         assert not result.ok and "shutdown now" in text(result)
     assert admin.shutdowns == []
     assert admin.run("shutdown now").ok
     assert admin.shutdowns == [1]
+
+
+def test_shutdown_in_counts_down_warning_everyone_then_stops(admin):
+    alice, bob = admin.players()
+    result = admin.run("shutdown in 5")
+    assert result.ok and "closes in 5 minutes" in text(result)
+    assert alice.pages[-1].startswith("The room closes in 5 minutes")
+    admin.clock.advance(240)
+    assert bob.pages[-1].startswith("The room closes in 1 minute")
+    assert admin.shutdowns == []
+    admin.clock.run_until(lambda: admin.shutdowns, limit=600)
+    assert admin.shutdowns == [1]
+    assert all(admin.store.get_hand(t.hand_id).status == "settled"
+               for t in admin.room.tables.values() if t.hand_id)
+    admin.conserved()
+
+
+def test_shutdown_in_seconds_and_cancel(admin):
+    assert not admin.run("shutdown cancel").ok                 # nothing to cancel
+    assert admin.run("shutdown in 30s").ok
+    assert admin.room.closing_at == admin.clock.now() + 30
+    result = admin.run("shutdown cancel")
+    assert result.ok and "stays open" in text(result)
+    admin.clock.advance(60)
+    assert admin.shutdowns == [] and admin.room.closing_at is None
+
+
+@pytest.mark.parametrize("line", ["shutdown in", "shutdown in 0", "shutdown in -5", "shutdown in 5h",
+                                  "shutdown in 1441", "shutdown in 5 minutes", "shutdown in x",
+                                  "shutdown in \uff15", "shutdown cancel now"])
+def test_bad_shutdown_countdowns_are_refused_and_change_nothing(admin, line):
+    result = admin.run(line)
+    assert not result.ok and result.lines
+    assert admin.room.closing_at is None and admin.shutdowns == []
 
 
 def test_help_and_explain(admin):
@@ -576,7 +610,7 @@ def test_complete_command_names_then_arguments(admin):
     assert complete(ctx, "credit 'Bob S") == ["credit 'Bob Smith' "]
     assert complete(ctx, "credit alice ") == []               # amounts are not guessed
     assert complete(ctx, "help cr") == ["help credit"]
-    assert complete(ctx, "shutdown ") == ["shutdown now"]
+    assert complete(ctx, "shutdown ") == ["shutdown cancel", "shutdown in", "shutdown now"]
     assert complete(ctx, "who ") == [] and complete(ctx, "nope x") == []
     assert complete(ctx, "ban SHA256:a") == [f"ban {ALICE_FP} "]
     assert complete(ctx, "unban ") == []

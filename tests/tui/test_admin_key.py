@@ -24,6 +24,7 @@ class Info:
     username: str
     key_fingerprint: str | None
     end: None = None           # no ssh session to end here
+    utf8: bool = True
 
 
 def _factory(w, tmp_path):

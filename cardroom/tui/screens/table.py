@@ -706,11 +706,7 @@ class TableScreen(Screen):
         def answer(values: dict | None) -> None:
             if values is None:
                 return
-            o = self.app.options
-            o.four_colour = values.get("four_colour", o.four_colour)
-            o.letters = values.get("letters", o.letters)
-            o.ascii = values.get("ascii", o.ascii)
-            o.sound = values.get("sound", o.sound)
+            self.app.keep(self.app.options.change(values))
             self.restyle()
             if seated and values.get("auto_blind") is not None and values["auto_blind"] != v.auto_blind:
                 self._do(self.app.client.set_auto_blind, self.table, values["auto_blind"])

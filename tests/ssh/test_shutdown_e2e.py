@@ -1,0 +1,125 @@
+"""`shutdown in ...` over the real server: players over ssh are warned, the hand in progress is
+played out and settled (nothing voided), then the server stops and every player's terminal is
+given back; and `cardroom serve` as a process exits by itself after its console's countdown."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import select
+import subprocess
+import sys
+import time
+from functools import partial
+from pathlib import Path
+
+import asyncssh
+from ssh_helpers import Screen, wait_for
+
+from cardroom import serve
+from cardroom.admin.commands import AdminContext, execute
+from cardroom.config import config_from_dict
+
+TABLE = "Test Hold'em"
+ROOT = Path(__file__).resolve().parents[2]
+_until = partial(wait_for, timeout=20.0, interval=0.02)
+
+
+def _config_dict():
+    return {
+        "server": {"host": "127.0.0.1", "port": 2222, "max_per_ip": 20},
+        "room": {"starting_money": "500"},
+        "tables": [{"name": TABLE, "game": "holdem", "structure": "fixed", "stakes": ["2", "4"],
+                    "seats": 6, "rake_percent": 0}],
+    }
+
+
+async def _sit_down(served, name):
+    conn = await asyncssh.connect("127.0.0.1", served.server.port, username=name, known_hosts=None,
+                                  client_keys=[asyncssh.generate_private_key("ssh-ed25519")],
+                                  agent_path=None, config=None)
+    screen = Screen(await conn.create_process(term_type="xterm-256color", term_size=(100, 30)))
+    await screen.wait_for(f"Welcome, {name}")
+    screen.send("\r")
+    await screen.wait_for("Tables")
+    screen.send("j")
+    await screen.wait_for("Buy in at")
+    await asyncio.sleep(0.2)
+    screen.send("\r")
+    table = served.room.tables[TABLE]
+    await _until(lambda: (s := table.seat_of(served.store.find(name).id)) is not None and s.stack > 0)
+    return conn, screen
+
+
+async def test_shutdown_in_plays_the_hand_out_then_stops_the_server(tmp_path):
+    served = await serve.start(config_from_dict(_config_dict(), tmp_path / "config.toml"),
+                               host="127.0.0.1", port=0, data_dir=tmp_path)
+    stopped = False
+    try:
+        table = served.room.tables[TABLE]
+        players = {name: await _sit_down(served, name) for name in ("alice", "bob")}
+        await _until(lambda: table.hand is not None and table.hand.actor is not None)
+        hand, hand_id = table.hand, table.hand_id
+        ctx = AdminContext(served.room, served.store, "console", served.stop.set)
+        assert execute(ctx, "shutdown in 1s").ok
+        for _, screen in players.values():
+            await screen.wait_for("room closes in 1 second")
+        await _until(lambda: served.room.draining)
+        await asyncio.sleep(0.3)
+        assert not served.stop.is_set() and not hand.over     # the hand in progress is played out
+        actor = hand.players[hand.actor].name
+        players[actor][1].send("f")                            # heads-up: a fold ends it
+        await asyncio.wait_for(served.stop.wait(), 20)
+        assert hand.over and table.hand is hand                # no new hand was dealt
+        await serve.shutdown(served)                           # what `serve` does once stopped
+        stopped = True
+        for conn, screen in players.values():
+            await asyncio.wait_for(screen.process.wait_closed(), 20)
+            assert "\x1b[?1049l" in screen.text                # off the alternate screen: given back
+            conn.close()
+    finally:
+        if not stopped:
+            await serve.shutdown(served)
+    from cardroom.store.sqlite import SqliteStore
+    with SqliteStore(tmp_path / "cardroom.sqlite3") as store:
+        assert store.get_hand(hand_id).status == "settled"
+        assert store.total_money() == store.expected_money()
+
+
+def test_cardroom_serve_exits_by_itself_after_its_consoles_countdown(tmp_path):
+    """`cardroom serve` on a terminal: `shutdown in 1s` typed into its console; the process ends
+    with status 0 by itself (no signal), and logged the countdown."""
+    (tmp_path / "config.toml").write_text(
+        '[server]\nhost = "127.0.0.1"\nport = 0\n[room]\nstarting_money = "500"\n'
+        f'[[tables]]\nname = "{TABLE}"\ngame = "holdem"\nstructure = "fixed"\nstakes = ["2", "4"]\n')
+    terminal, terminal_end = os.openpty()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.Popen([sys.executable, "-m", "cardroom", "serve", "--config", str(tmp_path / "config.toml"),
+                             "--data-dir", str(tmp_path), "--port", "0"],
+                            stdin=terminal_end, stdout=terminal_end, stderr=terminal_end, env=env)
+    shown = b""
+
+    def read_until(done, timeout=30.0):
+        nonlocal shown
+        deadline = time.monotonic() + timeout
+        while not done() and time.monotonic() < deadline:
+            if select.select([terminal], [], [], 0.1)[0]:
+                try:
+                    shown += os.read(terminal, 65536)
+                except OSError:
+                    break
+
+    try:
+        read_until(lambda: b"Type help" in shown)
+        assert b"Type help" in shown, shown[-2000:]
+        os.write(terminal, b"shutdown in 1s\r")
+        read_until(lambda: proc.poll() is not None)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(terminal)
+        os.close(terminal_end)
+    assert proc.returncode == 0, shown[-2000:]
+    log = (tmp_path / "cardroom.log").read_text()
+    assert "shutdown in 1 second" in log and "every hand is settled; the room stops" in log
