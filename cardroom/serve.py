@@ -23,6 +23,7 @@ from cardroom.room.ports import Refused
 from cardroom.room.room import Room, RoomSettings
 from cardroom.room.table import TableSettings
 from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
+from cardroom.room.writer import StoreWriter
 from cardroom.store.sqlite import SqliteStore
 
 log = logging.getLogger("cardroom.serve")
@@ -74,7 +75,7 @@ def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteS
     warm_evaluators(config)
     store = SqliteStore(data_dir / DB_NAME)   # refuses to open a corrupt file: no ledger, no deal
     room = Room([table_settings(config, t) for t in config.tables], store, clock,
-                settings=room_settings(config))
+                settings=room_settings(config), writer=StoreWriter())
     voided = room.start()
     if voided:
         log.warning("voided %d hand(s) cut off by the last stop: %s", len(voided), ", ".join(voided))
@@ -155,8 +156,8 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     pacer = Pacer()     # one for all the sessions: paces what other people's actions repaint
     mirrors = Mirrors() if config.server.shared_screens else None   # railbirds share drawings
 
-    def factory(info):
-        client = room.connect(clean_name(info.username), info.key_fingerprint)
+    async def factory(info):
+        client = await room.login(clean_name(info.username), info.key_fingerprint)
         client.is_admin = bool(info.key_fingerprint and info.key_fingerprint in admins)
         admin = None
         if client.is_admin:
@@ -261,9 +262,11 @@ async def shutdown(served: Served) -> None:
         table.status = "closed"
         table._cancel_clock()
     try:
-        served.room.start()   # voids unfinished hands, cashes out table chips
+        # After the writes already given (a settlement in flight is recorded, not voided).
+        await served.room.writer.run(served.room.start)   # voids unfinished hands, cashes out table chips
     except Refused:
         log.exception("returning chips at shutdown")
+    served.room.writer.close()
     served.store.close()
 
 

@@ -1,13 +1,16 @@
 """The room: its tables, its accounts service, and the client API every session uses.
 
-    room = Room(tables=[TableSettings(...)], store=SqliteStore(path), clock=LoopClock())
+    room = Room(tables=[TableSettings(...)], store=SqliteStore(path), clock=LoopClock(),
+                writer=StoreWriter())              # the store's writes off the loop
     room.start()                                   # voids hands a crash cut off; returns stray chips
-    client = room.connect("alice", fingerprint)    # one RoomClient per session
+    client = await room.login("alice", fingerprint)    # one RoomClient per session
     client.on_change(lambda: app.post_message(Refresh()))
     client.watch("Planet Hold'em $2/$4"); client.join(...); client.buy_in(..., 10_000)
     client.act(table, "raise", 800); client.view(table) -> TableView
 
 Every intent runs on the loop and returns or raises a RoomError (the message is for the user).
+What an intent writes to the store is recorded by the writer (`cardroom.room.writer`) after it
+returns; a write the store then refuses comes back to the player as a page.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from typing import Callable
 from cardroom.room import api
 from cardroom.room.api import RoomError
 from cardroom.room.clock import Clock
-from cardroom.room.ports import Account, Refused, Store
+from cardroom.room.ports import Account, Refused, Store, StoreError
 from cardroom.room.table import Table, TableSettings
+from cardroom.room.writer import InlineWriter, Writer
 
 log = logging.getLogger("cardroom.room")
 
@@ -59,13 +63,12 @@ class RoomSettings:
 
 class Room:
     def __init__(self, tables: list[TableSettings], store: Store, clock: Clock, *,
-                 settings: RoomSettings | None = None, rng=None,
-                 new_hand_id: Callable[[], str] | None = None) -> None:
+                 settings: RoomSettings | None = None, rng=None, writer: Writer | None = None) -> None:
         self.settings = settings or RoomSettings()
         self.store = store
         self.clock = clock
         self.rng = rng
-        self._new_hand_id = new_hand_id   # tests and replays pass a counter; default: random ids
+        self.writer = writer or InlineWriter()
         self.tables: dict[str, Table] = {}
         self.clients: dict[int, list[RoomClient]] = {}   # account -> live clients
         self.muted: set[int] = store.muted_accounts()   # kept in the store too: mutes outlive a restart
@@ -76,7 +79,7 @@ class Room:
         if settings.name in self.tables:
             raise RoomError(f"there is already a table called {settings.name!r}")
         table = Table(settings, self.store, self.clock, rng=self.rng, quota=self._use_quota,
-                      page=self.page, new_hand_id=self._new_hand_id)
+                      page=self.page, writer=self.writer)
         self.tables[settings.name] = table
         return table
 
@@ -92,14 +95,29 @@ class Room:
 
     # ------------------------------------------------------------------ accounts and sessions
     def connect(self, name: str, fingerprint: str | None = None) -> RoomClient:
-        """A session for `name`: claims the name with the key (or creates it without one)."""
+        """A session for `name`: claims the name with the key (or creates it without one).
+        The store's write runs here, on the caller's thread: for a process with no loop to keep
+        free (hot-seat, tests); the server logs players in with `login`."""
+        return self._session(self._account(name, fingerprint), fingerprint)
+
+    async def login(self, name: str, fingerprint: str | None = None) -> RoomClient:
+        """`connect`, with the store's write on the writer: a busy database holds up this
+        login only, and ends it with a RoomError saying so if it stays busy."""
+        account = await self.writer.run(lambda: self._account(name, fingerprint))
+        return self._session(account, fingerprint)
+
+    def _account(self, name: str, fingerprint: str | None) -> Account:
         try:
             if fingerprint:
-                account = self.store.claim(name, fingerprint, self.settings.starting_money)
-            else:
-                account = self.store.get_or_create(name, self.settings.starting_money)
+                return self.store.claim(name, fingerprint, self.settings.starting_money)
+            return self.store.get_or_create(name, self.settings.starting_money)
         except Refused as e:
             raise RoomError(str(e)) from None
+        except StoreError as e:
+            log.error("logging %r in: %s", name, e)
+            raise RoomError("the card room's records are busy: please try again in a minute") from None
+
+    def _session(self, account: Account, fingerprint: str | None) -> RoomClient:
         client = RoomClient(self, account, fingerprint)
         older = self.clients.get(account.id, [])
         self.clients[account.id] = [client]

@@ -7,13 +7,15 @@ bound on what a client can push at us: PTY values, env hints, input rate and out
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from cardroom.room.api import RoomError
 from cardroom.ssh.driver import SessionDriver, bind_app
 from cardroom.ssh.limits import Limits
 from cardroom.ssh.terminal import ColorDepth, SessionInfo, clamp_size, detect_color_depth, sanitize_term
@@ -23,7 +25,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardroom.ssh")
 
-AppFactory = Callable[[SessionInfo], "App[Any]"]
+# The factory may be a coroutine function: the server's logs the player in through the store's
+# writer first (a busy database then holds up this login only). A RoomError it raises is the
+# player's message.
+AppFactory = Callable[[SessionInfo], "App[Any] | Awaitable[App[Any]]"]
 
 HELP_LINE = "cardroom is a full-screen terminal program: connect with `ssh -t` from a terminal.\r\n"
 
@@ -170,17 +175,29 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             peer_address=self._peer_address,
             key_fingerprint=self._fingerprint,
         )
+        self.task = asyncio.get_running_loop().create_task(self._run_app(info), name=f"app:{self._username}")
+
+    def _refuse(self, text: str) -> None:
+        """No app for this session: the player reads why, and the channel closes."""
+        if not self._closed and self._chan is not None:
+            self._chan.write(f"cardroom: {text}\r\n")
+            self._chan.exit(1)
+
+    async def _run_app(self, info: SessionInfo) -> None:
         try:
             app = self._app_factory(info)
+            if inspect.isawaitable(app):
+                app = await app
+        except RoomError as e:
+            self._refuse(str(e))
+            return
         except Exception:
             log.exception("app factory failed for %s@%s", self._username, self._peer_address)
-            chan.write("cardroom: internal error, sorry.\r\n")
-            chan.exit(1)
+            self._refuse("internal error, sorry.")
             return
         self.app = bind_app(app, self)
-        self.task = asyncio.get_running_loop().create_task(self._run_app(app), name=f"app:{self._username}")
-
-    async def _run_app(self, app: App[Any]) -> None:
+        if self._closed:
+            self.request_exit()   # gone while logging in: the app starts and ends (its cleanup runs)
         status = 0
         try:
             await app.run_async()

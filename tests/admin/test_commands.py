@@ -22,9 +22,9 @@ def text(result):
     return "\n".join(result.lines)
 
 
-def settle(store, hand_id, table, a, b, *, delta=100, rake=0, history=""):
+def settle(store, table, a, b, *, delta=100, rake=0, history=""):
     """A recorded hand between accounts a and b (a wins `delta`, the house `rake`)."""
-    store.begin_hand(HandStart(hand_id, table, (SeatStack(1, a, 1000), SeatStack(2, b, 1000))))
+    hand_id = store.begin_hand(HandStart(table, (SeatStack(1, a, 1000), SeatStack(2, b, 1000)))).hand_id
     return store.settle_hand(hand_id, {a: delta, b: -delta - rake}, rake, "[]", history)
 
 
@@ -391,23 +391,23 @@ def test_hand_shows_the_stored_history_text(admin):
         admin.store.buy_in(acct, "T", 1000)
     history = "PokerStars Hand #77: Hold'em Limit ($2/$4)\nSeat 1: ann \x1b[31m($10 in chips)\n" \
               "ann collected $2 from pot"
-    settle(admin.store, "77", "T", a, b, history=history)
-    result = admin.run("hand 77")
+    hand_id = settle(admin.store, "T", a, b, history=history).hand_id
+    result = admin.run(f"hand {hand_id}")
     assert result.ok and printable(result)
     assert result.lines[0] == "PokerStars Hand #77: Hold'em Limit ($2/$4)"
     assert result.lines[1] == "Seat 1: ann [31m($10 in chips)"
-    assert admin.run("hand #77").lines == result.lines
+    assert admin.run(f"hand #{hand_id}").lines == result.lines
 
 
 def test_hand_without_history_shows_a_summary(admin):
     a, b = (admin.room.connect(n).account_id for n in ("ann", "ben"))
     for acct in (a, b):
         admin.store.buy_in(acct, "T", 1000)
-    settle(admin.store, "78", "T", a, b, delta=150, rake=10)
-    result = admin.run("hand 78")
+    hand_id = settle(admin.store, "T", a, b, delta=150, rake=10).hand_id
+    result = admin.run(f"hand {hand_id}")
     assert result.ok
     out = text(result)
-    assert "Hand #78 at T: settled" in out
+    assert f"Hand #{hand_id} at T: settled" in out
     assert "seat 1: ann $10 -> $11.50" in out and "seat 2: ben $10 -> $8.40" in out
     assert "rake $0.10" in out
     for line in ("hand", "hand 999", "hand 1 2", "hand '"):
@@ -431,9 +431,9 @@ def test_rake_totals_and_per_table(admin):
     for t in ("T", SPACED):
         for acct in accts:
             admin.store.buy_in(acct, t, 2000)
-    settle(admin.store, "h1", "T", *accts, rake=30)
-    settle(admin.store, "h2", "T", *accts, rake=20)
-    settle(admin.store, "h3", SPACED, *accts, rake=300)
+    settle(admin.store, "T", *accts, rake=30)
+    settle(admin.store, "T", *accts, rake=20)
+    settle(admin.store, SPACED, *accts, rake=300)
     result = admin.run("rake")
     assert result.ok
     assert result.lines == ("total rake $3.50", f"  {SPACED}: $3 from 1 hand(s)",

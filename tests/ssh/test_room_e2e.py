@@ -210,6 +210,27 @@ async def test_a_name_no_key_may_use_is_refused_with_the_reason(room_server):
     conn.close()
 
 
+async def test_a_login_while_another_process_holds_the_database_is_told_why(room_server):
+    """Issue 19: a login while another process held the database ended in 'internal error'
+    (and froze every session while it waited). Now it waits off the loop and, the database
+    still held past the busy timeout, the player reads why."""
+    import sqlite3
+
+    served = await room_server()
+    held = sqlite3.connect(served.store.path, isolation_level=None)
+    held.execute("BEGIN EXCLUSIVE")
+    try:
+        async with _connect(served, _key(), "newcomer") as conn:
+            proc = await conn.create_process(term_type="xterm-256color", term_size=(100, 30))
+            out = await asyncio.wait_for(proc.stdout.read(), 30)
+            assert "records are busy" in out and "internal error" not in out
+    finally:
+        held.execute("ROLLBACK")
+        held.close()
+    conn, _ = await _at_lobby(served, _key(), "newcomer")   # and logs in once it is free
+    conn.close()
+
+
 async def test_admin_credit_kick_and_ban(room_server):
     from cardroom.admin.commands import AdminContext, execute
 
