@@ -844,6 +844,8 @@ class Table:
         about = dict(table=self.name, hand_id=self.hand_id, when=self.clock.wall(), seats=self.settings.seats)
         self._recording = frozenset(self.hand_seats)
         self._settle(self.hand_id, hand, deltas, record_of(hand, **about), public_text(hand, **about), 0)
+        if self._recording:
+            self._changed()   # the hand's end is on every screen while the store records it
 
     def _settle(self, hand_id: str, hand: Hand, deltas: dict[int, int], events: str, history: str,
                 tries: int) -> None:
