@@ -231,12 +231,16 @@ def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) -> lis
             continue
         before = ctx.store.balance(account.id)
         table.kick(account.id, reason)
-        if table.seat_of(account.id) is None:
+        seat = table.seat_of(account.id)
+        if seat is None:
             # What came back, read from the ledger: a kick on the player's turn folds the hand first,
             # so the seat's stack before the kick can include chips already in the pot.
             back = ctx.store.balance(account.id) - before
             out.append(f"removed {_show(account.name)} from {_show(table.name)} "
                        f"({money(back)} back to the balance)")
+        elif seat.cashing_out:   # the store's writer has the cash-out: the seat goes when it is done
+            out.append(f"removing {_show(account.name)} from {_show(table.name)} "
+                       f"({money(seat.stack)} going back to the balance)")
         else:
             out.append(f"{_show(account.name)} leaves {_show(table.name)} after the hand in "
                        "progress (chips back to the balance then)")

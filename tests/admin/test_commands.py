@@ -535,3 +535,35 @@ def test_completion_never_offers_unprintable_names(admin):
     admin.room.connect("\x1b[31mevil")
     assert all(c.isprintable() for c in complete(admin.ctx, "kick "))
     assert complete(admin.ctx, "kick \x1b") == []
+
+
+async def test_a_kick_with_the_store_writer_says_the_chips_are_on_their_way_back(tmp_path):
+    """With the server's writer thread the cash-out is recorded after the command returns: the
+    admin read 'leaves after the hand in progress' for a player who was not in a hand."""
+    import asyncio
+    import random
+
+    from cardroom.room.clock import LoopClock
+    from cardroom.room.room import Room
+    from cardroom.room.writer import StoreWriter
+    from cardroom.store.sqlite import SqliteStore
+    from tests.room.conftest import table_settings
+
+    store, writer = SqliteStore(tmp_path / "r.sqlite3"), StoreWriter()
+    room = Room([table_settings("T")], store, LoopClock(), rng=random.Random(1), writer=writer)
+    room.start()
+    try:
+        alice = await room.login("alice", ALICE_FP)
+        alice.join("T")
+        alice.buy_in("T", 10_000)
+        while room.tables["T"].seat_of(alice.account_id).stack == 0:
+            await asyncio.sleep(0.001)
+        result = execute(AdminContext(room, store, BOSS_FP, lambda: None), "kick alice stalling")
+        assert result.ok and "removing alice from T ($100 going back to the balance)" in result.lines
+        while room.tables["T"].seat_of(alice.account_id) is not None:
+            await asyncio.sleep(0.001)
+        assert store.balance(alice.account_id) == 100_000
+    finally:
+        await writer.run(lambda: None)
+        writer.close()
+        store.close()

@@ -203,10 +203,13 @@ async def test_a_settlement_waiting_on_the_database_stalls_no_other_table_nor_a_
 
         await until(lambda: all(x.hand is not None and not x.hand.over for x in (t, u)))
         hand_id = t.hand_id
+        told = []
+        clients["T"][0].on_change(lambda: told.append(t.hand.over))
         held = Held(store.path)
         try:
             next(c for c in clients["T"] if c.view("T").legal).act("T", "fold")
             assert t.hand.over and t._recording             # the settlement waits on the writer
+            assert told and told[-1]                        # and the screens show the hand's end
             login = asyncio.ensure_future(room.login("newcomer", "SHA256:newcomerskey"))
             u_before = len(u.hand.events)
             for _ in range(3):                              # U plays on meanwhile
