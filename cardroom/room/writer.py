@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from typing import Callable, Protocol, TypeVar
+from collections.abc import Callable
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 Then = Callable[[object, "Exception | None"], None]
@@ -45,7 +46,10 @@ class StoreWriter:
 
         def deliver(future: concurrent.futures.Future) -> None:
             error = future.exception()
-            loop.call_soon_threadsafe(then, None if error else future.result(), error)
+            try:
+                loop.call_soon_threadsafe(then, None if error else future.result(), error)
+            except RuntimeError:   # the loop has ended: nobody is left to tell (the write stands)
+                pass
 
         self._pool.submit(call).add_done_callback(deliver)
 
@@ -63,7 +67,7 @@ class InlineWriter:
     def submit(self, call: Callable[[], object], then: Then) -> None:
         try:
             result = call()
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - every error is an outcome, as from the thread
             then(None, e)
         else:
             then(result, None)
@@ -75,4 +79,4 @@ class InlineWriter:
         pass
 
 
-__all__ = ["Writer", "StoreWriter", "InlineWriter"]
+__all__ = ["InlineWriter", "StoreWriter", "Writer"]
