@@ -20,7 +20,7 @@ import binascii
 import hashlib
 import logging
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
 from cardroom.room import api
 from cardroom.room.api import RoomError
@@ -30,6 +30,18 @@ from cardroom.room.table import Table, TableSettings
 from cardroom.room.writer import InlineWriter, Writer
 
 log = logging.getLogger("cardroom.room")
+T = TypeVar("T")
+
+BUSY = "the card room's records are busy: please try again in a minute"
+
+
+def room_error(e: StoreError) -> RoomError:
+    """What a player reads of a store error: a refusal says why; a failure is ours (logged)."""
+    if isinstance(e, Refused):
+        return RoomError(str(e))
+    log.error("the store failed: %s", e)
+    return RoomError(BUSY)
+
 
 _KEY_TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
               "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com")
@@ -98,24 +110,28 @@ class Room:
         """A session for `name`: claims the name with the key (or creates it without one).
         The store's write runs here, on the caller's thread: for a process with no loop to keep
         free (hot-seat, tests); the server logs players in with `login`."""
-        return self._session(self._account(name, fingerprint), fingerprint)
+        try:
+            account = self._account(name, fingerprint)
+        except StoreError as e:
+            raise room_error(e) from None
+        return self._session(account, fingerprint)
 
     async def login(self, name: str, fingerprint: str | None = None) -> RoomClient:
         """`connect`, with the store's write on the writer: a busy database holds up this
         login only, and ends it with a RoomError saying so if it stays busy."""
-        account = await self.writer.run(lambda: self._account(name, fingerprint))
-        return self._session(account, fingerprint)
+        return self._session(await self.write(lambda: self._account(name, fingerprint)), fingerprint)
+
+    async def write(self, call: Callable[[], T]) -> T:
+        """A store write on the writer; a refusal or failure comes back as a RoomError."""
+        try:
+            return await self.writer.run(call)
+        except StoreError as e:
+            raise room_error(e) from None
 
     def _account(self, name: str, fingerprint: str | None) -> Account:
-        try:
-            if fingerprint:
-                return self.store.claim(name, fingerprint, self.settings.starting_money)
-            return self.store.get_or_create(name, self.settings.starting_money)
-        except Refused as e:
-            raise RoomError(str(e)) from None
-        except StoreError as e:
-            log.error("logging %r in: %s", name, e)
-            raise RoomError("the card room's records are busy: please try again in a minute") from None
+        if fingerprint:
+            return self.store.claim(name, fingerprint, self.settings.starting_money)
+        return self.store.get_or_create(name, self.settings.starting_money)
 
     def _session(self, account: Account, fingerprint: str | None) -> RoomClient:
         client = RoomClient(self, account, fingerprint)
@@ -324,22 +340,19 @@ class RoomClient:
         """Fingerprints of the SSH keys that may log in as me."""
         return self.room.store.keys(self.account_id)
 
-    def add_key(self, public_key: str) -> str:
+    async def add_key(self, public_key: str) -> str:
         """Let another key log in as me: an OpenSSH public key line ("ssh-ed25519 AAAA... comment")."""
         fingerprint = key_fingerprint(public_key)
-        try:
-            self.room.store.add_key(self.account_id, fingerprint)
-        except Refused as e:
-            raise RoomError(str(e)) from None
+        await self.room.write(lambda: self.room.store.add_key(self.account_id, fingerprint))
         return fingerprint
 
-    def remove_key(self, fingerprint: str) -> None:
+    async def remove_key(self, fingerprint: str) -> None:
         keys = self.keys()
         if fingerprint not in keys:
             raise RoomError("that key is not one of yours")
         if len(keys) == 1:
             raise RoomError("that is your only key: add another before removing it")
-        self.room.store.remove_key(self.account_id, fingerprint)
+        await self.room.write(lambda: self.room.store.remove_key(self.account_id, fingerprint))
 
     # ------------------------------------------------------------------ history
     def hands(self, limit: int = 20, offset: int = 0):

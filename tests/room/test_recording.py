@@ -130,7 +130,7 @@ def test_a_hand_the_store_cannot_begin_is_dealt_once_the_database_is_free(busy_r
 
 def test_a_cash_out_the_store_refuses_at_leave_keeps_the_seat_and_tells_the_player(busy_room):
     """Today: `l` raised the store's error out of the room and ended the session."""
-    room, clock, store = busy_room()
+    room, _, store = busy_room()
     [alice] = seat_players(room, names=("alice",))
     t = room.tables["T"]
     held = Held(store.path)
@@ -148,7 +148,7 @@ def test_a_cash_out_the_store_refuses_at_leave_keeps_the_seat_and_tells_the_play
 
 
 def test_a_buy_in_the_store_refuses_adds_no_chips_and_tells_the_player(busy_room):
-    room, clock, store = busy_room()
+    room, _, store = busy_room()
     alice = room.connect("alice")
     alice.join("T")
     held = Held(store.path)
@@ -166,7 +166,7 @@ def test_a_buy_in_the_store_refuses_adds_no_chips_and_tells_the_player(busy_room
 
 def test_a_login_while_the_database_stays_busy_gets_a_clear_message(busy_room):
     """Today: the store's error escaped and the ssh session printed 'internal error'."""
-    room, clock, store = busy_room()
+    room, _, store = busy_room()
     held = Held(store.path)
     try:
         with pytest.raises(RoomError, match="records are busy"):
@@ -232,3 +232,18 @@ async def test_a_settlement_waiting_on_the_database_stalls_no_other_table_nor_a_
         await writer.run(lambda: None)
         writer.close()
         store.close()
+
+
+async def test_a_key_added_while_the_database_stays_busy_is_refused_with_a_clear_message(busy_room):
+    import asyncssh
+
+    room, _, store = busy_room()
+    alice = room.connect("alice", "SHA256:alicesfirstkey")
+    line = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
+    held = Held(store.path)
+    try:
+        with pytest.raises(RoomError, match="records are busy"):
+            await alice.add_key(line)
+    finally:
+        held.release()
+    assert len(await alice.add_key(line)) > 10 and len(alice.keys()) == 2
