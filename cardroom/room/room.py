@@ -165,9 +165,9 @@ class Room:
         return self.store.use_allin_protection(account, self.clock.wall().date().isoformat(),
                                                self.settings.timeout_allin_quota)
 
-    def set_muted(self, account: int, muted: bool, admin: str) -> bool:
+    async def set_muted(self, account: int, muted: bool, admin: str) -> bool:
         """Mute or unmute a player's chat (kept in the store); False if already so."""
-        changed = self.store.set_muted(account, muted, admin)
+        changed = await self.writer.run(lambda: self.store.set_muted(account, muted, admin))
         if muted:
             self.muted.add(account)
         else:

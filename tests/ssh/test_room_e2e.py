@@ -238,14 +238,14 @@ async def test_admin_credit_kick_and_ban(room_server):
     key = _key()
     conn, screen = await _sit_down(served, key, "frank")
     ctx = AdminContext(served.room, served.store, "console", lambda: None)
-    assert execute(ctx, "credit frank 25 welcome bonus").ok
+    assert (await execute(ctx, "credit frank 25 welcome bonus")).ok
     frank = served.store.find("frank")
     client = served.room.clients[frank.id][0]
     assert client.my_money().balance == frank.balance_cents
-    assert execute(ctx, "kick frank stalling").ok
+    assert (await execute(ctx, "kick frank stalling")).ok
     table = served.room.tables[TABLE]
     await _until(lambda: table.seat_of(frank.id) is None)
-    assert execute(ctx, "ban frank cheating").ok
+    assert (await execute(ctx, "ban frank cheating")).ok
     await asyncio.wait_for(screen.process.wait_closed(), 30)   # his session is ended
     with pytest.raises((asyncssh.PermissionDenied, asyncssh.DisconnectError)):
         async with _connect(served, key, "frank"):
