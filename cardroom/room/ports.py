@@ -20,9 +20,11 @@ Money model (all amounts are integer cents; never a float):
   == starting money + credits - debits), and every movement is a ledger row with a unique id.
 
 Calls are synchronous and each mutating call is one database transaction that either happens
-completely or not at all; a refused call (`Refused` and its subclasses) changes nothing. Calls are
-quick but may wait for an fsync, so the asyncio room should call them through
-``await asyncio.to_thread(store.method, ...)``; implementations are safe to call from any thread.
+completely or not at all; a refused call (`Refused` and its subclasses) changes nothing.
+Implementations are safe to call from any thread. A write may wait (an fsync; another process
+holding the database, up to a busy timeout), so the room never makes one on its loop: it hands
+each write to its writer (`cardroom.room.writer`: one thread, in order). Reads must not wait for
+writers (SQLite's WAL; PostgreSQL's MVCC), so the room makes them directly.
 """
 
 from __future__ import annotations

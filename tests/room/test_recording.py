@@ -1,7 +1,7 @@
 """The store's writes when the database makes them wait or refuses them (issue 19).
 
 Real SQLite files, held busy by another connection in an EXCLUSIVE transaction (as an admin's
-sqlite3 shell or a backup can). With a fake clock
+sqlite3 shell or a backup can), or full (``max_page_count``: as a full disk). With a fake clock
 the writer is the inline one (each write waits its busy timeout, 50 ms here, on the spot); the
 last tests run the server's writer thread on a real loop.
 """
@@ -112,6 +112,42 @@ def test_a_settlement_refused_once_is_recorded_on_a_retry_and_the_winner_paid(bu
     assert t.seat_of(winner.account_id).stack > 10_000
     assert store.table_chips(winner.account_id, "T") == t.seat_of(winner.account_id).stack
     conserved(store)
+
+
+def fill_the_disk(store) -> None:
+    """The database may grow no more (max_page_count) and its pages are full: a write that needs
+    a new page fails as on a full disk ("database or disk is full")."""
+    c = store._conn
+    c.execute(f"PRAGMA max_page_count = {c.execute('PRAGMA page_count').fetchone()[0] + 4}")
+    c.execute("CREATE TABLE filler (x BLOB)")
+    with pytest.raises(sqlite3.OperationalError, match="full"):
+        while True:
+            c.execute("INSERT INTO filler VALUES (zeroblob(500))")
+
+
+def test_a_settlement_refused_by_a_full_disk_is_retried_then_the_hand_is_void(busy_room):
+    """A six-handed hand checked down: its record (events and history, ~5 KB) needs a new page,
+    which a full disk refuses every time; the hand is voided (once there is room for that) and
+    the table deals on."""
+    room, clock, store = busy_room(table_settings(seats=6))
+    clients = seat_players(room, names=("ann", "bob", "cat", "dan", "eve", "fay"))
+    t = room.tables["T"]
+    assert clock.run_until(lambda: t.hand is not None and not t.hand.over)
+    hand_id = t.hand_id
+    fill_the_disk(store)
+    while not t.hand.over:
+        actor = next(c for c in clients if c.view("T").legal)
+        actor.act("T", "call" if actor.view("T").legal.can_call else "check")
+    for pause in SETTLE_RETRIES:
+        clock.advance(pause)
+    assert store.get_hand(hand_id).status != "settled"
+    store._conn.execute("PRAGMA max_page_count = 1073741823")    # room on the disk again
+    clock.advance(1.0)
+    assert store.get_hand(hand_id).status == "void"
+    assert [t.seat_of(c.account_id).stack for c in clients] == [10_000] * 6
+    assert any("database or disk is full" in line.text for line in t.chat)
+    conserved(store)
+    assert clock.run_until(lambda: t.hand is not None and not t.hand.over and t.hand_id != hand_id)
 
 
 def test_a_hand_the_store_cannot_begin_is_dealt_once_the_database_is_free(busy_room):
