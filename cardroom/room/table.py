@@ -240,6 +240,8 @@ class Table:
 
     def buy_in(self, account: int, cents: int) -> None:
         seat = self._need_seat(account)
+        if seat.cashing_out:
+            raise api.NotAllowedNow("you are leaving this table: your chips are going back to your account")
         lo, hi, _ = self.buy_in_limits(account)
         have = seat.table_chips
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
@@ -261,8 +263,8 @@ class Table:
         if error is not None:
             seat.message = f"your buy-in of {money(cents)} was not made: {error}"
             self._page(seat.account, f"{self.name}: {seat.message}")
-        elif self.seats.get(seat.number) is not seat:
-            # He left while the store recorded it: the chips go back to his account.
+        elif self.seats.get(seat.number) is not seat or seat.cashing_out:
+            # He left (or is leaving) while the store recorded it: the chips go back to his account.
             self.writer.submit(lambda: self.store.cash_out(seat.account, self.name, cents),
                                lambda _, e: e and log.error("returning %s's buy-in at %s failed: %s",
                                                             seat.name, self.name, e))

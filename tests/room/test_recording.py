@@ -283,3 +283,31 @@ async def test_a_key_added_while_the_database_stays_busy_is_refused_with_a_clear
     finally:
         held.release()
     assert len(await alice.add_key(line)) > 10 and len(alice.keys()) == 2
+
+
+async def test_a_buy_in_still_on_its_way_when_the_player_leaves_goes_back_to_his_account(tmp_path):
+    """With the writer thread a top-up and a leave right after it are both recorded later, in
+    that order: the cash-out moved the stack only, and the top-up stayed on the table."""
+    store, writer = SqliteStore(tmp_path / "room.sqlite3"), StoreWriter()
+    room = Room([table_settings()], store, LoopClock(), rng=random.Random(1), writer=writer)
+    room.start()
+    try:
+        alice = await room.login("alice")
+        alice.join("T")
+        alice.buy_in("T", 10_000)
+        t = room.tables["T"]
+        while t.seat_of(alice.account_id).stack == 0:
+            await asyncio.sleep(0.001)
+        alice.buy_in("T", 5_000)
+        alice.leave("T")
+        with pytest.raises(RoomError, match="leaving"):
+            alice.buy_in("T", 1_000)
+        while t.seat_of(alice.account_id) is not None:
+            await asyncio.sleep(0.001)
+        await writer.run(lambda: None)      # the top-up's way back, given after the leave
+        assert store.holdings(alice.account_id) == {} and store.balance(alice.account_id) == 100_000
+        conserved(store)
+    finally:
+        await writer.run(lambda: None)
+        writer.close()
+        store.close()
