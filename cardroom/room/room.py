@@ -32,15 +32,15 @@ from cardroom.room.writer import InlineWriter, Writer
 log = logging.getLogger("cardroom.room")
 T = TypeVar("T")
 
-BUSY = "the card room's records are busy: please try again in a minute"
+_BUSY = "the card room's records are busy: please try again in a minute"
 
 
-def room_error(e: StoreError) -> RoomError:
+def _room_error(e: StoreError) -> RoomError:
     """What a player reads of a store error: a refusal says why; a failure is ours (logged)."""
     if isinstance(e, Refused):
         return RoomError(str(e))
     log.error("the store failed: %s", e)
-    return RoomError(BUSY)
+    return RoomError(_BUSY)
 
 
 _KEY_TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
@@ -113,7 +113,7 @@ class Room:
         try:
             account = self._account(name, fingerprint)
         except StoreError as e:
-            raise room_error(e) from None
+            raise _room_error(e) from None
         return self._session(account, fingerprint)
 
     async def login(self, name: str, fingerprint: str | None = None) -> RoomClient:
@@ -126,7 +126,7 @@ class Room:
         try:
             return await self.writer.run(call)
         except StoreError as e:
-            raise room_error(e) from None
+            raise _room_error(e) from None
 
     def _account(self, name: str, fingerprint: str | None) -> Account:
         if fingerprint:
