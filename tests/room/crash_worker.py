@@ -28,7 +28,7 @@ from cardroom.room.api import RoomError  # noqa: E402
 from cardroom.room.clock import LoopClock  # noqa: E402
 from cardroom.room.room import Room, RoomSettings  # noqa: E402
 from cardroom.room.table import TableSettings  # noqa: E402
-from cardroom.room.writer import StoreWriter  # noqa: E402
+from cardroom.room.writer import StoreWriter
 from cardroom.store.sqlite import SqliteStore  # noqa: E402
 
 STARTING = 50_000
