@@ -648,7 +648,9 @@ class TableScreen(Screen):
             self.view.phase in ("bet", "draw")
 
         def go(yes: bool | None = True) -> None:
-            if yes and self._do(self.app.client.leave, self.table):
+            # Still seated after it: the store refused the cash-out, and the page says why.
+            if yes and self._do(self.app.client.leave, self.table) \
+                    and self.table not in self.app.client.my_tables():
                 self.notify(f"You left {self.table}", markup=False)
                 if self.app.hotseat is None:
                     self.app.pop_screen()
