@@ -260,9 +260,8 @@ class Table:
 
     def _bought_in(self, seat: _Seat, cents: int, error: Exception | None) -> None:
         seat.buying -= cents
-        if error is not None:
-            seat.message = f"your buy-in of {money(cents)} was not made: {error}"
-            self._page(seat.account, f"{self.name}: {seat.message}")
+        if error is not None:   # a page: it reaches him wherever he is by now
+            self._page(seat.account, f"{self.name}: your buy-in of {money(cents)} was not made: {error}")
         elif self.seats.get(seat.number) is not seat or seat.cashing_out:
             # He left (or is leaving) while the store recorded it: the chips go back to his account.
             self.writer.submit(lambda: self.store.cash_out(seat.account, self.name, cents),
@@ -316,8 +315,8 @@ class Table:
             return
         log.error("cashing out %s at %s failed: %s", seat.name, self.name, error)
         seat.leaving = False
-        seat.message = f"your chips could not be returned to your account ({error}): you are still seated"
-        self._page(seat.account, f"{self.name}: {seat.message}; try leaving again in a moment")
+        self._page(seat.account, f"{self.name}: your chips could not be returned to your account ({error}): "
+                                 "you are still seated; try leaving again in a moment")
         self._changed()
         self._maybe_start()
 

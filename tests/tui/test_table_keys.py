@@ -311,12 +311,53 @@ async def test_leave_while_the_database_refuses_the_cash_out_says_so_and_keeps_t
                 held.execute("ROLLBACK")
                 held.close()
             assert isinstance(app.screen, TableScreen)
-            assert "could not be returned to your account" in notified(app)
+            assert notified(app).count("could not be returned to your account") == 1
             assert "You left" not in notified(app)
             await pilot.press("l")                        # the database free again
             await pilot.pause()
             assert isinstance(app.screen, LobbyScreen) and "You left T" in notified(app)
         assert store.balance(alice.account_id) == 100_000
+    finally:
+        store.close()
+
+
+async def test_a_buy_in_the_database_refuses_is_not_reported_as_made(tmp_path):
+    import random
+    import sqlite3
+
+    from cardroom.room.clock import FakeClock
+    from cardroom.room.room import Room
+    from cardroom.store.sqlite import SqliteStore
+
+    from .conftest import table_settings
+
+    store = SqliteStore(tmp_path / "room.sqlite3", busy_timeout_ms=50)
+    room = Room([table_settings()], store, FakeClock(), rng=random.Random(1))
+    room.start()
+    alice = room.connect("alice")
+    alice.join("T")
+    app = build_app(alice)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await open_table(app, pilot)
+            held = sqlite3.connect(store.path, isolation_level=None)
+            held.execute("BEGIN EXCLUSIVE")
+            try:
+                await pilot.press("b")
+                await pilot.pause()
+                assert isinstance(app.screen, AmountDialog)
+                await pilot.press("enter")
+                await pilot.pause()
+            finally:
+                held.execute("ROLLBACK")
+                held.close()
+            assert notified(app).count("was not made") == 1 and "Bought in" not in notified(app)
+            assert alice.view("T").table_chips == 0
+            await pilot.press("b")
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "Bought in for" in notified(app) and alice.view("T").table_chips > 0
     finally:
         store.close()
 

@@ -632,7 +632,8 @@ class TableScreen(Screen):
                 if just_seated and self._do(self.app.client.leave, self.table):
                     self.notify(f"You did not buy in: seat given back at {self.table}", markup=False)
                 return
-            if self._do(self.app.client.buy_in, self.table, cents):
+            # Not counted here after it: the store refused it, and the page says why.
+            if self._do(self.app.client.buy_in, self.table, cents) and self.view.table_chips > have:
                 self.notify(f"Bought in for {money(cents)}", markup=False)
         self.app.push_screen(dialog, answer)
 
