@@ -10,7 +10,8 @@ process, so its RSS and CPU are its own. It reports over a pipe (one JSON object
 - ``act``: a player's intent was applied by `Table.act` (``ts`` = CLOCK_MONOTONIC, system wide, so
   comparable with the client process's clock) and the first chat line it produced (the
   narration, e.g. "b0007 checks"), which every screen at that table then draws in its chat pane;
-- ``status``: on request, counters (hands finished, timeouts, seats, watchers).
+- ``status``: on request, counters (hands finished, timeouts, seats, watchers, and how long each
+  hand's end took to be recorded by the store: ``settle_s``).
 
 These hooks wrap `Table` methods in the child only; cardroom itself is not changed.
 """
@@ -77,11 +78,12 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
     def send(obj: dict) -> None:
         out_t.write((json.dumps(obj, separators=(",", ":")) + "\n").encode())
 
-    counters = {"hands": 0, "timeouts": 0, "acts": 0, "refused": 0, "in_to_act": [], "last_in": None}
+    counters = {"hands": 0, "timeouts": 0, "acts": 0, "refused": 0, "in_to_act": [], "last_in": None,
+                "settle_s": []}
     last_turn: dict[str, tuple] = {}
 
     orig_changed, orig_act = Table._changed, Table.act
-    orig_finish, orig_timeout = Table._finish_hand, Table._timeout
+    orig_finish, orig_timeout, orig_recorded = Table._finish_hand, Table._timeout, Table._hand_recorded
 
     def changed(self) -> None:
         orig_changed(self)
@@ -121,7 +123,14 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
 
     def finish(self) -> None:
         counters["hands"] += 1
+        self._bench_finished = time.monotonic()
         orig_finish(self)
+
+    def recorded(self, hand, voided=False) -> None:
+        finished = getattr(self, "_bench_finished", None)
+        if finished is not None and len(counters["settle_s"]) < 100_000:
+            counters["settle_s"].append(time.monotonic() - finished)
+        orig_recorded(self, hand, voided)
 
     def timeout(self, hand, p) -> None:
         if hand is self.hand and not hand.over and hand.actor == p:
@@ -129,6 +138,7 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
         orig_timeout(self, hand, p)
 
     Table._changed, Table.act, Table._finish_hand, Table._timeout = changed, act, finish, timeout
+    Table._hand_recorded = recorded
     _count_repaints(counters)
 
     tables, _ = plan_tables(spec["tables"], spec["seated"])
@@ -343,6 +353,8 @@ class Recorder:
         self.on = False
         self.t0 = float("inf")                # window start: samples that began earlier don't count
         self.own_bytes: list[float] = []      # key -> first output bytes on the same session
+        self.holds: list[list[float]] = []    # [start, end] while another process held the database
+        self.own_bytes_held: list[float] = []  # the own_bytes of keys sent during a hold
         self.own_line: list[float] = []       # key -> the action's chat line on the same session
         self.other_bytes: list[float] = []    # apply -> first output bytes on another session
         self.other_line: list[float] = []     # apply -> the action's chat line on another session
@@ -387,6 +399,8 @@ class Session:
         if self.key_ts is not None:
             if rec.on and self.key_ts >= rec.t0:
                 rec.own_bytes.append(now - self.key_ts)
+                if any(start <= self.key_ts <= end for start, end in rec.holds):
+                    rec.own_bytes_held.append(now - self.key_ts)
             self.key_ts = None
         if self.first_after:
             if rec.on:

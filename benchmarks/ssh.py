@@ -2,7 +2,7 @@
 
     python -m benchmarks ssh [--sessions 1000] [--seated 200] [--tables 25] [--duration 60]
                              [--think 2.0] [--batch 50] [--size 100x30] [--seed 1]
-                             [--no-shared-screens] [--json]
+                             [--no-shared-screens] [--hold-db 5] [--hold-every 15] [--json]
 
 The real server (`cardroom.serve.start`: config -> SQLite -> room -> asyncssh -> one Textual app
 per PTY session) runs in a CHILD process, so its RSS (/proc/<pid>/status VmRSS) and CPU
@@ -33,7 +33,13 @@ Measured during the `--duration` window after every session is in:
 - the server's cyclic-GC pauses by generation, and its event-loop callbacks that ran over 50 ms
   (by what ran): what a keypress may have waited behind;
 - shared railbird screens (`cardroom/ssh/mirror.py`): groups, followers, joins and leaves, and
-  writes sent to followers' terminals; `--no-shared-screens` turns sharing off for an A/B.
+  writes sent to followers' terminals; `--no-shared-screens` turns sharing off for an A/B;
+- `--hold-db S`: a busy database. This process (another process than the server, as an admin's
+  sqlite3 shell would be) holds the server's SQLite file in an EXCLUSIVE transaction for S
+  seconds, one second into the window and then every `--hold-every` seconds. Every hand that
+  ends meanwhile waits on the database to be recorded (the store's writes are off the loop);
+  reported: key -> own screen of the keys sent while it was held (the other sessions go on
+  playing: p99 < 100 ms is the target), and how long the hands' ends took to be recorded.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ import time
 from pathlib import Path
 
 from benchmarks import positive
+from cardroom.serve import DB_NAME
 from benchmarks._ssh_load import (Recorder, Session, make_client_session_class, pick_key, plan_tables,
                                   proc_stat)
 
@@ -72,6 +79,10 @@ def _args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-shared-screens", dest="shared_screens", action="store_false",
                    help="every session draws its own screen (server.shared_screens = false)")
+    p.add_argument("--hold-db", type=float, default=0.0,
+                   help="hold the database busy for this many seconds at a time (default 0: never)")
+    p.add_argument("--hold-every", type=float, default=15.0,
+                   help="start a hold this often, s (default 15)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     a = p.parse_args(argv)
     if not 0 <= a.seated <= a.sessions or a.sessions < 1:
@@ -161,6 +172,25 @@ class Bench:
                 self.rec.retries += 1
         # A key the screen could not use yet (its view not refreshed): press again later.
         loop.call_later(4.0, self._press, sess, table, k, key, True)
+
+    async def hold_db(self, path: Path, end: float) -> None:
+        """Hold the database in an EXCLUSIVE transaction, as another process would (`--hold-db`);
+        the sqlite3 calls, which may wait for the server's write to finish, run off this loop."""
+        import sqlite3
+        args = self.args
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+        try:
+            await asyncio.sleep(1.0)
+            while time.monotonic() + args.hold_db < end:
+                await asyncio.to_thread(conn.execute, "BEGIN EXCLUSIVE")
+                span = [time.monotonic(), float("inf")]
+                self.rec.holds.append(span)
+                await asyncio.sleep(args.hold_db)
+                await asyncio.to_thread(conn.execute, "ROLLBACK")
+                span[1] = time.monotonic()
+                await asyncio.sleep(max(0.0, args.hold_every - args.hold_db))
+        finally:
+            conn.close()
 
     async def status(self, proc_in) -> dict:
         proc_in.write(b"status\n")
@@ -282,6 +312,8 @@ class Bench:
             self.rec.t0 = t0      # a key or action from before the window is not a sample of it
             self.rec.on = True
             end = t0 + args.duration
+            holder = (asyncio.create_task(self.hold_db(Path(tmp.name) / DB_NAME, end))
+                      if args.hold_db > 0 else None)
             while time.monotonic() < end:
                 await asyncio.sleep(min(10.0, end - time.monotonic()))
                 if time.monotonic() < end - 1:
@@ -289,6 +321,8 @@ class Bench:
                                f"own p99 {_pct(self.rec.own_bytes, 99) or 0:.1f} ms, "
                                f"others p99 {_pct(self.rec.other_line, 99) or 0:.1f} ms")
             self.rec.on = False
+            if holder is not None:
+                await holder
             t1 = time.monotonic()
             end_stat = proc_stat(pid)
             me1 = resource.getrusage(resource.RUSAGE_SELF)
@@ -369,13 +403,22 @@ class Bench:
                     ((k, {"n": v[0] - st0["slow"].get(k, [0])[0], "longest_ms_all_run": round(1000 * v[1], 1)})
                      for k, v in st1["slow"].items() if v[0] - st0["slow"].get(k, [0])[0]),
                     key=lambda kv: -kv[1]["n"])[:8]),
+                "db_holds": {"n": len(rec.holds), "seconds_each": args.hold_db},
+                "own_key_first_bytes_while_db_held_ms": {
+                    "p50": _pct(rec.own_bytes_held, 50), "p99": _pct(rec.own_bytes_held, 99),
+                    "max": _pct(rec.own_bytes_held, 100), "n": len(rec.own_bytes_held)},
+                "hand_end_recorded_ms": {"p50": _pct(st1["settle_s"][len(st0["settle_s"]):], 50),
+                                         "max": _pct(st1["settle_s"][len(st0["settle_s"]):], 100),
+                                         "n": len(st1["settle_s"]) - len(st0["settle_s"])},
                 "server_writes": st1["writes"] - st0["writes"],
                 "server_written_kib": round((st1["written"] - st0["written"]) / 1024, 1),
             }
             p99 = result["own_key_first_bytes_ms"]["p99"]
+            held_p99 = result["own_key_first_bytes_while_db_held_ms"]["p99"]
             result["ratios"] = {
                 "sessions_vs_1000": round(ok / 1000, 3),
                 "own_p99_vs_100ms": round(p99 / TARGET_P99_MS, 3) if p99 is not None else None,
+                "own_p99_db_held_vs_100ms": round(held_p99 / TARGET_P99_MS, 3) if held_p99 is not None else None,
                 "rss_per_session_vs_10mib": round(per / TARGET_MIB_PER_SESSION, 3),
             }
         finally:
@@ -410,6 +453,7 @@ def _table(r: dict) -> str:
     own, ownl = r["own_key_first_bytes_ms"], r["own_key_chat_line_ms"]
     oth, othb = r["action_to_others_chat_line_ms"], r["action_to_others_first_bytes_ms"]
     ratio = r["ratios"]
+    held, rec_ = r["own_key_first_bytes_while_db_held_ms"], r["hand_end_recorded_ms"]
     rows = [
         ("sessions connected", f"{r['sessions_connected']}/{r['sessions_requested']} "
                                f"({r['seated_at_tables']} seated, {r['watchers']} watching, {r['tables']} tables)",
@@ -425,6 +469,12 @@ def _table(r: dict) -> str:
                                             f"max {_fmt(own['max'], ' ms')}  n={own['n']}",
          "p99 < 100 ms", _fmt(ratio["own_p99_vs_100ms"], "x")),
         ("key -> own screen (chat line)", f"p50 {_fmt(ownl['p50'], ' ms')}  p99 {_fmt(ownl['p99'], ' ms')}  n={ownl['n']}", "", ""),
+        ("key -> own screen, database held", (f"p50 {_fmt(held['p50'], ' ms')}  p99 {_fmt(held['p99'], ' ms')}  "
+                                              f"max {_fmt(held['max'], ' ms')}  n={held['n']}  "
+                                              f"({r['db_holds']['n']} holds of {r['db_holds']['seconds_each']} s)")
+         if r["db_holds"]["n"] else "not held (--hold-db)", "p99 < 100 ms", _fmt(ratio["own_p99_db_held_vs_100ms"], "x")),
+        ("hand end -> recorded by the store",
+         f"p50 {_fmt(rec_['p50'], ' ms')}  max {_fmt(rec_['max'], ' ms')}  n={rec_['n']}", "", ""),
         ("action -> other screens (chat line)", f"p50 {_fmt(oth['p50'], ' ms')}  p99 {_fmt(oth['p99'], ' ms')}  "
                                                 f"max {_fmt(oth['max'], ' ms')}  n={oth['n']}", "", ""),
         ("action -> other screens (first bytes)", f"p50 {_fmt(othb['p50'], ' ms')}  p99 {_fmt(othb['p99'], ' ms')}  n={othb['n']}", "", ""),

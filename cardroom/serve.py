@@ -29,6 +29,7 @@ from cardroom.room.ports import ConservationError, Refused
 from cardroom.room.room import Room, RoomSettings
 from cardroom.room.table import TableSettings
 from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
+from cardroom.room.writer import StoreWriter
 from cardroom.store.audit import require_balanced
 from cardroom.store.sqlite import SqliteStore
 
@@ -87,7 +88,7 @@ def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteS
         store.close()
         raise
     room = Room([table_settings(config, t) for t in config.tables], store, clock,
-                settings=room_settings(config))
+                settings=room_settings(config), writer=StoreWriter())
     voided = room.start()
     if voided:
         log.warning("voided %d hand(s) cut off by the last stop: %s", len(voided), ", ".join(voided))
@@ -169,12 +170,12 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     pacer = Pacer()     # one for all the sessions: paces what other people's actions repaint
     mirrors = Mirrors() if config.server.shared_screens else None   # railbirds share drawings
 
-    def factory(info):
+    async def factory(info):
         from cardroom.ssh import SessionRefused
 
         try:
-            client = room.connect(clean_name(info.username), info.key_fingerprint)
-        except RoomError as e:   # e.g. banned between his login and his session
+            client = await room.login(clean_name(info.username), info.key_fingerprint)
+        except RoomError as e:   # e.g. banned between his login and his session, or records busy
             raise SessionRefused(str(e)) from None
         if info.end is not None:
             client.on_end(info.end)   # taken over, kicked or banned: the ssh session ends saying why
@@ -220,8 +221,8 @@ def make_extras(room: Room, store: SqliteStore, config: RoomConfig, shutdown):
             return None
         ctx = AdminContext(room, store, fingerprint, shutdown, authorized=lambda: fingerprint in admins)
 
-        def run(line: str):
-            result = execute(ctx, line)
+        async def run(line: str):
+            result = await execute(ctx, line)
             return result.ok, result.lines
 
         return run
@@ -314,10 +315,12 @@ async def shutdown(served: Served) -> None:
         table.status = "closed"
         table._cancel_clock()
     try:
-        served.room.start()   # voids unfinished hands, cashes out table chips
+        # After the writes already given (a settlement in flight is recorded, not voided).
+        await served.room.writer.run(served.room.start)   # voids unfinished hands, cashes out table chips
     except Refused:
         log.exception("returning chips at shutdown")
     try:
+        served.room.writer.close()
         served.store.close()
     finally:
         served.data.release()

@@ -1,7 +1,7 @@
 """Admin commands: pure parsing and operations on the room and the store, no UI.
 
     ctx = AdminContext(room, store, admin="SHA256:...", shutdown=stop.set)
-    execute(ctx, 'credit alice 12.50 refund for hand 123') -> Result(ok=True, lines=(...))
+    await execute(ctx, 'credit alice 12.50 refund for hand 123') -> Result(ok=True, lines=(...))
     complete(ctx, 'kick al')  -> ['kick alice ']           # whole command lines
     explain('credit')         -> 'credit NAME AMOUNT REASON...  -  add money to ...'
 
@@ -15,6 +15,9 @@ Rules every command keeps:
   reasons) is cleaned with `clean_text` first, and so is every user-made string in the admin's
   own output (names, reasons, hand histories): the console log is a victim surface too. Output
   lines are plain text: render them with markup OFF (`rich.text.Text(line)`).
+* What a command writes to the store goes through the room's writer (`cardroom.room.writer`),
+  so a database held busy by another process stalls this command only, never the room's loop;
+  reads are direct (under WAL they never wait for a writer).
 * Money typed by an admin is dollars, parsed strictly (`parse_amount`): ``12.50``, ``$12.50``,
   ``7``; never a float, no signs, underscores, commas, spaces, exponents or non-ASCII digits.
 * Arguments are shell words (`shlex`): ``kick "Bob Smith" he's stalling`` - the words a command
@@ -24,11 +27,13 @@ Rules every command keeps:
 
 from __future__ import annotations
 
+import inspect
 import logging
 import re
 import shlex
+from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
 from cardroom.room.api import RoomError
 from cardroom.room.narration import money
@@ -43,6 +48,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("cardroom.admin")
+T = TypeVar("T")
 
 ADMIN_MAX_CENTS = 100_000_000      # $1,000,000 in one adjustment: more is surely a typo
 REASON_MAX = 200                   # characters of a kick/ban/credit reason or a broadcast
@@ -83,7 +89,7 @@ class Command:
     name: str
     usage: str
     help: str
-    run: Callable[[AdminContext, str], Result]
+    run: Callable[[AdminContext, str], Result | Awaitable[Result]]   # a coroutine if it writes
     arg: str = ""          # what the first argument completes to: table, player, target,
                            # banned, hand, command, shutdown, or "" for nothing
     more: bool = False     # more arguments follow the first (completion adds a space)
@@ -118,6 +124,11 @@ def parse_amount(text: str) -> int:
         raise BadAmount(f"{money(cents)} is more than one adjustment may move "
                         f"({money(ADMIN_MAX_CENTS)})")
     return cents
+
+
+async def _write(ctx: AdminContext, call: Callable[[], T]) -> T:
+    """A store write, on the room's writer (its errors are the store's own, shown by execute)."""
+    return await ctx.room.writer.run(call)
 
 
 def _show(value: object, limit: int = NAME_SHOWN) -> str:
@@ -233,12 +244,16 @@ def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) -> lis
             continue
         before = ctx.store.balance(account.id)
         table.kick(account.id, reason)
-        if table.seat_of(account.id) is None:
+        seat = table.seat_of(account.id)
+        if seat is None:
             # What came back, read from the ledger: a kick on the player's turn folds the hand first,
             # so the seat's stack before the kick can include chips already in the pot.
             back = ctx.store.balance(account.id) - before
             out.append(f"removed {_show(account.name)} from {_show(table.name)} "
                        f"({money(back)} back to the balance)")
+        elif seat.cashing_out:   # the store's writer has the cash-out: the seat goes when it is done
+            out.append(f"removing {_show(account.name)} from {_show(table.name)} "
+                       f"({money(seat.stack)} going back to the balance)")
         else:
             out.append(f"{_show(account.name)} leaves {_show(table.name)} after the hand in "
                        "progress (chips back to the balance then)")
@@ -347,7 +362,7 @@ def _kick(ctx: AdminContext, rest: str) -> Result:
     return _ok(*lines)
 
 
-def _ban(ctx: AdminContext, rest: str) -> Result:
+async def _ban(ctx: AdminContext, rest: str) -> Result:
     usage = "ban NAME|FINGERPRINT [REASON...]"
     target, reason_raw = _first(rest)
     if not target:
@@ -368,8 +383,7 @@ def _ban(ctx: AdminContext, rest: str) -> Result:
         fingerprints = (target,)
     if ctx.admin in fingerprints or (account is not None and _is_self(ctx, account)):
         raise _Bad("you cannot ban yourself")
-    for fp in fingerprints:
-        store.ban(fp, reason, ctx.admin)
+    await _write(ctx, lambda: [store.ban(fp, reason, ctx.admin) for fp in fingerprints])
     who = _show(account.name) if account is not None else "no account yet"
     lines = [f"banned {len(fingerprints)} key(s) ({who}): "
              + ", ".join(_show(fp, 60) for fp in fingerprints)]
@@ -380,16 +394,17 @@ def _ban(ctx: AdminContext, rest: str) -> Result:
     return _ok(*lines)
 
 
-def _unban(ctx: AdminContext, rest: str) -> Result:
+async def _unban(ctx: AdminContext, rest: str) -> Result:
     usage = "unban FINGERPRINT|NAME"
     target = rest.strip()
     if not (target and (ctx.store.is_banned(target) or _find_player(ctx, target))):
         target = _one_word(rest, "key fingerprint", usage)
-    if ctx.store.unban(target):
+    if await _write(ctx, lambda: ctx.store.unban(target)):
         return _ok(f"unbanned {_show(target, 60)}")
     account = _find_player(ctx, target)
     if account is not None:
-        lifted = [fp for fp in ctx.store.keys(account.id) if ctx.store.unban(fp)]
+        keys = ctx.store.keys(account.id)
+        lifted = await _write(ctx, lambda: [fp for fp in keys if ctx.store.unban(fp)])
         if lifted:
             return _ok(f"unbanned {len(lifted)} key(s) of {_show(account.name)}: "
                        + ", ".join(_show(fp, 60) for fp in lifted))
@@ -400,10 +415,10 @@ def _unban(ctx: AdminContext, rest: str) -> Result:
 def _mute(on: bool) -> Callable[[AdminContext, str], Result]:
     usage = "mute NAME" if on else "unmute NAME"
 
-    def run(ctx: AdminContext, rest: str) -> Result:
+    async def run(ctx: AdminContext, rest: str) -> Result:
         account = _player_arg(ctx, rest, usage)
         name = _show(account.name)
-        if not ctx.room.set_muted(account.id, on, ctx.admin):
+        if not await ctx.room.set_muted(account.id, on, ctx.admin):
             return _ok(f"{name} is already {'muted' if on else 'not muted'}")
         if on:
             ctx.room.page(account.id, "An admin muted you: your chat is not shown")
@@ -417,7 +432,7 @@ def _mute(on: bool) -> Callable[[AdminContext, str], Result]:
 def _adjust(kind: str) -> Callable[[AdminContext, str], Result]:
     usage = f"{kind} NAME AMOUNT REASON..."
 
-    def run(ctx: AdminContext, rest: str) -> Result:
+    async def run(ctx: AdminContext, rest: str) -> Result:
         name, rest2 = _first(rest)
         amount_text, reason_raw = _first(rest2)
         if not name or not amount_text:
@@ -431,7 +446,7 @@ def _adjust(kind: str) -> Callable[[AdminContext, str], Result]:
             raise _Bad(f"a reason is required (it goes into the ledger); usage: {usage}")
         account = _player(ctx, name, usage)
         do = ctx.store.credit if kind == "credit" else ctx.store.debit
-        entry = do(account.id, cents, reason, ctx.admin)      # Refused -> shown, nothing changed
+        entry = await _write(ctx, lambda: do(account.id, cents, reason, ctx.admin))  # Refused -> shown
         balance = ctx.store.balance(account.id)
         verb = "credited" if kind == "credit" else "debited"
         to = "to" if kind == "credit" else "from"
@@ -611,16 +626,16 @@ def explain(name: str) -> str:
     return f"{command.usage}  -  {command.help}" if command else ""
 
 
-def execute(ctx: AdminContext, line: str) -> Result:
+async def execute(ctx: AdminContext, line: str) -> Result:
     """Run one command line. Never raises: a refusal or a failure is ``ok=False``. Every line is
     logged with its admin and outcome (the operator's record of who did what)."""
-    result = _execute(ctx, line)
+    result = await _execute(ctx, line)
     log.info("admin %s: %r %s", ctx.admin, _show(str(line), 200),
              "done" if result.ok else "refused: " + (result.lines[0] if result.lines else ""))
     return result
 
 
-def _execute(ctx: AdminContext, line: str) -> Result:
+async def _execute(ctx: AdminContext, line: str) -> Result:
     if not isinstance(line, str):
         return _fail("a command is a line of text")
     if len(line) > LINE_MAX:
@@ -639,7 +654,8 @@ def _execute(ctx: AdminContext, line: str) -> Result:
     if command is None:
         return _fail(f"unknown command {_show(word, 20)!r}; type help for the list")
     try:
-        return command.run(ctx, rest)
+        result = command.run(ctx, rest)
+        return await result if inspect.isawaitable(result) else result
     except _Bad as e:
         return _fail(str(e))
     except BadAmount as e:

@@ -179,7 +179,7 @@ class AdminPanel(Screen):
                         style="dim"))
 
     @on(Input.Submitted, "#admin-input")
-    def _run(self, event: Input.Submitted) -> None:
+    async def _run(self, event: Input.Submitted) -> None:
         line = event.value
         box = self.query_one(CommandInput)
         box.value = ""
@@ -187,7 +187,7 @@ class AdminPanel(Screen):
             return
         box.remember(line)
         self.write(Text("> " + _printable(line), style="bold"))
-        result = execute(self.ctx, line)
+        result = await execute(self.ctx, line)
         self.write_lines(result.lines, "" if result.ok else "red")
 
     def action_close(self) -> None:

@@ -20,9 +20,11 @@ Money model (all amounts are integer cents; never a float):
   == starting money + credits - debits), and every movement is a ledger row with a unique id.
 
 Calls are synchronous and each mutating call is one database transaction that either happens
-completely or not at all; a refused call (`Refused` and its subclasses) changes nothing. Calls are
-quick but may wait for an fsync, so the asyncio room should call them through
-``await asyncio.to_thread(store.method, ...)``; implementations are safe to call from any thread.
+completely or not at all; a refused call (`Refused` and its subclasses) changes nothing.
+Implementations are safe to call from any thread. A write may wait (an fsync; another process
+holding the database, up to a busy timeout), so the room never makes one on its loop: it hands
+each write to its writer (`cardroom.room.writer`: one thread, in order). Reads must not wait for
+writers (SQLite's WAL; PostgreSQL's MVCC), so the room makes them directly.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ LedgerKind = Literal[
     "hand_start",  # table chips -> the hand's escrow (start-of-hand stack)
     "hand_end",    # the hand's escrow -> table chips (end-of-hand stack)
     "rake",        # the hand's escrow -> the house
-    "hand_void",   # the hand's escrow -> table chips (start-of-hand stack back, crashed hand)
+    "hand_void",   # the hand's escrow -> table chips (start-of-hand stack back: a crashed hand,
+                   # or one whose settlement could not be recorded)
 ]
 LEDGER_KINDS: tuple[str, ...] = (
     "open", "credit", "debit", "buy_in", "cash_out", "hand_start", "hand_end", "rake", "hand_void",
@@ -98,9 +101,8 @@ class SeatStack:
 
 @dataclass(frozen=True, slots=True)
 class HandStart:
-    """What ``begin_hand`` needs: the hand's id (chosen by the room), table, seats and deck."""
+    """What ``begin_hand`` needs: table, seats and deck (the store numbers the hand)."""
 
-    hand_id: str
     table: str
     seats: tuple[SeatStack, ...]
     deck: str = ""              # the deck order as text, e.g. "As Kd 7h ..."
@@ -193,7 +195,7 @@ class Banned(Refused):
 
 
 class HandStateError(Refused):
-    """The hand id is taken, the hand is not in progress, or the table already has a live hand."""
+    """The hand is not in progress, or the table already has a live hand."""
 
 
 class SettlementError(Refused, ValueError):
@@ -288,7 +290,8 @@ class MoneyStore(Protocol):
 class HandStore(Protocol):
     def begin_hand(self, start: HandStart) -> HandRecord:
         """Record a hand as in progress and move each seat's start stack from its table chips
-        into the hand's escrow. HandStateError if the id is taken or the table has a live hand;
+        into the hand's escrow. The store gives the hand its id: the next number of a sequence
+        (increasing, never reused). HandStateError if the table has a live hand;
         InsufficientChips if a seat's table chips are short."""
 
     def settle_hand(self, hand_id: str, deltas: Mapping[AccountId, int], rake_cents: int,
@@ -297,6 +300,11 @@ class HandStore(Protocol):
         rake to the house, the hand marked settled with its events, results and history.
         ``deltas`` must name exactly the hand's seats and sum(deltas) + rake_cents == 0;
         otherwise SettlementError and nothing is written."""
+
+    def void_hand(self, hand_id: str, reason: str) -> HandRecord:
+        """A hand whose settlement cannot be recorded: if still in progress it becomes void and
+        each seat gets its start-of-hand stack back. Returns the hand as it now stands, so a
+        caller unsure whether a settlement went through reads it in the status. UnknownHand."""
 
     def void_unfinished_hands(self) -> list[str]:
         """At start-up: every hand still in progress becomes void and each seat gets its

@@ -1,13 +1,16 @@
 """The room: its tables, its accounts service, and the client API every session uses.
 
-    room = Room(tables=[TableSettings(...)], store=SqliteStore(path), clock=LoopClock())
+    room = Room(tables=[TableSettings(...)], store=SqliteStore(path), clock=LoopClock(),
+                writer=StoreWriter())              # the store's writes off the loop
     room.start()                                   # voids hands a crash cut off; returns stray chips
-    client = room.connect("alice", fingerprint)    # one RoomClient per session
+    client = await room.login("alice", fingerprint)    # one RoomClient per session
     client.on_change(lambda: app.post_message(Refresh()))
     client.watch("Planet Hold'em $2/$4"); client.join(...); client.buy_in(..., 10_000)
     client.act(table, "raise", 800); client.view(table) -> TableView
 
 Every intent runs on the loop and returns or raises a RoomError (the message is for the user).
+What an intent writes to the store is recorded by the writer (`cardroom.room.writer`) after it
+returns; a write the store then refuses comes back to the player as a page.
 """
 
 from __future__ import annotations
@@ -18,15 +21,28 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
 from cardroom.room import api
 from cardroom.room.api import RoomError
 from cardroom.room.clock import Clock
 from cardroom.room.ports import Account, Refused, Store, StoreError
 from cardroom.room.table import Table, TableSettings
+from cardroom.room.writer import InlineWriter, Writer
 
 log = logging.getLogger("cardroom.room")
+T = TypeVar("T")
+
+_BUSY = "the card room's records are busy: please try again in a minute"
+
+
+def _room_error(e: StoreError) -> RoomError:
+    """What a player reads of a store error: a refusal says why; a failure is ours (logged)."""
+    if isinstance(e, Refused):
+        return RoomError(str(e))
+    log.error("the store failed: %s", e)
+    return RoomError(_BUSY)
+
 
 _KEY_TYPES = ("ssh-ed25519", "ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
               "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com")
@@ -76,13 +92,12 @@ def span(seconds: float) -> str:
 
 class Room:
     def __init__(self, tables: list[TableSettings], store: Store, clock: Clock, *,
-                 settings: RoomSettings | None = None, rng=None,
-                 new_hand_id: Callable[[], str] | None = None) -> None:
+                 settings: RoomSettings | None = None, rng=None, writer: Writer | None = None) -> None:
         self.settings = settings or RoomSettings()
         self.store = store
         self.clock = clock
         self.rng = rng
-        self._new_hand_id = new_hand_id   # tests and replays pass a counter; default: random ids
+        self.writer = writer or InlineWriter()
         self.tables: dict[str, Table] = {}
         self.clients: dict[int, list[RoomClient]] = {}   # account -> live clients
         self.muted: set[int] = store.muted_accounts()   # kept in the store too: mutes outlive a restart
@@ -98,7 +113,7 @@ class Room:
         if settings.name in self.tables:
             raise RoomError(f"there is already a table called {settings.name!r}")
         table = Table(settings, self.store, self.clock, rng=self.rng, quota=self._use_quota,
-                      page=self.page, new_hand_id=self._new_hand_id)
+                      page=self.page, writer=self.writer)
         self.tables[settings.name] = table
         return table
 
@@ -114,14 +129,33 @@ class Room:
 
     # ------------------------------------------------------------------ accounts and sessions
     def connect(self, name: str, fingerprint: str | None = None) -> RoomClient:
-        """A session for `name`: claims the name with the key (or creates it without one)."""
+        """A session for `name`: claims the name with the key (or creates it without one).
+        The store's write runs here, on the caller's thread: for a process with no loop to keep
+        free (hot-seat, tests); the server logs players in with `login`."""
         try:
-            if fingerprint:
-                account = self.store.claim(name, fingerprint, self.settings.starting_money)
-            else:
-                account = self.store.get_or_create(name, self.settings.starting_money)
-        except Refused as e:
-            raise RoomError(str(e)) from None
+            account = self._account(name, fingerprint)
+        except StoreError as e:
+            raise _room_error(e) from None
+        return self._session(account, fingerprint)
+
+    async def login(self, name: str, fingerprint: str | None = None) -> RoomClient:
+        """`connect`, with the store's write on the writer: a busy database holds up this
+        login only, and ends it with a RoomError saying so if it stays busy."""
+        return self._session(await self.write(lambda: self._account(name, fingerprint)), fingerprint)
+
+    async def write(self, call: Callable[[], T]) -> T:
+        """A store write on the writer; a refusal or failure comes back as a RoomError."""
+        try:
+            return await self.writer.run(call)
+        except StoreError as e:
+            raise _room_error(e) from None
+
+    def _account(self, name: str, fingerprint: str | None) -> Account:
+        if fingerprint:
+            return self.store.claim(name, fingerprint, self.settings.starting_money)
+        return self.store.get_or_create(name, self.settings.starting_money)
+
+    def _session(self, account: Account, fingerprint: str | None) -> RoomClient:
         client = RoomClient(self, account, fingerprint)
         older = self.clients.get(account.id, [])
         self.clients[account.id] = [client]
@@ -157,9 +191,9 @@ class Room:
         return self.store.use_allin_protection(account, self.clock.wall().date().isoformat(),
                                                self.settings.timeout_allin_quota)
 
-    def set_muted(self, account: int, muted: bool, admin: str) -> bool:
+    async def set_muted(self, account: int, muted: bool, admin: str) -> bool:
         """Mute or unmute a player's chat (kept in the store); False if already so."""
-        changed = self.store.set_muted(account, muted, admin)
+        changed = await self.writer.run(lambda: self.store.set_muted(account, muted, admin))
         if muted:
             self.muted.add(account)
         else:
@@ -232,8 +266,9 @@ class Room:
         self._table_idle()
 
     def _table_idle(self) -> None:
-        """A table has no hand in progress: once none has, the room stops."""
-        if not self.draining or any(t.hand is not None and not t.hand.over for t in self.tables.values()):
+        """A table has no hand in progress: once none has (each one's end recorded by the store),
+        the room stops."""
+        if not self.draining or not all(t.idle() for t in self.tables.values()):
             return
         stop, self._stop = self._stop, None
         if stop is not None:
@@ -416,22 +451,19 @@ class RoomClient:
         """Fingerprints of the SSH keys that may log in as me."""
         return self.room.store.keys(self.account_id)
 
-    def add_key(self, public_key: str) -> str:
+    async def add_key(self, public_key: str) -> str:
         """Let another key log in as me: an OpenSSH public key line ("ssh-ed25519 AAAA... comment")."""
         fingerprint = key_fingerprint(public_key)
-        try:
-            self.room.store.add_key(self.account_id, fingerprint)
-        except Refused as e:
-            raise RoomError(str(e)) from None
+        await self.room.write(lambda: self.room.store.add_key(self.account_id, fingerprint))
         return fingerprint
 
-    def remove_key(self, fingerprint: str) -> None:
+    async def remove_key(self, fingerprint: str) -> None:
         keys = self.keys()
         if fingerprint not in keys:
             raise RoomError("that key is not one of yours")
         if len(keys) == 1:
             raise RoomError("that is your only key: add another before removing it")
-        self.room.store.remove_key(self.account_id, fingerprint)
+        await self.room.write(lambda: self.room.store.remove_key(self.account_id, fingerprint))
 
     # ------------------------------------------------------------------ my preferences
     def preferences(self) -> dict[str, str]:

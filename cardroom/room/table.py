@@ -1,19 +1,23 @@
 """One table: the only owner of its seats and its hand (an actor on the asyncio loop).
 
 Every intent is a plain method run on the loop, so nothing interleaves inside one: it checks,
-changes state, talks to the store, then tells its watchers "something changed". Timers (the
-decision clock, sit-out limits, seat holds, the pause between hands) come from the injected
-clock, so tests drive a table through hours of play without sleeping.
+changes state, then tells its watchers "something changed". Its store writes go to the writer
+(`cardroom.room.writer`), whose answer comes back as a later step on the loop, so a database
+that makes a write wait stalls this table's money, never the loop. Timers (the decision clock,
+sit-out limits, seat holds, the pause between hands, retries) come from the injected clock, so
+tests drive a table through hours of play without sleeping.
 
 Money: a seat's stack between hands equals its chips on this table in the store; a hand moves
-the dealt seats' stacks into escrow (`begin_hand`) and settles them in one transaction.
+the dealt seats' stacks into escrow (`begin_hand`) and settles them in one transaction. While
+the store records a hand's start or end (`_recording`), those seats' chips are the hand's: a
+buy-in waits for the hand as during it, and a seat that goes leaves when the hand is recorded.
+A settlement the store cannot take is retried, then the hand is voided: its stacks go back.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import secrets
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -30,14 +34,20 @@ from cardroom.room.auto import auto_decision
 from cardroom.room.clock import Clock
 from cardroom.room.history import public_text, record_of
 from cardroom.room.narration import money, narrate
-from cardroom.room.ports import HandStart, Refused, SeatStack, Store
+from cardroom.room.ports import HandRecord, HandStart, Refused, SeatStack, Store
 from cardroom.room.seating import HandPlan, SeatFacts, plan_hand
+from cardroom.room.writer import InlineWriter, Writer
 
 log = logging.getLogger("cardroom.table")
 # Seed 001: a new player may post in "at any time except when he is between the button and the big blind".
 _KEPT_OUT = ("you sit between the button and the big blind, where nobody may post in: "
              "you play when the button has passed you")
 RATHOLE_SECONDS = 3600.0
+# A settlement the store refused for a passing reason (busy, disk full) is tried again after
+# each of these pauses; then the hand is voided. A void that fails too is tried again at most
+# this often until it goes through (no hand can be dealt without the store meanwhile).
+SETTLE_RETRIES = (0.5, 1.0, 2.0, 4.0)
+VOID_RETRY_MAX = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +113,8 @@ class _Seat:
         self.timed_out = False
         self.leaving = False
         self.pending_chips = 0
+        self.buying = 0            # a buy-in the store has not recorded yet
+        self.cashing_out = False   # the store is moving this seat's chips back to its account
         self.bot = None            # a random.Random when a practice bot plays this seat
         self.message = ""
 
@@ -110,14 +122,14 @@ class _Seat:
     def table_chips(self) -> int:
         """Chips here as a change of stake counts them: the stack (the one a hand in progress
         began with) plus chips waiting to be added after it."""
-        return self.stack + self.pending_chips
+        return self.stack + self.pending_chips + self.buying
 
 
 class Table:
     def __init__(self, settings: TableSettings, store: Store, clock: Clock, *, rng=None,
                  quota: Callable[[int], bool] | None = None,
                  page: Callable[[int, str], None] | None = None,
-                 new_hand_id: Callable[[], str] | None = None) -> None:
+                 writer: Writer | None = None) -> None:
         self.settings = settings
         self.name = settings.name
         self.store = store
@@ -125,7 +137,7 @@ class Table:
         self.rng = rng
         self._quota = quota or (lambda account: True)
         self._page = page or (lambda account, text: None)
-        self._new_hand_id = new_hand_id or (lambda: str(10**11 + secrets.randbelow(9 * 10**11)))
+        self.writer = writer or InlineWriter()
         self.status = "open"
         # Set by the room while it shuts down (Room.shutdown_in): no new hand starts, and it is
         # called when this table has no hand in progress.
@@ -150,6 +162,7 @@ class Table:
         self._left_with: dict[int, tuple[int, float]] = {}   # account -> (stack, when it left)
         self._blinds_ok: set[int] = set()
         self._ask_timer = None
+        self._recording: frozenset[int] = frozenset()   # seats of a hand the store is recording
 
     # ================================================================= watching
     def watch(self, account: int, callback: Callable[[], None], name: str = "") -> None:
@@ -235,7 +248,8 @@ class Table:
 
     def buy_in(self, account: int, cents: int) -> None:
         seat = self._need_seat(account)
-        in_hand = self._in_hand(seat)
+        if seat.cashing_out:
+            raise api.NotAllowedNow("you are leaving this table: your chips are going back to your account")
         lo, hi, _ = self.buy_in_limits(account)
         have = seat.table_chips
         if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
@@ -245,17 +259,32 @@ class Table:
         if hi is not None and have + cents > hi:
             raise api.BadBuyIn(f"the most you can have on this table is {money(hi)}"
                                + (f" (you have {money(have)})" if have else ""))
-        try:
-            self.store.buy_in(account, self.name, cents)
-        except Refused as e:
-            raise api.BadBuyIn(str(e)) from None
-        log.info("%s: %s buys in for %s", self.name, seat.name, money(cents))
-        if in_hand:
-            seat.pending_chips += cents   # a change of table stake waits for the hand to end
-            seat.message = f"{money(cents)} will be added after this hand"
+        balance = self.store.balance(account)
+        if cents > balance:   # the store refuses it too (a race); asked first to answer at once
+            raise api.BadBuyIn(f"you have {money(balance)} in your account")
+        seat.buying += cents
+        self.writer.submit(lambda: self.store.buy_in(account, self.name, cents),
+                           lambda _, error: self._bought_in(seat, cents, error))
+
+    def _bought_in(self, seat: _Seat, cents: int, error: Exception | None) -> None:
+        seat.buying -= cents
+        if error is not None:   # a page: it reaches him wherever he is by now
+            self._page(seat.account, f"{self.name}: your buy-in of {money(cents)} was not made: {error}")
+        elif self.seats.get(seat.number) is not seat or seat.cashing_out:
+            # He left (or is leaving) while the store recorded it: the chips go back to his account.
+            self.writer.submit(lambda: self.store.cash_out(seat.account, self.name, cents),
+                               lambda _, e: e and log.error("returning %s's buy-in at %s failed: %s",
+                                                            seat.name, self.name, e))
+            return
         else:
-            seat.stack += cents
-        self._free_if_empty_and_away(seat)
+            log.info("%s: %s buys in for %s", self.name, seat.name, money(cents))
+            if self._in_hand(seat) or seat.number in self._recording:
+                seat.pending_chips += cents   # a change of table stake waits for the hand to end
+                seat.message = f"{money(cents)} will be added after this hand"
+            else:
+                seat.stack += cents
+        if self.seats.get(seat.number) is seat:
+            self._free_if_empty_and_away(seat)   # no chips came, and he is away: the grace starts
         self._changed()
         self._maybe_start()
 
@@ -274,9 +303,36 @@ class Table:
         self._remove(seat, "leaves the table")
 
     def _remove(self, seat: _Seat, why: str) -> None:
-        if seat.stack:
-            self.store.cash_out(seat.account, self.name, seat.stack)
-            self._left_with[seat.account] = (seat.stack, self.clock.now())
+        """The seat goes once the store has its chips back in its account. Refused (the
+        database failing): the player keeps the seat and is told why."""
+        if seat.cashing_out:
+            return
+        if seat.number in self._recording:
+            seat.leaving = True   # its chips are the hand's until the store has recorded it
+            self._changed()
+            return
+        if not seat.stack:
+            self._gone(seat, why)
+            return
+        seat.cashing_out = seat.leaving = True   # not dealt in while its chips go back
+        stack = seat.stack
+        self.writer.submit(lambda: self.store.cash_out(seat.account, self.name, stack),
+                           lambda _, error: self._cashed_out(seat, stack, why, error))
+
+    def _cashed_out(self, seat: _Seat, stack: int, why: str, error: Exception | None) -> None:
+        seat.cashing_out = False
+        if error is None:
+            self._left_with[seat.account] = (stack, self.clock.now())
+            self._gone(seat, why)
+            return
+        log.error("cashing out %s at %s failed: %s", seat.name, self.name, error)
+        seat.leaving = False
+        self._page(seat.account, f"{self.name}: your chips could not be returned to your account ({error}): "
+                                 "you are still seated; try leaving again in a moment")
+        self._changed()
+        self._maybe_start()
+
+    def _gone(self, seat: _Seat, why: str) -> None:
         for timer in (seat.sit_out_timer, seat.empty_timer):
             if timer:
                 timer.cancel()
@@ -470,7 +526,7 @@ class Table:
         return self.hand_seats.index(seat.number)
 
     def _maybe_start(self) -> None:
-        if self.hand is not None and not self.hand.over:
+        if not self.idle():
             return
         if self.closing is not None:
             self.closing()
@@ -482,9 +538,13 @@ class Table:
         delay = self.settings.between_hands if self.plan else 0.0
         self._next_hand = self.clock.call_later(delay, self._start_hand)
 
+    def idle(self) -> bool:
+        """No hand in progress, and none the store is recording (its start or its end)."""
+        return not self._recording and (self.hand is None or self.hand.over)
+
     def _start_hand(self) -> None:
         self._next_hand = None
-        if self.status != "open" or self.closing is not None or (self.hand is not None and not self.hand.over):
+        if self.status != "open" or self.closing is not None or not self.idle():
             return
         facts = [SeatFacts(s.number, ready=s.stack > 0 and not s.sitting_out and not s.leaving,
                            owes=s.owes, missed_sb=s.missed_sb, missed_bb=s.missed_bb,
@@ -513,19 +573,35 @@ class Table:
                 s.missed_sb = s.missed_sb or number in plan.missed_sb
                 s.missed_bb = s.missed_bb or number in plan.missed_bb
         deck = Deck(self.rng)
-        hand_id = self._new_hand_id()
-        try:
-            self.store.begin_hand(HandStart(hand_id, self.name, tuple(
-                SeatStack(p.seat, a, p.stack) for p, a in zip(players, accounts)), format_cards(deck.order())))
-        except Refused as e:
-            log.error("table %s cannot start a hand: %s", self.name, e)
-            self.status = "paused"
-            self._say(f"The table is paused: {e}", "system", "Table")
+        start = HandStart(self.name, tuple(SeatStack(p.seat, a, p.stack) for p, a in zip(players, accounts)),
+                          format_cards(deck.order()))
+        self._recording = frozenset(plan.dealt)
+        self.writer.submit(lambda: self.store.begin_hand(start),
+                           lambda record, error: self._hand_begun(plan, players, accounts, deck, record, error))
+
+    def _hand_begun(self, plan: HandPlan, players: list[Player], accounts: list[int], deck: Deck,
+                    record: HandRecord | None, error: Exception | None) -> None:
+        self._recording = frozenset()
+        if error is not None:
+            log.error("table %s cannot start a hand: %s", self.name, error)
+            if isinstance(error, Refused):
+                self.status = "paused"
+                self._say(f"The table is paused: {error}", "system", "Table")
+            else:   # the database is busy or failing: try again after a pause
+                self._say(f"The next hand waits for the card room's records ({error})", "system", "Table")
+                self._next_hand = self.clock.call_later(max(self.settings.between_hands, SETTLE_RETRIES[-1]),
+                                                        self._start_hand)
+            for number in plan.dealt:
+                seat = self.seats.get(number)
+                if seat is not None and seat.leaving:
+                    self._remove(seat, "leaves the table")
             self._changed()
+            self._maybe_start()   # a room shutting down hears that this table is idle
             return
+        st = self.settings.structure
         button = plan.dealt.index(plan.button) if plan.button is not None else 0
         self.plan = plan
-        self.hand_id = hand_id
+        hand_id = self.hand_id = record.hand_id
         self.hand_seats = list(plan.dealt)
         self.hand_accounts = accounts
         if plan.small_blind is None and plan.big_blind is not None:
@@ -767,11 +843,22 @@ class Table:
         # A protected all-in contests only what the player has put in; with nothing in yet it could
         # win nothing, so it would cost a day's protection and show the cards for nothing: such a
         # timeout is played as check-or-fold and the quota is kept (_quota is only asked otherwise).
-        if lg.phase == "bet" and not lg.bring_in and hand.totals[p] > 0 and self._quota(seat.account):
+        if lg.phase == "bet" and not lg.bring_in and hand.totals[p] > 0:
+            # The day's count is a store write: the timeout is played when the writer answers.
+            self.writer.submit(lambda: self._quota(seat.account),
+                               lambda protect, error: self._timed_out(hand, p, bool(protect) and not error))
+        else:
+            self._timed_out(hand, p, False)
+
+    def _timed_out(self, hand: Hand, p: int, protect: bool) -> None:
+        if hand is not self.hand or hand.over or hand.actor != p:
+            return   # he acted while the store counted the protection
+        seat = self.seats[self.hand_seats[p]]
+        if protect:
             events = hand.protect_all_in(p)
             seat.message = "you timed out: played as a protected all-in"
         else:
-            events = self._default(seat, lg)
+            events = self._default(seat, hand.legal())
             seat.message = "you timed out"
         self._narrate(events)
         if hand.over:
@@ -802,24 +889,71 @@ class Table:
         deltas: dict[int, int] = {}
         for i, account in enumerate(self.hand_accounts):
             deltas[account] = hand.stacks[i] - hand.start_stacks[i]
-        try:
-            about = dict(table=self.name, hand_id=self.hand_id, when=self.clock.wall(), seats=self.settings.seats,
-                         currency=self.settings.currency)
-            self.store.settle_hand(self.hand_id, deltas, hand.rake, record_of(hand, **about),
-                                   public_text(hand, **about))
-        except Exception as e:   # never lose track: the hand stays in escrow and is voided on restart
-            log.exception("settling hand %s failed", self.hand_id)
-            self.status = "paused"
-            self._say(f"The table is paused: the hand could not be recorded ({e})", "system", "Table")
-            self._changed()
-            return
+        about = dict(table=self.name, hand_id=self.hand_id, when=self.clock.wall(), seats=self.settings.seats,
+                     currency=self.settings.currency)
+        self._recording = frozenset(self.hand_seats)
+        self._settle(self.hand_id, hand, deltas, record_of(hand, **about), public_text(hand, **about), 0)
+        if self._recording:
+            self._changed()   # the hand's end is on every screen while the store records it
+
+    def _settle(self, hand_id: str, hand: Hand, deltas: dict[int, int], events: str, history: str,
+                tries: int) -> None:
+        def then(_, error: Exception | None) -> None:
+            if error is None:
+                self._hand_recorded(hand)
+                return
+            log.error("settling hand %s failed (try %d): %s", hand_id, tries + 1, error)
+            if isinstance(error, Refused) or tries == len(SETTLE_RETRIES):
+                self._void(hand_id, hand, error, 0)   # retrying cannot help, or did not
+                return
+            if tries == 0:
+                self._say(f"Recording hand #{hand_id} is taking a moment: the card room's records are busy",
+                          "system", "Table")
+                self._changed()
+            self.clock.call_later(SETTLE_RETRIES[tries],
+                                  lambda: self._settle(hand_id, hand, deltas, events, history, tries + 1))
+        self.writer.submit(lambda: self.store.settle_hand(hand_id, deltas, hand.rake, events, history), then)
+
+    def _void(self, hand_id: str, hand: Hand, why: Exception, tries: int) -> None:
+        """The settlement could not be recorded: the hand is void and its stacks go back. The
+        store says which happened (a settlement whose commit was only reported failed stands)."""
+        def then(record: HandRecord | None, error: Exception | None) -> None:
+            if isinstance(error, Refused):   # no such hand: nothing a retry can mend
+                log.error("voiding hand %s was refused: %s", hand_id, error)
+                self.status = "paused"
+                self._say(f"The table is paused: hand #{hand_id} could not be recorded ({error})",
+                          "system", "Table")
+                self._changed()
+                return
+            if error is not None:
+                log.error("voiding hand %s failed (try %d): %s", hand_id, tries + 1, error)
+                self.clock.call_later(min(VOID_RETRY_MAX, 2.0 ** tries),
+                                      lambda: self._void(hand_id, hand, why, tries + 1))
+                return
+            if record.status == "settled":
+                self._hand_recorded(hand)
+                return
+            text = (f"Hand #{hand_id} could not be recorded ({why}): it is void, and every player "
+                    f"has the stack he began it with back")
+            self._say(text, "system", "Table")
+            for account in self.hand_accounts:
+                self._page(account, f"{self.name}: {text}")
+            self._hand_recorded(hand, voided=True)
+        self.writer.submit(lambda: self.store.void_hand(hand_id, f"the settlement could not be recorded: {why}"),
+                           then)
+
+    def _hand_recorded(self, hand: Hand, voided: bool = False) -> None:
+        """The store has the hand's end: settled, or void (every stack back to its start)."""
+        self._recording = frozenset()
         dealt = len(self.hand_seats)
-        saw = sum(1 for i in range(dealt) if self._saw_second_round(hand, i))
-        self.stats.append((self.clock.now(), sum(e.amount for e in hand.events if isinstance(e, ev.Awarded))
-                           + hand.rake, dealt, saw))
+        stacks = hand.start_stacks if voided else hand.stacks
+        if not voided:
+            saw = sum(1 for i in range(dealt) if self._saw_second_round(hand, i))
+            self.stats.append((self.clock.now(), sum(e.amount for e in hand.events if isinstance(e, ev.Awarded))
+                               + hand.rake, dealt, saw))
         for i, number in enumerate(self.hand_seats):
             seat = self.seats[number]
-            seat.stack = hand.stacks[i]
+            seat.stack = stacks[i]
             if seat.pending_chips:
                 seat.stack += seat.pending_chips
                 seat.pending_chips = 0

@@ -25,7 +25,7 @@ import re
 import shlex
 import stat
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Any
@@ -37,8 +37,9 @@ from cardroom.room.history import day_files, hands_by_day
 
 log = logging.getLogger("cardroom.ssh")
 
-# (ok, output lines) for one admin command line; built by the composition root.
-AdminRunner = Callable[[str], "tuple[bool, Sequence[str]]"]
+# (ok, output lines) for one admin command line, awaited (a command may wait for the store's
+# writer); built by the composition root.
+AdminRunner = Callable[[str], "Awaitable[tuple[bool, Sequence[str]]]"]
 
 FILES = ("pokerstars.txt", "hands.phhs")
 CACHED_DAYS = 2         # a day's files stay built while a client lists, stats and reads them
@@ -404,7 +405,7 @@ class SessionRouter(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                                "nothing was run\n")
                 return 1
             log.info("admin %s over ssh: %s", self._fingerprint, command)
-            ok, lines = admin(command)
+            ok, lines = await admin(command)
             await say(out if ok else err, "".join(line + "\n" for line in lines))
             return 0 if ok else 1
         more = "; and, with your admin key, the admin commands (help lists them)" if admin else ""

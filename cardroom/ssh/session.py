@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
@@ -26,7 +27,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("cardroom.ssh")
 
-AppFactory = Callable[[SessionInfo], "App[Any]"]
+# The factory may be a coroutine function: the server's logs the player in through the store's
+# writer first (a busy database then holds up this login only). A SessionRefused it raises is
+# the player's message.
+AppFactory = Callable[[SessionInfo], "App[Any] | Awaitable[App[Any]]"]
 
 HELP_LINE = "cardroom is a full-screen terminal program: connect with `ssh -t` from a terminal.\r\n"
 MAX_GOODBYE = 300   # characters of the reason a session is ended with
@@ -183,20 +187,31 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             end=self.end,
             utf8=locale_is_utf8(self._env),
         )
+        self.task = asyncio.get_running_loop().create_task(self._run_app(info), name=f"app:{self._username}")
+
+    def _refuse(self, text: str) -> None:
+        """No app for this session: the player reads why, and the channel closes."""
+        if not self._closed and self._chan is not None:
+            self._chan.write(f"cardroom: {text}\r\n")
+            self._chan.exit(1)
+
+    async def _run_app(self, info: SessionInfo) -> None:
         try:
             app = self._app_factory(info)
+            if inspect.isawaitable(app):
+                app = await app
         except SessionRefused as e:
             self.end(str(e))
+            self._say_goodbye()
             return
         except Exception:
             log.exception("app factory failed for %s@%s", self._username, self._peer_address)
-            chan.write("cardroom: internal error, sorry.\r\n")
-            chan.exit(1)
+            self._refuse("internal error, sorry.")
             return
         self.app = bind_app(app, self)
-        self.task = asyncio.get_running_loop().create_task(self._run_app(app), name=f"app:{self._username}")
-
-    async def _run_app(self, app: App[Any]) -> None:
+        if self._closed or self._goodbye is not None:
+            # Gone, or ended, while logging in: the app starts and ends (its cleanup runs).
+            self.request_exit()
         status = 0
         try:
             await app.run_async()
@@ -341,10 +356,11 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._connection = self._chan.get_connection() if self._chan is not None else None
         if self._loop is not None:
             self._loop.call_later(self._limits.shutdown_timeout, self._hang_up)
-        if self.task is None or self.task.done():
-            self._say_goodbye()
-        else:
+        if self.app is not None:
             self.request_exit()      # _run_app says goodbye once the app has exited
+        elif self.task is None or self.task.done():
+            self._say_goodbye()
+        # else the player is still logging in: _run_app says goodbye when the factory returns
 
     def _say_goodbye(self) -> None:
         chan = self._chan

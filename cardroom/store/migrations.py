@@ -137,9 +137,22 @@ _V3: tuple[str, ...] = (
     """,
 )
 
-# v4: a player's display preferences (the Options dialog's ticks, the theme), kept across logins.
-# Names and values are short text the room checks; what they mean is the TUI's business.
+# v4: hand ids are the hands' own sequence (``hands.seq``, which AUTOINCREMENT never reuses)
+# instead of random 12-digit numbers the room drew (two could collide and pause a table). The
+# sequence moves past every older all-digit id, so ids keep increasing and a new one can never
+# equal an old one. No hand row yet means no sequence row and no old id: nothing to move.
 _V4: tuple[str, ...] = (
+    """
+    UPDATE sqlite_sequence SET seq = MAX(seq, COALESCE(
+        (SELECT MAX(CAST(id AS INTEGER)) FROM hands WHERE id <> '' AND id NOT GLOB '*[^0-9]*'),
+        0))
+    WHERE name = 'hands'
+    """,
+)
+
+# v5: a player's display preferences (the Options dialog's ticks, the theme), kept across logins.
+# Names and values are short text the room checks; what they mean is the TUI's business.
+_V5: tuple[str, ...] = (
     """
     CREATE TABLE preferences (
         account_id INTEGER NOT NULL REFERENCES accounts(id),
@@ -150,7 +163,7 @@ _V4: tuple[str, ...] = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
 LATEST_VERSION = len(MIGRATIONS)
 
 

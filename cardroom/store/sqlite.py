@@ -5,11 +5,13 @@ a busy timeout, and every write is one ``BEGIN IMMEDIATE`` transaction, so concu
 (other threads, other processes such as an admin tool) queue instead of interleaving and a
 check-then-write inside a transaction cannot race.
 
-Threads: one ``SqliteStore`` owns one connection (opened with ``check_same_thread=False``) and
-serialises every call with a lock, so it is safe to call from any thread. The asyncio room
-should call it through ``await asyncio.to_thread(store.buy_in, ...)``: the calls are short but
-a commit waits for an fsync, which must not stall the event loop. Several processes or several
-``SqliteStore`` objects on one file are also fine (SQLite's locking + the busy timeout).
+Threads: one ``SqliteStore`` owns two connections (opened with ``check_same_thread=False``),
+one for writes and one for reads, each serialised by its own lock, so it is safe to call from
+any thread. A write may wait for the busy timeout (another process holding the database) and
+for an fsync, so the room sends its writes through one writer thread (`cardroom.room.writer`);
+a read never waits for a writer under WAL, nor (having its own connection and lock) for a
+write of this process that is queued behind one. Several processes or several ``SqliteStore``
+objects on one file are also fine (SQLite's locking + the busy timeout).
 
 SQL is never built from values: every value is a bound parameter. Names and other text are
 stored exactly as given; sanitising them for display is the caller's job.
@@ -90,17 +92,22 @@ class SqliteStore:
         self.path = Path(path)
         self._clock = clock
         self._lock = threading.RLock()
-        try:
-            self._conn = sqlite3.connect(self.path, isolation_level=None,
-                                         check_same_thread=False,
-                                         timeout=busy_timeout_ms / 1000)
-        except sqlite3.Error as e:
-            raise StoreUnavailable(f"cannot open the database {self.path}: {e}") from e
+        self._read_lock = threading.RLock()
+        self._conn = self._connect(busy_timeout_ms)
         try:
             self._configure(busy_timeout_ms, integrity_check)
+            self._reader = self._connect(busy_timeout_ms)
         except BaseException:
             self._conn.close()
             raise
+        self._reader.execute("PRAGMA query_only = ON")
+
+    def _connect(self, busy_timeout_ms: int) -> sqlite3.Connection:
+        try:
+            return sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   timeout=busy_timeout_ms / 1000)
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"cannot open the database {self.path}: {e}") from e
 
     def _configure(self, busy_timeout_ms: int, integrity_check: bool) -> None:
         c = self._conn
@@ -131,8 +138,9 @@ class SqliteStore:
     # ------------------------------------------------------------------------------ plumbing
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._read_lock:
             self._conn.close()
+            self._reader.close()
 
     def __enter__(self) -> SqliteStore:
         return self
@@ -159,8 +167,8 @@ class SqliteStore:
         Any exception rolls everything back. sqlite3 errors are translated to StoreErrors so the
         room never needs to import sqlite3.
         """
-        with self._lock:
-            c = self._conn
+        with self._lock if write else self._read_lock:
+            c = self._conn if write else self._reader
             try:
                 c.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
@@ -557,7 +565,6 @@ class SqliteStore:
         return None if row is None else (row[0], self._hand_row(c, row))
 
     def begin_hand(self, start: HandStart) -> HandRecord:
-        _nonempty(start.hand_id, "hand id")
         _nonempty(start.table, "table name")
         _text(start.deck, "deck")
         if not start.seats:
@@ -571,23 +578,25 @@ class SqliteStore:
         if len({s.account_id for s in start.seats}) != len(start.seats):
             raise HandStateError("an account appears twice in the hand")
         with self._tx() as c:
-            if self._hand(c, start.hand_id) is not None:
-                raise HandStateError(f"hand id {start.hand_id!r} is already used")
             if c.execute("SELECT 1 FROM hands WHERE table_name = ? AND status = 'in_progress'",
                          (start.table,)).fetchone():
                 raise HandStateError(f"table {start.table!r} already has a hand in progress")
-            cur = c.execute("INSERT INTO hands (id, table_name, started_at, status, deck)"
-                            " VALUES (?, ?, ?, 'in_progress', ?)",
-                            (start.hand_id, start.table, self._now(), start.deck))
-            seq = cur.lastrowid
+            # The hand's id is the next number of the hands' sequence (AUTOINCREMENT never
+            # reuses one, and migration 4 put it past every older, random, id).
+            seq = c.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM sqlite_sequence"
+                            " WHERE name = 'hands'").fetchone()[0]
+            hand_id = str(seq)
+            c.execute("INSERT INTO hands (seq, id, table_name, started_at, status, deck)"
+                      " VALUES (?, ?, ?, ?, 'in_progress', ?)",
+                      (seq, hand_id, start.table, self._now(), start.deck))
             for s in start.seats:
                 self._get(c, s.account_id)
                 self._add_chips(c, s.account_id, start.table, -s.start_cents)
                 c.execute("INSERT INTO hand_seats (hand_seq, seat, account_id, start_cents)"
                           " VALUES (?, ?, ?, ?)", (seq, s.seat, s.account_id, s.start_cents))
                 self._entry(c, "hand_start", s.account_id, start.table, s.start_cents,
-                            hand_id=start.hand_id)
-            return self._hand(c, start.hand_id)[1]
+                            hand_id=hand_id)
+            return self._hand(c, hand_id)[1]
 
     def settle_hand(self, hand_id: str, deltas: Mapping[AccountId, int], rake_cents: int,
                     events_json: str, history: str = "") -> HandRecord:
@@ -647,22 +656,38 @@ class SqliteStore:
             c.execute("UPDATE house SET rake_cents = rake_cents + ? WHERE id = 1", (rake_cents,))
             self._entry(c, "rake", None, hand.table, rake_cents, hand_id=hand.hand_id)
 
+    def _void(self, c: sqlite3.Connection, seq: int, hand: HandRecord, reason: str) -> None:
+        """Every seat of a hand in progress gets its start-of-hand stack back on its table."""
+        for s in hand.seats:
+            self._add_chips(c, s.account_id, hand.table, s.start_cents)
+            self._entry(c, "hand_void", s.account_id, hand.table, s.start_cents, reason=reason,
+                        hand_id=hand.hand_id)
+        results = json.dumps({"void": True, "seats": [
+            {"seat": s.seat, "account_id": s.account_id, "start_cents": s.start_cents,
+             "returned_cents": s.start_cents} for s in hand.seats]})
+        c.execute("UPDATE hands SET status = 'void', finished_at = ?, results = ?"
+                  " WHERE seq = ?", (self._now(), results, seq))
+
+    def void_hand(self, hand_id: str, reason: str) -> HandRecord:
+        _nonempty(hand_id, "hand id")
+        _text(reason, "reason")
+        with self._tx() as c:
+            found = self._hand(c, hand_id)
+            if found is None:
+                raise UnknownHand(f"no hand {hand_id!r}")
+            seq, hand = found
+            if hand.status != "in_progress":
+                return hand
+            self._void(c, seq, hand, reason)
+            return self._hand(c, hand_id)[1]
+
     def void_unfinished_hands(self) -> list[str]:
         with self._tx() as c:
             live = [r[0] for r in c.execute("SELECT id FROM hands WHERE status = 'in_progress'"
                                             " ORDER BY seq").fetchall()]
             for hand_id in live:
                 seq, hand = self._hand(c, hand_id)
-                for s in hand.seats:
-                    self._add_chips(c, s.account_id, hand.table, s.start_cents)
-                    self._entry(c, "hand_void", s.account_id, hand.table, s.start_cents,
-                                reason="hand cut off (restart); start-of-hand stack returned",
-                                hand_id=hand_id)
-                results = json.dumps({"void": True, "seats": [
-                    {"seat": s.seat, "account_id": s.account_id, "start_cents": s.start_cents,
-                     "returned_cents": s.start_cents} for s in hand.seats]})
-                c.execute("UPDATE hands SET status = 'void', finished_at = ?, results = ?"
-                          " WHERE seq = ?", (self._now(), results, seq))
+                self._void(c, seq, hand, "hand cut off (restart); start-of-hand stack returned")
             return live
 
     def get_hand(self, hand_id: str) -> HandRecord | None:

@@ -1,5 +1,7 @@
 """Admin tests run against a real room: the room tests' fixture (real SQLite + FakeClock)."""
 
+import asyncio
+
 import pytest
 
 from cardroom.admin.commands import AdminContext
@@ -23,9 +25,10 @@ class Admin:
         self.shutdowns = []
         self.ctx = AdminContext(self.room, self.store, BOSS_FP, lambda: self.shutdowns.append(1))
 
-    def run(self, line):
+    def run(self, line, ctx=None):
+        """One command line, as the panel runs it (the room's writer is the inline one here)."""
         from cardroom.admin.commands import execute
-        return execute(self.ctx, line)
+        return asyncio.run(execute(ctx or self.ctx, line))
 
     def players(self, table="T", names=("alice", "bob"), keys=(ALICE_FP, BOB_FP), stack=10_000):
         clients = []

@@ -1,5 +1,7 @@
 """Admin commands against a real room (real SQLite store, fake clock)."""
 
+import asyncio
+
 import pytest
 
 from cardroom.admin.commands import (
@@ -22,9 +24,9 @@ def text(result):
     return "\n".join(result.lines)
 
 
-def settle(store, hand_id, table, a, b, *, delta=100, rake=0, history=""):
+def settle(store, table, a, b, *, delta=100, rake=0, history=""):
     """A recorded hand between accounts a and b (a wins `delta`, the house `rake`)."""
-    store.begin_hand(HandStart(hand_id, table, (SeatStack(1, a, 1000), SeatStack(2, b, 1000))))
+    hand_id = store.begin_hand(HandStart(table, (SeatStack(1, a, 1000), SeatStack(2, b, 1000)))).hand_id
     return store.settle_hand(hand_id, {a: delta, b: -delta - rake}, rake, "[]", history)
 
 
@@ -306,7 +308,7 @@ def test_a_mute_outlives_a_restart_of_the_room(admin):
     again.join("T")
     with pytest.raises(ChatRefused, match="muted"):
         again.chat("T", "I'm back")
-    assert reopened.set_muted(again.account_id, False, BOSS_FP)
+    assert asyncio.run(reopened.set_muted(again.account_id, False, BOSS_FP))
     again.chat("T", "thanks")
 
 
@@ -361,7 +363,7 @@ def test_an_admin_may_not_credit_themselves(admin):
         assert "may not adjust their own account" in text(result)
     assert admin.state() == before
     by_name = AdminContext(admin.room, admin.store, "boss", lambda: None)
-    assert not execute(by_name, "credit boss 5 me").ok
+    assert not admin.run("credit boss 5 me", by_name).ok
     assert admin.state() == before
 
 
@@ -419,23 +421,23 @@ def test_hand_shows_the_stored_history_text(admin):
         admin.store.buy_in(acct, "T", 1000)
     history = "PokerStars Hand #77: Hold'em Limit ($2/$4)\nSeat 1: ann \x1b[31m($10 in chips)\n" \
               "ann collected $2 from pot"
-    settle(admin.store, "77", "T", a, b, history=history)
-    result = admin.run("hand 77")
+    hand_id = settle(admin.store, "T", a, b, history=history).hand_id
+    result = admin.run(f"hand {hand_id}")
     assert result.ok and printable(result)
     assert result.lines[0] == "PokerStars Hand #77: Hold'em Limit ($2/$4)"
     assert result.lines[1] == "Seat 1: ann [31m($10 in chips)"
-    assert admin.run("hand #77").lines == result.lines
+    assert admin.run(f"hand #{hand_id}").lines == result.lines
 
 
 def test_hand_without_history_shows_a_summary(admin):
     a, b = (admin.room.connect(n).account_id for n in ("ann", "ben"))
     for acct in (a, b):
         admin.store.buy_in(acct, "T", 1000)
-    settle(admin.store, "78", "T", a, b, delta=150, rake=10)
-    result = admin.run("hand 78")
+    hand_id = settle(admin.store, "T", a, b, delta=150, rake=10).hand_id
+    result = admin.run(f"hand {hand_id}")
     assert result.ok
     out = text(result)
-    assert "Hand #78 at T: settled" in out
+    assert f"Hand #{hand_id} at T: settled" in out
     assert "seat 1: ann $10 -> $11.50" in out and "seat 2: ben $10 -> $8.40" in out
     assert "rake $0.10" in out
     for line in ("hand", "hand 999", "hand 1 2", "hand '"):
@@ -459,9 +461,9 @@ def test_rake_totals_and_per_table(admin):
     for t in ("T", SPACED):
         for acct in accts:
             admin.store.buy_in(acct, t, 2000)
-    settle(admin.store, "h1", "T", *accts, rake=30)
-    settle(admin.store, "h2", "T", *accts, rake=20)
-    settle(admin.store, "h3", SPACED, *accts, rake=300)
+    settle(admin.store, "T", *accts, rake=30)
+    settle(admin.store, "T", *accts, rake=20)
+    settle(admin.store, SPACED, *accts, rake=300)
     result = admin.run("rake")
     assert result.ok
     assert result.lines == ("total rake $3.50", f"  {SPACED}: $3 from 1 hand(s)",
@@ -580,11 +582,11 @@ def test_a_context_that_is_not_authorised_runs_nothing(admin):
                        authorized=lambda: allowed[0])
     before = admin.state()
     for line in ("credit alice 5 x", "kick alice", "shutdown now", "ban alice", "who"):
-        result = execute(ctx, line)
+        result = admin.run(line, ctx)
         assert not result.ok and "not an admin" in text(result)
     assert admin.state() == before
     allowed[0] = True
-    assert execute(ctx, "credit alice 5 ok now").ok
+    assert admin.run("credit alice 5 ok now", ctx).ok
 
 
 def test_a_store_failure_is_reported_not_raised(admin):
@@ -625,3 +627,73 @@ def test_completion_never_offers_unprintable_names(admin):
     admin.room.connect("\x1b[31mevil")
     assert all(c.isprintable() for c in complete(admin.ctx, "kick "))
     assert complete(admin.ctx, "kick \x1b") == []
+
+
+class ThreadedRoom:
+    """The server's set-up: a room whose store writes run on the StoreWriter thread (real loop)."""
+
+    def __init__(self, tmp_path) -> None:
+        import random
+
+        from cardroom.room.clock import LoopClock
+        from cardroom.room.room import Room
+        from cardroom.room.writer import StoreWriter
+        from cardroom.store.sqlite import SqliteStore
+        from tests.room.conftest import table_settings
+
+        self.store, self.writer = SqliteStore(tmp_path / "r.sqlite3"), StoreWriter()
+        self.room = Room([table_settings("T")], self.store, LoopClock(), rng=random.Random(1),
+                         writer=self.writer)
+        self.room.start()
+        self.ctx = AdminContext(self.room, self.store, BOSS_FP, lambda: None)
+
+    async def close(self) -> None:
+        await self.writer.run(lambda: None)
+        self.writer.close()
+        self.store.close()
+
+
+async def test_an_admin_credit_waiting_on_a_busy_database_does_not_stall_the_loop(tmp_path):
+    """Issue 19: the admin's store writes ran on the loop, so a database held by another
+    process froze every session while the command waited."""
+    import sqlite3
+
+    world = ThreadedRoom(tmp_path)
+    try:
+        alice = await world.room.login("alice", ALICE_FP)
+        held = sqlite3.connect(world.store.path, isolation_level=None)
+        held.execute("BEGIN EXCLUSIVE")
+        try:
+            command = asyncio.ensure_future(execute(world.ctx, "credit alice 5 refund"))
+            ticks = 0
+            while ticks < 20:                 # the loop goes on while the credit waits
+                await asyncio.sleep(0)
+                ticks += 1
+            assert not command.done()
+        finally:
+            held.execute("ROLLBACK")
+            held.close()
+        result = await command
+        assert result.ok and world.store.balance(alice.account_id) == 100_500
+    finally:
+        await world.close()
+
+
+async def test_a_kick_with_the_store_writer_says_the_chips_are_on_their_way_back(tmp_path):
+    """With the server's writer thread the cash-out is recorded after the command returns: the
+    admin read 'leaves after the hand in progress' for a player who was not in a hand."""
+    world = ThreadedRoom(tmp_path)
+    room, store = world.room, world.store
+    try:
+        alice = await room.login("alice", ALICE_FP)
+        alice.join("T")
+        alice.buy_in("T", 10_000)
+        while room.tables["T"].seat_of(alice.account_id).stack == 0:
+            await asyncio.sleep(0.001)
+        result = await execute(world.ctx, "kick alice stalling")
+        assert result.ok and "removing alice from T ($100 going back to the balance)" in result.lines
+        while room.tables["T"].seat_of(alice.account_id) is not None:
+            await asyncio.sleep(0.001)
+        assert store.balance(alice.account_id) == 100_000
+    finally:
+        await world.close()

@@ -28,6 +28,7 @@ from cardroom.room.api import RoomError  # noqa: E402
 from cardroom.room.clock import LoopClock  # noqa: E402
 from cardroom.room.room import Room, RoomSettings  # noqa: E402
 from cardroom.room.table import TableSettings  # noqa: E402
+from cardroom.room.writer import StoreWriter
 from cardroom.store.sqlite import SqliteStore  # noqa: E402
 
 STARTING = 50_000
@@ -69,7 +70,7 @@ def seat_and_buy(room: Room, client, table: str, rng: random.Random) -> None:
             return
     seat = t.seat_of(client.account_id)
     lo, hi, _ = t.buy_in_limits(client.account_id)
-    have = seat.stack + seat.pending_chips
+    have = seat.table_chips              # with a buy-in still on its way to the store
     if have < lo:
         want = rng.randint(lo, hi if hi is not None else 4 * lo) - have
         if room.store.balance(client.account_id) < want:
@@ -94,8 +95,8 @@ async def play(path: str, seed: int, recover: bool) -> None:
     if not recover:
         warm_up()
     store = SqliteStore(path)
-    room = Room(TABLES, store, LoopClock(),
-                settings=RoomSettings(starting_money=STARTING), rng=random.Random(seed))
+    room = Room(TABLES, store, LoopClock(), settings=RoomSettings(starting_money=STARTING),
+                rng=random.Random(seed), writer=StoreWriter())   # as the server: writes off the loop
     voided = room.start()
     say(event="started", voided=voided, **db_facts(path))
     if recover:
@@ -128,7 +129,7 @@ async def play(path: str, seed: int, recover: bool) -> None:
         for tb, names in LINEUP.items():   # keep both tables going
             for nm in names:
                 seat = room.tables[tb].seat_of(clients[nm].account_id)
-                if seat is None or (seat.stack + seat.pending_chips == 0):
+                if seat is None or seat.table_chips == 0:
                     seat_and_buy(room, clients[nm], tb, rng)
         if n % 25 == 0:
             say(event="progress", steps=n, **db_facts(path))

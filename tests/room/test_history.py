@@ -122,21 +122,31 @@ def test_the_public_history_shows_no_hole_cards_but_those_at_the_showdown(make_r
         assert "Dealt to" not in record.history
 
 
-def test_hand_ids_can_be_injected_for_deterministic_tests(tmp_path):
-    import itertools
-
+def test_hand_ids_come_from_the_database_increasing_across_tables_and_restarts(tmp_path):
+    """Issue 19: ids were random 12-digit numbers the room drew, and a collision paused the
+    table. Now the store numbers each hand from one sequence."""
     from cardroom.room.clock import FakeClock
     from cardroom.room.room import Room
     from cardroom.store.sqlite import SqliteStore
 
-    ids = (str(n) for n in itertools.count(1000))
-    store = SqliteStore(tmp_path / "r.sqlite3")
-    room = Room([table_settings()], store, FakeClock(), rng=random.Random(1), new_hand_id=lambda: next(ids))
-    room.start()
-    seat_players(room, names=("a", "b"))
-    room.clock.advance(0.01)
-    assert room.tables["T"].hand_id == "1000"
-    store.close()
+    ids = []
+    for _ in range(2):   # a restart carries on the sequence
+        store = SqliteStore(tmp_path / "r.sqlite3")
+        clock = FakeClock()
+        room = Room([table_settings("T"), table_settings("U")], store, clock, rng=random.Random(1))
+        room.start()
+        for table in ("T", "U"):
+            seat_players(room, table, names=(f"a{len(ids)}{table}", f"b{len(ids)}{table}"))
+        for _ in range(3):
+            for table in ("T", "U"):
+                t = room.tables[table]
+                assert clock.run_until(lambda t=t: t.hand is not None and not t.hand.over
+                                       and t.hand_id not in ids)
+                ids.append(t.hand_id)
+                actor = next(c for cs in room.clients.values() for c in cs if c.view(table).legal)
+                actor.act(table, "fold")
+        store.close()
+    assert [int(i) for i in ids] == list(range(1, 13))
 
 
 @pytest.mark.parametrize("game", ["holdem", "a5-triple", "stud8"])

@@ -20,20 +20,20 @@ def test_garbage_keys_are_refused_with_a_clear_message(bad):
         key_fingerprint(bad)
 
 
-def test_a_player_adds_a_second_key_and_removes_the_first_but_never_the_last(make_room):
+async def test_a_player_adds_a_second_key_and_removes_the_first_but_never_the_last(make_room):
     room, clock = make_room()
     first = asyncssh.generate_private_key("ssh-ed25519")
     second = asyncssh.generate_private_key("ssh-ed25519")
     client = room.connect("alice", first.get_fingerprint("sha256"))
-    fp2 = client.add_key(second.export_public_key().decode())
+    fp2 = await client.add_key(second.export_public_key().decode())
     assert set(client.keys()) == {first.get_fingerprint("sha256"), fp2}
     assert room.store.account_for_key(fp2).name == "alice"
-    client.remove_key(first.get_fingerprint("sha256"))
+    await client.remove_key(first.get_fingerprint("sha256"))
     assert client.keys() == (fp2,)
     with pytest.raises(RoomError, match="only key"):
-        client.remove_key(fp2)
+        await client.remove_key(fp2)
     with pytest.raises(RoomError, match="not one of yours"):
-        client.remove_key("SHA256:nope")
+        await client.remove_key("SHA256:nope")
     bob = room.connect("bob", asyncssh.generate_private_key("ssh-ed25519").get_fingerprint("sha256"))
     with pytest.raises(RoomError):
-        bob.add_key(second.export_public_key().decode())   # already alice's
+        await bob.add_key(second.export_public_key().decode())   # already alice's

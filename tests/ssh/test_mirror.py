@@ -303,7 +303,7 @@ async def test_a_256_colour_follower_of_a_truecolor_leader_gets_its_own_colours(
 
 
 @pytest.mark.parametrize("shared", [True, False])
-def test_the_config_switch_turns_shared_drawings_on_and_off(tmp_path, shared):
+async def test_the_config_switch_turns_shared_drawings_on_and_off(tmp_path, shared):
     from cardroom import serve
     from cardroom.config import config_from_dict
     from cardroom.ssh.terminal import SessionInfo
@@ -314,12 +314,14 @@ def test_the_config_switch_turns_shared_drawings_on_and_off(tmp_path, shared):
     room, store = serve.build_room(config, tmp_path, FakeClock())
     try:
         factory = serve.make_app_factory(room, config)
-        apps = [factory(SessionInfo(n, "xterm", ColorDepth.TRUECOLOR, SIZE, "127.0.0.1")) for n in ("a", "b")]
+        apps = [await factory(SessionInfo(n, "xterm", ColorDepth.TRUECOLOR, SIZE, "127.0.0.1"))
+                for n in ("a", "b")]
         if shared:
             assert apps[0].mirror is not None and apps[0].mirror.mirrors is apps[1].mirror.mirrors
         else:
             assert apps[0].mirror is None and apps[1].mirror is None
     finally:
+        room.writer.close()
         store.close()
 
 

@@ -212,6 +212,27 @@ async def test_a_name_no_key_may_use_is_refused_with_the_reason(room_server):
     conn.close()
 
 
+async def test_a_login_while_another_process_holds_the_database_is_told_why(room_server):
+    """Issue 19: a login while another process held the database ended in 'internal error'
+    (and froze every session while it waited). Now it waits off the loop and, the database
+    still held past the busy timeout, the player reads why."""
+    import sqlite3
+
+    served = await room_server()
+    held = sqlite3.connect(served.store.path, isolation_level=None)
+    held.execute("BEGIN EXCLUSIVE")
+    try:
+        async with _connect(served, _key(), "newcomer") as conn:
+            proc = await conn.create_process(term_type="xterm-256color", term_size=(100, 30))
+            out = await asyncio.wait_for(proc.stdout.read(), 30)
+            assert "records are busy" in out and "internal error" not in out
+    finally:
+        held.execute("ROLLBACK")
+        held.close()
+    conn, _ = await _at_lobby(served, _key(), "newcomer")   # and logs in once it is free
+    conn.close()
+
+
 async def test_admin_credit_kick_and_ban(room_server):
     from cardroom.admin.commands import AdminContext, execute
 
@@ -219,14 +240,14 @@ async def test_admin_credit_kick_and_ban(room_server):
     key = _key()
     conn, screen = await _sit_down(served, key, "frank")
     ctx = AdminContext(served.room, served.store, "console", lambda: None)
-    assert execute(ctx, "credit frank 25 welcome bonus").ok
+    assert (await execute(ctx, "credit frank 25 welcome bonus")).ok
     frank = served.store.find("frank")
     client = served.room.clients[frank.id][0]
     assert client.my_money().balance == frank.balance_cents
-    assert execute(ctx, "kick frank stalling").ok
+    assert (await execute(ctx, "kick frank stalling")).ok
     table = served.room.tables[TABLE]
     await _until(lambda: table.seat_of(frank.id) is None)
-    assert execute(ctx, "ban frank cheating").ok
+    assert (await execute(ctx, "ban frank cheating")).ok
     await asyncio.wait_for(screen.process.wait_closed(), 30)   # his session is ended
     with pytest.raises((asyncssh.PermissionDenied, asyncssh.DisconnectError)):
         async with _connect(served, key, "frank"):
@@ -306,7 +327,7 @@ async def test_a_burst_of_logins_for_one_account_leaves_one_session_and_a_ban_en
     assert len(served.server.sessions) == 1
 
     ctx = AdminContext(served.room, served.store, "console", lambda: None)
-    assert execute(ctx, "ban mallory chip dumping").ok
+    assert (await execute(ctx, "ban mallory chip dumping")).ok
     await _until(lambda: all(map(_ended, screens)))
     assert alive.plain.endswith("You are banned from the card room: chip dumping\r\n")
     assert mallory not in served.room.clients and not served.server.sessions
@@ -324,7 +345,7 @@ async def test_a_kicked_player_is_told_why_and_his_session_ends(room_server):
     served = await room_server()
     _, screen = await _sit_down(served, _key(), "oscar")
     ctx = AdminContext(served.room, served.store, "console", lambda: None)
-    assert execute(ctx, "kick oscar stalling").ok
+    assert (await execute(ctx, "kick oscar stalling")).ok
     await _until(lambda: _ended(screen))
     assert screen.plain.endswith(f"An admin removed you from {TABLE}: stalling\r\n")
     assert screen.text.rindex("\x1b[?1049l") < screen.text.rindex("An admin removed you")   # after the TUI
@@ -363,7 +384,7 @@ async def test_openssh_prints_why_a_session_was_taken_over_or_banned(room_server
         assert _last_lines(first, 2) == ["You logged in from somewhere else: this session is closed",
                                          "Connection to 127.0.0.1 closed."], first.plain[-400:]
         ctx = AdminContext(served.room, served.store, "console", lambda: None)
-        assert execute(ctx, "ban quinn cheating").ok
+        assert (await execute(ctx, "ban quinn cheating")).ok
         await second.ended()
         assert _last_lines(second, 2) == ["You are banned from the card room: cheating",
                                           "Connection to 127.0.0.1 closed."], second.plain[-400:]

@@ -61,7 +61,7 @@ async def test_shutdown_in_plays_the_hand_out_then_stops_the_server(tmp_path):
         await _until(lambda: table.hand is not None and table.hand.actor is not None)
         hand, hand_id = table.hand, table.hand_id
         ctx = AdminContext(served.room, served.store, "console", served.stop.set)
-        assert execute(ctx, "shutdown in 1s").ok
+        assert (await execute(ctx, "shutdown in 1s")).ok
         for _, screen in players.values():
             await screen.wait_for("room closes in 1 second")
         await _until(lambda: served.room.draining)

@@ -25,7 +25,7 @@ from cardroom.store import SqliteStore
 REPO = Path(__file__).resolve().parents[2]
 
 CHILD = textwrap.dedent('''
-    import json, random, sys, time, uuid
+    import json, random, sys, time
     from cardroom.room.ports import HandStart, InsufficientFunds, SeatStack
     from cardroom.store import SqliteStore
 
@@ -42,7 +42,7 @@ CHILD = textwrap.dedent('''
             if store.table_chips(p.id, TABLE) == 0:
                 store.buy_in(p.id, TABLE, 1_000)
         before = {p.id: store.table_chips(p.id, TABLE) for p in players}
-        store.begin_hand(HandStart(uuid.uuid4().hex, TABLE, tuple(
+        store.begin_hand(HandStart(TABLE, tuple(
             SeatStack(i, p.id, before[p.id]) for i, p in enumerate(players))))
         print(json.dumps({str(k): v for k, v in before.items()}), flush=True)
         time.sleep(60)
@@ -57,9 +57,8 @@ CHILD = textwrap.dedent('''
                     store.credit(p.id, 5_000, "top up the test", "admin")
         seated = [p for p in players if store.table_chips(p.id, TABLE) > 0]
         stacks = {p.id: rng.randint(1, store.table_chips(p.id, TABLE)) for p in seated}
-        hand_id = uuid.uuid4().hex
-        store.begin_hand(HandStart(hand_id, TABLE, tuple(
-            SeatStack(i, a, s) for i, (a, s) in enumerate(stacks.items())), deck="As Kd"))
+        hand_id = store.begin_hand(HandStart(TABLE, tuple(
+            SeatStack(i, a, s) for i, (a, s) in enumerate(stacks.items())), deck="As Kd")).hand_id
         time.sleep(rng.random() * 0.003)               # the hand being played
         pot = sum(stacks.values())
         rake = min(pot // 20, 300)

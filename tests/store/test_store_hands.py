@@ -26,8 +26,8 @@ def seated(store):
     return a, b
 
 
-def start(a, b, hand_id="h1", table="t1", sa=5_000, sb=5_000):
-    return HandStart(hand_id, table, (SeatStack(1, a.id, sa), SeatStack(3, b.id, sb)),
+def start(a, b, table="t1", sa=5_000, sb=5_000):
+    return HandStart(table, (SeatStack(1, a.id, sa), SeatStack(3, b.id, sb)),
                      deck="As Kd 7h 2c")
 
 
@@ -48,7 +48,7 @@ def test_settle_writes_end_stacks_rake_history_in_one_go(store, seated):
     a, b = seated
     store.begin_hand(start(a, b))
     events = json.dumps([{"action": "bet", "seat": 1, "cents": 100}])
-    rec = store.settle_hand("h1", {a.id: 1_000, b.id: -1_150}, 150, events, "PokerStars Hand #1")
+    rec = store.settle_hand("1", {a.id: 1_000, b.id: -1_150}, 150, events, "PokerStars Hand #1")
     assert rec.status == "settled" and rec.finished_at is not None and rec.rake_cents == 150
     assert [(s.start_cents, s.end_cents) for s in rec.seats] == [(5_000, 6_000), (5_000, 3_850)]
     assert rec.events_json == events and rec.history == "PokerStars Hand #1"
@@ -57,7 +57,7 @@ def test_settle_writes_end_stacks_rake_history_in_one_go(store, seated):
     assert [s["delta_cents"] for s in results["seats"]] == [1_000, -1_150]
     assert store.table_chips(a.id, "t1") == 6_000 and store.table_chips(b.id, "t1") == 3_850
     assert store.rake_total() == 150
-    kinds = sorted(e.kind for e in store.ledger(hand_id="h1"))
+    kinds = sorted(e.kind for e in store.ledger(hand_id="1"))
     assert kinds == ["hand_end", "hand_end", "hand_start", "hand_start", "rake"]
     assert store.total_money() == 20_000
     conserved(store)
@@ -66,7 +66,7 @@ def test_settle_writes_end_stacks_rake_history_in_one_go(store, seated):
 def test_a_player_who_loses_everything_ends_with_no_table_row(store, seated):
     a, b = seated
     store.begin_hand(start(a, b))
-    store.settle_hand("h1", {a.id: 5_000, b.id: -5_000}, 0, "[]")
+    store.settle_hand("1", {a.id: 5_000, b.id: -5_000}, 0, "[]")
     assert store.holdings(b.id) == {} and store.table_chips(a.id, "t1") == 10_000
     conserved(store)
 
@@ -93,9 +93,9 @@ def test_bad_results_are_refused_and_nothing_is_written(store, seated, dump, del
     if isinstance(deltas, dict):
         deltas = {ids.get(k, k): v for k, v in deltas.items()}
     with pytest.raises(error):
-        store.settle_hand("h1", deltas, rake, events)
+        store.settle_hand("1", deltas, rake, events)
     assert dump() == before
-    assert store.get_hand("h1").status == "in_progress"
+    assert store.get_hand("1").status == "in_progress"
     conserved(store)
 
 
@@ -112,10 +112,10 @@ def test_a_failure_in_the_middle_of_settling_rolls_everything_back(store, seated
 
     monkeypatch.setattr(store, "_collect_rake", boom)
     with pytest.raises(OSError):
-        store.settle_hand("h1", {a.id: 900, b.id: -1_000}, 100, "[]")
+        store.settle_hand("1", {a.id: 900, b.id: -1_000}, 100, "[]")
     assert dump() == before
     monkeypatch.undo()
-    store.settle_hand("h1", {a.id: 900, b.id: -1_000}, 100, "[]")   # and it can still settle
+    store.settle_hand("1", {a.id: 900, b.id: -1_000}, 100, "[]")   # and it can still settle
     conserved(store)
 
 
@@ -128,7 +128,7 @@ def test_a_database_refusal_in_the_middle_of_settling_rolls_everything_back(stor
                 " WHEN NEW.status = 'settled' BEGIN SELECT RAISE(ABORT, 'nope'); END")
     before = dump()
     with pytest.raises(Exception, match="nope"):
-        store.settle_hand("h1", {a.id: 900, b.id: -1_000}, 100, "[]")
+        store.settle_hand("1", {a.id: 900, b.id: -1_000}, 100, "[]")
     assert dump() == before
     conserved(store)
 
@@ -136,9 +136,9 @@ def test_a_database_refusal_in_the_middle_of_settling_rolls_everything_back(stor
 def test_hands_settle_once(store, seated):
     a, b = seated
     store.begin_hand(start(a, b))
-    store.settle_hand("h1", {a.id: 0, b.id: 0}, 0, "[]")
+    store.settle_hand("1", {a.id: 0, b.id: 0}, 0, "[]")
     with pytest.raises(HandStateError):
-        store.settle_hand("h1", {a.id: 0, b.id: 0}, 0, "[]")
+        store.settle_hand("1", {a.id: 0, b.id: 0}, 0, "[]")
     with pytest.raises(UnknownHand):
         store.settle_hand("nope", {a.id: 0, b.id: 0}, 0, "[]")
     conserved(store)
@@ -151,21 +151,19 @@ def test_begin_hand_refusals_change_nothing(store, seated, dump):
     with pytest.raises(InsufficientChips):
         store.begin_hand(start(a, b, sa=5_001))
     with pytest.raises(InsufficientChips):                 # cat has no chips on t1
-        store.begin_hand(HandStart("h1", "t1", (SeatStack(1, a.id, 10), SeatStack(2, c.id, 10))))
+        store.begin_hand(HandStart("t1", (SeatStack(1, a.id, 10), SeatStack(2, c.id, 10))))
     with pytest.raises(HandStateError):
-        store.begin_hand(HandStart("h1", "t1", (SeatStack(1, a.id, 10), SeatStack(1, b.id, 10))))
+        store.begin_hand(HandStart("t1", (SeatStack(1, a.id, 10), SeatStack(1, b.id, 10))))
     with pytest.raises(HandStateError):
-        store.begin_hand(HandStart("h1", "t1", (SeatStack(1, a.id, 10), SeatStack(2, a.id, 10))))
+        store.begin_hand(HandStart("t1", (SeatStack(1, a.id, 10), SeatStack(2, a.id, 10))))
     with pytest.raises(HandStateError):
-        store.begin_hand(HandStart("h1", "t1", ()))
+        store.begin_hand(HandStart("t1", ()))
     with pytest.raises(InvalidAmount):
         store.begin_hand(start(a, b, sa=0))
     assert dump() == before
     store.begin_hand(start(a, b, sa=100, sb=100))
-    with pytest.raises(HandStateError, match="already used"):
-        store.begin_hand(start(a, b, table="t2"))
     with pytest.raises(HandStateError, match="in progress"):
-        store.begin_hand(start(a, b, hand_id="h2", sa=100, sb=100))
+        store.begin_hand(start(a, b, sa=100, sb=100))
     conserved(store)
 
 
@@ -174,26 +172,26 @@ def test_void_unfinished_hands_returns_start_stacks(store, seated, db_path):
     c = store.get_or_create("cat", 1_000)
     store.buy_in(c.id, "t2", 1_000)
     store.begin_hand(start(a, b, sa=3_000))
-    store.begin_hand(HandStart("h2", "t2", (SeatStack(5, c.id, 1_000),)))
+    store.begin_hand(HandStart("t2", (SeatStack(5, c.id, 1_000),)))
     store.buy_in(a.id, "t1", 500)            # a top-up during the hand is not lost by the void
     store.close()                            # the process "crashes" here
 
     with SqliteStore(db_path) as s:
         assert s.total_money() == s.expected_money() == 21_000
-        assert sorted(s.void_unfinished_hands()) == ["h1", "h2"]
+        assert sorted(s.void_unfinished_hands()) == ["1", "2"]
         assert s.void_unfinished_hands() == []                     # idempotent
         assert s.table_chips(a.id, "t1") == 5_500
         assert s.table_chips(b.id, "t1") == 5_000
         assert s.table_chips(c.id, "t2") == 1_000
-        h1 = s.get_hand("h1")
+        h1 = s.get_hand("1")
         assert h1.status == "void" and h1.finished_at is not None
         assert json.loads(h1.results_json)["void"] is True
-        assert {e.kind for e in s.ledger(hand_id="h1")} == {"hand_start", "hand_void"}
+        assert {e.kind for e in s.ledger(hand_id="1")} == {"hand_start", "hand_void"}
         with pytest.raises(HandStateError):
-            s.settle_hand("h1", {a.id: 0, b.id: 0}, 0, "[]")
+            s.settle_hand("1", {a.id: 0, b.id: 0}, 0, "[]")
         assert s.total_money() == s.expected_money() == 21_000
         s.audit()
-        s.begin_hand(start(a, b, hand_id="h3"))                    # the table deals again
+        assert s.begin_hand(start(a, b)).hand_id == "3"                    # the table deals again
 
 
 def test_hand_history_newest_first_and_paginated(store, seated):
@@ -204,16 +202,16 @@ def test_hand_history_newest_first_and_paginated(store, seated):
         seats = (SeatStack(1, a.id, 100), SeatStack(2, b.id, 100))
         if i % 2:
             seats += (SeatStack(4, c.id, 100),)
-        store.begin_hand(HandStart(f"h{i}", "t1", seats))
-        store.settle_hand(f"h{i}", {s.account_id: 0 for s in seats}, 0, "[]", f"history {i}")
+        hand_id = store.begin_hand(HandStart("t1", seats)).hand_id
+        store.settle_hand(hand_id, {s.account_id: 0 for s in seats}, 0, "[]", f"history {i}")
     got = store.hands_for_account(a.id, limit=3)
-    assert [h.hand_id for h in got] == ["h6", "h5", "h4"]
+    assert [h.hand_id for h in got] == ["7", "6", "5"]
     assert [h.hand_id for h in store.hands_for_account(a.id, limit=3, offset=3)] == [
-        "h3", "h2", "h1"]
-    assert [h.hand_id for h in store.hands_for_account(a.id, limit=3, offset=6)] == ["h0"]
-    assert [h.hand_id for h in store.hands_for_account(c.id)] == ["h5", "h3", "h1"]
+        "4", "3", "2"]
+    assert [h.hand_id for h in store.hands_for_account(a.id, limit=3, offset=6)] == ["1"]
+    assert [h.hand_id for h in store.hands_for_account(c.id)] == ["6", "4", "2"]
     assert store.hands_for_account(999) == []
-    assert store.get_hand("h3").history == "history 3" and len(store.get_hand("h3").seats) == 3
+    assert store.get_hand("4").history == "history 3" and len(store.get_hand("4").seats) == 3
     assert store.get_hand("nope") is None
 
 
@@ -228,3 +226,33 @@ def test_audit_catches_money_changed_behind_the_ledgers_back(store, seated, raw)
                 (b.id,))
     with pytest.raises(ConservationError, match="chips"):
         store.audit()
+
+
+def test_hand_ids_are_numbered_by_the_store_increasing_and_never_reused(store, seated):
+    """Issue 19: the room drew random 12-digit ids and a collision paused the table."""
+    a, b = seated
+    ids = []
+    for _ in range(3):
+        ids.append(store.begin_hand(start(a, b, sa=100, sb=100)).hand_id)
+        store.void_hand(ids[-1], "test")
+    assert [int(i) for i in ids] == [1, 2, 3]
+
+
+def test_void_hand_gives_back_the_start_stacks_and_leaves_a_settled_hand_alone(store, seated):
+    a, b = seated
+    hand_id = store.begin_hand(start(a, b, sa=4_000)).hand_id
+    record = store.void_hand(hand_id, "the settlement could not be recorded")
+    assert record.status == "void" and record.finished_at is not None
+    assert store.table_chips(a.id, "t1") == 5_000 and store.table_chips(b.id, "t1") == 5_000
+    [entry] = [e for e in store.ledger(a.id, hand_id=hand_id) if e.kind == "hand_void"]
+    assert entry.reason == "the settlement could not be recorded"
+    assert store.void_hand(hand_id, "again").status == "void"        # idempotent
+    assert store.table_chips(a.id, "t1") == 5_000
+    # A settlement that went through stands: the void only reports it.
+    hand_id = store.begin_hand(start(a, b)).hand_id
+    store.settle_hand(hand_id, {a.id: 100, b.id: -100}, 0, "[]")
+    assert store.void_hand(hand_id, "unsure").status == "settled"
+    assert store.table_chips(a.id, "t1") == 5_100
+    with pytest.raises(UnknownHand):
+        store.void_hand("999", "no such hand")
+    conserved(store)

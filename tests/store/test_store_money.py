@@ -166,3 +166,28 @@ def test_a_second_store_sees_committed_money(db_path, store):
     with SqliteStore(db_path) as other:
         assert other.balance(a.id) == 750 and other.table_chips(a.id, "t1") == 250
         other.audit()
+
+
+def test_a_read_does_not_wait_for_a_write_held_up_by_another_process(store, db_path):
+    """Issue 19: one connection and one lock served reads and writes, so while a write waited
+    on the database (another process in an EXCLUSIVE transaction) every read waited behind it;
+    the room's reads (balances, views) run on the loop."""
+    import sqlite3
+    import threading
+
+    a = store.get_or_create("ann", 10_000)
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    done = threading.Event()
+    writer = threading.Thread(target=lambda: (store.buy_in(a.id, "t1", 1_000), done.set()))
+    writer.start()
+    while store._lock.acquire(blocking=False):       # until the write is inside its transaction
+        store._lock.release()
+    try:
+        assert store.balance(a.id) == 10_000
+        assert not done.is_set()                      # the read came back while the write waited
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+        writer.join()
+    assert done.is_set() and store.balance(a.id) == 9_000

@@ -41,7 +41,6 @@ class MoneyMachine(RuleBasedStateMachine):
         self.live: dict[str, tuple[str, dict[int, int]]] = {}  # table -> (hand id, stacks)
         self.house = 0
         self.expected = 0
-        self.hands = 0
 
     def teardown(self):
         if hasattr(self, "store"):
@@ -139,10 +138,8 @@ class MoneyMachine(RuleBasedStateMachine):
         players = data.draw(st.lists(st.sampled_from(holders), min_size=1, max_size=len(holders),
                                      unique=True))
         stacks = {a: data.draw(st.integers(1, self.chips[a, table])) for a in players}
-        self.hands += 1
-        hand_id = f"hand-{self.hands}"
-        self.store.begin_hand(HandStart(hand_id, table, tuple(
-            SeatStack(i, a, s) for i, (a, s) in enumerate(stacks.items()))))
+        hand_id = self.store.begin_hand(HandStart(table, tuple(
+            SeatStack(i, a, s) for i, (a, s) in enumerate(stacks.items())))).hand_id
         for a, s in stacks.items():
             self.chips[a, table] -= s
         self.live[table] = (hand_id, stacks)

@@ -145,6 +145,37 @@ def test_a_database_locked_at_start_up_is_refused_not_waited_on_forever(db_path)
         conn.close()
 
 
+def test_migration_4_numbers_new_hands_past_every_old_random_id(db_path):
+    """Issue 19: a database of the random 12-digit hand ids is upgraded so new ids (the store's
+    sequence) are larger than all of them: increasing, and never equal to an old one."""
+    from cardroom.room.ports import HandStart, SeatStack
+    from cardroom.store.migrations import MIGRATIONS
+
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    for step in MIGRATIONS[:3]:                       # the schema as version 3 left it
+        for statement in step:
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version = 3")
+    conn.execute("PRAGMA journal_mode = WAL")
+    old = ("512345678901", "100000000007", "h-imported")
+    for hand_id in old:
+        conn.execute("INSERT INTO hands (id, table_name, started_at, finished_at, status, deck)"
+                     " VALUES (?, 'T', '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:01+00:00',"
+                     " 'void', '')", (hand_id,))
+    conn.close()
+    with SqliteStore(db_path) as s:
+        assert s.settings()["user_version"] == LATEST_VERSION
+        a, b = s.get_or_create("ann", 1_000), s.get_or_create("bob", 1_000)
+        for acct in (a, b):
+            s.buy_in(acct.id, "T", 500)
+        new = []
+        for _ in range(2):
+            new.append(s.begin_hand(HandStart("T", (SeatStack(1, a.id, 100), SeatStack(2, b.id, 100)))).hand_id)
+            s.void_hand(new[-1], "test")
+        assert [int(i) for i in new] == [512345678902, 512345678903]
+        assert all(s.get_hand(i).status == "void" for i in old)
+
+
 # ----------------------------------------------------------------------------------- layering
 
 PACKAGE = Path(cardroom.__file__).parent

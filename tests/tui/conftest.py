@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
 import random
+import sqlite3
+from contextlib import closing
 
 import pytest
 
@@ -30,12 +31,11 @@ class World:
 
     def __init__(self, path, tables, seed):
         self.store = SqliteStore(path)
+        with closing(sqlite3.connect(path)) as raw, raw:   # the first hand is #1001, for snapshots
+            raw.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('hands', 1000)")
         self.clock = FakeClock()
         self.room = Room(tables, self.store, self.clock, settings=RoomSettings(), rng=random.Random(seed))
         self.room.start()
-        ids = itertools.count(1001)
-        for t in self.room.tables.values():   # deterministic hand numbers for snapshots
-            t._new_hand_id = lambda: str(next(ids))
 
     def seat(self, table, names, stack=10_000, auto_blind=True):
         """Seat and buy in `names`, with Auto Blind turned on (it starts off, seed 000) unless

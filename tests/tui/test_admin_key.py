@@ -44,7 +44,7 @@ async def test_admin_presses_f12_types_who_and_sees_output(world, tmp_path):
     w = world(table_settings("T"))
     w.seat("T", ["bob", "carol"])
     factory, stopped = _factory(w, tmp_path)
-    app = factory(Info("root", ADMIN_KEY))
+    app = await factory(Info("root", ADMIN_KEY))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
         await pilot.pause()
@@ -74,7 +74,7 @@ async def test_admin_presses_f12_types_who_and_sees_output(world, tmp_path):
 async def test_revoked_admin_runs_nothing(world, tmp_path):
     w = world(table_settings("T"))
     factory, _ = _factory(w, tmp_path)
-    app = factory(Info("root", ADMIN_KEY))
+    app = await factory(Info("root", ADMIN_KEY))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter", "f12")
         await pilot.pause()
@@ -89,7 +89,7 @@ async def test_a_player_gets_no_admin_key(world, tmp_path):
     w = world(table_settings("T"))
     factory, _ = _factory(w, tmp_path)
     for info in (Info("bob", PLAYER_KEY), Info("carol", None)):
-        app = factory(info)
+        app = await factory(info)
         assert app.admin is None and not app.client.is_admin
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("enter")

@@ -279,6 +279,89 @@ async def test_leave_during_a_hand_asks_then_returns_to_the_lobby(world):
         assert "alice folds" in last_chat(clients[1].view("T"), 8)
 
 
+async def test_leave_while_the_database_refuses_the_cash_out_says_so_and_keeps_the_seat(tmp_path):
+    """Issue 19: `l` at a table whose cash-out the store refused (the database held by another
+    process) ended the session with a traceback on the server's stdout."""
+    import random
+    import sqlite3
+
+    from cardroom.room.clock import FakeClock
+    from cardroom.room.room import Room
+    from cardroom.store.sqlite import SqliteStore
+    from cardroom.tui.screens.table import TableScreen
+
+    from .conftest import table_settings
+
+    store = SqliteStore(tmp_path / "room.sqlite3", busy_timeout_ms=50)
+    room = Room([table_settings()], store, FakeClock(), rng=random.Random(1))
+    room.start()
+    alice = room.connect("alice")
+    alice.join("T")
+    alice.buy_in("T", 10_000)
+    app = build_app(alice)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await open_table(app, pilot)
+            held = sqlite3.connect(store.path, isolation_level=None)
+            held.execute("BEGIN EXCLUSIVE")
+            try:
+                await pilot.press("l")
+                await pilot.pause()
+            finally:
+                held.execute("ROLLBACK")
+                held.close()
+            assert isinstance(app.screen, TableScreen)
+            assert notified(app).count("could not be returned to your account") == 1
+            assert "You left" not in notified(app)
+            await pilot.press("l")                        # the database free again
+            await pilot.pause()
+            assert isinstance(app.screen, LobbyScreen) and "You left T" in notified(app)
+        assert store.balance(alice.account_id) == 100_000
+    finally:
+        store.close()
+
+
+async def test_a_buy_in_the_database_refuses_is_not_reported_as_made(tmp_path):
+    import random
+    import sqlite3
+
+    from cardroom.room.clock import FakeClock
+    from cardroom.room.room import Room
+    from cardroom.store.sqlite import SqliteStore
+
+    from .conftest import table_settings
+
+    store = SqliteStore(tmp_path / "room.sqlite3", busy_timeout_ms=50)
+    room = Room([table_settings()], store, FakeClock(), rng=random.Random(1))
+    room.start()
+    alice = room.connect("alice")
+    alice.join("T")
+    app = build_app(alice)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await open_table(app, pilot)
+            held = sqlite3.connect(store.path, isolation_level=None)
+            held.execute("BEGIN EXCLUSIVE")
+            try:
+                await pilot.press("b")
+                await pilot.pause()
+                assert isinstance(app.screen, AmountDialog)
+                await pilot.press("enter")
+                await pilot.pause()
+            finally:
+                held.execute("ROLLBACK")
+                held.close()
+            assert notified(app).count("was not made") == 1 and "Bought in" not in notified(app)
+            assert alice.view("T").table_chips == 0
+            await pilot.press("b")
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "Bought in for" in notified(app) and alice.view("T").table_chips > 0
+    finally:
+        store.close()
+
+
 async def test_leave_while_all_in_says_the_hand_plays_on(world):
     """Found by a play-tester: a protected all-in pressed l and read 'Your hand will be folded';
     the hand played on to the showdown (an all-in cannot be folded), then he left."""

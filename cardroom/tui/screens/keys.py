@@ -96,7 +96,7 @@ class KeysScreen(Screen):
             box.post_message(events.Paste(event.text))
 
     @on(Input.Submitted, "#key-input")
-    def _submitted(self, event: Input.Submitted) -> None:
+    async def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         line = event.value.strip()
         if not line:
@@ -104,7 +104,7 @@ class KeysScreen(Screen):
             return
         before = set(self.keys())
         try:
-            fp = self.app.client.add_key(line)
+            fp = await self.app.client.add_key(line)
         except RoomError as e:
             self.say(f"Not added: {e}", error=True)
             return
@@ -121,11 +121,11 @@ class KeysScreen(Screen):
         if fp == self.app.client.fingerprint:
             question += " It is the key you logged in with this session."
 
-        def answer(yes: bool | None) -> None:
+        async def answer(yes: bool | None) -> None:
             if not yes:
                 return
             try:
-                self.app.client.remove_key(fp)
+                await self.app.client.remove_key(fp)
             except RoomError as e:
                 self.say(f"Not removed: {e}", error=True)
                 return

@@ -635,7 +635,8 @@ class TableScreen(Screen):
                 if just_seated and self._do(self.app.client.leave, self.table):
                     self.notify(f"You did not buy in: seat given back at {self.table}", markup=False)
                 return
-            if self._do(self.app.client.buy_in, self.table, cents):
+            # Not counted here after it: the store refused it, and the page says why.
+            if self._do(self.app.client.buy_in, self.table, cents) and self.view.table_chips > have:
                 self.notify(f"Bought in for {money(cents)}", markup=False)
         self.app.push_screen(dialog, answer)
 
@@ -651,7 +652,9 @@ class TableScreen(Screen):
             self.view.phase in ("bet", "draw")
 
         def go(yes: bool | None = True) -> None:
-            if yes and self._do(self.app.client.leave, self.table):
+            # Still seated after it: the store refused the cash-out, and the page says why.
+            if yes and self._do(self.app.client.leave, self.table) \
+                    and self.table not in self.app.client.my_tables():
                 self.notify(f"You left {self.table}", markup=False)
                 if self.app.hotseat is None:
                     self.app.pop_screen()
