@@ -477,7 +477,7 @@ def test_rake_with_nothing_collected(admin):
 
 def test_audit_reports_a_ledger_that_adds_up(admin):
     admin.players()
-    settle(admin.store, "h1", "T", admin.store.find("alice").id, admin.store.find("bob").id, rake=30)
+    settle(admin.store, "T", admin.store.find("alice").id, admin.store.find("bob").id, rake=30)
     result = admin.run("audit")
     assert result.ok
     assert result.lines == (("the ledger adds up: 3 account(s), the room holds $3,000 = starting "

@@ -230,12 +230,14 @@ async def test_a_settlement_waiting_on_the_database_stalls_no_other_table_nor_a_
             clients[table] = [await room.login(f"{n}{table}") for n in ("a", "b")]
             for c in clients[table]:
                 c.join(table)
+                c.set_auto_blind(table, True)     # Auto Blind starts off: no blind prompt
                 c.buy_in(table, 10_000)
         t, u = room.tables["T"], room.tables["U"]
 
         async def until(predicate):
-            while not predicate():
-                await asyncio.sleep(0.001)
+            async with asyncio.timeout(30):         # a failure, not a hang, if it never comes
+                while not predicate():
+                    await asyncio.sleep(0.001)
 
         await until(lambda: all(x.hand is not None and not x.hand.over for x in (t, u)))
         hand_id = t.hand_id

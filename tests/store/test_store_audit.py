@@ -21,13 +21,13 @@ def played(store):
     for account in (ann, bob):
         store.buy_in(account.id, "t1", 10_000)
         store.buy_in(account.id, "t2", 4_000)
-    store.begin_hand(HandStart("h1", "t1", (SeatStack(1, ann.id, 10_000), SeatStack(2, bob.id, 10_000)),
-                               deck="As Kd"))
-    store.settle_hand("h1", {ann.id: 900, bob.id: -1_000}, 100, json.dumps([]))
-    store.begin_hand(HandStart("h2", "t2", (SeatStack(1, ann.id, 4_000), SeatStack(2, bob.id, 4_000)),
-                               deck="2c 3d"))
+    h1 = store.begin_hand(HandStart("t1", (SeatStack(1, ann.id, 10_000), SeatStack(2, bob.id, 10_000)),
+                                    deck="As Kd")).hand_id
+    store.settle_hand(h1, {ann.id: 900, bob.id: -1_000}, 100, json.dumps([]))
+    h2 = store.begin_hand(HandStart("t2", (SeatStack(1, ann.id, 4_000), SeatStack(2, bob.id, 4_000)),
+                                    deck="2c 3d")).hand_id
     store.cash_out(ann.id, "t1", 5_000)
-    return ann, bob
+    return h1, h2     # the hands' ids: the store numbers them
 
 
 def test_honest_play_adds_up(store, db_path, played):
@@ -60,17 +60,17 @@ def test_a_settled_hand_that_does_not_sum_to_zero_is_named(db_path, raw, played)
     # The hand's record says bob lost $5 less than he did: money from nowhere, on paper.
     raw.execute("UPDATE hand_seats SET end_cents = end_cents + 500 WHERE account_id ="
                 " (SELECT id FROM accounts WHERE name = 'bob')"
-                " AND hand_seq = (SELECT seq FROM hands WHERE id = 'h1')")
+                " AND hand_seq = (SELECT seq FROM hands WHERE id = ?)", (played[0],))
     assert check_database(db_path) == [
-        "settled hand 'h1' does not sum to zero with its rake: $5 created"]
+        f"settled hand '{played[0]}' does not sum to zero with its rake: $5 created"]
 
 
 def test_rake_and_escrow_changed_by_hand_are_named(db_path, raw, played):
     raw.execute("UPDATE house SET rake_cents = 0")
     raw.execute("UPDATE hand_seats SET start_cents = 3000 WHERE hand_seq ="
-                " (SELECT seq FROM hands WHERE id = 'h2') AND seat = 1")
+                " (SELECT seq FROM hands WHERE id = ?) AND seat = 1", (played[1],))
     problems = check_database(db_path)
-    assert "hand 'h2' holds $70 of stacks, the ledger gives $80" in problems
+    assert f"hand '{played[1]}' holds $70 of stacks, the ledger gives $80" in problems
     assert "the house holds $0 of rake, the ledger gives $1: $1 less than the ledger records" in problems
 
 

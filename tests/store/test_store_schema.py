@@ -176,6 +176,27 @@ def test_migration_4_numbers_new_hands_past_every_old_random_id(db_path):
         assert all(s.get_hand(i).status == "void" for i in old)
 
 
+
+def test_migrations_number_hand_ids_as_v4_and_preferences_as_v5(db_path):
+    """Two branches each wrote a v4: hand ids (the store's sequence) stay v4 and preferences come
+    after as v5. A database at v4 (hand ids) is upgraded to v5 with the preferences table."""
+    from cardroom.store.migrations import MIGRATIONS
+
+    assert LATEST_VERSION == 5
+    assert "sqlite_sequence" in MIGRATIONS[3][0] and "CREATE TABLE preferences" in MIGRATIONS[4][0]
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    for step in MIGRATIONS[:4]:
+        for statement in step:
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version = 4")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.close()
+    with SqliteStore(db_path) as s:
+        assert s.settings()["user_version"] == 5
+        ann = s.get_or_create("ann", 1_000)
+        s.set_preferences(ann.id, {"theme": "nord"})
+        assert s.preferences(ann.id) == {"theme": "nord"}
+
 # ----------------------------------------------------------------------------------- layering
 
 PACKAGE = Path(cardroom.__file__).parent
