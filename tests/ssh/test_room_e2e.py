@@ -311,8 +311,13 @@ async def test_a_burst_of_logins_for_one_account_leaves_one_session_and_a_ban_en
 
     served = await room_server(max_per_ip=40)
     made = []                                           # every session's handle on the room
-    connect = served.room.connect
-    monkeypatch.setattr(served.room, "connect", lambda *a, **k: made.append(connect(*a, **k)) or made[-1])
+    login = served.room.login
+
+    async def logging_in(*args, **kwargs):
+        made.append(await login(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(served.room, "login", logging_in)
     key = _key()
     screens = [screen for _, screen in await asyncio.gather(
         *(_login_from(served, key, "mallory", f"127.0.2.{i}") for i in range(1, 31)))]
