@@ -197,7 +197,10 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
             room.start()     # chips a game cut off left on the table go back to their owners
             refused = _hotseat_money(store, players, args.bots, table.buy_in_min, settings.starting_money)
             if refused is None:
-                await run_hotseat(room, name, players, args.bots, seed=args.seed)
+                try:
+                    await run_hotseat(room, name, players, args.bots, seed=args.seed)
+                finally:
+                    room.close()     # a hand cut off is void; every chip back in its owner's balance
             return refused
         finally:
             store.close()
