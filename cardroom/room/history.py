@@ -35,8 +35,10 @@ def record_of(hand, *, table: str, hand_id: str, when, seats: int, currency: str
 
 def _phh_meta(table: str, hand_id: str, when, seats: int, currency: str) -> dict:
     """The PHH fields that say where, when and for what a hand was played (play chips: XXX, ISO
-    4217's "no currency")."""
-    return {"table": table, "hand": hand_id, "when": when, "seat_count": seats,
+    4217's "no currency"). The hand's number is an integer, as the spec would have it, where the
+    id is one."""
+    number = int(hand_id) if hand_id.isdigit() and str(int(hand_id)) == hand_id else hand_id
+    return {"table": table, "hand": number, "when": when, "seat_count": seats,
             "currency": phh.NO_CURRENCY if currency == PLAY else currency}
 
 

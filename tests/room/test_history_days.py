@@ -104,7 +104,7 @@ def test_phh_day_file_says_when_for_what_and_at_how_many_seats(tmp_path):
         start = store.get_hand(hand_id).started_at.astimezone(UTC)
         assert (data["time"], data["time_zone"]) == (start.time().replace(microsecond=0), "UTC")
         assert (data["year"], data["month"], data["day"]) == (start.year, start.month, start.day)
-        assert (data["currency"], data["seat_count"], data["hand"]) == ("XXX", 6, hand_id)
+        assert (data["currency"], data["seat_count"], data["hand"]) == ("XXX", 6, int(hand_id))
         assert data["_cardroom_rake"] == 0 and "_cardroom_rake_percent" in data
     for hh in pokerkit.HandHistory.loads_all(phhs):
         stacks = list(list(hh)[-1].stacks)
