@@ -85,9 +85,9 @@ def test_pokerkit_replays_our_file_of_every_standard_game_to_our_stacks(name, st
         assert tomllib.loads(in_chips)["variant"] in STANDARD_CODES
         assert pokerkit_stacks(in_chips) == theirs, in_chips
         exact += theirs == ours
-        # Dollars: pokerkit reads decimals and divides a split pot exactly; ours gives whole cents.
+        # Dollars: pokerkit reads decimals and divides a split pot to 28 digits (a third is
+        # 0.333...); ours gives whole cents. Each player is within a cent a split share of ours.
         in_dollars = pokerkit_stacks(export_hand(m.hand))
-        assert sum(in_dollars) * 100 == sum(ours)
         awards = [e for e in m.hand.events if isinstance(e, ev.Awarded)]
         shares = Counter(m.pk_of[e.player] for e in awards)
         split = len(awards) > len({e.pot for e in awards})
