@@ -62,5 +62,6 @@ from cardroom.engine.phh.replay import finishing_stacks, import_hand, replay, re
 
 __all__ = [
     "PHHError", "PHHFormatError", "PHHRuleError", "UnsupportedPHH",
-    "NO_CURRENCY", "STANDARD_CODES", "export_hand", "import_hand", "player_order", "finishing_stacks", "replay", "replay_file", "variant_code", "parse_variant_code",
+    "NO_CURRENCY", "STANDARD_CODES", "export_hand", "import_hand", "player_order", "finishing_stacks",
+    "replay", "replay_file", "variant_code", "parse_variant_code",
 ]

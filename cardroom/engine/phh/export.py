@@ -199,9 +199,8 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
     out.extend(lines)
     out.append("]")
     out += [f"{key} = {_toml_value(value)}" for key, value in optional]
-    # The standard has no field for these: the unit, the game in words, the table's rules and the
-    # rake taken (the winnings and finishing stacks above are after it).
-    out.append("# cardroom's own fields: the unit, the game, the table's rules, the rake taken")
+    out.append("# cardroom's own fields, which the standard lacks: the unit, the game, the table's rules, "
+               "the rake taken (the winnings and finishing stacks are after it)")
     out += [f"{PREFIX}{key} = {_toml_value(value)}" for key, value in user]
     return "\n".join(out) + "\n"
 

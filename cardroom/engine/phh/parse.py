@@ -232,9 +232,9 @@ def chips_per_unit(data: dict, actions: list[_Action]) -> int:
     """How many of the file's smallest chips (the engine's indivisible unit) make one unit of its
     amounts: the unit the file names (our own `_cardroom_cents_per_unit`, or its `currency`'s minor
     unit: USD 100, JPY 1; XXX, ISO's "no currency", names none); else cents if it carries our own
-    `_cardroom_` fields (an export from before the unit was always written); else, if every amount is a whole number, one unit is one
-    indivisible chip (as pokerkit reads it: a pot of 1083 splits 542 + 541, never 541.5 each);
-    else cents."""
+    `_cardroom_` fields (an export from before the unit was always written); else, if every amount
+    is a whole number, one unit is one indivisible chip (as pokerkit reads it: a pot of 1083 splits
+    542 + 541, never 541.5 each); else cents."""
     if PREFIX + "cents_per_unit" in data:
         cpu = _user(data, "cents_per_unit", int, 100)
         if cpu <= 0:
