@@ -37,6 +37,13 @@ async def _sessions(count: int, concurrent: int) -> None:
         await asyncio.gather(*(_session_that_typed() for _ in range(min(concurrent, count - start))))
 
 
+def test_a_test_that_asks_for_no_guards_runs_textual_as_shipped():
+    """Importing the test helpers installs nothing, and no earlier test's guards are left."""
+    assert textual_adapter.installed() == ()
+    assert textual.app.redirect_stdout is contextlib.redirect_stdout
+    assert not hasattr(textual.app.App.on_event, "textual")
+
+
 def test_guards_are_installed_and_taken_back(textual_speedups):
     from textual.strip import Strip
 
