@@ -155,11 +155,11 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     import asyncio
     import random
 
+    from cardroom import textual_adapter
     from cardroom.datadir import DataDirInUse, claim
     from cardroom.engine.variants import find_variant
     from cardroom.room.clock import LoopClock
     from cardroom.room.room import Room, RoomSettings
-    from cardroom.ssh import keep_typed_keys_in_order
     from cardroom.store.sqlite import SqliteStore
     from cardroom.tui.hotseat import run_hotseat
 
@@ -187,7 +187,8 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     except (DataDirInUse, OSError) as e:
         print(f"cardroom hotseat: {e}", file=sys.stderr)
         return 1
-    keep_typed_keys_in_order()   # the Textual fix the server makes too: bet amounts typed quickly stay right
+    # The Textual fixes the server makes too: bet amounts typed quickly stay right.
+    textual_adapter.install(textual_adapter.TYPING_FIXES)
 
     async def main() -> str | None:
         store = SqliteStore(data.database)

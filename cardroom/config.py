@@ -102,6 +102,7 @@ class ServerConfig:
     guest_passwords: bool = False            # demo rooms: password auth with any password
     admins: tuple[str, ...] = ()             # SSH key fingerprints ("SHA256:..." as ssh-keygen -l prints)
     shared_screens: bool = True              # railbirds of a table share one drawing (ssh/mirror.py)
+    textual_speedups: bool = True            # the speedup guards of cardroom/textual_adapter.py
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,7 +389,7 @@ def _blinds_and_antes(s: _Section, variant: Variant, kind: str, small_bet: int, 
 
 
 _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", "max_per_ip",
-                "guest_passwords", "admins", "shared_screens"}
+                "guest_passwords", "admins", "shared_screens", "textual_speedups"}
 _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
               "chat_lines", "chat_per_seconds", "currency"} | _money_keys("starting_money")
@@ -442,8 +443,9 @@ def _server(data: Any, path: Path, admins: Any = None) -> ServerConfig:
         if norm not in found:
             found.append(norm)
     shared = s.bool("shared_screens", d.shared_screens)
+    speedups = s.bool("textual_speedups", d.textual_speedups)
     return ServerConfig(host, port, data_dir.resolve(), login_timeout, max_connections, max_per_ip,
-                        guest, tuple(found), shared)
+                        guest, tuple(found), shared, speedups)
 
 
 def _room(data: Any, path: Path) -> RoomSettings:

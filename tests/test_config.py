@@ -108,6 +108,11 @@ def test_defaults_from_an_empty_file(tmp_path):
     assert cfg.tables == ()
     assert cfg.server.data_dir == tmp_path.resolve()
     assert cfg.room.starting_money == 100_000 and cfg.room.countdown_seconds == 10
+    assert cfg.server.textual_speedups is True
+
+
+def test_textual_speedups_can_be_switched_off(tmp_path):
+    assert load_config(write(tmp_path, "[server]\ntextual_speedups = false\n")).server.textual_speedups is False
 
 
 def test_data_dir_is_relative_to_the_config_file(tmp_path):
@@ -187,6 +192,7 @@ def test_starting_money_cents_and_not_both(tmp_path):
     ("server", "login_timeout", 0), ("server", "login_timeout", "30"), ("server", "login_timeout", 1e9),
     ("server", "max_connections", 0), ("server", "max_per_ip", 0), ("server", "max_per_ip", 1000),
     ("server", "guest_passwords", "yes"), ("server", "guest_passwords", 1), ("server", "shared_screens", "no"),
+    ("server", "textual_speedups", "off"),
     ("server", "admins", "SHA256:x"), ("server", "admins", ["not a fingerprint"]), ("server", "admins", [5]),
     ("server", "admins", ["SHA256:" + "A" * 42]), ("server", "data_dir", 3),
     ("server", "colour", "red"),
