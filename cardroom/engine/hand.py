@@ -94,8 +94,8 @@ class Hand(Legality, Drawing, Showdown):
         "discarded_by", "burns", "events", "street", "round", "phase", "actor", "shown",
         "showdown_order", "last_aggressor", "draw_counts", "draw_index", "rake", "saw_flop",
         "_live", "_active", "_reclaimed", "_high", "_low", "_legal", "_must_raise", "_big_blind",
-        "_stud", "_deep", "_clockwise", "_blind_level", "_last_blind", "_size", "_to_call", "_full_level",
-        "_bet_count", "_last_raise", "_raise_id", "_acted_at", "_bring_in_due", "_pending",
+        "_stud", "_no_stack_runs_out", "_clockwise", "_blind_level", "_last_blind", "_size", "_to_call",
+        "_full_level", "_bet_count", "_last_raise", "_raise_id", "_acted_at", "_bring_in_due", "_pending",
         "_deferred", "_draw_order", "_draw_pos", "_sd_pos", "_posts", "_dead_posts",
     )
 
@@ -166,7 +166,7 @@ class Hand(Legality, Drawing, Showdown):
         # No stack can run out this hand (fixed limit, capped): legal() skips the all-in rules.
         most = (structure.most_put_in(len(variant.streets), variant.big_bet_from)
                 if structure.kind == FIXED and not variant.bring_in else None)
-        self._deep = most is not None and shortest > most and not self._posts
+        self._no_stack_runs_out = most is not None and shortest > most and not self._posts
         # Dead posts for the main pot, when any (see pots): a missed small blind, a big blind's or
         # button's ante.
         self._dead_posts: list[int] | None = None
@@ -607,10 +607,10 @@ class Hand(Legality, Drawing, Showdown):
         """`lg_kind`: legal().raise_kind, what this bet or raise is called. The caller ends with
         _pass_on (p has acted)."""
         p = self.actor
-        if self._deep:
-            # No stack can run out this hand (Hand._deep): every bet or raise is a full one above
-            # the call, and everyone else who may still bet owes chips and acts again (_pass_on,
-            # which follows, takes p out).
+        if self._no_stack_runs_out:
+            # No stack can run out this hand (Hand._no_stack_runs_out): every bet or raise is a
+            # full one above the call, and everyone else who may still bet owes chips and acts
+            # again (_pass_on, which follows, takes p out).
             bets = self.bets
             added = to - bets[p]
             self.stacks[p] -= added

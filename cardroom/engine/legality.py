@@ -85,11 +85,11 @@ class Legality:
                 lg = _new(Legal, (p, SHOWDOWN, False, False, 0, False, 0, 0, "", 0, 0, True, self._may_muck(p)))
             self._legal = lg
             return lg
-        if self._deep:
-            # Fixed limit where no stack can run out this hand (Hand._deep): the all-in rules below
-            # (a short all-in does not reopen, a raise needs someone who could call it, a short
-            # call) cannot apply, so every bet is a full one and the amount to call is always the
-            # level of the last full bet; the protected all-ins are the only players who left
+        if self._no_stack_runs_out:
+            # Fixed limit where no stack can run out this hand (Hand._no_stack_runs_out): the
+            # all-in rules below (a short all-in does not reopen, a raise needs someone who could
+            # call it, a short call) cannot apply, so every bet is a full one and the amount to
+            # call is always the level of the last full bet; the protected all-ins are the only players who left
             # _active without folding. The general path's answer in half its steps (a test
             # compares the two at every decision).
             to_call = self._to_call

@@ -322,7 +322,7 @@ def test_razz_lowest_showing_hand_acts_first_a_low_pair_beats_a_high_pair():
 
 
 # ---------------------------------------------------------------------------------------------
-# Fixed limit with stacks no round can exhaust: legal()'s shortcut (Hand._deep)
+# Fixed limit with stacks no round can exhaust: legal()'s shortcut (Hand._no_stack_runs_out)
 
 _STATE = ("stacks", "bets", "totals", "folded", "all_in", "protected", "hole", "board", "muck_pile", "burns",
           "actor", "phase", "round", "street", "rake", "last_aggressor", "shown", "_pending", "_active",
@@ -332,8 +332,8 @@ _STATE = ("stacks", "bets", "totals", "folded", "all_in", "protected", "hole", "
 @pytest.mark.parametrize("key", sorted(k for k in VARIANTS if not VARIANTS[k].bring_in))
 def test_fixed_limit_with_stacks_no_betting_can_exhaust_plays_as_the_general_rules(key):
     """A stack above the ante, the largest blind and a capped round on every street can never be
-    all-in, so legal() and a bet or raise may skip the all-in rules (Hand._deep). The same hand
-    played twice with the same decisions (caps of 3 and 4, the must-raise-to-enter rule, protected
+    all-in, so legal() and a bet or raise may skip the all-in rules (Hand._no_stack_runs_out). The
+    same hand played twice with the same decisions (caps of 3 and 4, the must-raise-to-enter rule, protected
     all-ins), once by that shortcut and once by the general rules, answers the same legal() at
     every decision and ends every action in the same state with the same events."""
     from tests.engine.strategies import apply, choose
@@ -350,8 +350,8 @@ def test_fixed_limit_with_stacks_no_betting_can_exhaust_plays_as_the_general_rul
         rules = Rules(must_raise_to_enter=seed % 4 == 0)
         fast, general = (Hand(variant, structure, players, button=button, deck=Deck(random.Random(deck_seed)),
                               rules=rules) for _ in range(2))
-        assert fast._deep
-        general._deep, general._legal = False, None
+        assert fast._no_stack_runs_out
+        general._no_stack_runs_out, general._legal = False, None
         while fast.actor is not None:
             assert fast.legal() == general.legal()
             decisions += fast.phase == "bet"
@@ -369,8 +369,8 @@ def test_a_stack_that_a_capped_hand_could_exhaust_takes_the_general_rules():
     fixed = Structure.make("fixed", 200, 400)
     most = fixed.most_put_in(len(holdem.streets), holdem.big_bet_from)
     assert most == 200 + 4 * (2 * 200 + 2 * 400)   # the big blind, then a capped round on each street
-    assert Hand(holdem, fixed, [Player("a", most + 1), Player("b", most + 1)])._deep
-    assert not Hand(holdem, fixed, [Player("a", most + 1), Player("b", most)])._deep
+    assert Hand(holdem, fixed, [Player("a", most + 1), Player("b", most + 1)])._no_stack_runs_out
+    assert not Hand(holdem, fixed, [Player("a", most + 1), Player("b", most)])._no_stack_runs_out
     for structure in (Structure.make("fixed", 200, 400, cap=None), Structure.make("no", 200, 400),
                       Structure.make("fixed", 200, 400, uncapped_heads_up=True)):
-        assert not Hand(holdem, structure, [Player("a", 10**9), Player("b", 10**9)])._deep
+        assert not Hand(holdem, structure, [Player("a", 10**9), Player("b", 10**9)])._no_stack_runs_out
