@@ -636,21 +636,14 @@ class Hand(Legality, Drawing, Showdown):
         self.totals[p] += added
         bets[p] += added
         increase = to - self._to_call
-        s = self.structure
-        if s.kind == FIXED:
-            full = to >= self._full_level + self._size
-        elif self.variant.bring_in and self._full_level == 0 and s.kind == SPREAD:
-            full = to >= s.small_bet   # completing a stud bring-in
-        else:
-            # A full bet or raise is at least the last one; a short all-in does not reopen.
-            full = increase >= self._last_raise
+        full = to >= self._full_raise_to()   # a short all-in does not reopen the betting
         kind = lg_kind or "bet"
         self._bring_in_due = False
         to_call = to_call_before = self._to_call
         if to > to_call:
             self._to_call = to_call = to
         if full:
-            if s.kind != FIXED and increase > self._last_raise:
+            if self.structure.kind != FIXED and increase > self._last_raise:
                 self._last_raise = increase
             self._full_level = to
             self._bet_count += 1

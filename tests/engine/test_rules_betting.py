@@ -374,3 +374,40 @@ def test_a_stack_that_a_capped_hand_could_exhaust_takes_the_general_rules():
     for structure in (Structure.make("fixed", 200, 400, cap=None), Structure.make("no", 200, 400),
                       Structure.make("fixed", 200, 400, uncapped_heads_up=True)):
         assert not Hand(holdem, structure, [Player("a", 10**9), Player("b", 10**9)])._no_stack_runs_out
+
+
+# ---------------------------------------------------------------------------------------------
+# Each betting rule has one function that owns its condition and its message (legality.py)
+
+def test_rule_a_short_all_in_raise_does_not_reopen_the_betting_the_raise_range_says_why():
+    """Legality._raise_range is the one place that decides whether p may raise; when p may not,
+    its answer carries the message verify() gives. Legality._full_raise_to is what a full raise
+    is: after a short all-in it stays the amount to call plus the last full raise."""
+    h = make_hand("holdem", NO, [50_000, 1_500, 50_000], button=2)   # P1 small blind, P2 big blind
+    h.call(); h.call(); h.check()                          # to the flop
+    h.bet(1_000)                                            # P1 bets 1000
+    h.bet(1_300)                                            # P2 all-in for 1300: short
+    assert h._full_raise_to() == 2_300                      # 1300 to call + the last full raise of 1000
+    h.call()                                                # P3
+    p = h.actor
+    lo, hi, why = h._raise_range(p, h.bets[p], h.bets[p] + h.stacks[p], h._to_call)
+    assert (p, lo, hi) == (0, 0, 0) and h.legal().raise_kind == ""
+    assert why == ("you may not raise now: only call or fold "
+                   "(an all-in for less than a full raise does not reopen the betting)")
+    with pytest.raises(ActionNotAllowed) as e:
+        h.bet(5_000)
+    assert str(e.value) == why
+
+
+def test_rule_fixed_limit_short_all_ins_that_together_make_a_full_raise_reopen_the_betting():
+    """Fixed limit: a raise is full when it reaches the last full bet plus the round's bet, even
+    when two short all-ins make it between them; the bettor may then raise again."""
+    h = make_hand("holdem", FIXED, [50_000, 50_000, 500, 600], button=0)   # bets of 200 on the flop
+    h.call(); h.call(); h.call(); h.check()                # P4, P1, P2 call; P3 checks: the flop
+    assert h.actor == 1
+    h.bet(200)                                              # P2 bets
+    h.bet(300)                                              # P3 all-in for 300: short of 400
+    assert h._full_raise_to() == 400
+    h.bet(400)                                              # P4 all-in for 400: the raise is made
+    h.call()                                                # P1
+    assert h.actor == 1 and h.legal().min_to == 600         # reopened to the bettor
