@@ -174,7 +174,9 @@ class Hand(Legality, Drawing, Showdown):
 
     # ------------------------------------------------------------------ setup and dealing
     def _put(self, p: int, amount: int, live: bool = True) -> int:
-        """Move chips from a stack into the middle (a short stack goes all-in)."""
+        """Move chips from p's stack into the middle and return how many: every ante, blind,
+        post, call, bet and raise. A stack that cannot cover `amount` goes all-in for what it has
+        (and may bet no more this hand)."""
         stacks = self.stacks
         stack = stacks[p]
         if amount >= stack:
@@ -216,21 +218,12 @@ class Hand(Legality, Drawing, Showdown):
     def _post_blinds(self) -> None:
         posters, blinds = blind_posters(self.n, self.button, self.structure.blinds)
         names = _BLIND_NAMES[len(blinds)]
-        events, stacks, totals, bets = self.events, self.stacks, self.totals, self.bets
+        events, stacks, all_in = self.events, self.stacks, self.all_in
         for p, amount, name in zip(posters, blinds, names):
-            # _put, inline
-            stack = stacks[p]
-            if not stack:
+            if not stacks[p]:
                 continue          # all-in on his ante: nothing left to post
-            all_in = amount >= stack
-            if all_in:
-                amount = stack
-                self.all_in[p] = True
-                self._active.discard(p)
-            stacks[p] = stack - amount
-            totals[p] += amount
-            bets[p] += amount
-            events.append(_new(ev.Posted, (p, name, amount, all_in)))
+            amount = self._put(p, amount)
+            events.append(_new(ev.Posted, (p, name, amount, all_in[p])))
         self._last_blind = posters[-1] if posters else self.button
         for p, pl in enumerate(self.players if self._posts else ()):
             if not (pl.live_post or pl.dead_post):
@@ -460,18 +453,8 @@ class Hand(Legality, Drawing, Showdown):
         events = self.events
         start = len(events)
         p = self.actor
-        # _put, inline
-        stacks, bets = self.stacks, self.bets
-        amount, stack = self._to_call - bets[p], stacks[p]
-        all_in = amount >= stack
-        if all_in:
-            amount = stack
-            self.all_in[p] = True
-            self._active.discard(p)
-        stacks[p] = stack - amount
-        self.totals[p] += amount
-        bets[p] += amount
-        events.append(_new(Called, (p, amount, all_in)))
+        amount = self._put(p, self._to_call - self.bets[p])
+        events.append(_new(Called, (p, amount, self.all_in[p])))
         self._pass_on(p)
         return events[start:]
 
@@ -623,18 +606,9 @@ class Hand(Legality, Drawing, Showdown):
             self.events.append(_new(BetTo, (p, lg_kind, to, added, False)))
             self._pending = set(self._active)
             return
-        # _put, inline
-        stacks, bets = self.stacks, self.bets
-        stack = stacks[p]
-        added = to - bets[p]
-        all_in = added >= stack
-        if all_in:
-            added = stack
-            self.all_in[p] = True
-            self._active.discard(p)
-        stacks[p] = stack - added
-        self.totals[p] += added
-        bets[p] += added
+        bets = self.bets
+        added = self._put(p, to - bets[p])
+        all_in = self.all_in[p]
         increase = to - self._to_call
         full = to >= self._full_raise_to()   # a short all-in does not reopen the betting
         kind = lg_kind or "bet"

@@ -411,3 +411,21 @@ def test_rule_fixed_limit_short_all_ins_that_together_make_a_full_raise_reopen_t
     h.bet(400)                                              # P4 all-in for 400: the raise is made
     h.call()                                                # P1
     assert h.actor == 1 and h.legal().min_to == 600         # reopened to the bettor
+
+
+def test_rule_a_short_stack_goes_all_in_for_what_it_has():
+    """Hand._put is every ante, blind, call and bet: a stack that cannot cover the amount goes
+    all-in for what it has and may bet no more this hand."""
+    h = make_hand("holdem", NO, [50_000, 50_000, 150, 50_000], button=0)   # the big blind has 150
+    posted = [e for e in h.events if isinstance(e, ev.Posted)][-1]
+    assert (posted.player, posted.amount, posted.all_in) == (2, 150, True) and h.all_in[2]
+    assert 2 not in h._active and h.stacks[2] == 0
+    h = make_hand("holdem", NO, [50_000, 50_000, 50_000, 700], button=0)
+    assert h.actor == 3 and h.legal().max_to == 700
+    events = h.bet(700)
+    assert events[0].all_in and h.stacks[3] == 0 and h.all_in[3]
+    h2 = make_hand("holdem", NO, [50_000, 3_000, 50_000, 50_000], button=0)
+    h2.bet(5_000)
+    h2.fold()
+    events = h2.call()                                      # P2: 2900 left behind his 100 blind
+    assert (events[0].amount, events[0].all_in, h2.stacks[1]) == (2_900, True, 0)
