@@ -103,8 +103,7 @@ class Legality:
             else:
                 lo = 0
                 kind = ""
-            # Lowball's house rule: the big blind must be raised to enter.
-            can_call = owe > 0 and not (self._must_raise and count <= 1 and self.round == 0)
+            can_call = owe > 0 and not (self._must_raise and self._call_refused())
             lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, owe if can_call else 0, can_call, lo, lo, kind,
                                             0, 0, False, False))
             return lg
@@ -117,13 +116,18 @@ class Legality:
                                      min(self.structure.bring_in, stack))
             return lg
         owe = to_call - bet
-        can_call = owe > 0
-        if can_call and self._must_raise and self.round == 0 and to_call <= self._blind_level \
-                and self._bet_count <= 1:
-            can_call = False   # lowball house rule: the big blind must be raised to enter
+        can_call = owe > 0 and not (self._must_raise and self._call_refused())
         lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, (owe if owe < stack else stack) if can_call else 0,
                                         can_call, lo, hi, kind, 0, 0, False, False))
         return lg
+
+    def _call_refused(self) -> str | None:
+        """Why the actor may not just call now, or None: lowball's house rule (Rules.
+        must_raise_to_enter), nobody may call the big blind; he raises to enter, and once someone
+        has, the raise may be called. legal() asks only when the table has the rule."""
+        if self._must_raise and self.round == 0 and self._to_call <= self._blind_level and self._bet_count <= 1:
+            return "house rule: you must raise the big blind to enter the pot"
+        return None
 
     def _raise_range(self, p: int, bet: int, most: int, to_call: int) -> tuple[int, int, str]:
         """(min_to, max_to, kind) for a bet/raise by p, who has `bet` in this round and could have
@@ -227,7 +231,7 @@ class Legality:
             if lg.check:
                 raise ActionNotAllowed("there is nothing to call: check instead")
             if not lg.can_call:
-                raise ActionNotAllowed("house rule: you must raise the big blind to enter the pot")
+                raise ActionNotAllowed(self._call_refused())
             return lg
         if kind == "bring-in":
             if not self._bring_in_due:

@@ -429,3 +429,28 @@ def test_rule_a_short_stack_goes_all_in_for_what_it_has():
     h2.fold()
     events = h2.call()                                      # P2: 2900 left behind his 100 blind
     assert (events[0].amount, events[0].all_in, h2.stacks[1]) == (2_900, True, 0)
+
+
+@pytest.mark.parametrize("stack", [10_000, 2_000])   # the fixed-limit shortcut, then the general rules
+def test_rule_must_raise_to_enter_the_call_refused_says_why(stack):
+    """Legality._call_refused owns lowball's house rule: nobody may just call the big blind, on
+    either path of legal(); the message is its own. After a raise the raise may be called, and
+    after the draw a bet may be called."""
+    rules = Rules(rake_percent=0, must_raise_to_enter=True)
+    h = make_hand("27-draw", FIXED, [stack] * 3, button=0, rules=rules)
+    assert h._no_stack_runs_out == (stack == 10_000)
+    why = h._call_refused()
+    assert why == "house rule: you must raise the big blind to enter the pot"
+    lg = h.legal()
+    assert not lg.can_call and lg.call == 0 and lg.min_to == 400
+    with pytest.raises(ActionNotAllowed) as e:
+        h.call()
+    assert str(e.value) == why
+    h.bet(400)
+    assert h._call_refused() is None and h.legal().can_call
+    h.call(); h.call()                                      # to the draw
+    while h.phase == "draw":
+        h.stand_pat()
+    h.bet(400)                                              # the big bet after the draw
+    assert h._call_refused() is None and h.legal().can_call
+    assert make_hand("27-draw", FIXED, [stack] * 3, button=0)._call_refused() is None   # a table without it
