@@ -606,16 +606,15 @@ class Hand(Legality, Drawing, Showdown):
             self.events.append(_new(BetTo, (p, lg_kind, to, added, False)))
             self._pending = set(self._active)
             return
-        bets = self.bets
-        added = self._put(p, to - bets[p])
+        added = self._put(p, to - self.bets[p])
         all_in = self.all_in[p]
-        increase = to - self._to_call
+        to_call_before = self._to_call
+        increase = to - to_call_before
         full = to >= self._full_raise_to()   # a short all-in does not reopen the betting
         kind = lg_kind or "bet"
         self._bring_in_due = False
-        to_call = to_call_before = self._to_call
-        if to > to_call:
-            self._to_call = to_call = to
+        if to > to_call_before:
+            self._to_call = to
         if full:
             if self.structure.kind != FIXED and increase > self._last_raise:
                 self._last_raise = increase
@@ -624,15 +623,14 @@ class Hand(Legality, Drawing, Showdown):
             self._raise_id += 1
         self.last_aggressor = p
         self.events.append(_new(BetTo, (p, kind, to, added, all_in)))
-        # _reopen, inline: everyone who may still bet and now owes chips acts again; after a bet
-        # above the last one (all but an odd spread-limit stud completion) that is everyone but p.
         if to > to_call_before:
+            # _reopen's answer in short: after a bet above the last one (all but an odd
+            # spread-limit stud completion) everyone who may still bet owes chips, all but p.
             pending = set(self._active)
             pending.discard(p)
             self._pending = pending
         else:
-            pending = self._pending
-            self._pending = {q for q in self._active if bets[q] < to_call or q in pending}
+            self._reopen(p)
 
     def _reopen(self, p: int) -> None:
         """After p's bet, raise or bring-in (p has acted): everyone who may still bet and now owes
