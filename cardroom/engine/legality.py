@@ -56,8 +56,9 @@ class Legal(NamedTuple):
 BET, DRAW, SHOWDOWN, DONE = "bet", "draw", "showdown", "done"
 _new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every field given
 _OVER = Legal(-1, DONE)
-# _raise_range's answer when no bet or raise is allowed (besides the cap's).
-_NOT_REOPENED = (0, 0, ("you may not raise now: only call or fold "
+# _raise_range's answer when no bet or raise is allowed but for the cap: p could not put in more
+# than the bet, nobody else could call more, or only a short all-in came since p acted.
+_NO_RAISE = (0, 0, ("you may not raise now: only call or fold "
                         "(an all-in for less than a full raise does not reopen the betting)"))
 
 
@@ -138,16 +139,16 @@ class Legality:
                 s.uncapped_heads_up and self._bettors() == 2):
             return 0, 0, f"the betting is capped at {s.cap} bets this round: call or fold"
         if most <= to_call:
-            return _NOT_REOPENED
+            return _NO_RAISE
         # _acted_at starts at -1 and raise ids at 1 (Hand._start_round): no test for "has acted".
         if self._acted_at[p] == self._raise_id and to_call > bet:
-            return _NOT_REOPENED   # only a short all-in since p acted: betting is not reopened
+            return _NO_RAISE   # only a short all-in since p acted: betting is not reopened
         stacks, bets = self.stacks, self.bets
         for q in self._active:
             if q != p and stacks[q] + bets[q] > to_call:
                 break
         else:
-            return _NOT_REOPENED   # nobody else could put in more than the current bet: no raise
+            return _NO_RAISE   # nobody else could put in more than the current bet: no raise
         full_level = self._full_level
         kind = "raise" if full_level > 0 or (to_call > 0 and not self._bring_in_due and
                                              self._bet_count > 0) else "bet"
