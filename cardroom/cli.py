@@ -98,7 +98,7 @@ def hotseat_structure(variant, kind: str, stakes: str):
     from cardroom.config import parse_money, stakes_amounts
     from cardroom.engine.betting import Structure
 
-    parts = stakes.replace("$", "").split("/")
+    parts = stakes.split("/")
     if len(parts) != 2:
         raise ValueError(f"--stakes is two amounts like 2/4, not {stakes!r}")
     try:

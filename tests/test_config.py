@@ -126,7 +126,7 @@ def test_data_dir_is_relative_to_the_config_file(tmp_path):
 
 @pytest.mark.parametrize("value, cents", [
     ("2.50", 250), ("0.25", 25), ("2", 200), (2, 200), ("1000.00", 100_000), ("0.5", 50),
-    ("10", 1000), ("0", 0), (0, 0), ("007", 700), ("0.01", 1),
+    ("10", 1000), ("0", 0), (0, 0), ("007", 700), ("0.01", 1), ("$2", 200),
 ])
 def test_money_in_dollars(value, cents):
     assert parse_money(value) == cents
@@ -145,7 +145,7 @@ def test_money_in_cents():
     "\u0662", "\uff12", "\u0968", "2\u0665",       # Arabic-Indic, fullwidth, Devanagari digits
     "+2", "-2", -2,                                 # signs, negative
     " 2", "2 ", "2\n", "\t2",                       # spaces
-    "2.505", "0.001", "1e3", "0x10", ".5", "2.", "$2", "", "NaN", "inf", "2..5",
+    "2.505", "0.001", "1e3", "0x10", ".5", "2.", "$$2", "", "NaN", "inf", "2..5",
     True, False, None, [2], {"a": 1},
     "100000000000", 10**12,                         # absurdly large
 ])
