@@ -42,7 +42,7 @@ def test_every_hand_is_stored_whole_and_a_player_sees_others_cards_only_at_the_s
     phh = export_phh(mine)
     replayed = import_hand(phh)
     assert list(replayed.stacks) == [s.start_cents + 0 for s in mine.seats] or replayed.over
-    for p, seat in enumerate(mine.seats):
+    for p in range(len(mine.seats)):
         if p != mine.me and p not in shown:
             assert "????" in phh or "??" in phh
     text = export_pokerstars(mine)

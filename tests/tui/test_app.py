@@ -98,7 +98,7 @@ async def test_the_bell_rings_on_my_turn_only_when_sound_is_on(world):
     for sound, rings in ((True, 1), (False, 0)):
         app = build_app(alice, options=UIOptions(sound=sound))
         count = []
-        app.bell = lambda: count.append(1)
+        app.bell = lambda count=count: count.append(1)
         async with app.run_test(size=SIZE) as pilot:
             await open_table(app, pilot)
             others_until(w, clients, alice)
