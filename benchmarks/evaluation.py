@@ -225,7 +225,7 @@ def run(cases: list[Case], repeat: int, clock: Callable[[], float] = time.proces
     for case in cases:
         timed = {lib: e for lib, e in case.entries.items() if not isinstance(e, str)}
         rates: dict[str, list[float]] = {lib: [] for lib in timed}
-        for lib, (f, args, star) in timed.items():      # one untimed pass: tables, memos, caches
+        for f, args, star in timed.values():      # one untimed pass: tables, memos, caches
             _time(f, args, star, clock)
         for _ in range(repeat):
             for lib, (f, args, star) in timed.items():

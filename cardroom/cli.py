@@ -98,7 +98,7 @@ def hotseat_structure(variant, kind: str, stakes: str):
     from cardroom.config import parse_money, stakes_amounts
     from cardroom.engine.betting import Structure
 
-    parts = stakes.replace("$", "").split("/")
+    parts = stakes.split("/")
     if len(parts) != 2:
         raise ValueError(f"--stakes is two amounts like 2/4, not {stakes!r}")
     try:
@@ -155,11 +155,11 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     import asyncio
     import random
 
+    from cardroom import textual_adapter
     from cardroom.datadir import DataDirInUse, claim
     from cardroom.engine.variants import find_variant
     from cardroom.room.clock import LoopClock
     from cardroom.room.room import Room, RoomSettings
-    from cardroom.ssh import keep_typed_keys_in_order
     from cardroom.store.sqlite import SqliteStore
     from cardroom.tui.hotseat import run_hotseat
 
@@ -187,7 +187,8 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
     except (DataDirInUse, OSError) as e:
         print(f"cardroom hotseat: {e}", file=sys.stderr)
         return 1
-    keep_typed_keys_in_order()   # the Textual fix the server makes too: bet amounts typed quickly stay right
+    # The Textual fixes the server makes too: bet amounts typed quickly stay right.
+    textual_adapter.install(textual_adapter.TYPING_FIXES)
 
     async def main() -> str | None:
         store = SqliteStore(data.database)
@@ -197,7 +198,10 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
             room.start()     # chips a game cut off left on the table go back to their owners
             refused = _hotseat_money(store, players, args.bots, table.buy_in_min, settings.starting_money)
             if refused is None:
-                await run_hotseat(room, name, players, args.bots, seed=args.seed)
+                try:
+                    await run_hotseat(room, name, players, args.bots, seed=args.seed)
+                finally:
+                    room.close()     # a hand cut off is void; every chip back in its owner's balance
             return refused
         finally:
             store.close()

@@ -12,8 +12,9 @@ cents instead, as an integer only. Anything a person probably did not mean is re
 - TOML floats (``2.5``): binary floats are not money; write the string ``"2.50"``;
 - more than two decimals (``"2.505"``), signs (``"+2"``, ``"-2"``), underscores (``"1_000"``, and
   the TOML integer ``1_000`` too, which tomllib cannot tell from ``1000``: it is accepted there as
-  TOML says it is the same number), spaces, exponents, ``"$2"``, non-ASCII digits (``"２"``,
-  ``"٢"``) - only ``[0-9]+(\\.[0-9]{1,2})?`` is money;
+  TOML says it is the same number), spaces, exponents, non-ASCII digits (``"２"``, ``"٢"``) - a
+  string is read as the admin console and the TUI read typed dollars
+  (`cardroom.engine.money.parse_dollars`: ``\\$?[0-9]+(\\.[0-9]{1,2})?``, so ``"$2"`` is $2 too);
 - booleans (TOML ``true`` is not 1 dollar), negative or absurdly large amounts.
 
 Every error is a `ConfigError` (a ValueError) naming the file, the table (for ``[[tables]]``)
@@ -55,7 +56,7 @@ from cardroom.engine.betting import (
 )
 from cardroom.engine.variants import UnknownVariant, Variant, find_variant
 from cardroom.room.text import clean_text
-from cardroom.engine.money import format_cents
+from cardroom.engine.money import MAX_CENTS, format_cents, parse_dollars
 from cardroom.engine.pokerstars import CURRENCIES, PLAY
 
 __all__ = [
@@ -63,12 +64,10 @@ __all__ = [
     "load_config", "config_from_dict", "parse_money",
 ]
 
-MAX_MONEY = 10**11                   # cents ($1,000,000,000): anything above is a typo
 MAX_TABLE_NAME = 40                  # cells; table names reach every lobby screen
 MIN_SEATS, MAX_SEATS = 2, 10
 FIVE_MAX = 5
 
-_MONEY_RE = re.compile(r"[0-9]+(?:\.[0-9]{1,2})?", re.ASCII)
 _SHA256_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}", re.ASCII)
 _MD5_RE = re.compile(r"MD5:[0-9a-f]{2}(?::[0-9a-f]{2}){15}", re.ASCII)
 
@@ -102,6 +101,7 @@ class ServerConfig:
     guest_passwords: bool = False            # demo rooms: password auth with any password
     admins: tuple[str, ...] = ()             # SSH key fingerprints ("SHA256:..." as ssh-keygen -l prints)
     shared_screens: bool = True              # railbirds of a table share one drawing (ssh/mirror.py)
+    textual_speedups: bool = True            # the speedup guards of cardroom/textual_adapter.py
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +207,8 @@ def stakes_amounts(kind: str, lo: int, hi: int) -> tuple[int, int, tuple[int, ..
 
 
 def parse_money(value: Any, *, cents: bool = False) -> int:
-    """A config money value -> cents. Dollars (str or int) unless `cents` (int only).
+    """A config money value -> cents. Dollars (str, read by the engine's parse_dollars, or int)
+    unless `cents` (int only).
 
     Raises ValueError with a message meant to follow the key's name."""
     if isinstance(value, bool):
@@ -216,24 +217,17 @@ def parse_money(value: Any, *, cents: bool = False) -> int:
         raise ValueError(f"{value!r} is a TOML float; write money as a string with at most two "
                          f"decimals, like \"2.50\"" if not cents else
                          f"{value!r} is a float; write a whole number of cents")
-    if cents:
-        if not isinstance(value, int):
-            raise ValueError(f"{value!r} is not a whole number of cents")
-        amount = value
-    elif isinstance(value, int):
-        amount = value * 100
-    elif isinstance(value, str):
-        if not _MONEY_RE.fullmatch(value):
-            raise ValueError(f"{value!r} is not an amount: write dollars with ASCII digits and at most "
-                             f"two decimals, like \"2.50\" (no signs, spaces, underscores or $)")
-        whole, _, frac = value.partition(".")
-        amount = int(whole) * 100 + int((frac + "00")[:2])
-    else:
-        raise ValueError(f"{value!r} is not an amount of money (write a string like \"2.50\")")
+    if isinstance(value, str) and not cents:
+        return parse_dollars(value)
+    if isinstance(value, int):
+        amount = value if cents else value * 100
+    else:   # a ValueError, as every bad value here: the caller makes it a ConfigError
+        raise ValueError(f"{value!r} is not a whole number of cents" if cents else  # noqa: TRY004
+                         f"{value!r} is not an amount of money (write a string like \"2.50\")")
     if amount < 0:
         raise ValueError("an amount cannot be negative")
-    if amount > MAX_MONEY:
-        raise ValueError(f"{value!r} is too large (at most ${MAX_MONEY // 100:,})")
+    if amount > MAX_CENTS:
+        raise ValueError(f"{value!r} is too large (at most {format_cents(MAX_CENTS)})")
     return amount
 
 
@@ -388,7 +382,7 @@ def _blinds_and_antes(s: _Section, variant: Variant, kind: str, small_bet: int, 
 
 
 _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", "max_per_ip",
-                "guest_passwords", "admins", "shared_screens"}
+                "guest_passwords", "admins", "shared_screens", "textual_speedups"}
 _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
               "chat_lines", "chat_per_seconds", "currency"} | _money_keys("starting_money")
@@ -442,8 +436,9 @@ def _server(data: Any, path: Path, admins: Any = None) -> ServerConfig:
         if norm not in found:
             found.append(norm)
     shared = s.bool("shared_screens", d.shared_screens)
+    speedups = s.bool("textual_speedups", d.textual_speedups)
     return ServerConfig(host, port, data_dir.resolve(), login_timeout, max_connections, max_per_ip,
-                        guest, tuple(found), shared)
+                        guest, tuple(found), shared, speedups)
 
 
 def _room(data: Any, path: Path) -> RoomSettings:

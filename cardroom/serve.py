@@ -233,9 +233,8 @@ def make_extras(room: Room, store: SqliteStore, config: RoomConfig, shutdown):
 async def start(config: RoomConfig, *, host: str | None = None, port: int | None = None,
                 data_dir: Path, clock=None) -> Served:
     """Open the store, start the room and listen. `shutdown(served)` undoes it."""
-    from cardroom.ssh import Limits, ensure_host_key, install_guards, start_server
+    from cardroom.ssh import Limits, ensure_host_key, start_server
 
-    install_guards()
     data = claim(data_dir)            # DataDirInUse while another server has the folder
     try:
         room, store = build_room(config, data_dir, clock or LoopClock())
@@ -252,7 +251,8 @@ async def start(config: RoomConfig, *, host: str | None = None, port: int | None
                                     authorize=make_authorize(room, store),
                                     name_refused=make_name_refused(store),
                                     guest=make_guest(store) if s.guest_passwords else None,
-                                    extras=make_extras(room, store, config, stop.set))
+                                    extras=make_extras(room, store, config, stop.set),
+                                    textual_speedups=s.textual_speedups)
     except BaseException:
         data.release()
         raise

@@ -27,3 +27,32 @@ def samples():
     if not SAMPLES.is_dir():
         pytest.skip(f"third-party samples not found at {SAMPLES} (a clone without ../shared)")
     return SAMPLES
+
+
+# Textual as each test runs it: plain, unless the test asks for the guards of
+# cardroom/textual_adapter.py through one of these fixtures (or starts a server, which installs
+# what its configuration says). Whatever a test installed is taken back after it.
+
+@pytest.fixture(autouse=True)
+def _textual_guards_taken_back():
+    yield
+    import sys
+    adapter = sys.modules.get("cardroom.textual_adapter")
+    if adapter is not None:
+        adapter.uninstall()
+
+
+@pytest.fixture
+def textual_fixes():
+    """Textual with the fixes a server always installs, and none of the speedups."""
+    from cardroom import textual_adapter as adapter
+    adapter.install(adapter.FIXES)
+    return adapter
+
+
+@pytest.fixture
+def textual_speedups():
+    """Textual as a server runs it by default: the fixes and the speedups."""
+    from cardroom import textual_adapter as adapter
+    adapter.install(adapter.server_guards(speedups=True))
+    return adapter

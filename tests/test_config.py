@@ -108,6 +108,11 @@ def test_defaults_from_an_empty_file(tmp_path):
     assert cfg.tables == ()
     assert cfg.server.data_dir == tmp_path.resolve()
     assert cfg.room.starting_money == 100_000 and cfg.room.countdown_seconds == 10
+    assert cfg.server.textual_speedups is True
+
+
+def test_textual_speedups_can_be_switched_off(tmp_path):
+    assert load_config(write(tmp_path, "[server]\ntextual_speedups = false\n")).server.textual_speedups is False
 
 
 def test_data_dir_is_relative_to_the_config_file(tmp_path):
@@ -121,7 +126,7 @@ def test_data_dir_is_relative_to_the_config_file(tmp_path):
 
 @pytest.mark.parametrize("value, cents", [
     ("2.50", 250), ("0.25", 25), ("2", 200), (2, 200), ("1000.00", 100_000), ("0.5", 50),
-    ("10", 1000), ("0", 0), (0, 0), ("007", 700), ("0.01", 1),
+    ("10", 1000), ("0", 0), (0, 0), ("007", 700), ("0.01", 1), ("$2", 200),
 ])
 def test_money_in_dollars(value, cents):
     assert parse_money(value) == cents
@@ -140,7 +145,7 @@ def test_money_in_cents():
     "\u0662", "\uff12", "\u0968", "2\u0665",       # Arabic-Indic, fullwidth, Devanagari digits
     "+2", "-2", -2,                                 # signs, negative
     " 2", "2 ", "2\n", "\t2",                       # spaces
-    "2.505", "0.001", "1e3", "0x10", ".5", "2.", "$2", "", "NaN", "inf", "2..5",
+    "2.505", "0.001", "1e3", "0x10", ".5", "2.", "$$2", "", "NaN", "inf", "2..5",
     True, False, None, [2], {"a": 1},
     "100000000000", 10**12,                         # absurdly large
 ])
@@ -187,6 +192,7 @@ def test_starting_money_cents_and_not_both(tmp_path):
     ("server", "login_timeout", 0), ("server", "login_timeout", "30"), ("server", "login_timeout", 1e9),
     ("server", "max_connections", 0), ("server", "max_per_ip", 0), ("server", "max_per_ip", 1000),
     ("server", "guest_passwords", "yes"), ("server", "guest_passwords", 1), ("server", "shared_screens", "no"),
+    ("server", "textual_speedups", "off"),
     ("server", "admins", "SHA256:x"), ("server", "admins", ["not a fingerprint"]), ("server", "admins", [5]),
     ("server", "admins", ["SHA256:" + "A" * 42]), ("server", "data_dir", 3),
     ("server", "colour", "red"),

@@ -35,6 +35,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
+from cardroom.engine.money import BadMoney, parse_dollars
 from cardroom.room.api import RoomError
 from cardroom.room.narration import money
 from cardroom.room.ports import Account, Refused, StoreError
@@ -58,7 +59,6 @@ OUTPUT_LINE_MAX = 500              # characters of an output line
 HAND_LINES_MAX = 400               # lines of a hand history shown
 COMPLETIONS_MAX = 50
 
-_AMOUNT_RE = re.compile(r"\$?([0-9]{1,13})(?:\.([0-9]{1,2}))?", re.ASCII)
 _FINGERPRINT_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}", re.ASCII)
 
 
@@ -106,18 +106,13 @@ class _Bad(Exception):
 # ------------------------------------------------------------------------------------- helpers
 
 def parse_amount(text: str) -> int:
-    """Dollars typed by a person -> cents: ``12.50``, ``$12.50``, ``12``, ``0.05``.
-
-    Refused (BadAmount): floats in exponent form, signs, underscores, commas, spaces, non-ASCII
-    digits, more than two decimals, zero, and more than `ADMIN_MAX_CENTS`."""
-    if not isinstance(text, str):
-        raise BadAmount("an amount is text like 12.50")
-    m = _AMOUNT_RE.fullmatch(text)
-    if m is None:
-        raise BadAmount(f"{_show(text, 30)!r} is not an amount: write dollars with ASCII digits "
-                        "and at most two decimals, like 12.50 or $12.50 (no signs, commas, "
-                        "underscores or spaces)")
-    cents = int(m.group(1)) * 100 + int((m.group(2) or "").ljust(2, "0"))
+    """Dollars typed by a person -> cents, as everywhere (`parse_dollars`): ``12.50``,
+    ``$12.50``, ``12``, ``0.05``. Refused (BadAmount) besides: zero, and more than
+    `ADMIN_MAX_CENTS`."""
+    try:
+        cents = parse_dollars(text)
+    except BadMoney as e:
+        raise BadAmount(str(e)) from None
     if cents <= 0:
         raise BadAmount("the amount must be more than $0")
     if cents > ADMIN_MAX_CENTS:

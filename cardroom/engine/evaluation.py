@@ -139,7 +139,7 @@ def _count_array(name: str, table: dict[int, int]) -> "array | memoryview":
     a = _T.get(name)
     if a is None:
         a = _huge_array(8 * _COUNT)
-        for key, ranks in _multisets():
+        for key, _ranks in _multisets():
             a[key & INDEX_MASK] = table[key]
         _T[name] = a
     return a  # type: ignore[return-value]

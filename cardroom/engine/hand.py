@@ -94,8 +94,8 @@ class Hand(Legality, Drawing, Showdown):
         "discarded_by", "burns", "events", "street", "round", "phase", "actor", "shown",
         "showdown_order", "last_aggressor", "draw_counts", "draw_index", "rake", "saw_flop",
         "_live", "_active", "_reclaimed", "_high", "_low", "_legal", "_must_raise", "_big_blind",
-        "_stud", "_deep", "_clockwise", "_blind_level", "_last_blind", "_size", "_to_call", "_full_level",
-        "_bet_count", "_last_raise", "_raise_id", "_acted_at", "_bring_in_due", "_pending",
+        "_stud", "_no_stack_runs_out", "_clockwise", "_blind_level", "_last_blind", "_size", "_to_call",
+        "_full_level", "_bet_count", "_last_raise", "_raise_id", "_acted_at", "_bring_in_due", "_pending",
         "_deferred", "_draw_order", "_draw_pos", "_sd_pos", "_posts", "_dead_posts",
     )
 
@@ -166,7 +166,7 @@ class Hand(Legality, Drawing, Showdown):
         # No stack can run out this hand (fixed limit, capped): legal() skips the all-in rules.
         most = (structure.most_put_in(len(variant.streets), variant.big_bet_from)
                 if structure.kind == FIXED and not variant.bring_in else None)
-        self._deep = most is not None and shortest > most and not self._posts
+        self._no_stack_runs_out = most is not None and shortest > most and not self._posts
         # Dead posts for the main pot, when any (see pots): a missed small blind, a big blind's or
         # button's ante.
         self._dead_posts: list[int] | None = None
@@ -174,7 +174,9 @@ class Hand(Legality, Drawing, Showdown):
 
     # ------------------------------------------------------------------ setup and dealing
     def _put(self, p: int, amount: int, live: bool = True) -> int:
-        """Move chips from a stack into the middle (a short stack goes all-in)."""
+        """Move chips from p's stack into the middle and return how many: every ante, blind,
+        post, call, bet and raise. A stack that cannot cover `amount` goes all-in for what it has
+        (and may bet no more this hand)."""
         stacks = self.stacks
         stack = stacks[p]
         if amount >= stack:
@@ -216,21 +218,12 @@ class Hand(Legality, Drawing, Showdown):
     def _post_blinds(self) -> None:
         posters, blinds = blind_posters(self.n, self.button, self.structure.blinds)
         names = _BLIND_NAMES[len(blinds)]
-        events, stacks, totals, bets = self.events, self.stacks, self.totals, self.bets
+        events, stacks, all_in = self.events, self.stacks, self.all_in
         for p, amount, name in zip(posters, blinds, names):
-            # _put, inline
-            stack = stacks[p]
-            if not stack:
+            if not stacks[p]:
                 continue          # all-in on his ante: nothing left to post
-            all_in = amount >= stack
-            if all_in:
-                amount = stack
-                self.all_in[p] = True
-                self._active.discard(p)
-            stacks[p] = stack - amount
-            totals[p] += amount
-            bets[p] += amount
-            events.append(_new(ev.Posted, (p, name, amount, all_in)))
+            amount = self._put(p, amount)
+            events.append(_new(ev.Posted, (p, name, amount, all_in[p])))
         self._last_blind = posters[-1] if posters else self.button
         for p, pl in enumerate(self.players if self._posts else ()):
             if not (pl.live_post or pl.dead_post):
@@ -460,18 +453,8 @@ class Hand(Legality, Drawing, Showdown):
         events = self.events
         start = len(events)
         p = self.actor
-        # _put, inline
-        stacks, bets = self.stacks, self.bets
-        amount, stack = self._to_call - bets[p], stacks[p]
-        all_in = amount >= stack
-        if all_in:
-            amount = stack
-            self.all_in[p] = True
-            self._active.discard(p)
-        stacks[p] = stack - amount
-        self.totals[p] += amount
-        bets[p] += amount
-        events.append(_new(Called, (p, amount, all_in)))
+        amount = self._put(p, self._to_call - self.bets[p])
+        events.append(_new(Called, (p, amount, self.all_in[p])))
         self._pass_on(p)
         return events[start:]
 
@@ -607,10 +590,10 @@ class Hand(Legality, Drawing, Showdown):
         """`lg_kind`: legal().raise_kind, what this bet or raise is called. The caller ends with
         _pass_on (p has acted)."""
         p = self.actor
-        if self._deep:
-            # No stack can run out this hand (Hand._deep): every bet or raise is a full one above
-            # the call, and everyone else who may still bet owes chips and acts again (_pass_on,
-            # which follows, takes p out).
+        if self._no_stack_runs_out:
+            # No stack can run out this hand (Hand._no_stack_runs_out): every bet or raise is a
+            # full one above the call, and everyone else who may still bet owes chips and acts
+            # again (_pass_on, which follows, takes p out).
             bets = self.bets
             added = to - bets[p]
             self.stacks[p] -= added
@@ -623,49 +606,31 @@ class Hand(Legality, Drawing, Showdown):
             self.events.append(_new(BetTo, (p, lg_kind, to, added, False)))
             self._pending = set(self._active)
             return
-        # _put, inline
-        stacks, bets = self.stacks, self.bets
-        stack = stacks[p]
-        added = to - bets[p]
-        all_in = added >= stack
-        if all_in:
-            added = stack
-            self.all_in[p] = True
-            self._active.discard(p)
-        stacks[p] = stack - added
-        self.totals[p] += added
-        bets[p] += added
-        increase = to - self._to_call
-        s = self.structure
-        if s.kind == FIXED:
-            full = to >= self._full_level + self._size
-        elif self.variant.bring_in and self._full_level == 0 and s.kind == SPREAD:
-            full = to >= s.small_bet   # completing a stud bring-in
-        else:
-            # A full bet or raise is at least the last one; a short all-in does not reopen.
-            full = increase >= self._last_raise
+        added = self._put(p, to - self.bets[p])
+        all_in = self.all_in[p]
+        to_call_before = self._to_call
+        increase = to - to_call_before
+        full = to >= self._full_raise_to()   # a short all-in does not reopen the betting
         kind = lg_kind or "bet"
         self._bring_in_due = False
-        to_call = to_call_before = self._to_call
-        if to > to_call:
-            self._to_call = to_call = to
+        if to > to_call_before:
+            self._to_call = to
         if full:
-            if s.kind != FIXED and increase > self._last_raise:
+            if self.structure.kind != FIXED and increase > self._last_raise:
                 self._last_raise = increase
             self._full_level = to
             self._bet_count += 1
             self._raise_id += 1
         self.last_aggressor = p
         self.events.append(_new(BetTo, (p, kind, to, added, all_in)))
-        # _reopen, inline: everyone who may still bet and now owes chips acts again; after a bet
-        # above the last one (all but an odd spread-limit stud completion) that is everyone but p.
         if to > to_call_before:
+            # _reopen's answer in short: after a bet above the last one (all but an odd
+            # spread-limit stud completion) everyone who may still bet owes chips, all but p.
             pending = set(self._active)
             pending.discard(p)
             self._pending = pending
         else:
-            pending = self._pending
-            self._pending = {q for q in self._active if bets[q] < to_call or q in pending}
+            self._reopen(p)
 
     def _reopen(self, p: int) -> None:
         """After p's bet, raise or bring-in (p has acted): everyone who may still bet and now owes

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from cardroom.engine.betting import FIXED, NO, POT, SPREAD
+from cardroom.engine.betting import FIXED, NO, SPREAD
 from cardroom.engine.money import format_cents
 
 
@@ -56,7 +56,10 @@ class Legal(NamedTuple):
 BET, DRAW, SHOWDOWN, DONE = "bet", "draw", "showdown", "done"
 _new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every field given
 _OVER = Legal(-1, DONE)
-_NO_RAISE = (0, 0, "")
+# _raise_range's answer when no bet or raise is allowed but for the cap: p could not put in more
+# than the bet, nobody else could call more, or only a short all-in came since p acted.
+_NO_RAISE = (0, 0, ("you may not raise now: only call or fold "
+                        "(an all-in for less than a full raise does not reopen the betting)"))
 
 
 class Legality:
@@ -85,13 +88,13 @@ class Legality:
                 lg = _new(Legal, (p, SHOWDOWN, False, False, 0, False, 0, 0, "", 0, 0, True, self._may_muck(p)))
             self._legal = lg
             return lg
-        if self._deep:
-            # Fixed limit where no stack can run out this hand (Hand._deep): the all-in rules below
-            # (a short all-in does not reopen, a raise needs someone who could call it, a short
-            # call) cannot apply, so every bet is a full one and the amount to call is always the
-            # level of the last full bet; the protected all-ins are the only players who left
-            # _active without folding. The general path's answer in half its steps (a test
-            # compares the two at every decision).
+        if self._no_stack_runs_out:
+            # Fixed limit where no stack can run out this hand (Hand._no_stack_runs_out): the
+            # all-in rules below (a short all-in does not reopen, a raise needs someone who could
+            # call it, a short call) cannot apply, so every bet is a full one and the amount to
+            # call is always the level of the last full bet (lo is _full_raise_to); the protected
+            # all-ins are the only players who left _active without folding. The general path's
+            # answer in half its steps (a test compares the two at every decision).
             to_call = self._to_call
             owe = to_call - self.bets[p]
             count = self._bet_count
@@ -101,59 +104,40 @@ class Legality:
             else:
                 lo = 0
                 kind = ""
-            # Lowball's house rule: the big blind must be raised to enter.
-            can_call = owe > 0 and not (self._must_raise and count <= 1 and self.round == 0)
+            can_call = owe > 0 and not (self._must_raise and self._call_refused())
             lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, owe if can_call else 0, can_call, lo, lo, kind,
                                             0, 0, False, False))
             return lg
-        bets, stacks = self.bets, self.stacks
-        bet, stack, to_call = bets[p], stacks[p], self._to_call
-        most = bet + stack
-        s = self.structure
-        skind = s.kind
-        if self._stud or skind == SPREAD or skind == POT:
-            lo, hi, kind = self._raise_range(p, bet, most, to_call)
-            if self._bring_in_due:
-                lg = self._legal = Legal(p, BET, False, False, 0, False, lo, hi, kind, min(s.bring_in, stack))
-                return lg
-        elif most <= to_call or (self._acted_at[p] == self._raise_id and to_call > bet):
-            lo = hi = 0     # see _raise_range
-            kind = ""
-        else:
-            # _raise_range for fixed and no limit without a bring-in, inline: legal() is asked
-            # before every decision, and the call and its tuple were an eighth of its cost.
-            lo = hi = 0
-            kind = ""
-            for q in self._active:
-                if q != p and stacks[q] + bets[q] > to_call:
-                    # Someone else could put in more than the current bet: a raise is possible.
-                    full_level = self._full_level
-                    kind = "raise" if full_level > 0 or (to_call > 0 and self._bet_count > 0) else "bet"
-                    if skind == NO:
-                        lo = to_call + self._last_raise
-                        if lo > most:
-                            lo = most
-                        hi = most
-                    elif s.cap is None or self._bet_count < s.cap or (s.uncapped_heads_up and self._bettors() == 2):
-                        target = full_level + self._size
-                        if target <= to_call:
-                            target = to_call + self._size
-                        lo = hi = target if target < most else most
-                    else:
-                        kind = ""   # capped
-                    break
+        bet, stack, to_call = self.bets[p], self.stacks[p], self._to_call
+        lo, hi, kind = self._raise_range(p, bet, bet + stack, to_call)
+        if not lo:
+            kind = ""     # _raise_range's reason, for verify()
+        if self._bring_in_due:
+            lg = self._legal = Legal(p, BET, False, False, 0, False, lo, hi, kind,
+                                     min(self.structure.bring_in, stack))
+            return lg
         owe = to_call - bet
-        can_call = owe > 0
-        if can_call and self._must_raise and self.round == 0 and to_call <= self._blind_level \
-                and self._bet_count <= 1:
-            can_call = False   # lowball house rule: the big blind must be raised to enter
+        can_call = owe > 0 and not (self._must_raise and self._call_refused())
         lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, (owe if owe < stack else stack) if can_call else 0,
                                         can_call, lo, hi, kind, 0, 0, False, False))
         return lg
 
+    def _call_refused(self) -> str | None:
+        """Why the actor may not just call now, or None: lowball's house rule (Rules.
+        must_raise_to_enter), nobody may call the big blind; he raises to enter, and once someone
+        has, the raise may be called. legal() asks only when the table has the rule."""
+        if self._must_raise and self.round == 0 and self._to_call <= self._blind_level and self._bet_count <= 1:
+            return "house rule: you must raise the big blind to enter the pot"
+        return None
+
     def _raise_range(self, p: int, bet: int, most: int, to_call: int) -> tuple[int, int, str]:
         """(min_to, max_to, kind) for a bet/raise by p, who has `bet` in this round and could have
-        `most` in it, or (0, 0, "") when none is allowed."""
+        `most` in it; when none is allowed, (0, 0, why): the message verify() gives."""
+        s = self.structure
+        skind = s.kind
+        if (skind == FIXED or skind == SPREAD) and s.cap is not None and self._bet_count >= s.cap and not (
+                s.uncapped_heads_up and self._bettors() == 2):
+            return 0, 0, f"the betting is capped at {s.cap} bets this round: call or fold"
         if most <= to_call:
             return _NO_RAISE
         # _acted_at starts at -1 and raise ids at 1 (Hand._start_round): no test for "has acted".
@@ -168,36 +152,41 @@ class Legality:
         full_level = self._full_level
         kind = "raise" if full_level > 0 or (to_call > 0 and not self._bring_in_due and
                                              self._bet_count > 0) else "bet"
-        s = self.structure
-        skind = s.kind
         stud_opening = self._stud and full_level == 0 and self.round == 0
         if stud_opening:
             kind = "complete" if skind == FIXED or skind == SPREAD else "bet"
         if skind == NO:
-            lo = to_call + self._last_raise
+            lo = self._full_raise_to()
             return (lo if lo < most else most), most, kind
         if skind == FIXED:
-            if s.cap is not None and self._bet_count >= s.cap and not (
-                    s.uncapped_heads_up and self._bettors() == 2):
-                return _NO_RAISE
-            target = full_level + self._size
-            if target <= to_call:
+            target = self._full_raise_to()
+            if target <= to_call:   # short all-ins have passed the last full level: a bet above them
                 target = to_call + self._size
             lo = hi = target if target < most else most
         elif skind == SPREAD:
-            if s.cap is not None and self._bet_count >= s.cap and not (
-                    s.uncapped_heads_up and self._bettors() == 2):
-                return _NO_RAISE
             base = max(to_call, full_level)
             lo = min(base + max(s.small_bet, self._last_raise), most)
             hi = min(base + s.big_bet, most)
             if stud_opening:
                 lo = min(s.small_bet, most)
         else:   # pot limit: at most the pot after calling
-            lo = min(to_call + self._last_raise, most)
+            lo = min(self._full_raise_to(), most)
             pot_after_call = sum(self.totals) + to_call - bet
             hi = max(min(to_call + pot_after_call, most), lo)
         return lo, hi, kind
+
+    def _full_raise_to(self) -> int:
+        """The least round total that is a full bet or raise, the only kind that reopens the
+        betting to those who have acted (an all-in for less does not): in fixed limit the last
+        full bet's level plus the round's bet (short all-ins that reach it together make it);
+        a spread-limit stud completion the small bet; otherwise the amount to call plus the last
+        full bet or raise. _raise_range's smallest raise, and Hand._raise's test of a raise."""
+        s = self.structure
+        if s.kind == FIXED:
+            return self._full_level + self._size
+        if s.kind == SPREAD and self._stud and self._full_level == 0:
+            return s.small_bet
+        return self._to_call + self._last_raise
 
     def _bettors(self) -> int:
         return sum(1 for p in range(self.n) if not self.folded[p])
@@ -243,7 +232,7 @@ class Legality:
             if lg.check:
                 raise ActionNotAllowed("there is nothing to call: check instead")
             if not lg.can_call:
-                raise ActionNotAllowed("house rule: you must raise the big blind to enter the pot")
+                raise ActionNotAllowed(self._call_refused())
             return lg
         if kind == "bring-in":
             if not self._bring_in_due:
@@ -253,11 +242,9 @@ class Legality:
             if not isinstance(amount, int) or isinstance(amount, bool):
                 raise BadAmount(f"an amount is a whole number of cents, not {amount!r}")
             if not lg.min_to:
-                if self.structure.limited and self._bet_count >= (self.structure.cap or 10**9):
-                    raise ActionNotAllowed(f"the betting is capped at {self.structure.cap} bets this round: "
-                                           "call or fold")
-                raise ActionNotAllowed("you may not raise now: only call or fold "
-                                       "(an all-in for less than a full raise does not reopen the betting)")
+                p = lg.player
+                bet = self.bets[p]
+                raise ActionNotAllowed(self._raise_range(p, bet, bet + self.stacks[p], self._to_call)[2])
             if not (lg.min_to <= amount <= lg.max_to):
                 if lg.min_to == lg.max_to:
                     raise BadAmount(f"the {lg.raise_kind} here is exactly {self._money(lg.min_to)}")

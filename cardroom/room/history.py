@@ -25,12 +25,21 @@ def record_of(hand, *, table: str, hand_id: str, when, seats: int, currency: str
     (all cards, like the deck order: private; players get their own view of it), and the currency
     it was played for (exports keep it when the room's setting changes later)."""
     try:
-        text = phh.export_hand(hand, table=table, hand=hand_id)
+        text = phh.export_hand(hand, **_phh_meta(table, hand_id, when, seats, currency))
     except Exception:
         log.exception("PHH export failed for %s", hand_id)
         text = ""
     return json.dumps({"events": ev.to_json_list(hand.events), "phh": text, "when": when.isoformat(),
                        "seats": seats, "currency": currency})
+
+
+def _phh_meta(table: str, hand_id: str, when, seats: int, currency: str) -> dict:
+    """The PHH fields that say where, when and for what a hand was played (play chips: XXX, ISO
+    4217's "no currency"). The hand's number is an integer, as the spec would have it, where the
+    id is one."""
+    number = int(hand_id) if hand_id.isdigit() and str(int(hand_id)) == hand_id else hand_id
+    return {"table": table, "hand": number, "when": when, "seat_count": seats,
+            "currency": phh.NO_CURRENCY if currency == PLAY else currency}
 
 
 def public_text(hand, *, table: str, hand_id: str, when, seats: int, currency: str = PLAY) -> str:
@@ -121,7 +130,8 @@ def _replayed(hand: PlayerHand):
 def export_phh(hand: PlayerHand) -> str:
     """The hand as PHH, as this player may have it: others' cards where they stayed to the showdown."""
     replayed, me = _replayed(hand)
-    return phh.export_hand(replayed, viewer=me, table=hand.table, hand=hand.hand_id)
+    return phh.export_hand(replayed, viewer=me,
+                           **_phh_meta(hand.table, hand.hand_id, hand.started_at, hand.max_seats, hand.currency))
 
 
 def export_pokerstars(hand: PlayerHand) -> str:

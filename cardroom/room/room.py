@@ -127,6 +127,15 @@ class Room:
                     self.store.cash_out(account.id, table, chips)
         return voided
 
+    def close(self) -> list[str]:
+        """The room stops: no table deals again, a hand still in progress is void and every chip
+        on a table goes back to its owner's balance (what start-up would do, done now, so the
+        ledger is whole when the process ends). Returns the voided hand ids."""
+        for table in self.tables.values():
+            table.status = "closed"
+            table._cancel_clock()
+        return self.start()
+
     # ------------------------------------------------------------------ accounts and sessions
     def connect(self, name: str, fingerprint: str | None = None) -> RoomClient:
         """A session for `name`: claims the name with the key (or creates it without one).

@@ -3,11 +3,10 @@
 Public API for the TUI and the composition root:
     start_server(host, port, host_key_path, app_factory, *, limits=None, authorize) -> CardroomSSHServer
     ensure_host_key(path) -> "SHA256:..."
-    SessionInfo, ColorDepth, Limits, install_guards(), keep_typed_keys_in_order()
+    SessionInfo, ColorDepth, Limits
     SessionRefused: what an app factory raises to end a session with a reason instead of an app
 """
 
-from cardroom.ssh.guards import install_guards, keep_typed_keys_in_order
 from cardroom.ssh.limits import Limits
 from cardroom.ssh.server import CardroomSSHServer, ensure_host_key, start_server
 from cardroom.ssh.session import SessionRefused
@@ -20,7 +19,5 @@ __all__ = [
     "SessionInfo",
     "SessionRefused",
     "ensure_host_key",
-    "install_guards",
-    "keep_typed_keys_in_order",
     "start_server",
 ]

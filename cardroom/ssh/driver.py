@@ -1,7 +1,7 @@
 """A Textual driver bound to an in-process transport (an SSH channel, or a fake in tests).
 
-This module (with guards.py) is the only place that touches Textual internals; both are pinned to
-textual==8.2.8 and guarded by tests/ssh. Textual's own drivers are unusable here: LinuxDriver
+What it needs of Textual's internals it gets from cardroom/textual_adapter.py (pinned to
+textual==8.2.8 and guarded by tests/ssh). Textual's own drivers are unusable here: LinuxDriver
 installs process-wide signal handlers, uses the server's tty and starts threads; the headless
 driver writes nothing. Everything below runs on the one asyncio loop shared by all sessions.
 
@@ -20,13 +20,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.color import Color, ColorSystem
-from rich.control import Control
 from textual import constants, events
-from textual._xterm_parser import XTermParser
-from textual.css.stylesheet import Stylesheet
-from textual.driver import Driver
 from textual.geometry import Size
 
+from cardroom import textual_adapter as adapter
 from cardroom.ssh.terminal import ColorDepth
 
 if TYPE_CHECKING:
@@ -74,142 +71,17 @@ class Transport(Protocol):
 
 def bind_app(app: App[Any], transport: Transport) -> App[Any]:
     """Make `app` run over `transport`; call before `app.run_async()` (plain, not headless/inline).
-    An app with a `paint_now` attribute gets the function that paints its screen at once."""
+    An app with a `paint_now` attribute gets the function that paints its screen at once (when
+    the server runs Textual's speedups)."""
     app.driver_class = SessionDriver
     setattr(app, TRANSPORT_ATTR, transport)
-    share_stylesheet(app)
-    # The app made its own truecolor filter; the server's guards share one per theme
-    # (guards._one_truecolor_filter_per_theme), which this puts in its place.
-    app._refresh_truecolor_filter(app.ansi_theme)
+    adapter.share_truecolor_filter(app)
     if hasattr(app, "paint_now"):
-        app.paint_now = lambda: paint_now(app)
+        app.paint_now = adapter.painter(app)
     return app
 
 
-def paint_now(app: App[Any]) -> None:
-    """Paint what changed on the app's screen now, as Textual would a few loop turns later.
-
-    Why: a widget's refresh reaches the terminal through four turns of the loop (the widget's
-    Idle, an Update message to the screen, the screen's Idle, its update timer), and on a busy
-    server each turn waits behind every other session's ready work: at 1,000 sessions a player's
-    own action took ~140 ms from the room to their screen. The table screen calls this right
-    after the player's own action. Widgets waiting for a plain repaint (visible; no layout or
-    style change pending, those keep Textual's path) are handed to the screen as its Update
-    handler would, and the screen's update runs as its timer would."""
-    screen = app.screen
-    if not screen.is_current or app._batch_count:
-        return
-    visible = screen._compositor.visible_widgets
-    dirty = screen._dirty_widgets
-    for widget in screen.walk_children(with_self=False):
-        if widget._repaint_required and widget in visible and not widget._layout_required \
-                and not widget._refresh_styles_required:
-            widget._repaint_required = False
-            dirty.add(widget)
-    if dirty:
-        screen._on_timer_update()
-
-
-def full_frame(app: App[Any]) -> str | None:
-    """Everything the app's screen shows, as the bytes that draw it on a terminal (as `App._display`
-    writes a frame), or None when the app cannot draw now. Used to bring a terminal that joins a
-    shared drawing (ssh/mirror.py) to what the app's own terminal shows; the screen's pending
-    updates are left pending."""
-    if not app._running or app._closed or app._batch_count:
-        return None
-    return in_app_context(app, _full_frame, app)     # called from another session's task
-
-
-def _full_frame(app: App[Any]) -> str | None:
-    screen = app.screen
-    if not screen.is_current or screen.outer_size != app.size:
-        return None
-    compositor = screen._compositor
-    pending = set(compositor._dirty_regions)
-    update = compositor.render_full_update()
-    compositor._dirty_regions.update(pending)
-    cursor = screen.outer_size.clamp_offset(app.cursor_position)
-    return update.render_segments(app.console) + Control.move_to(*cursor).segment.text
-
-
-def in_app_context(app: App[Any], func: Any, *args: Any) -> Any:
-    """Run `func(*args)` with `app` as Textual's active app. Widgets find "their" app through a
-    context variable, so code of one session that calls into another session's app (a shared
-    drawing handed over, ssh/mirror.py) must set it, or `widget.app` is the caller's app."""
-    with app._context():
-        return func(*args)
-
-
-# -- one CSS parse per process ----------------------------------------------------------------
-
-# (css variables, Stylesheet._parse_rules arguments) -> parsed rules, for every app in the process.
-_PARSED: dict[tuple, list[Any]] = {}
-_PARSED_MAX = 512
-
-
-class SharedStylesheet(Stylesheet):
-    """A Stylesheet whose parsed rules are shared by every app in the process.
-
-    Each Textual App parses its CSS (its files and every widget class's DEFAULT_CSS, as each
-    class is first mounted) into its own Stylesheet, with a cache of its own: with hundreds of
-    sessions that is the same text tokenised hundreds of times. Parsed RuleSets depend only on
-    the text, where it came from, and the CSS variables (the theme), so they are cached here by
-    all of those; an app that switches theme gets its own entries, never another's. The rule
-    sets are only read after parsing (each app already shares them between its own nodes).
-    Guarded by tests/ssh/test_driver.py (textual==8.2.8: `_parse_rules`, `_variables`).
-    """
-
-    def _parse_rules(self, css: str, read_from: Any, is_default_rules: bool = False,
-                     tie_breaker: int = 0, scope: str = "") -> list[Any]:
-        key = (self._variables_key(), css, read_from, is_default_rules, tie_breaker, scope)
-        rules = _PARSED.get(key)
-        if rules is None:
-            rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
-            if any(rule.errors for rule in rules):
-                return rules                    # errors are reported per app, never cached
-            if len(_PARSED) >= _PARSED_MAX:
-                _PARSED.clear()
-            _PARSED[key] = rules
-        return rules
-
-    def _variables_key(self) -> tuple:
-        key = getattr(self, "_shared_vars_key", None)
-        if key is None or key[0] is not self._variables:
-            key = (self._variables, tuple(sorted(self._variables.items())))
-            self._shared_vars_key = key
-        return key[1]
-
-    def reparse(self) -> None:
-        # As Stylesheet.reparse (a fresh sheet, so an error leaves this one intact), but shared.
-        sheet = SharedStylesheet(variables=self._variables)
-        for read_from, (css, is_defaults, tie_breaker, scope) in self.source.items():
-            sheet.add_source(css, read_from=read_from, is_default_css=is_defaults,
-                             tie_breaker=tie_breaker, scope=scope)
-        try:
-            sheet.parse()
-        except Exception:
-            self._invalid_css.update(sheet._invalid_css)
-            raise
-        self._rules = sheet.rules
-        self._rules_map = None
-        self.source = sheet.source
-        self._require_parse = False
-
-    def copy(self) -> Stylesheet:
-        sheet = SharedStylesheet(variables=self._variables.copy())
-        sheet.source = self.source.copy()
-        return sheet
-
-
-def share_stylesheet(app: App[Any]) -> None:
-    """Give a not yet running app a SharedStylesheet (same variables, no sources read yet)."""
-    current = app.stylesheet
-    if isinstance(current, SharedStylesheet) or current.source:
-        return
-    app.stylesheet = SharedStylesheet(variables=current._variables)
-
-
-class SessionDriver(Driver):
+class SessionDriver(adapter.HostedDriver):
     """Textual driver for one remote terminal, living on the event loop (no threads)."""
 
     def __init__(
@@ -231,19 +103,14 @@ class SessionDriver(Driver):
         self._out: list[str] = []           # written, not yet flushed (see write)
         self._loop = asyncio.get_running_loop()
         self._input_enabled = True
-        # debug=True would make the parser append every key to ./keys.log: never for a server.
-        self._parser: XTermParser | None = XTermParser(False)
+        self._parser: Any = adapter.new_parser()
         self._esc_timer: asyncio.TimerHandle | None = None
         self._paste = _PasteGuard(DEFAULT_MAX_PASTE)
         # A railbird's membership of a shared drawing (ssh/mirror.py), if the server shares them.
         self._member = getattr(app, "mirror", None)
         if self._member is not None:
             self._member.attach(self)
-        # Textual renders with app.console's colour system, but a Rich Style caches its SGR
-        # string process-wide (`style._ansi`) for whichever system rendered it first, so two
-        # sessions with different depths would poison each other. Render every app in
-        # truecolor and downgrade per session in write() instead.
-        app.console._color_system = ColorSystem.TRUECOLOR
+        adapter.render_in_truecolor(app)     # and downgraded per session in to_terminal()
         if self.color_depth is ColorDepth.NONE:
             app.no_color = True  # lets the TUI style `:nocolor` (reverse video instead of colour)
         transport.attach_driver(self)
@@ -267,8 +134,7 @@ class SessionDriver(Driver):
 
     def input_backlog(self) -> int:
         """Messages waiting in the app's queue; the session stops reading while it is high."""
-        queue = getattr(self._app, "_message_queue", None)
-        return queue.qsize() if queue is not None else 0
+        return adapter.message_backlog(self.app)
 
     def set_max_paste(self, limit: int) -> None:
         self._paste = _PasteGuard(limit)
@@ -323,12 +189,12 @@ class SessionDriver(Driver):
     def start_application_mode(self) -> None:
         write = self.write
         write(ENTER_SEQUENCE_HEAD)
-        if self._mouse:
+        if self.mouse:
             write(_MOUSE_ON)
         write(ENTER_SEQUENCE_TAIL)
         write(SYNC_QUERY)
         self.flush()
-        width, height = self._size or (80, 24)
+        width, height = self.size or (80, 24)
         self._post_resize(width, height)
 
     def disable_input(self) -> None:
@@ -343,18 +209,15 @@ class SessionDriver(Driver):
         self.flush()
 
     def close(self) -> None:
-        """Called by App._shutdown. Free the parser (pitfall 2) but leave the channel alone:
+        """Called as the app shuts down. Free the parser (pitfall 2) but leave the channel alone:
         the session closes it after run_async() returns."""
         self._leave_mirror()
         self._input_enabled = False
         self._cancel_esc_timer()
         parser, self._parser = self._parser, None
-        if parser is not None and not parser.is_eof:
-            # XTermParser._parse_extended_key is lru_cached on `self`, so the process-wide
-            # cache keeps every parser alive; its suspended generator holds the last Key
-            # events, whose sender is the App. EOF ends the generator and frees them.
+        if parser is not None:
             try:
-                _run_detached(lambda: list(parser.feed("")))
+                adapter.end_parser(parser)
             except Exception:
                 pass
 
@@ -386,7 +249,7 @@ class SessionDriver(Driver):
 
     def _arm_esc_timer(self) -> None:
         self._cancel_esc_timer()
-        if self._parser is not None and self._parser._timeout_time is not None:
+        if self._parser is not None and adapter.escape_pending(self._parser):
             self._esc_timer = self._loop.call_later(ESC_TICK, self._on_esc_timer)
 
     def _cancel_esc_timer(self) -> None:
@@ -410,7 +273,7 @@ class SessionDriver(Driver):
         """The client's window changed (size already clamped by the transport)."""
         if self._closed:
             return
-        self._size = (width, height)
+        self.size = (width, height)
         if self._member is not None:
             self._member.input()
         self._post_resize(width, height)
@@ -422,7 +285,7 @@ class SessionDriver(Driver):
     def send_message(self, message: Message) -> None:
         # The base class goes through run_coroutine_threadsafe (it assumes an input thread);
         # we are on the app's loop already, so queue directly.
-        self._app.post_message(message)
+        self.app.post_message(message)
 
 
 # Input that can change what a session's own screen shows (mouse motion only moves a hover, and

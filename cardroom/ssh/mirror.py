@@ -9,7 +9,7 @@ and what it writes goes to every member's terminal too; the members' own apps st
 room and ticking (they keep their state for when they leave).
 
 Why sharing bytes is sound: a Textual frame is position-absolute (each run of cells is a cursor
-move, a complete SGR and the text; `App._display`), so the leader's updates apply to any
+move, a complete SGR and the text, as Textual writes a frame), so the leader's updates apply to any
 terminal that shows what the leader's does. A member joins by being sent the leader's whole
 screen once; colours are still downgraded per member (the driver renders everything in
 truecolor and downgrades in `to_terminal`).
@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
-from cardroom.ssh.driver import full_frame, in_app_context
+from cardroom.textual_adapter import full_frame, in_app_context
 
 if TYPE_CHECKING:
     from cardroom.ssh.driver import SessionDriver

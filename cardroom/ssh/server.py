@@ -22,9 +22,9 @@ import asyncssh
 
 MAX_AUTH_ATTEMPTS = 6
 
+from cardroom import textual_adapter
 from cardroom.ssh.extras import Extras
 from cardroom.ssh.gcpolicy import GcPolicy
-from cardroom.ssh.guards import install_guards
 from cardroom.ssh.limits import Limits
 from cardroom.ssh.logbudget import install_log_budget
 from cardroom.ssh.session import AppFactory, AppSession
@@ -372,10 +372,12 @@ async def start_server(
     guest: Callable[[str], bool] | None = None,
     name_refused: Callable[[str], str | None] | None = None,
     extras: Extras | None = None,
+    textual_speedups: bool = True,
 ) -> CardroomSSHServer:
     """Listen on host:port; each PTY session runs `app_factory(SessionInfo)` over SSH; `extras`
-    opens the read-only hand histories and admins' exec commands (ssh/extras.py)."""
-    install_guards()
+    opens the read-only hand histories and admins' exec commands (ssh/extras.py). Textual's fixes
+    for serving many apps in one process are installed, and its speedups unless switched off."""
+    textual_adapter.install(textual_adapter.server_guards(textual_speedups))
     install_log_budget()
     limits = limits or Limits()
     fingerprint = ensure_host_key(host_key_path)

@@ -21,6 +21,7 @@ from cardroom.ssh.limits import Limits
 from cardroom.ssh.terminal import (
     ColorDepth, SessionInfo, clamp_size, detect_color_depth, locale_is_utf8, sanitize_term,
 )
+from cardroom.textual_adapter import bound_env_requests, run_first
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -43,26 +44,6 @@ _ENV_KEPT = frozenset({"COLORTERM", "NO_COLOR", "LANG", "LC_ALL", "LC_CTYPE"})
 class SessionRefused(Exception):
     """Raised by an app factory: no app for this session, and the message says why (the session
     ends with it, as SessionInfo.end does)."""
-
-
-def _ready_queue(loop: asyncio.AbstractEventLoop | None) -> deque[Any] | None:
-    """The loop's queue of callbacks ready to run (CPython's asyncio event loops keep it in
-    `_ready`), or None where a loop keeps it elsewhere: then input simply waits its turn."""
-    ready = getattr(loop, "_ready", None)
-    return ready if isinstance(ready, deque) else None
-
-
-def _run_next(ready: deque[Any], since: int) -> None:
-    """Move the callbacks queued after the first `since` to the front, in their order.
-
-    A person's keypress is a few callbacks; on a server with a thousand sessions the queue holds
-    tens of milliseconds of other sessions' work (the ssh benchmark: p99 key -> own screen 142 ms
-    at 1,000 sessions, most of it waiting). Only the order changes: the loop runs everything it
-    would have run, and the callbacks moved are those the key's arrival itself scheduled.
-    """
-    moved = len(ready) - since
-    if moved > 0:
-        ready.extendleft([ready.pop() for _ in range(moved)])    # popped last-first, laid back first-first
 
 
 class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
@@ -134,9 +115,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def connection_made(self, chan: Any) -> None:
         self._chan = chan
         self._loop = asyncio.get_running_loop()
-        # asyncssh stores every env request in an unbounded dict; it dispatches channel requests
-        # by getattr(chan, "_process_<name>_request"), so an instance attribute replaces it here.
-        chan._process_env_request = self._env_request
+        bound_env_requests(chan, self._env_request)   # asyncssh would keep every one
 
     def _env_request(self, packet: Any) -> bool:
         key = packet.get_string()
@@ -254,11 +233,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             # other sessions' ready work. The pump's bounds hold all the same (one helping now,
             # the rest a turn at a time). What feeding it scheduled (the app's task waking for
             # the key) runs next, not behind the loop's queue.
-            ready = _ready_queue(self._loop)
-            since = len(ready) if ready is not None else 0
-            self._pump()
-            if ready is not None:
-                _run_next(ready, since)
+            run_first(self._loop, self._pump)
         else:
             self._schedule_pump()
 

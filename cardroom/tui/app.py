@@ -29,6 +29,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from cardroom.room.api import RoomError, TableView
+from cardroom.textual_adapter import toasts
 from cardroom.tui.hotseat import HotSeat, redact_view
 from cardroom.tui.options import UIOptions
 from cardroom.tui.screens.too_small import TooSmallScreen, too_small
@@ -81,7 +82,7 @@ class CardroomApp(App):
         """Equal for two sessions exactly when their screens would be drawn the same: the table
         screen of a railbird (sitting nowhere, no page or toast pending) at the same size, theme
         and options; None when this screen shows anything of this session's own."""
-        if self.hotseat is not None or self.client.closed or self._session_ending or self._notifications:
+        if self.hotseat is not None or self.client.closed or self._session_ending or toasts(self):
             return None
         screen_key = getattr(self.screen, "share_key", None)
         key = screen_key() if screen_key is not None else None
@@ -128,7 +129,7 @@ class CardroomApp(App):
 
     def on_resize(self, event) -> None:
         if len(self.screen_stack) > 1:     # the first resize comes before on_mount's screens
-            self._check_size(event.size)   # (self.size is the old one until App._on_resize)
+            self._check_size(event.size)   # (self.size is the old one until Textual's own handler)
 
     def _check_size(self, size) -> None:
         """Below the smallest size the screens are laid out for, say so instead of drawing them."""

@@ -5,11 +5,9 @@ Nothing here renders markup: every piece of text is a `rich.text.Text` built fro
 
 from __future__ import annotations
 
-import re
-
 from rich.text import Text
 
-from cardroom.engine.money import format_cents
+from cardroom.engine.money import BadMoney, format_cents, parse_dollars
 from cardroom.tui.options import UIOptions
 
 RANKS = "23456789TJQKA"
@@ -35,23 +33,18 @@ def money2(cents: int) -> str:
     return format_cents(cents, currency="", thousands=False, always_cents=True)
 
 
-_AMOUNT = re.compile(r"\$?(\d{1,9})(?:\.(\d{1,2}))?", re.ASCII)
-
-
 class BadAmount(ValueError):
     pass
 
 
 def parse_amount(text: str) -> int:
-    """What a person typed ("12", "12.5", "$12.50") -> cents. Refuses signs, underscores,
-    exponents, non-ASCII digits, more than two decimals: whatever a person did not plainly mean."""
-    t = text.strip()
-    m = _AMOUNT.fullmatch(t)
-    if not m:
-        shown = t if len(t) <= 20 else t[:20] + "..."   # a pasted page is not quoted back whole
-        raise BadAmount(f"{shown!r} is not an amount: type dollars like 12 or 12.50")
-    cents = int(m.group(1)) * 100 + (int((m.group(2) or "0").ljust(2, "0")))
-    return cents
+    """What a person typed ("12", "12.5", "$12.50") -> cents, as everywhere (`parse_dollars`):
+    whatever a person did not plainly mean (a sign, an underscore, an exponent, a non-ASCII digit,
+    more than two decimals) is refused with a message that says what to type."""
+    try:
+        return parse_dollars(text)
+    except BadMoney as e:
+        raise BadAmount(str(e)) from None
 
 
 def suit_char(suit: int, opts: UIOptions) -> str:

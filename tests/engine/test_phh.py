@@ -62,7 +62,7 @@ def play(key: str, kind: str, seed: int, rules: Rules | None = None) -> Hand:
                 opts.append(h.call)
             if lg.min_to:
                 to = rng.randint(lg.min_to, lg.max_to)
-                opts.append(lambda: h.bet(to))
+                opts.append(lambda to=to: h.bet(to))
             rng.choice(opts or [h.fold])()
     return h
 

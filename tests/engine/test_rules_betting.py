@@ -322,7 +322,7 @@ def test_razz_lowest_showing_hand_acts_first_a_low_pair_beats_a_high_pair():
 
 
 # ---------------------------------------------------------------------------------------------
-# Fixed limit with stacks no round can exhaust: legal()'s shortcut (Hand._deep)
+# Fixed limit with stacks no round can exhaust: legal()'s shortcut (Hand._no_stack_runs_out)
 
 _STATE = ("stacks", "bets", "totals", "folded", "all_in", "protected", "hole", "board", "muck_pile", "burns",
           "actor", "phase", "round", "street", "rake", "last_aggressor", "shown", "_pending", "_active",
@@ -332,8 +332,8 @@ _STATE = ("stacks", "bets", "totals", "folded", "all_in", "protected", "hole", "
 @pytest.mark.parametrize("key", sorted(k for k in VARIANTS if not VARIANTS[k].bring_in))
 def test_fixed_limit_with_stacks_no_betting_can_exhaust_plays_as_the_general_rules(key):
     """A stack above the ante, the largest blind and a capped round on every street can never be
-    all-in, so legal() and a bet or raise may skip the all-in rules (Hand._deep). The same hand
-    played twice with the same decisions (caps of 3 and 4, the must-raise-to-enter rule, protected
+    all-in, so legal() and a bet or raise may skip the all-in rules (Hand._no_stack_runs_out). The
+    same hand played twice with the same decisions (caps of 3 and 4, the must-raise-to-enter rule, protected
     all-ins), once by that shortcut and once by the general rules, answers the same legal() at
     every decision and ends every action in the same state with the same events."""
     from tests.engine.strategies import apply, choose
@@ -350,8 +350,8 @@ def test_fixed_limit_with_stacks_no_betting_can_exhaust_plays_as_the_general_rul
         rules = Rules(must_raise_to_enter=seed % 4 == 0)
         fast, general = (Hand(variant, structure, players, button=button, deck=Deck(random.Random(deck_seed)),
                               rules=rules) for _ in range(2))
-        assert fast._deep
-        general._deep, general._legal = False, None
+        assert fast._no_stack_runs_out
+        general._no_stack_runs_out, general._legal = False, None
         while fast.actor is not None:
             assert fast.legal() == general.legal()
             decisions += fast.phase == "bet"
@@ -369,8 +369,88 @@ def test_a_stack_that_a_capped_hand_could_exhaust_takes_the_general_rules():
     fixed = Structure.make("fixed", 200, 400)
     most = fixed.most_put_in(len(holdem.streets), holdem.big_bet_from)
     assert most == 200 + 4 * (2 * 200 + 2 * 400)   # the big blind, then a capped round on each street
-    assert Hand(holdem, fixed, [Player("a", most + 1), Player("b", most + 1)])._deep
-    assert not Hand(holdem, fixed, [Player("a", most + 1), Player("b", most)])._deep
+    assert Hand(holdem, fixed, [Player("a", most + 1), Player("b", most + 1)])._no_stack_runs_out
+    assert not Hand(holdem, fixed, [Player("a", most + 1), Player("b", most)])._no_stack_runs_out
     for structure in (Structure.make("fixed", 200, 400, cap=None), Structure.make("no", 200, 400),
                       Structure.make("fixed", 200, 400, uncapped_heads_up=True)):
-        assert not Hand(holdem, structure, [Player("a", 10**9), Player("b", 10**9)])._deep
+        assert not Hand(holdem, structure, [Player("a", 10**9), Player("b", 10**9)])._no_stack_runs_out
+
+
+# ---------------------------------------------------------------------------------------------
+# Each betting rule has one function that owns its condition and its message (legality.py)
+
+def test_rule_a_short_all_in_raise_does_not_reopen_the_betting_the_raise_range_says_why():
+    """Legality._raise_range is the one place that decides whether p may raise; when p may not,
+    its answer carries the message verify() gives. Legality._full_raise_to is what a full raise
+    is: after a short all-in it stays the amount to call plus the last full raise."""
+    h = make_hand("holdem", NO, [50_000, 1_500, 50_000], button=2)   # P1 small blind, P2 big blind
+    h.call(); h.call(); h.check()                          # to the flop
+    h.bet(1_000)                                            # P1 bets 1000
+    h.bet(1_300)                                            # P2 all-in for 1300: short
+    assert h._full_raise_to() == 2_300                      # 1300 to call + the last full raise of 1000
+    h.call()                                                # P3
+    p = h.actor
+    lo, hi, why = h._raise_range(p, h.bets[p], h.bets[p] + h.stacks[p], h._to_call)
+    assert (p, lo, hi) == (0, 0, 0) and h.legal().raise_kind == ""
+    assert why == ("you may not raise now: only call or fold "
+                   "(an all-in for less than a full raise does not reopen the betting)")
+    with pytest.raises(ActionNotAllowed) as e:
+        h.bet(5_000)
+    assert str(e.value) == why
+
+
+def test_rule_fixed_limit_short_all_ins_that_together_make_a_full_raise_reopen_the_betting():
+    """Fixed limit: a raise is full when it reaches the last full bet plus the round's bet, even
+    when two short all-ins make it between them; the bettor may then raise again."""
+    h = make_hand("holdem", FIXED, [50_000, 50_000, 500, 600], button=0)   # bets of 200 on the flop
+    h.call(); h.call(); h.call(); h.check()                # P4, P1, P2 call; P3 checks: the flop
+    assert h.actor == 1
+    h.bet(200)                                              # P2 bets
+    h.bet(300)                                              # P3 all-in for 300: short of 400
+    assert h._full_raise_to() == 400
+    h.bet(400)                                              # P4 all-in for 400: the raise is made
+    h.call()                                                # P1
+    assert h.actor == 1 and h.legal().min_to == 600         # reopened to the bettor
+
+
+def test_rule_a_short_stack_goes_all_in_for_what_it_has():
+    """Hand._put is every ante, blind, call and bet: a stack that cannot cover the amount goes
+    all-in for what it has and may bet no more this hand."""
+    h = make_hand("holdem", NO, [50_000, 50_000, 150, 50_000], button=0)   # the big blind has 150
+    posted = [e for e in h.events if isinstance(e, ev.Posted)][-1]
+    assert (posted.player, posted.amount, posted.all_in) == (2, 150, True) and h.all_in[2]
+    assert 2 not in h._active and h.stacks[2] == 0
+    h = make_hand("holdem", NO, [50_000, 50_000, 50_000, 700], button=0)
+    assert h.actor == 3 and h.legal().max_to == 700
+    events = h.bet(700)
+    assert events[0].all_in and h.stacks[3] == 0 and h.all_in[3]
+    h2 = make_hand("holdem", NO, [50_000, 3_000, 50_000, 50_000], button=0)
+    h2.bet(5_000)
+    h2.fold()
+    events = h2.call()                                      # P2: 2900 left behind his 100 blind
+    assert (events[0].amount, events[0].all_in, h2.stacks[1]) == (2_900, True, 0)
+
+
+@pytest.mark.parametrize("stack", [10_000, 2_000])   # the fixed-limit shortcut, then the general rules
+def test_rule_must_raise_to_enter_the_call_refused_says_why(stack):
+    """Legality._call_refused owns lowball's house rule: nobody may just call the big blind, on
+    either path of legal(); the message is its own. After a raise the raise may be called, and
+    after the draw a bet may be called."""
+    rules = Rules(rake_percent=0, must_raise_to_enter=True)
+    h = make_hand("27-draw", FIXED, [stack] * 3, button=0, rules=rules)
+    assert h._no_stack_runs_out == (stack == 10_000)
+    why = h._call_refused()
+    assert why == "house rule: you must raise the big blind to enter the pot"
+    lg = h.legal()
+    assert not lg.can_call and lg.call == 0 and lg.min_to == 400
+    with pytest.raises(ActionNotAllowed) as e:
+        h.call()
+    assert str(e.value) == why
+    h.bet(400)
+    assert h._call_refused() is None and h.legal().can_call
+    h.call(); h.call()                                      # to the draw
+    while h.phase == "draw":
+        h.stand_pat()
+    h.bet(400)                                              # the big bet after the draw
+    assert h._call_refused() is None and h.legal().can_call
+    assert make_hand("27-draw", FIXED, [stack] * 3, button=0)._call_refused() is None   # a table without it

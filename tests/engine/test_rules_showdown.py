@@ -221,7 +221,7 @@ def test_show_all_table_shows_every_remaining_hand():
         h.check()
     assert h.over
     assert sorted(e.player for e in h.events if isinstance(e, ev.Shown)) == [0, 1, 2]
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalAction):
         h.muck()
 
 

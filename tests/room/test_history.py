@@ -1,6 +1,7 @@
 """Hand histories: stored whole, listed and opened by their players, exported per player."""
 
 import random
+import tomllib
 
 import pytest
 
@@ -41,7 +42,7 @@ def test_every_hand_is_stored_whole_and_a_player_sees_others_cards_only_at_the_s
     phh = export_phh(mine)
     replayed = import_hand(phh)
     assert list(replayed.stacks) == [s.start_cents + 0 for s in mine.seats] or replayed.over
-    for p, seat in enumerate(mine.seats):
+    for p in range(len(mine.seats)):
         if p != mine.me and p not in shown:
             assert "????" in phh or "??" in phh
     text = export_pokerstars(mine)
@@ -69,6 +70,8 @@ def test_the_room_writes_play_chips_as_play_money_unless_told_its_currency(make_
                 assert header.endswith("Hold'em Limit (2/4) - " + header.split(" - ")[-1])
             else:
                 assert "Hold'em Limit ($2/$4 USD)" in header and "Play Money" not in table_line
+        phh = tomllib.loads(export_phh(clients[0].hand(record.hand_id)))
+        assert (phh.get("currency"), phh.get("currency_symbol")) == (("XXX", None) if table == "T" else ("USD", "$"))
 
 
 def test_rule_showdown_hole_cards_in_every_history(make_room):

@@ -84,3 +84,28 @@ def test_day_files_are_the_players_own_exports_one_after_another(tmp_path):
     assert stars == "\n\n\n".join(export_pokerstars(h).strip("\n") for h in mine) + "\n"
     assert phhs == "\n".join(f"[{i}]\n{export_phh(h).rstrip()}\n" for i, h in enumerate(mine, 1))
     assert day_files(store, alice.account_id, []) == ("", "")
+
+
+def test_phh_day_file_says_when_for_what_and_at_how_many_seats(tmp_path):
+    """Issue 22: each hand of the .phhs file (what SFTP serves) carries the spec's time, date and
+    zone (the hand's start, UTC), currency (play chips: XXX, ISO 4217's "no currency") and seat
+    count, and pokerkit's reader loads the file and replays every hand to its finishing stacks."""
+    import tomllib
+
+    import pytest
+    pokerkit = pytest.importorskip("pokerkit")
+    store, _, _, clients = _room_across_midnight(tmp_path, hands=3)
+    alice = clients[0]
+    ids = [h for ids in hands_by_day(store, alice.account_id).values() for h in ids]
+    _, phhs = day_files(store, alice.account_id, ids)
+    hands = tomllib.loads(phhs)
+    assert len(hands) == len(ids) == 3
+    for (_, data), hand_id in zip(sorted(hands.items(), key=lambda kv: int(kv[0])), ids):
+        start = store.get_hand(hand_id).started_at.astimezone(UTC)
+        assert (data["time"], data["time_zone"]) == (start.time().replace(microsecond=0), "UTC")
+        assert (data["year"], data["month"], data["day"]) == (start.year, start.month, start.day)
+        assert (data["currency"], data["seat_count"], data["hand"]) == ("XXX", 6, int(hand_id))
+        assert data["_cardroom_rake"] == 0 and "_cardroom_rake_percent" in data
+    for hh in pokerkit.HandHistory.loads_all(phhs):
+        stacks = list(list(hh)[-1].stacks)
+        assert [float(x) for x in stacks] == [float(x) for x in hh.finishing_stacks]

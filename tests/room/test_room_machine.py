@@ -518,7 +518,7 @@ class RoomMachine(RuleBasedStateMachine):
         chips = all_table_chips(self.path)
         assert all(v >= 0 for v in chips.values()), chips
         for t in self._tables():
-            assert t.status == "open", f"{t.name} is {t.status}: {[l.text for l in t.chat][-3:]}"
+            assert t.status == "open", f"{t.name} is {t.status}: {[line.text for line in t.chat][-3:]}"
             live = t.hand is not None and not t.hand.over
             held = escrow.get(t.name, {})
             assert bool(held) == live, (t.name, held, live)

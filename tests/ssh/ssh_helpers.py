@@ -15,10 +15,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input, Static
 
 from cardroom.ssh.driver import SessionDriver, bind_app
-from cardroom.ssh.guards import install_guards
 from cardroom.ssh.terminal import ColorDepth
-
-install_guards()
 
 
 class StandInApp(App[None]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from ssh_helpers import FakeTransport, InputApp, Running, StandInApp, wait_for
 from textual.widgets import Input
 
@@ -88,7 +89,7 @@ async def test_start_and_stop_sequences(run_app):
         assert seq in out[-len(EXIT_SEQUENCE):]
 
 
-async def test_no_blinking_cursor(run_app):
+async def test_no_blinking_cursor(run_app, textual_speedups):
     r = run_app(InputApp())
     await wait_for(lambda: r.transport.driver is not None and r.app.is_running)
     await wait_for(lambda: r.app.focused is not None)
@@ -164,36 +165,48 @@ async def test_exit_while_starting(run_app):
     assert "\x1b[?1049h" not in r.transport.output
 
 
-def test_shared_stylesheet_parses_once_per_process_and_per_theme():
-    """bind_app gives each app a SharedStylesheet: the same CSS with the same variables is parsed
-    once for all apps; other variables (another theme) get their own rules, never another's."""
+def test_one_css_cache_serves_reparsed_and_bound_stylesheets(textual_speedups):
+    """The CSS guard is the process's one cache of parsed rules: a stylesheet that reparses (a
+    theme change) and a bound app's own stylesheet use it; rules with errors are not kept."""
     from textual.app import App
+    from textual.css.stylesheet import Stylesheet, StylesheetParseError
 
-    from cardroom.ssh.driver import SharedStylesheet, bind_app
+    from cardroom.ssh.driver import bind_app
 
     css = "Static { color: $text; height: 3; }"
-    a = SharedStylesheet(variables={"text": "red"})
-    b = SharedStylesheet(variables={"text": "red"})
-    c = SharedStylesheet(variables={"text": "blue"})
-    for sheet in (a, b, c):
+    a = Stylesheet(variables={"text": "red"})
+    c = Stylesheet(variables={"text": "blue"})
+    for sheet in (a, c):
         sheet.add_source(css, read_from=("test.tcss", ""))
         sheet.parse()
-    assert a.rules[0] is b.rules[0]
     assert c.rules[0] is not a.rules[0]
-    assert str(c.rules[0].styles.color) != str(a.rules[0].styles.color)
     c.set_variables({"text": "red"})      # a theme change re-keys, never poisons the others
     c.reparse()
     assert c.rules[0] is a.rules[0]
+    bad = Stylesheet(variables={"text": "red"})
+    bad.add_source("Static { colour: red; }", read_from=("bad.tcss", ""))
+    with pytest.raises(StylesheetParseError):
+        bad.parse()
+    assert not any(key[1] == "Static { colour: red; }" for key in textual_speedups._CSS_RULES)
 
     class _T:
         size = (80, 24)
         color_depth = ColorDepth.TRUECOLOR
 
     app = bind_app(App(), _T())
-    assert isinstance(app.stylesheet, SharedStylesheet)
+    assert type(app.stylesheet) is Stylesheet       # no second cache of its own
 
 
-async def test_paint_now_writes_the_screen_before_the_loop_turns():
+def test_without_the_speedups_a_bound_app_paints_the_textual_way(textual_fixes):
+    from cardroom.ssh.driver import bind_app
+
+    class Painted(StandInApp):
+        paint_now = None
+
+    assert bind_app(Painted(), FakeTransport()).paint_now is None
+
+
+async def test_paint_now_writes_the_screen_before_the_loop_turns(textual_speedups):
     """A bound app with a `paint_now` slot gets the bridge's painter: what changed reaches the
     transport within the call (a player's own action skips the Idle/timer turns)."""
     from textual.widgets import Static
@@ -289,7 +302,7 @@ async def test_a_key_reaches_the_app_in_the_loop_turn_it_arrives():
     await r.stop()
 
 
-async def test_a_key_is_taken_by_the_app_before_the_work_queued_ahead_of_it():
+async def test_a_key_is_taken_by_the_app_before_the_work_queued_ahead_of_it(textual_speedups):
     """What a keypress schedules (the app's task waking for it) runs next, not behind the loop's
     queue of other sessions' work; the work queued ahead still runs, after it."""
     from cardroom.ssh.limits import Limits

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import sys
 
@@ -10,7 +11,7 @@ import pytest
 import textual.app
 from ssh_helpers import FakeTransport, Running, StandInApp, wait_for
 
-from cardroom.ssh.guards import _NoRedirect, install_guards
+from cardroom import textual_adapter
 
 # Keys that go through every parser path: plain, arrows, modified arrows (the lru_cached
 # kitty/extended path), a lone ESC (timer), a paste, mouse, focus.
@@ -36,20 +37,67 @@ async def _sessions(count: int, concurrent: int) -> None:
         await asyncio.gather(*(_session_that_typed() for _ in range(min(concurrent, count - start))))
 
 
-def test_guards_are_installed():
-    install_guards()
-    assert textual.app.redirect_stdout is _NoRedirect
-    assert textual.app.redirect_stderr is _NoRedirect
+def test_a_test_that_asks_for_no_guards_runs_textual_as_shipped():
+    """Importing the test helpers installs nothing, and no earlier test's guards are left."""
+    assert textual_adapter.installed() == ()
+    assert textual.app.redirect_stdout is contextlib.redirect_stdout
+    assert not hasattr(textual.app.App.on_event, "textual")
+
+
+def test_guards_are_installed_and_taken_back(textual_speedups):
+    from textual.strip import Strip
+
+    assert textual.app.redirect_stdout is textual_adapter._NoRedirect
+    assert textual.app.redirect_stderr is textual_adapter._NoRedirect
+    assert set(textual_adapter.installed()) == set(textual_adapter.FIXES + textual_adapter.SPEEDUPS)
+    textual_adapter.uninstall()
+    assert textual.app.redirect_stdout is contextlib.redirect_stdout
+    assert "_dispatch_message" not in vars(textual.app.App)       # inherited again, as in Textual
+    assert Strip.divide.__qualname__ == "Strip.divide" and not hasattr(textual.app.App.on_event, "textual")
+    assert textual_adapter.installed() == ()
+
+
+def test_the_server_without_speedups_installs_only_the_fixes():
+    textual_adapter.install(textual_adapter.server_guards(speedups=False))
+    assert set(textual_adapter.installed()) == set(textual_adapter.FIXES)
+    assert textual_adapter.painter(object()) is None
+    from textual.widgets import Input
+    assert Input.cursor_blink._default is True
+
+
+def test_importing_the_adapter_with_another_textual_fails_naming_both_versions():
+    """The adapter checks the Textual version at import: another version fails there, loudly."""
+    import subprocess
+
+    code = "import textual; textual.__version__ = '9.0.0'; import cardroom.textual_adapter"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode != 0
+    assert "TextualChanged" in run.stderr and "textual==8.2.8" in run.stderr and "textual 9.0.0" in run.stderr
+
+
+def test_a_guard_whose_textual_internal_is_gone_fails_naming_the_guard(monkeypatch):
+    """A Textual that no longer has what a guard patches: installing fails, naming the guard and
+    the internal, and leaves Textual unpatched."""
+    from textual.css.stylesheet import Stylesheet
+
+    monkeypatch.delattr(Stylesheet, "_parse_rules")
+    with pytest.raises(textual_adapter.GuardBroken, match=r"'css-parsed-once-per-process'.*Stylesheet\._parse_rules"):
+        textual_adapter.install(textual_adapter.server_guards(speedups=True))
+    assert not textual_adapter.active("css-parsed-once-per-process")
+    textual_adapter.uninstall()                 # the guards before it in the list went in
+    monkeypatch.delattr(textual.app, "redirect_stdout")
+    with pytest.raises(textual_adapter.GuardBroken, match=r"'print-redirect'.*textual\.app:redirect_stdout"):
+        textual_adapter.install(["print-redirect"])
 
 
 def test_strips_that_a_crop_or_divide_leaves_unchanged_are_not_cached_in_themselves():
     """A strip in its own cache is a reference cycle per line drawn: frozen by the GC policy, it
-    was kept until a full collection (see guards._no_self_caching_strips). Now such a strip is
+    was kept until a full collection (see the adapter's uncycled-strips guard). Now such a strip is
     freed by reference counting alone: the cyclic collector finds nothing of it."""
     from rich.segment import Segment
     from textual.strip import Strip
 
-    install_guards()
+    textual_adapter.install(["uncycled-strips"])
 
     def draw_a_line() -> list[str]:
         strip = Strip([Segment("hello "), Segment("world")], 11)
@@ -66,7 +114,7 @@ def test_strips_that_a_crop_or_divide_leaves_unchanged_are_not_cached_in_themsel
         gc.enable()
 
 
-async def test_no_app_survives_closed_sessions():
+async def test_no_app_survives_closed_sessions(textual_fixes):
     assert _live_apps() == []
     await _sessions(100, concurrent=10)
     await asyncio.sleep(0)
@@ -74,13 +122,13 @@ async def test_no_app_survives_closed_sessions():
 
 
 @pytest.mark.deep
-async def test_no_app_survives_many_closed_sessions():
+async def test_no_app_survives_many_closed_sessions(textual_fixes):
     await _sessions(300, concurrent=25)
     await asyncio.sleep(0)
     assert _live_apps() == []
 
 
-async def test_stdout_stderr_untouched_by_overlapping_apps():
+async def test_stdout_stderr_untouched_by_overlapping_apps(textual_fixes):
     out, err = sys.stdout, sys.stderr
     first = Running(StandInApp(), FakeTransport())
     await first.ready()
@@ -222,7 +270,7 @@ async def test_gc_policy_puts_off_full_collections_while_many_sessions_are_live(
 
 
 async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
-    """guards._repaint_only_what_changed renders only the widgets overlapping a changed region:
+    """The repaint-only-what-changed guard renders only the widgets overlapping a changed region:
     on real table screens (a player's and a railbird's, narrow and wide), for many sets of
     changed widgets, the bytes of the partial repaint equal those of Textual's own."""
     import random
@@ -232,7 +280,7 @@ async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
 
     from cardroom.tui.app import build_app
 
-    install_guards()
+    textual_adapter.install(["repaint-only-what-changed"])
     textuals = Compositor.render_partial_update.textual
     rng = random.Random(5)
     w = TableWorld(tmp_path)
@@ -271,14 +319,14 @@ async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
 
 
 def test_apps_share_one_truecolor_filter_per_theme_and_switching_it_off_is_their_own():
-    """guards._one_truecolor_filter_per_theme: apps on the same terminal theme share one filter
+    """The one-truecolor-filter-per-theme guard: apps on the same terminal theme share one filter
     (so a strip drawn for one session is filtered once for all); an app that turns ANSI colours
     on gets the shared "off" filter, and the others keep theirs switched on."""
     from textual.filter import ANSIToTruecolor
 
     from cardroom.ssh.driver import bind_app
 
-    install_guards()
+    textual_adapter.install(["one-truecolor-filter-per-theme"])
 
     def filter_of(app):
         return next(f for f in app._filters if isinstance(f, ANSIToTruecolor))
@@ -297,13 +345,13 @@ def test_apps_share_one_truecolor_filter_per_theme_and_switching_it_off_is_their
 
 
 def test_apps_share_the_rules_parsed_from_the_same_css_and_theme(monkeypatch):
-    """guards._css_rules_parsed_once_per_process: every app's stylesheet parsed every widget's
+    """The css-parsed-once-per-process guard: every app's stylesheet parsed every widget's
     CSS for itself (a tenth of a login's CPU). Stylesheets with equal variables share one parse;
     other variables (another theme) get their own, with their own values."""
     import textual.css.stylesheet as stylesheet_module
     from textual.css.stylesheet import Stylesheet
 
-    install_guards()
+    textual_adapter.install(["css-parsed-once-per-process"])
     parsed = []
     real_parse = stylesheet_module.parse
 
@@ -389,10 +437,10 @@ async def _keyed_run(monkeypatch) -> tuple[list[str], list[str], str]:
 
 
 async def test_a_key_nothing_on_the_way_handles_meets_the_bindings_in_the_apps_turn(monkeypatch):
-    """guards._keys_meet_bindings_at_once: the key is handled by the app where it lands (posted to
+    """The keys-meet-bindings-at-once guard: the key is handled by the app where it lands (posted to
     the app only, not bubbled through four containers), with the same outcome as Textual's way,
     which the same run through Textual's own App.on_event shows."""
-    install_guards()
+    textual_adapter.install(["keys-meet-bindings-at-once"])
     notes, posted, typed = await _keyed_run(monkeypatch)
     monkeypatch.setattr(textual.app.App, "on_event", textual.app.App.on_event.textual)
     textual_notes, textual_posted, textual_typed = await _keyed_run(monkeypatch)
@@ -446,13 +494,13 @@ async def _typed_in_one_burst(bursts: dict[str, list[str]]) -> tuple[dict[str, s
 
 
 async def test_keys_typed_in_one_burst_apply_in_the_order_typed(monkeypatch):
-    """guards.keep_typed_keys_in_order: an editing key (a binding of the Input or TextArea) takes
+    """The editing-keys-in-place fix: an editing key (a binding of the Input or TextArea) takes
     its place among the characters. Through Textual's own key handlers, the same bursts apply
     the editing keys after the characters that followed them (Textual issue #6605)."""
     from textual.widgets import Input, TextArea
 
     bursts = {"inp": ["1", "0", "5", "backspace", "0"], "area": ["a", "b", "left", "c", "escape"]}
-    install_guards()
+    textual_adapter.install(textual_adapter.TYPING_FIXES)
     typed, notes = await _typed_in_one_burst(bursts)
     assert typed == {"inp": "100", "area": "acb"}
     assert notes == ["escape"]                  # a key the widget does not bind still bubbles up
@@ -528,11 +576,11 @@ async def _burst_on_dialogs(keys: list[str], wait: float = 0.3) -> tuple[list[st
 
 
 async def test_keys_typed_ahead_of_a_dialog_go_into_it(monkeypatch):
-    """guards._keys_wait_for_their_screen: "r10" Enter in one packet answers the prompt that "r"
+    """The keys-wait-for-their-screen fix: "r10" Enter in one packet answers the prompt that "r"
     opens with 10, and "j42" Enter answers the prompt the table screen opens as it mounts with 42.
     Through Textual's own dispatch the keys after "j" go to the table screen, which has not opened
     the prompt yet: the "4" is lost there and the prompt answers 2."""
-    install_guards()
+    textual_adapter.install(textual_adapter.TYPING_FIXES)
     assert await _burst_on_dialogs(["r", "1", "0", "enter"]) == (["10"], [])
     assert await _burst_on_dialogs(["j", "4", "2", "enter"]) == (["42"], [])
     monkeypatch.setattr(textual.app.App, "_dispatch_message", textual.app.App._dispatch_message.textual)
@@ -542,8 +590,6 @@ async def test_keys_typed_ahead_of_a_dialog_go_into_it(monkeypatch):
 
 async def test_keys_typed_ahead_wait_for_a_screen_no_longer_than_the_limit(monkeypatch):
     """A screen that has not mounted after TYPEAHEAD_WAIT no longer holds the keys typed after it."""
-    from cardroom.ssh import guards
-
-    install_guards()
-    monkeypatch.setattr(guards, "TYPEAHEAD_WAIT", 0.1)
+    textual_adapter.install(textual_adapter.TYPING_FIXES)
+    monkeypatch.setattr(textual_adapter, "TYPEAHEAD_WAIT", 0.1)
     assert await _burst_on_dialogs(["s", "x"], wait=0.5) == ([], ["x"])

@@ -25,6 +25,9 @@ from cardroom.store.sqlite import SqliteStore
 from cardroom.tui.app import build_app
 from cardroom.tui.screens.table import TableScreen
 
+# The mirror serves railbirds of a server run as by default: Textual's fixes and speedups.
+pytestmark = pytest.mark.usefixtures("textual_speedups")
+
 SIZE = (100, 30)
 
 
@@ -64,7 +67,7 @@ class Session:
 
     def own_cells(self) -> list[list[tuple]]:
         """What this session's own app would draw now, on a fresh terminal."""
-        from cardroom.ssh.driver import full_frame
+        from cardroom.textual_adapter import full_frame
         t = Terminal(self.term.size)
         t.write(full_frame(self.app))
         return t.cells()

@@ -12,7 +12,7 @@ import pytest
 
 from ssh_helpers import PtyProgram, Screen, wait_for
 
-from cardroom import serve
+from cardroom import serve, textual_adapter
 from cardroom.config import config_from_dict
 
 TABLE = "Test Hold'em"
@@ -28,15 +28,20 @@ def _config(tmp_path, **server):
     return config_from_dict(data, tmp_path / "config.toml")
 
 
-@pytest.fixture
-async def room_server(tmp_path):
+@pytest.fixture(params=[True, False], ids=["speedups", "no-speedups"])
+async def room_server(tmp_path, request):
+    """Starts servers as `cardroom serve` does, once with Textual's speedups (the default) and
+    once without (`textual_speedups = false`): the fixes alone must serve the room right."""
     started = []
 
     async def start(**server):
+        server.setdefault("textual_speedups", request.param)
         served = await serve.start(_config(tmp_path, **server), host="127.0.0.1", port=0, data_dir=tmp_path)
         started.append(served)
+        assert set(textual_adapter.installed()) == set(textual_adapter.server_guards(server["textual_speedups"]))
         return served
 
+    start.speedups = request.param
     yield start
     for served in started:
         await serve.shutdown(served)
@@ -103,7 +108,7 @@ async def test_two_players_join_a_table_and_finish_a_hand(room_server):
 
 
 async def test_a_buy_in_typed_in_one_burst_with_a_backspace_is_the_amount_the_keys_say(room_server):
-    """Keys that arrive in one packet apply in the order typed (guards.keep_typed_keys_in_order):
+    """Keys that arrive in one packet apply in the order typed (the adapter's editing-keys-in-place fix):
     over the offered amount (selected), "105", backspace, "0", Enter buys in for $100. Textual
     alone applied the backspace after the last "0" had gone in, and bought in for $105."""
     served = await room_server()
@@ -122,7 +127,7 @@ async def test_a_buy_in_typed_in_one_burst_with_a_backspace_is_the_amount_the_ke
 async def test_a_join_and_buy_in_typed_ahead_in_one_packet_buys_in_for_the_amount_typed(room_server):
     """At the lobby, "j100" Enter in one packet (a fast typist or a paste) joins the first table and
     buys in for $100: the keys after "j" wait for the buy-in dialog that the table screen opens as
-    it mounts (guards._keys_wait_for_their_screen). They used to reach the table screen before the
+    it mounts (the adapter's keys-wait-for-their-screen fix). They used to reach the table screen before the
     dialog existed: the player sat down with nothing and no dialog."""
     served = await room_server()
     table = served.room.tables[TABLE]
@@ -256,23 +261,25 @@ async def test_admin_credit_kick_and_ban(room_server):
 
 
 async def test_a_players_own_action_is_painted_within_the_action(room_server, monkeypatch):
-    """The table screen paints right after its player's own action (driver.paint_now), not
+    """The table screen paints right after its player's own action (textual_adapter.paint_now), not
     after the four loop turns of Textual's repaint path, which wait behind every other session."""
-    import cardroom.ssh.driver as driver
     from cardroom.ssh.session import AppSession
+
+    if not room_server.speedups:
+        pytest.skip("painting at once is one of Textual's speedups")
 
     written: list[int] = []
     painted: list[tuple[str, int]] = []          # (whose app, bytes written inside the call)
     write = AppSession.write
     monkeypatch.setattr(AppSession, "write", lambda self, data: (written.append(len(data)), write(self, data))[1])
-    paint = driver.paint_now
+    paint = textual_adapter.paint_now
 
     def counted(app):
         before = len(written)
         paint(app)
         painted.append((app.client.name, len(written) - before))
 
-    monkeypatch.setattr(driver, "paint_now", counted)
+    monkeypatch.setattr(textual_adapter, "paint_now", counted)
     served = await room_server()
     table = served.room.tables[TABLE]
     a = await _sit_down(served, _key(), "alice")

@@ -44,6 +44,8 @@ async def _sit_down(served, name):
     await screen.wait_for("Tables")
     screen.send("j")
     await screen.wait_for("Buy in at")
+    # Auto Blind starts off (seed 000): turned on before buying in, so the hand deals unasked.
+    served.room.tables[TABLE].set_auto_blind(served.store.find(name).id, True)
     await asyncio.sleep(0.2)
     screen.send("\r")
     table = served.room.tables[TABLE]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cardroom.tui
 from cardroom.tui import UIOptions, build_app
+from cardroom.tui.dialogs.amount import AmountDialog
 from cardroom.tui.render import BadAmount, money, parse_amount
 from cardroom.tui.screens.lobby import LobbyScreen
 
@@ -29,9 +30,15 @@ def test_tui_imports_only_room_and_engine():
                 assert not n.startswith(("cardroom.store", "cardroom.ssh", "sqlite3", "asyncssh")), (path, n)
 
 
-@pytest.mark.parametrize("text,cents", [("12", 1200), ("12.5", 1250), ("$12.50", 1250), (" 0.25 ", 25)])
+@pytest.mark.parametrize("text,cents", [("12", 1200), ("12.5", 1250), ("$12.50", 1250), ("0.25", 25)])
 def test_amounts_people_mean(text, cents):
     assert parse_amount(text) == cents
+
+
+def test_the_amount_box_reads_the_amount_inside_the_spaces_typed_around_it():
+    """parse_amount reads an amount as config.toml and the admin console do (tests/test_money.py);
+    the spaces around what was typed in the box are the box's."""
+    assert AmountDialog("Bet", [], 100, 1, None).validate(" 0.25 ") == 25
 
 
 @pytest.mark.parametrize("text", ["1_000", "-5", "+5", "1e3", "\u0661\u0662", "12.505", "", "$", "1,000", "nan"])
@@ -91,7 +98,7 @@ async def test_the_bell_rings_on_my_turn_only_when_sound_is_on(world):
     for sound, rings in ((True, 1), (False, 0)):
         app = build_app(alice, options=UIOptions(sound=sound))
         count = []
-        app.bell = lambda: count.append(1)
+        app.bell = lambda count=count: count.append(1)
         async with app.run_test(size=SIZE) as pilot:
             await open_table(app, pilot)
             others_until(w, clients, alice)

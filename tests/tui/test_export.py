@@ -54,7 +54,7 @@ async def test_export_both_formats_with_only_my_cards(world):
         await pilot.press("p")
         await pilot.pause()
         phh = area.text
-        assert phh != stars and 'hand = "1001"' in phh and "PHH" in screen_text(app)
+        assert phh != stars and 'hand = 1001' in phh and "PHH" in screen_text(app)
         mine = format_cards(hole["alice"]).replace(" ", "")
         assert f'"d dh p3 {mine}"' in phh
         assert phh.count("????") == 2

@@ -25,12 +25,22 @@ Conventions (see also the reference at the end of this docstring):
   big blind's, `[10, 0]` the button's). Other patterns are refused as unsupported.
 - Variant codes: a structure letter (F fixed, S spread, P pot, N no limit) + the game's code:
   T, O, O/8, 7S, 7S/8, R, 5D, A5L1D, A5L3D, 2L1D, 2L3D. The standard's FT, NT, PO, FO/8, F7S, F7S/8,
-  FR, N2L1D, F2L3D come out exactly; the rest (FA5L1D, FA5L3D, F2L1D, F5D, PT, NO, SO/8, ...) follow
-  the same pattern. F/S use small_bet + big_bet (spread: the minimum and maximum bet), P/N min_bet
-  (= the big blind); stud games add bring_in.
+  FR, N2L1D, F2L3D come out exactly (pokerkit's `HandHistory` replays them); the rest (FA5L1D,
+  FA5L3D, F2L1D, F5D, PT, NO, SO/8, ...) follow the same pattern, as the spec asks of a new code,
+  and say so: the file's second line is a comment naming the code as not the standard's, and
+  `_cardroom_game` names the game in words (pokerkit loads such a file, and stops with a KeyError
+  naming the code as soon as it is replayed). F/S use small_bet + big_bet (spread: the minimum and
+  maximum bet), P/N min_bet (= the big blind); stud games add bring_in.
+- Time, currency, seats: `export_hand(..., when=start, currency="USD", seat_count=9)` writes the
+  spec's time, time_zone ("UTC"), day, month, year, currency (+ currency_symbol) and seat_count.
+  Play chips are currency "XXX" (NO_CURRENCY: ISO 4217's "no currency").
 - Table rules that change the outcome travel in user-defined `_cardroom_...` fields (cap, rake,
   show_all, must_raise_to_enter, draw rules). A file without them is played with no rake, a cap of
-  four bets and the house defaults otherwise.
+  four bets and the house defaults otherwise. The spec has no rake field: `_cardroom_rake` is the
+  rake taken (the `winnings` and `finishing_stacks` are after it, as the spec asks), and
+  `_cardroom_rake_percent`, `_cardroom_rake_cap`, `_cardroom_no_flop_no_drop` the rule: 5% of each
+  pot rounded down to the chip, at most the cap a hand. Pokerkit takes a rake as a function
+  (`HandHistory.loads(text, rake=...)`); without one it replays the stacks before the rake.
 - Actions: `d dh pN cards` (hole cards, also up cards and draw replacements), `d db cards`,
   `pN f`, `pN cc`, `pN cbr TO` (bet/raise/complete to a round total), `pN pb` (bring-in),
   `pN sd [discards]`, `pN sm [cards]` (no cards = muck). In a draw every player's `sd` is written
@@ -46,11 +56,12 @@ breaks a rule raises `PHHRuleError` naming the action number and the rule.
 from cardroom.engine.phh.errors import PHHError, PHHFormatError, PHHRuleError, UnsupportedPHH
 from cardroom.engine.phh.export import export_hand, player_order
 from cardroom.engine.phh.fields import (  # noqa: F401 - PREFIX, STRUCTURE_LETTERS: public names of the old module
-    PREFIX, STRUCTURE_LETTERS, parse_variant_code, variant_code,
+    NO_CURRENCY, PREFIX, STANDARD_CODES, STRUCTURE_LETTERS, parse_variant_code, variant_code,
 )
 from cardroom.engine.phh.replay import finishing_stacks, import_hand, replay, replay_file
 
 __all__ = [
     "PHHError", "PHHFormatError", "PHHRuleError", "UnsupportedPHH",
-    "export_hand", "import_hand", "player_order", "finishing_stacks", "replay", "replay_file", "variant_code", "parse_variant_code",
+    "NO_CURRENCY", "STANDARD_CODES", "export_hand", "import_hand", "player_order", "finishing_stacks",
+    "replay", "replay_file", "variant_code", "parse_variant_code",
 ]

@@ -10,7 +10,14 @@ from typing import Any
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD
 from cardroom.engine.hand import Hand, ante_posters
-from cardroom.engine.phh.fields import PREFIX, _to_units, variant_code
+from cardroom.engine.phh.fields import (
+    PREFIX,
+    STANDARD_CODES,
+    _to_units,
+    game_name,
+    variant_code,
+)
+from cardroom.engine.pokerstars import CURRENCIES
 from cardroom.engine.views import at_showdown
 
 
@@ -76,19 +83,39 @@ def player_order(hand: Hand) -> list[int]:
     return [(hand.button + 1 + i) % n for i in range(n)]
 
 
+def _when_fields(when: _dt.datetime) -> list[tuple[str, Any]]:
+    """The spec's time fields for the hand's start: a local time, its IANA zone, the date. Written
+    in UTC (an aware time is converted; a naive one is taken to be UTC already)."""
+    if when.tzinfo is not None:
+        when = when.astimezone(_dt.UTC)
+    return [("time", when.time().replace(microsecond=0, tzinfo=None)), ("time_zone", "UTC"),
+            ("day", when.day), ("month", when.month), ("year", when.year)]
+
+
+def _currency_fields(currency: str) -> list[tuple[str, Any]]:
+    """The spec's `currency` (ISO 4217; play chips are XXX, ISO's "no currency") and its symbol."""
+    if not (isinstance(currency, str) and len(currency) == 3 and currency.isascii() and currency.isupper()):
+        raise ValueError(f"currency must be a three-letter ISO 4217 code like \"USD\", not {currency!r}")
+    symbol = CURRENCIES.get(currency)
+    return [("currency", currency)] + ([("currency_symbol", symbol)] if symbol else [])
+
+
 def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int = 100,
-                comments: bool = True, **meta: Any) -> str:
+                comments: bool = True, when: _dt.datetime | None = None, currency: str | None = None,
+                **meta: Any) -> str:
     """The hand (finished or still running) as PHH TOML text.
 
     viewer: None writes every card (the dealer's history); a player index writes his history (other
     players' down cards as ??, but for those at the showdown, shown or mucked: seed 001).
-    cents_per_unit: 100 writes dollars, 1 integer cents. meta: optional PHH fields (table, hand,
-    time, event, currency, seat_count, ...) or user fields (names starting with '_'); `players`
-    and `seats` default to the hand's own.
+    cents_per_unit: 100 writes dollars, 1 integer cents. when: the hand's start (the spec's time,
+    time_zone, day, month, year, in UTC). currency: an ISO 4217 code (NO_CURRENCY, XXX, for play
+    chips). meta: optional PHH fields (table, hand, seat_count, event, ...) or user fields (names
+    starting with '_'); `players` and `seats` default to the hand's own.
     """
     if not isinstance(cents_per_unit, int) or isinstance(cents_per_unit, bool) or cents_per_unit <= 0:
         raise ValueError("cents_per_unit must be a positive integer")
     v, s, r, n = hand.variant, hand.structure, hand.rules, hand.n
+    code = variant_code(v, s)
     order = player_order(hand)
     pos = {p: i for i, p in enumerate(order)}          # engine index -> PHH index (0-based)
 
@@ -103,7 +130,7 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
         antes[pos[p]] = amt(s.ante)
     if n == 2:
         antes.reverse()       # reverse-assigned heads-up, as the blinds are (the spec)
-    fields: list[tuple[str, Any]] = [("variant", variant_code(v, s)), ("antes", antes)]
+    fields: list[tuple[str, Any]] = [("variant", code), ("antes", antes)]
     if v.bring_in:
         fields.append(("bring_in", amt(s.bring_in)))
     else:
@@ -117,6 +144,8 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
 
     lines = _export_actions(hand, order, who, amt, viewer, comments)
 
+    if when is not None:
+        fields += _when_fields(when)
     fields.append(("players", [hand.players[p].name for p in order]))
     fields.append(("seats", [hand.players[p].seat for p in order]))
     fields.append(("finishing_stacks", [amt(hand.stacks[p]) for p in order]))
@@ -125,11 +154,13 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
         for e in hand.events:
             if isinstance(e, ev.Awarded):
                 won[e.player] += e.amount
-        fields.append(("winnings", [amt(won[p]) for p in order]))
+        fields.append(("winnings", [amt(won[p]) for p in order]))   # after the rake, as the spec asks
+    if currency is not None:
+        fields += _currency_fields(currency)
     live = [hand.players[p].live_post for p in order]
     dead = [hand.players[p].dead_post for p in order]
     # The unit, always: a reader must not guess whether 2 is two dollars or two indivisible chips.
-    user: list[tuple[str, Any]] = [("cents_per_unit", cents_per_unit)]
+    user: list[tuple[str, Any]] = [("cents_per_unit", cents_per_unit), ("game", game_name(v, s))]
     if any(live):
         user.append(("live_posts", [amt(x) for x in live]))
     if any(dead):
@@ -159,11 +190,17 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
 
     title = meta.get("table")
     out = [f"# cardroom hand history{(' - ' + _comment(str(title))) if title is not None else ''}"]
+    if code not in STANDARD_CODES:
+        # Said before anything else: a reader that knows only the standard's games stops here.
+        out.append(f"# {code} ({game_name(v, s)}) is not one of the PHH standard's variants: cardroom's "
+                   "own code, on the standard's pattern")
     out += [f"{key} = {_toml_value(value)}" for key, value in required]
     out.append("actions = [")
     out.extend(lines)
     out.append("]")
     out += [f"{key} = {_toml_value(value)}" for key, value in optional]
+    out.append("# cardroom's own fields, which the standard lacks: the unit, the game, the table's rules, "
+               "the rake taken (the winnings and finishing stacks are after it)")
     out += [f"{PREFIX}{key} = {_toml_value(value)}" for key, value in user]
     return "\n".join(out) + "\n"
 

@@ -12,6 +12,12 @@ from cardroom.engine.phh.errors import PHHFormatError, UnsupportedPHH
 from cardroom.engine.variants import VARIANTS, Variant
 
 STRUCTURE_LETTERS = {FIXED: "F", SPREAD: "S", POT: "P", NO: "N"}
+STRUCTURE_NAMES = {FIXED: "Fixed-Limit", SPREAD: "Spread-Limit", POT: "Pot-Limit", NO: "No-Limit"}
+# The variant codes the PHH standard defines (phh-std required.rst, as pokerkit 0.7.7 reads them).
+# Our other games keep the same pattern (structure letter + game) as the standard asks of a new code.
+STANDARD_CODES = frozenset({"FT", "NT", "NS", "PO", "FO/8", "F7S", "F7S/8", "FR", "N2L1D", "F2L3D", "FB"})
+# ISO 4217's code for "no currency": the room's play chips.
+NO_CURRENCY = "XXX"
 _LETTER_STRUCTURES = {v: k for k, v in STRUCTURE_LETTERS.items()}
 _BY_BASE = {v.phh_base: v for v in VARIANTS.values()}
 PREFIX = "_cardroom_"
@@ -21,6 +27,11 @@ PREFIX = "_cardroom_"
 def variant_code(variant: Variant, structure: Structure) -> str:
     """FT, NT, PO, FO/8, F7S, FR, N2L1D, F2L3D ... (structure letter + the game's PHH code)."""
     return STRUCTURE_LETTERS[structure.kind] + variant.phh_base
+
+
+def game_name(variant: Variant, structure: Structure) -> str:
+    """'No-Limit Texas Hold'em': the game in words, for readers that do not know a code."""
+    return f"{STRUCTURE_NAMES[structure.kind]} {variant.name}"
 
 
 def parse_variant_code(code: str) -> tuple[Variant, str]:

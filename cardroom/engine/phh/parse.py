@@ -23,7 +23,12 @@ from cardroom.engine.betting import (
 from cardroom.engine.cards import RANKS, SUITS, Card
 from cardroom.engine.hand import Player, ante_posters
 from cardroom.engine.phh.errors import PHHFormatError, UnsupportedPHH
-from cardroom.engine.phh.fields import PREFIX, _to_cents, parse_variant_code
+from cardroom.engine.phh.fields import (
+    NO_CURRENCY,
+    PREFIX,
+    _to_cents,
+    parse_variant_code,
+)
 from cardroom.engine.variants import Variant
 
 _PROTECT = re.compile(r"^#\s*cardroom:\s*p(\d+)\s+protected all-in\s*$")
@@ -226,10 +231,10 @@ _AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_
 def chips_per_unit(data: dict, actions: list[_Action]) -> int:
     """How many of the file's smallest chips (the engine's indivisible unit) make one unit of its
     amounts: the unit the file names (our own `_cardroom_cents_per_unit`, or its `currency`'s minor
-    unit: USD 100, JPY 1); else cents if it carries our own `_cardroom_` fields (an export from
-    before the unit was always written); else, if every amount is a whole number, one unit is one
-    indivisible chip (as pokerkit reads it: a pot of 1083 splits 542 + 541, never 541.5 each);
-    else cents."""
+    unit: USD 100, JPY 1; XXX, ISO's "no currency", names none); else cents if it carries our own
+    `_cardroom_` fields (an export from before the unit was always written); else, if every amount
+    is a whole number, one unit is one indivisible chip (as pokerkit reads it: a pot of 1083 splits
+    542 + 541, never 541.5 each); else cents."""
     if PREFIX + "cents_per_unit" in data:
         cpu = _user(data, "cents_per_unit", int, 100)
         if cpu <= 0:
@@ -239,7 +244,8 @@ def chips_per_unit(data: dict, actions: list[_Action]) -> int:
     if currency is not None:
         if not (isinstance(currency, str) and len(currency) == 3 and currency.isascii() and currency.isupper()):
             raise PHHFormatError(f"currency must be a three-letter ISO 4217 code like \"USD\", not {currency!r}")
-        return 10 ** _MINOR_DIGITS.get(currency, 2)
+        if currency != NO_CURRENCY:          # play chips name no unit: read on
+            return 10 ** _MINOR_DIGITS.get(currency, 2)
     if any(key.startswith(PREFIX) for key in data):
         return 100
     amounts: list[Any] = [a.amount for a in actions if a.verb == "cbr"]

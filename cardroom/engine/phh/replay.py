@@ -268,9 +268,9 @@ class _Replayer:
             a = self.shows.pop(p)
             try:
                 if a.cards or a.dash:
-                    self._step(lambda h: h.show(p))
+                    self._step(lambda h, p=p: h.show(p))
                 else:
-                    self._step(lambda h: h.muck(p))
+                    self._step(lambda h, p=p: h.muck(p))
             except IllegalAction as e:
                 raise PHHRuleError(f"action {a.number} ({a.text!r}): {e}") from None
             self._sync()

@@ -56,8 +56,10 @@ class AmountDialog(ModalScreen[int | None]):
         self.query_one("#error", Static).update(Text(text, "bold red"))
 
     def validate(self, text: str) -> int | None:
+        """The box's text -> cents, or None with the refusal shown. A space typed before or after
+        the amount is the box's edge, not the amount (as shell words are to the admin console)."""
         try:
-            cents = parse_amount(text)
+            cents = parse_amount(text.strip())
         except BadAmount as e:
             self.error(str(e))
             return None

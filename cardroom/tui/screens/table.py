@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import AUTO_LABELS, RoomError, TableView
+from cardroom.textual_adapter import toasts
 from cardroom.tui.dialogs.amount import buy_in_dialog, wager_dialog
 from cardroom.tui.dialogs.confirm import Confirm
 from cardroom.tui.dialogs.options import OptionsDialog
@@ -139,7 +140,7 @@ class TableScreen(Screen):
         self.set_interval(1.0, self._tick)
         if self._buy_in_on_mount:
             # Pushed while this screen mounts, so keys typed ahead ("j100" Enter) wait for the
-            # dialog instead of reaching the table (guards._keys_wait_for_their_screen).
+            # dialog instead of reaching the table (textual_adapter: keys-wait-for-their-screen).
             self.action_buy_in(just_seated=True)
 
     def on_screen_resume(self) -> None:
@@ -509,7 +510,7 @@ class TableScreen(Screen):
                "You are watching this table: press j to take a seat" if v.my_seat is None else
                "You are not in this hand" if not v.my_cards else "It is not your turn")
         # Keys pressed again while waiting add no second copy of a toast still on screen.
-        if not any(n.message == why for n in self.app._notifications):
+        if not any(n.message == why for n in toasts(self.app)):
             self.notify(why, severity="warning")
 
     def action_fold(self) -> None:

@@ -149,7 +149,7 @@ class Felt(TextLines):
                 strips.extend(Strip.blank(width, base) for _ in range(h))
                 continue
             blocks = []
-            for c, x, w in row:
+            for c, _x, w in row:
                 if c == 0:
                     blocks.append([Strip.blank(w, base)] * h)
                     continue

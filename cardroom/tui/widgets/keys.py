@@ -51,7 +51,7 @@ class KeyFooter(TextLines):
     def _build(self, width: int) -> list[Text]:
         groups: dict = {}
         entries: list = []
-        for key, active in self.screen.active_bindings.items():
+        for active in self.screen.active_bindings.values():
             b = active.binding
             if not b.show or b.system:
                 continue
