@@ -95,6 +95,28 @@ def test_a_settlement_that_stays_refused_is_retried_then_the_hand_is_void_and_th
     assert clock.run_until(lambda: t.hand is not None and not t.hand.over and t.hand_id != hand_id)
 
 
+def test_a_shutdown_countdown_waits_for_the_last_hands_settlement_to_be_recorded(busy_room):
+    """`shutdown in`: the room stops when every hand is settled. A hand that is over on screen
+    but whose settlement the store is still retrying is not settled: stopping then would void it."""
+    room, clock, store = busy_room()
+    clients = seat_players(room, names=("alice", "bob"))
+    t, folder = _to_the_last_action(room, clock, clients)
+    hand_id = t.hand_id
+    stopped = []
+    room.shutdown_in(1.0, lambda: stopped.append(clock.now()))
+    held = Held(store.path)
+    try:
+        folder.act("T", "fold")
+        assert t.hand.over and t._recording               # refused once: a retry is due
+        clock.advance(1.0)                                # the countdown ends meanwhile
+        assert room.draining and not stopped
+        assert store.get_hand(hand_id).status == "in_progress"
+    finally:
+        held.release()
+    assert clock.run_until(lambda: bool(stopped), limit=30)
+    assert store.get_hand(hand_id).status == "settled" and t.hand_id == hand_id
+    conserved(store)
+
 def test_a_settlement_refused_once_is_recorded_on_a_retry_and_the_winner_paid(busy_room):
     room, clock, store = busy_room()
     clients = seat_players(room, names=("alice", "bob"))
