@@ -234,6 +234,57 @@ def test_a_login_while_the_database_stays_busy_gets_a_clear_message(busy_room):
     assert asyncio.run(room.login("newcomer", "SHA256:newcomerskey")).name == "newcomer"
 
 
+
+class LaterWriter:
+    """The writer thread's order without the thread: writes wait until `flush()` (a fake clock
+    cannot wait for a real thread)."""
+
+    def __init__(self) -> None:
+        self.queued = []
+
+    def submit(self, call, then) -> None:
+        self.queued.append((call, then))
+
+    async def run(self, call):
+        return call()
+
+    def flush(self) -> None:
+        while self.queued:
+            call, then = self.queued.pop(0)
+            try:
+                result = call()
+            except Exception as e:  # noqa: BLE001 - an outcome, as from the thread
+                then(None, e)
+            else:
+                then(result, None)
+
+
+def test_a_buy_in_refused_after_the_player_dropped_gives_the_empty_seat_back_after_the_grace(tmp_path):
+    """Dropped while his buy-in was on its way: the seat had chips coming, so no grace started.
+    The store then refused the buy-in: the seat is empty and its player away, and it is given
+    back after the grace, as if he had dropped with the buy-in dialog open."""
+    store = SqliteStore(tmp_path / "room.sqlite3", busy_timeout_ms=50)
+    clock, writer = FakeClock(), LaterWriter()
+    room = Room([table_settings()], store, clock, writer=writer)
+    try:
+        carol = room.connect("carol")
+        carol.join("T")
+        carol.buy_in("T", 10_000)                       # with the writer ...
+        carol.close()                                   # ... when the connection drops
+        table = room.tables["T"]
+        held = Held(store.path)
+        try:
+            writer.flush()                              # refused: the database is held
+        finally:
+            held.release()
+        assert table.seat_of(carol.account_id).stack == 0
+        clock.advance(table.settings.sit_out_limit + 1)
+        assert table.seat_of(carol.account_id) is None
+        assert store.balance(carol.account_id) == 100_000
+        conserved(store)
+    finally:
+        store.close()
+
 # ------------------------------------------------------------------ the server's writer thread
 
 
