@@ -15,12 +15,10 @@ import ipaddress
 import logging
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import asyncssh
-
-MAX_AUTH_ATTEMPTS = 6
 
 from cardroom import textual_adapter
 from cardroom.ssh.extras import Extras
@@ -30,6 +28,8 @@ from cardroom.ssh.logbudget import install_log_budget
 from cardroom.ssh.session import AppFactory, AppSession
 
 log = logging.getLogger("cardroom.ssh")
+
+MAX_AUTH_ATTEMPTS = 6
 
 Authorize = Callable[[str, asyncssh.SSHKey], "bool | Awaitable[bool]"]
 
@@ -353,7 +353,8 @@ class CardroomSSHServer:
         for server in list(registry.connections):
             server.disconnect()
         deadline = asyncio.get_running_loop().time() + 1.0
-        while registry.connections and asyncio.get_running_loop().time() < deadline:
+        # Polled: a connection leaves the registry from asyncssh's own callbacks, which set no event.
+        while registry.connections and asyncio.get_running_loop().time() < deadline:  # noqa: ASYNC110
             await asyncio.sleep(0.02)
         for server in list(registry.connections):
             server.abort()

@@ -17,7 +17,7 @@ SPACED = "Planet Hold'em $2/$4"
 class Admin:
     """A room with two tables, an admin account and a context for its commands."""
 
-    def __init__(self, make_room):
+    def __init__(self, make_room):  # noqa: F811 - the fixture imported above, passed in
         self.room, self.clock = make_room(table_settings("T"), table_settings(SPACED))
         self.store = self.room.store
         self.boss = self.room.connect("boss", BOSS_FP)
@@ -60,5 +60,5 @@ class Admin:
 
 
 @pytest.fixture
-def admin(make_room):
+def admin(make_room):  # noqa: F811 - the room tests' fixture, imported above
     return Admin(make_room)

@@ -128,7 +128,7 @@ def crash_run(tmp_path: Path, seed: int, kills: int, budget: float) -> dict:
     figures = {"kills": 0, "voided": 0, "kills_in_startup": 0, "settled": 0}
     started = time.monotonic()
     expected_void: list[str] = []
-    for k in range(kills):
+    for _ in range(kills):
         if time.monotonic() - started > budget and figures["kills"] >= 20:
             break
         w = Worker(db, rng.getrandbits(32))
