@@ -16,18 +16,19 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
 from cardroom.engine.variants import UnknownVariant, find_variant
-from cardroom.room.api import AUTO_LABELS, RoomError, TableView
+from cardroom.room.api import RoomError, TableView
 from cardroom.textual_adapter import toasts
 from cardroom.tui.dialogs.amount import buy_in_dialog, wager_dialog
 from cardroom.tui.dialogs.confirm import Confirm
 from cardroom.tui.dialogs.options import OptionsDialog
 from cardroom.tui.render import money
+from cardroom.tui.screens import table_keys
+from cardroom.tui.screens.table_keys import AUTO_KEYS, VERBS, asked_post_or_wait
 from cardroom.tui.widgets.bars import ActionBar, AutoBar, Chip
 from cardroom.tui.widgets.card import HandCard
 from cardroom.tui.widgets.chat import ChatInput, ChatLog, ChatPane
@@ -36,62 +37,10 @@ from cardroom.tui.widgets.felt import Felt
 from cardroom.tui.widgets.hand import MyHand
 from cardroom.tui.widgets.keys import KeyFooter
 
-HOLD = Binding.Group("Hold", compact=True)
-AUTO = Binding.Group("Auto")
-# (auto action, key, label): Ask Me on "a", the others on F2..F6.
-AUTO_KEYS = (("ask", "a", AUTO_LABELS["ask"]), ("check/fold", "f2", AUTO_LABELS["check/fold"]),
-             ("check/call", "f3", AUTO_LABELS["check/call"]), ("bet/call", "f4", AUTO_LABELS["bet/call"]),
-             ("raise", "f5", AUTO_LABELS["raise"]), ("fold", "f6", AUTO_LABELS["fold"]))
-TURN_ACTIONS = {"fold", "check", "call", "bring_in", "wager", "tap", "draw"}
-
-
-def _asked_post_or_wait(view: TableView) -> bool:
-    """The p / w question: back after missing the blinds, or new in a game under way."""
-    return view.missed_blinds or view.new_player
-
 
 class TableScreen(Screen):
     AUTO_FOCUS = None
-    # A key with several bindings runs the first one that check_action allows: the blind questions
-    # come before the other uses of Enter, Esc and w (and only work while asked).
-    BINDINGS = [
-        *[Binding(str(i + 1), f"hold({i})", "Hold", group=HOLD) for i in range(5)],
-        Binding("enter", "post_blind(True)", "Post blind"),
-        Binding("enter", "draw", "Draw"),
-        Binding("f", "fold", "Fold"),
-        Binding("c", "check", "Check"),
-        Binding("c", "call", "Call"),
-        Binding("c", "bring_in", "Bring in"),
-        Binding("r", "wager('bet')", "Bet"),
-        Binding("r", "wager('raise')", "Raise"),
-        Binding("r", "wager('complete')", "Complete"),
-        Binding("space", "tap", "Tap"),
-        # Last for their keys: a betting key that is dimmed now still answers, saying why.
-        Binding("f", "refused('fold')", show=False),
-        Binding("c", "refused('call')", show=False),
-        Binding("r", "refused('raise')", show=False),
-        Binding("space", "refused('check')", show=False),
-        Binding("enter", "refused('draw')", show=False),
-        *[Binding(key, f"auto('{auto}')", label, group=AUTO) for auto, key, label in AUTO_KEYS],
-        Binding("j", "join", "Join"),
-        Binding("p", "post_missed(True)", "Post now"),
-        Binding("w", "post_missed(False)", "Wait for big blind"),
-        Binding("w", "wait_list", "Wait list"),
-        Binding("b", "buy_in", "Buy in"),
-        Binding("s", "sit('out')", "Sit out"),
-        Binding("s", "sit('in')", "Sit in"),
-        Binding("l", "leave", "Leave"),
-        Binding("t", "chat(False)", "Chat"),
-        Binding("d", "chat(True)", "Dealer", show=False),
-        Binding("h", "history", "History"),
-        Binding("question_mark", "help", "Help"),
-        Binding("o", "options", "Options"),
-        Binding("m", "money", "My Money"),
-        Binding("escape", "post_blind(False)", "Sit out"),
-        Binding("escape", "lobby", "Lobby", show=False),
-        Binding("right_square_bracket", "next_table", "Next table"),
-        Binding("ctrl+n", "next_table", "Next table", show=False),
-    ]
+    BINDINGS = table_keys.BINDINGS     # each key, what it does and when: table_keys.KEYS
 
     def __init__(self, table: str, *, buy_in: bool = False) -> None:
         super().__init__()
@@ -204,7 +153,7 @@ class TableScreen(Screen):
         self._message = view.message
         others = self._show_others()
         # The footer rebuilds itself on refresh_bindings: only when what the keys do has changed.
-        if not _asked_post_or_wait(view):
+        if not asked_post_or_wait(view):
             self.post_missed = None
         keys = (view.legal, view.my_seat, view.sitting_out, view.buy_in is None, len(view.my_cards),
                 any(s.status == "empty" and not s.held_for for s in view.seats), bool(others),
@@ -288,7 +237,7 @@ class TableScreen(Screen):
         self.query_one(MyHand).show(tuple(v.my_cards), self.holds if holdable else frozenset(), label, holdable)
         self._show_clock(0.0)
         self._show_prompt()
-        items, note = self._action_items()
+        items, note = table_keys.action_items(self)
         self.query_one(ActionBar).show(items, note)
         self.query_one(AutoBar).show(v.auto_action, v.my_seat is not None)
         self.query_one(ChatPane).show(v.chat)
@@ -334,122 +283,17 @@ class TableScreen(Screen):
             box.display = text is not None
             box.update(text if text is not None else "")
 
-    def _action_items(self) -> tuple[tuple, str]:
-        v, lg = self.view, self.view.legal
-        if lg is None and v.my_seat is not None and v.blind_prompt:
-            return (("enter", f"Post {money(v.blind_prompt)}", "post_blind(True)"),
-                    ("esc", "Sit out", "post_blind(False)")), "Post your blind to play this hand"
-        if lg is None and v.my_seat is not None and _asked_post_or_wait(v) and v.buy_in is None:
-            items = (("p", "Post missed blinds now" if v.missed_blinds else "Post a big blind now",
-                      "post_missed(True)"),
-                     ("w", "Wait for the big blind", "post_missed(False)"))
-            if v.sitting_out:
-                items = (("s", "Sit in", "sit('in')"),) + items
-            # The line follows the answer given (a play-tester read "Waiting for the big blind"
-            # after pressing p); "when you may": not while between the button and the big blind.
-            return items, ("You are sitting out" if v.sitting_out else
-                           "You will post when you may" if self.post_missed else
-                           "Waiting for the big blind" if self.post_missed is False else
-                           "You missed the blinds" if v.missed_blinds else "New here")
-        if lg is None:
-            if v.my_seat is None:
-                if self.app.hotseat is not None:
-                    return (), "Waiting for the next decision"
-                free = any(s.status == "empty" and not s.held_for for s in v.seats)
-                return ((("j", "Join", "join"),) if free else (("w", "Wait list", "wait_list"),)), \
-                    "You are watching"
-            if v.buy_in is not None:
-                return (("b", "Buy in", "buy_in"),), "Buy in to play"
-            if v.sitting_out:
-                return (("s", "Sit in", "sit('in')"),), "You are sitting out"
-            acting = next((s.name for s in v.seats if s.number == v.acting_seat), None)
-            if acting:
-                return (), f"{acting} to act"
-            return (), "Waiting for the next hand" if v.phase in ("waiting", "done") else ""
-        if lg.phase == "draw":
-            n = self._discard_count()
-            label = "Stand pat" if n == 0 else f"Draw {n}"
-            return (("1-5", "Hold", "hold(0)"), ("enter", label, "draw"), ("space", "Stand pat", "tap")), \
-                f"You may draw up to {lg.max_draw}"
-        items = []
-        if lg.fold:
-            items.append(("f", "Fold", "fold"))
-        if lg.bring_in:
-            items.append(("c", f"Bring in {money(lg.bring_in)}", "bring_in"))
-        elif lg.check:
-            items.append(("c", "Check", "check"))
-        elif lg.can_call:
-            me = self.my_seat_state()
-            all_in = " all-in" if me is not None and lg.call >= me.stack else ""
-            items.append(("c", f"Call {money(lg.call)}{all_in}", "call"))
-        if lg.min_to:
-            verb = {"bet": "Bet", "raise": "Raise to", "complete": "Complete to"}.get(lg.raise_kind, "Bet")
-            amount = money(lg.min_to) if lg.min_to == lg.max_to else f"{money(lg.min_to)}-{money(lg.max_to)}"
-            items.append(("r", f"{verb} {amount}", f"wager('{lg.raise_kind or 'bet'}')"))
-        if lg.check:
-            items.append(("space", "Tap", "tap"))
-        return tuple(items), "Your turn"
-
-    def _discard_count(self) -> int:
+    def discard_count(self) -> int:
         return sum(1 for i in range(len(self.view.my_cards)) if i not in self.holds)
+
+    @property
+    def seated_elsewhere(self) -> bool:
+        """Seated at another table too, as the multi-tabling line last showed."""
+        return bool(self._others and self._others[0])
 
     # ------------------------------------------------------------------ which keys work now
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        v, lg = self.view, self.view.legal
-        seated = v.my_seat is not None
-        if action == "post_blind":
-            return seated and bool(v.blind_prompt)
-        if action == "post_missed":
-            return seated and _asked_post_or_wait(v) and not v.blind_prompt
-        if action == "hold":
-            if not self.is_draw_game:
-                return False   # nothing to hold in a game without a draw: not in the footer
-            return None if not v.my_cards else (parameters[0] < len(v.my_cards) or None)
-        if action == "draw":
-            return True if (lg is not None and lg.phase == "draw") else (None if self.is_draw_game else False)
-        if action == "fold":
-            return True if (lg is not None and lg.fold) else None
-        if action == "check":
-            if lg is None:
-                return None
-            return lg.phase == "bet" and lg.check and not lg.bring_in
-        if action == "call":
-            return lg is not None and lg.phase == "bet" and not lg.check and lg.can_call and not lg.bring_in
-        if action == "bring_in":
-            return lg is not None and bool(lg.bring_in)
-        if action == "wager":
-            kind = parameters[0] if parameters else "bet"
-            if lg is None or not lg.min_to:
-                # Dimmed under the word that fits: facing a bet (capped, or only a call left after
-                # a short all-in) it is a raise that cannot be made, not a bet.
-                dimmed = "raise" if lg is not None and lg.phase == "bet" and not lg.check else "bet"
-                return None if kind == dimmed else False
-            return (lg.raise_kind or "bet") == kind
-        if action == "tap":
-            return True if lg is not None else None
-        if action == "refused":
-            # Reached only when the key's own bindings are off; Enter is the draw's key only.
-            return parameters[0] != "draw" or self.is_draw_game
-        if action == "auto":
-            return True if seated else False
-        if action == "join":
-            return not seated and self.app.hotseat is None
-        if action == "wait_list":
-            return (not seated and self.app.hotseat is None
-                    and not any(s.status == "empty" and not s.held_for for s in v.seats))
-        if action == "buy_in":
-            return seated and v.buy_in is not None
-        if action == "sit":
-            if not seated:
-                return None if parameters and parameters[0] == "out" else False
-            return (parameters[0] == "in") == v.sitting_out if parameters else True
-        if action == "leave":
-            return True if seated else None
-        if action == "lobby":
-            return self.app.hotseat is None
-        if action == "next_table":
-            return bool(self._others and self._others[0])
-        return True
+        return table_keys.key_works(self, action, parameters)
 
     # ------------------------------------------------------------------ intents
     def _do(self, fn, *args, **kw) -> bool:
@@ -558,7 +402,7 @@ class TableScreen(Screen):
         self.app.push_screen(dialog, answer)
 
     def _confirm_wager(self, kind: str, amount: int) -> None:
-        verb = {"bet": "Bet", "raise": "Raise to", "complete": "Complete to"}.get(kind, "Bet")
+        verb = VERBS.get(kind, "Bet")
         me = self.my_seat_state()
         # The only raise left may be the whole stack (a short stack facing a raise): say so, as
         # the dealer will ("and is all-in"), before it is made.
@@ -582,7 +426,7 @@ class TableScreen(Screen):
     def action_post_missed(self, post: bool = True) -> None:
         """Missed blinds (or new here): post as soon as I may (True) or wait for the big blind (False)."""
         v = self.view
-        if not _asked_post_or_wait(v):
+        if not asked_post_or_wait(v):
             return
         if self._do(self.app.client.post_or_wait, self.table, post):
             if post and v.sitting_out:
