@@ -252,31 +252,8 @@ class TableScreen(Screen):
             left = max(0.0, left - elapsed)
         self.query_one(Countdown).show(acting.name if acting else None, left, v.countdown, total)
 
-    def prompt_text(self) -> Text | None:
-        """The question the table puts to me now (the blind, or missed blinds), or None."""
-        v = self.view
-        if v.my_seat is None:
-            return None
-        if v.blind_prompt:
-            return Text.assemble((f"Post the blind of {money(v.blind_prompt)}?", "bold"),
-                                 " [Enter] post  [Esc] sit out")
-        if v.missed_blinds:
-            live, dead = v.missed_posts
-            cost = f"{money(live)} + {money(dead)} dead" if live else f"{money(dead)} dead"
-            t = Text.assemble((f"You missed the {'blinds' if live else 'small blind'}:", "bold"),
-                              f"  [p] Post {cost}  [w] Wait for the big blind")
-            posting = "   (you will post them)"
-        elif v.new_player:
-            t = Text.assemble(("New here:", "bold"), "  [p] Post the big blind now  [w] Wait for it")
-            posting = "   (you will post)"
-        else:
-            return None
-        if self.post_missed is not None:
-            t.append(posting if self.post_missed else "   (you will wait)", "italic")
-        return t
-
     def _show_prompt(self) -> None:
-        text = self.prompt_text()
+        text = table_keys.question(self.view, self.post_missed)
         if text != self._prompt:
             self._prompt = text
             box = self.query_one("#table-prompt", Static)

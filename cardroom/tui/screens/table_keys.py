@@ -1,6 +1,7 @@
 """The table screen's keys, each written once (`KEYS`): the key, its action, its footer and palette
 label, when it works, and its chip on the action bar. TableScreen's BINDINGS, check_action and
 action bar are all read from this table, so a new key is one line here (and its action_ method).
+The question line above the action bar (`question`), whose answers are keys, is here too.
 
 The functions here read the screen they are given (`s`: a TableScreen): its view, holds and
 answers; this module does not import the screen."""
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
+from rich.text import Text
 from textual.actions import parse
 from textual.binding import Binding
 
@@ -48,6 +50,30 @@ def situation(s) -> str:
     if v.buy_in is not None:
         return "buy_in"
     return "sitting_out" if v.sitting_out else "waiting"
+
+
+def question(view: TableView, post_missed: bool | None) -> Text | None:
+    """The question the table puts to me now (the blind, or missed blinds), or None; its keys
+    (Enter / Esc, p / w) are in KEYS. post_missed: my answer so far (None: not yet)."""
+    if view.my_seat is None:
+        return None
+    if view.blind_prompt:
+        return Text.assemble((f"Post the blind of {money(view.blind_prompt)}?", "bold"),
+                             " [Enter] post  [Esc] sit out")
+    if view.missed_blinds:
+        live, dead = view.missed_posts
+        cost = f"{money(live)} + {money(dead)} dead" if live else f"{money(dead)} dead"
+        t = Text.assemble((f"You missed the {'blinds' if live else 'small blind'}:", "bold"),
+                          f"  [p] Post {cost}  [w] Wait for the big blind")
+        posting = "   (you will post them)"
+    elif view.new_player:
+        t = Text.assemble(("New here:", "bold"), "  [p] Post the big blind now  [w] Wait for it")
+        posting = "   (you will post)"
+    else:
+        return None
+    if post_missed is not None:
+        t.append(posting if post_missed else "   (you will wait)", "italic")
+    return t
 
 
 class Key(NamedTuple):
