@@ -97,6 +97,7 @@ class Key(NamedTuple):
         return Binding(self.key, self.action, self.label, show=self.show, group=self.group)
 
 
+# ---- when each key works (check_action)
 def _hold(s, i: int) -> bool | None:
     if not s.is_draw_game:
         return False   # nothing to hold in a game without a draw: not in the footer
@@ -195,8 +196,9 @@ def _elsewhere(s) -> bool:
     return s.seated_elsewhere
 
 
-def _on(situation_: str, label: str) -> Callable[..., str | None]:
-    return lambda s, now: label if now == situation_ else None
+def _on(shown_in: str, label: str) -> Callable[..., str | None]:
+    """A chip with a fixed label, shown in one situation."""
+    return lambda s, now: label if now == shown_in else None
 
 
 # A key with several bindings runs the first one that `when` allows: the blind questions come
