@@ -16,18 +16,19 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
 from cardroom.engine.variants import UnknownVariant, find_variant
-from cardroom.room.api import AUTO_LABELS, RoomError, TableView
-from cardroom.textual_adapter import toasts
-from cardroom.tui.dialogs.amount import buy_in_dialog, wager_dialog
+from cardroom.room.api import RoomError, TableView
+from cardroom.tui.dialogs.amount import buy_in_dialog
 from cardroom.tui.dialogs.confirm import Confirm
 from cardroom.tui.dialogs.options import OptionsDialog
 from cardroom.tui.render import money
+from cardroom.tui.screens import table_keys
+from cardroom.tui.screens.table_actions import HandActions
+from cardroom.tui.screens.table_keys import AUTO_KEYS, asked_post_or_wait
 from cardroom.tui.widgets.bars import ActionBar, AutoBar, Chip
 from cardroom.tui.widgets.card import HandCard
 from cardroom.tui.widgets.chat import ChatInput, ChatLog, ChatPane
@@ -36,62 +37,10 @@ from cardroom.tui.widgets.felt import Felt
 from cardroom.tui.widgets.hand import MyHand
 from cardroom.tui.widgets.keys import KeyFooter
 
-HOLD = Binding.Group("Hold", compact=True)
-AUTO = Binding.Group("Auto")
-# (auto action, key, label): Ask Me on "a", the others on F2..F6.
-AUTO_KEYS = (("ask", "a", AUTO_LABELS["ask"]), ("check/fold", "f2", AUTO_LABELS["check/fold"]),
-             ("check/call", "f3", AUTO_LABELS["check/call"]), ("bet/call", "f4", AUTO_LABELS["bet/call"]),
-             ("raise", "f5", AUTO_LABELS["raise"]), ("fold", "f6", AUTO_LABELS["fold"]))
-TURN_ACTIONS = {"fold", "check", "call", "bring_in", "wager", "tap", "draw"}
 
-
-def _asked_post_or_wait(view: TableView) -> bool:
-    """The p / w question: back after missing the blinds, or new in a game under way."""
-    return view.missed_blinds or view.new_player
-
-
-class TableScreen(Screen):
+class TableScreen(HandActions, Screen):
     AUTO_FOCUS = None
-    # A key with several bindings runs the first one that check_action allows: the blind questions
-    # come before the other uses of Enter, Esc and w (and only work while asked).
-    BINDINGS = [
-        *[Binding(str(i + 1), f"hold({i})", "Hold", group=HOLD) for i in range(5)],
-        Binding("enter", "post_blind(True)", "Post blind"),
-        Binding("enter", "draw", "Draw"),
-        Binding("f", "fold", "Fold"),
-        Binding("c", "check", "Check"),
-        Binding("c", "call", "Call"),
-        Binding("c", "bring_in", "Bring in"),
-        Binding("r", "wager('bet')", "Bet"),
-        Binding("r", "wager('raise')", "Raise"),
-        Binding("r", "wager('complete')", "Complete"),
-        Binding("space", "tap", "Tap"),
-        # Last for their keys: a betting key that is dimmed now still answers, saying why.
-        Binding("f", "refused('fold')", show=False),
-        Binding("c", "refused('call')", show=False),
-        Binding("r", "refused('raise')", show=False),
-        Binding("space", "refused('check')", show=False),
-        Binding("enter", "refused('draw')", show=False),
-        *[Binding(key, f"auto('{auto}')", label, group=AUTO) for auto, key, label in AUTO_KEYS],
-        Binding("j", "join", "Join"),
-        Binding("p", "post_missed(True)", "Post now"),
-        Binding("w", "post_missed(False)", "Wait for big blind"),
-        Binding("w", "wait_list", "Wait list"),
-        Binding("b", "buy_in", "Buy in"),
-        Binding("s", "sit('out')", "Sit out"),
-        Binding("s", "sit('in')", "Sit in"),
-        Binding("l", "leave", "Leave"),
-        Binding("t", "chat(False)", "Chat"),
-        Binding("d", "chat(True)", "Dealer", show=False),
-        Binding("h", "history", "History"),
-        Binding("question_mark", "help", "Help"),
-        Binding("o", "options", "Options"),
-        Binding("m", "money", "My Money"),
-        Binding("escape", "post_blind(False)", "Sit out"),
-        Binding("escape", "lobby", "Lobby", show=False),
-        Binding("right_square_bracket", "next_table", "Next table"),
-        Binding("ctrl+n", "next_table", "Next table", show=False),
-    ]
+    BINDINGS = table_keys.BINDINGS     # each key, what it does and when: table_keys.KEYS
 
     def __init__(self, table: str, *, buy_in: bool = False) -> None:
         super().__init__()
@@ -204,7 +153,7 @@ class TableScreen(Screen):
         self._message = view.message
         others = self._show_others()
         # The footer rebuilds itself on refresh_bindings: only when what the keys do has changed.
-        if not _asked_post_or_wait(view):
+        if not asked_post_or_wait(view):
             self.post_missed = None
         keys = (view.legal, view.my_seat, view.sitting_out, view.buy_in is None, len(view.my_cards),
                 any(s.status == "empty" and not s.held_for for s in view.seats), bool(others),
@@ -288,7 +237,7 @@ class TableScreen(Screen):
         self.query_one(MyHand).show(tuple(v.my_cards), self.holds if holdable else frozenset(), label, holdable)
         self._show_clock(0.0)
         self._show_prompt()
-        items, note = self._action_items()
+        items, note = table_keys.action_items(self)
         self.query_one(ActionBar).show(items, note)
         self.query_one(AutoBar).show(v.auto_action, v.my_seat is not None)
         self.query_one(ChatPane).show(v.chat)
@@ -303,153 +252,25 @@ class TableScreen(Screen):
             left = max(0.0, left - elapsed)
         self.query_one(Countdown).show(acting.name if acting else None, left, v.countdown, total)
 
-    def prompt_text(self) -> Text | None:
-        """The question the table puts to me now (the blind, or missed blinds), or None."""
-        v = self.view
-        if v.my_seat is None:
-            return None
-        if v.blind_prompt:
-            return Text.assemble((f"Post the blind of {money(v.blind_prompt)}?", "bold"),
-                                 " [Enter] post  [Esc] sit out")
-        if v.missed_blinds:
-            live, dead = v.missed_posts
-            cost = f"{money(live)} + {money(dead)} dead" if live else f"{money(dead)} dead"
-            t = Text.assemble((f"You missed the {'blinds' if live else 'small blind'}:", "bold"),
-                              f"  [p] Post {cost}  [w] Wait for the big blind")
-            posting = "   (you will post them)"
-        elif v.new_player:
-            t = Text.assemble(("New here:", "bold"), "  [p] Post the big blind now  [w] Wait for it")
-            posting = "   (you will post)"
-        else:
-            return None
-        if self.post_missed is not None:
-            t.append(posting if self.post_missed else "   (you will wait)", "italic")
-        return t
-
     def _show_prompt(self) -> None:
-        text = self.prompt_text()
+        text = table_keys.question(self.view, self.post_missed)
         if text != self._prompt:
             self._prompt = text
             box = self.query_one("#table-prompt", Static)
             box.display = text is not None
             box.update(text if text is not None else "")
 
-    def _action_items(self) -> tuple[tuple, str]:
-        v, lg = self.view, self.view.legal
-        if lg is None and v.my_seat is not None and v.blind_prompt:
-            return (("enter", f"Post {money(v.blind_prompt)}", "post_blind(True)"),
-                    ("esc", "Sit out", "post_blind(False)")), "Post your blind to play this hand"
-        if lg is None and v.my_seat is not None and _asked_post_or_wait(v) and v.buy_in is None:
-            items = (("p", "Post missed blinds now" if v.missed_blinds else "Post a big blind now",
-                      "post_missed(True)"),
-                     ("w", "Wait for the big blind", "post_missed(False)"))
-            if v.sitting_out:
-                items = (("s", "Sit in", "sit('in')"),) + items
-            # The line follows the answer given (a play-tester read "Waiting for the big blind"
-            # after pressing p); "when you may": not while between the button and the big blind.
-            return items, ("You are sitting out" if v.sitting_out else
-                           "You will post when you may" if self.post_missed else
-                           "Waiting for the big blind" if self.post_missed is False else
-                           "You missed the blinds" if v.missed_blinds else "New here")
-        if lg is None:
-            if v.my_seat is None:
-                if self.app.hotseat is not None:
-                    return (), "Waiting for the next decision"
-                free = any(s.status == "empty" and not s.held_for for s in v.seats)
-                return ((("j", "Join", "join"),) if free else (("w", "Wait list", "wait_list"),)), \
-                    "You are watching"
-            if v.buy_in is not None:
-                return (("b", "Buy in", "buy_in"),), "Buy in to play"
-            if v.sitting_out:
-                return (("s", "Sit in", "sit('in')"),), "You are sitting out"
-            acting = next((s.name for s in v.seats if s.number == v.acting_seat), None)
-            if acting:
-                return (), f"{acting} to act"
-            return (), "Waiting for the next hand" if v.phase in ("waiting", "done") else ""
-        if lg.phase == "draw":
-            n = self._discard_count()
-            label = "Stand pat" if n == 0 else f"Draw {n}"
-            return (("1-5", "Hold", "hold(0)"), ("enter", label, "draw"), ("space", "Stand pat", "tap")), \
-                f"You may draw up to {lg.max_draw}"
-        items = []
-        if lg.fold:
-            items.append(("f", "Fold", "fold"))
-        if lg.bring_in:
-            items.append(("c", f"Bring in {money(lg.bring_in)}", "bring_in"))
-        elif lg.check:
-            items.append(("c", "Check", "check"))
-        elif lg.can_call:
-            me = self.my_seat_state()
-            all_in = " all-in" if me is not None and lg.call >= me.stack else ""
-            items.append(("c", f"Call {money(lg.call)}{all_in}", "call"))
-        if lg.min_to:
-            verb = {"bet": "Bet", "raise": "Raise to", "complete": "Complete to"}.get(lg.raise_kind, "Bet")
-            amount = money(lg.min_to) if lg.min_to == lg.max_to else f"{money(lg.min_to)}-{money(lg.max_to)}"
-            items.append(("r", f"{verb} {amount}", f"wager('{lg.raise_kind or 'bet'}')"))
-        if lg.check:
-            items.append(("space", "Tap", "tap"))
-        return tuple(items), "Your turn"
-
-    def _discard_count(self) -> int:
+    def discard_count(self) -> int:
         return sum(1 for i in range(len(self.view.my_cards)) if i not in self.holds)
+
+    @property
+    def seated_elsewhere(self) -> bool:
+        """Seated at another table too, as the multi-tabling line last showed."""
+        return bool(self._others and self._others[0])
 
     # ------------------------------------------------------------------ which keys work now
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        v, lg = self.view, self.view.legal
-        seated = v.my_seat is not None
-        if action == "post_blind":
-            return seated and bool(v.blind_prompt)
-        if action == "post_missed":
-            return seated and _asked_post_or_wait(v) and not v.blind_prompt
-        if action == "hold":
-            if not self.is_draw_game:
-                return False   # nothing to hold in a game without a draw: not in the footer
-            return None if not v.my_cards else (parameters[0] < len(v.my_cards) or None)
-        if action == "draw":
-            return True if (lg is not None and lg.phase == "draw") else (None if self.is_draw_game else False)
-        if action == "fold":
-            return True if (lg is not None and lg.fold) else None
-        if action == "check":
-            if lg is None:
-                return None
-            return lg.phase == "bet" and lg.check and not lg.bring_in
-        if action == "call":
-            return lg is not None and lg.phase == "bet" and not lg.check and lg.can_call and not lg.bring_in
-        if action == "bring_in":
-            return lg is not None and bool(lg.bring_in)
-        if action == "wager":
-            kind = parameters[0] if parameters else "bet"
-            if lg is None or not lg.min_to:
-                # Dimmed under the word that fits: facing a bet (capped, or only a call left after
-                # a short all-in) it is a raise that cannot be made, not a bet.
-                dimmed = "raise" if lg is not None and lg.phase == "bet" and not lg.check else "bet"
-                return None if kind == dimmed else False
-            return (lg.raise_kind or "bet") == kind
-        if action == "tap":
-            return True if lg is not None else None
-        if action == "refused":
-            # Reached only when the key's own bindings are off; Enter is the draw's key only.
-            return parameters[0] != "draw" or self.is_draw_game
-        if action == "auto":
-            return True if seated else False
-        if action == "join":
-            return not seated and self.app.hotseat is None
-        if action == "wait_list":
-            return (not seated and self.app.hotseat is None
-                    and not any(s.status == "empty" and not s.held_for for s in v.seats))
-        if action == "buy_in":
-            return seated and v.buy_in is not None
-        if action == "sit":
-            if not seated:
-                return None if parameters and parameters[0] == "out" else False
-            return (parameters[0] == "in") == v.sitting_out if parameters else True
-        if action == "leave":
-            return True if seated else None
-        if action == "lobby":
-            return self.app.hotseat is None
-        if action == "next_table":
-            return bool(self._others and self._others[0])
-        return True
+        return table_keys.key_works(self, action, parameters)
 
     # ------------------------------------------------------------------ intents
     def _do(self, fn, *args, **kw) -> bool:
@@ -462,138 +283,6 @@ class TableScreen(Screen):
         finally:
             self.refresh_from_room()
         return True
-
-    def _act(self, kind: str, amount: int = 0, discards=()) -> bool:
-        ok = self._do(self.app.client.act, self.table, kind, amount, discards)
-        if ok:
-            self.app.acted()
-        paint = self.app.paint_now
-        if paint is not None:
-            paint()         # my own action reaches my screen first, not after everyone's repaints
-        return ok
-
-    def action_hold(self, i: int) -> None:
-        if not (self.is_draw_game and i < len(self.view.my_cards)):
-            return
-        self.holds = self.holds ^ {i}
-        self._show()
-
-    def action_draw(self) -> None:
-        lg = self.legal
-        if lg is None or lg.phase != "draw":
-            self.notify("It is not your draw", severity="warning")
-            return
-        discards = tuple(c for i, c in enumerate(self.view.my_cards) if i not in self.holds)
-        if len(discards) > lg.max_draw:
-            self.notify(f"You may draw at most {lg.max_draw}: hold {len(discards) - lg.max_draw} more",
-                        severity="error")
-            return
-        if not discards:
-            def answer(yes: bool | None) -> None:
-                if yes:
-                    self._act("stand pat")
-            self.app.push_screen(Confirm("Hold all your cards and stand pat?", "Stand pat"), answer)
-            return
-        self._act("draw", discards=discards)
-
-    def action_refused(self, kind: str) -> None:
-        """A betting key pressed while its action is dimmed. The pages' buttons are greyed out,
-        which a key cannot be, so it says why instead of doing nothing: out of turn the screen
-        says so (and nothing is sent, so the key never acts later); on one's own turn the intent
-        goes to the room, which refuses it with the rule (a stud bring-in cannot fold, the
-        betting is capped, the big blind must be raised) and changes nothing."""
-        v = self.view
-        if v.legal is not None:
-            self._act(kind)
-            return
-        why = ("Not now: wait for your turn" if self.app.hotseat is not None else   # a redacted view
-               "You are watching this table: press j to take a seat" if v.my_seat is None else
-               "You are not in this hand" if not v.my_cards else "It is not your turn")
-        # Keys pressed again while waiting add no second copy of a toast still on screen.
-        if not any(n.message == why for n in toasts(self.app)):
-            self.notify(why, severity="warning")
-
-    def action_fold(self) -> None:
-        self._act("fold")
-
-    def action_check(self) -> None:
-        self._act("check")
-
-    def action_call(self) -> None:
-        self._act("call")
-
-    def action_bring_in(self) -> None:
-        self._act("bring-in")
-
-    def action_tap(self) -> None:
-        """Tapping the table (seed 002): a check in a betting round, pat at the draw."""
-        lg = self.legal
-        if lg is None:
-            return
-        if lg.phase == "draw":
-            self._act("stand pat")
-        else:
-            # Facing a bet the room refuses the check and says what is owed (the screen's own
-            # message read "$0 to call" where the must-raise house rule allows no call).
-            self._act("check")
-
-    def action_wager(self, kind: str = "bet") -> None:
-        lg = self.legal
-        if lg is None or not lg.min_to:
-            return
-        if kind == "complete" and lg.bring_in and lg.min_to == lg.max_to:
-            self._confirm_wager("complete", lg.min_to)
-            return
-        if lg.min_to == lg.max_to:
-            self._confirm_wager(kind, lg.min_to)
-            return
-        me = self.my_seat_state()
-        pot = sum(self.view.pots)
-        structure = self.view.rules.structure if self.view.rules else "fixed"
-        dialog = wager_dialog(lg, me.bet if me else 0, pot, structure)
-
-        def answer(cents: int | None) -> None:
-            if cents is not None:
-                self._act("complete" if kind == "complete" else kind, cents)
-        self.app.push_screen(dialog, answer)
-
-    def _confirm_wager(self, kind: str, amount: int) -> None:
-        verb = {"bet": "Bet", "raise": "Raise to", "complete": "Complete to"}.get(kind, "Bet")
-        me = self.my_seat_state()
-        # The only raise left may be the whole stack (a short stack facing a raise): say so, as
-        # the dealer will ("and is all-in"), before it is made.
-        all_in = " (all-in)" if me is not None and amount >= me.bet + me.stack else ""
-
-        def answer(yes: bool | None) -> None:
-            if yes:
-                self._act(kind, amount)
-        self.app.push_screen(Confirm(f"{verb} {money(amount)}{all_in}?", verb.split()[0]), answer)
-
-    def action_post_blind(self, post: bool = True) -> None:
-        """Answer the blind prompt (Auto Blind off): post, or decline and sit out."""
-        v = self.view
-        if not v.blind_prompt:
-            return
-        if self._do(self.app.client.post_blind, self.table, post):
-            self.notify(f"You post the blind of {money(v.blind_prompt)}" if post
-                        else "You declined the blind: you are sitting out", markup=False)
-            self.app.acted()
-
-    def action_post_missed(self, post: bool = True) -> None:
-        """Missed blinds (or new here): post as soon as I may (True) or wait for the big blind (False)."""
-        v = self.view
-        if not _asked_post_or_wait(v):
-            return
-        if self._do(self.app.client.post_or_wait, self.table, post):
-            if post and v.sitting_out:
-                # "Post now" is to play now: it sits the player in as well (he stayed sitting out,
-                # and was dealt out, until he also pressed s; found by a play-tester).
-                self._do(self.app.client.sit_in, self.table)
-            self.post_missed = post
-            self._show()                 # the prompt and the action line both follow the answer
-            what = "your missed blinds" if v.missed_blinds else "a big blind"
-            self.notify(f"You will post {what} as soon as you may" if post
-                        else "You will wait for the big blind", markup=False)
 
     def action_auto(self, auto: str) -> None:
         self._do(self.app.client.set_auto, self.table, auto)

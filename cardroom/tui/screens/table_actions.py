@@ -1,0 +1,145 @@
+"""The table screen's actions that play a hand (a mixin of TableScreen): the betting and draw
+keys, a dimmed betting key's answer, and the answers to the blind questions. They send intents
+through the screen's `_do` and show what follows with its `_show`."""
+
+from __future__ import annotations
+
+from cardroom.textual_adapter import toasts
+from cardroom.tui.dialogs.amount import wager_dialog
+from cardroom.tui.dialogs.confirm import Confirm
+from cardroom.tui.render import money
+from cardroom.tui.screens.table_keys import VERBS, asked_post_or_wait
+
+
+class HandActions:
+    def _act(self, kind: str, amount: int = 0, discards=()) -> bool:
+        ok = self._do(self.app.client.act, self.table, kind, amount, discards)
+        if ok:
+            self.app.acted()
+        paint = self.app.paint_now
+        if paint is not None:
+            paint()         # my own action reaches my screen first, not after everyone's repaints
+        return ok
+
+    def action_hold(self, i: int) -> None:
+        if not (self.is_draw_game and i < len(self.view.my_cards)):
+            return
+        self.holds = self.holds ^ {i}
+        self._show()
+
+    def action_draw(self) -> None:
+        lg = self.legal
+        if lg is None or lg.phase != "draw":
+            self.notify("It is not your draw", severity="warning")
+            return
+        discards = tuple(c for i, c in enumerate(self.view.my_cards) if i not in self.holds)
+        if len(discards) > lg.max_draw:
+            self.notify(f"You may draw at most {lg.max_draw}: hold {len(discards) - lg.max_draw} more",
+                        severity="error")
+            return
+        if not discards:
+            def answer(yes: bool | None) -> None:
+                if yes:
+                    self._act("stand pat")
+            self.app.push_screen(Confirm("Hold all your cards and stand pat?", "Stand pat"), answer)
+            return
+        self._act("draw", discards=discards)
+
+    def action_refused(self, kind: str) -> None:
+        """A betting key pressed while its action is dimmed. The pages' buttons are greyed out,
+        which a key cannot be, so it says why instead of doing nothing: out of turn the screen
+        says so (and nothing is sent, so the key never acts later); on one's own turn the intent
+        goes to the room, which refuses it with the rule (a stud bring-in cannot fold, the
+        betting is capped, the big blind must be raised) and changes nothing."""
+        v = self.view
+        if v.legal is not None:
+            self._act(kind)
+            return
+        why = ("Not now: wait for your turn" if self.app.hotseat is not None else   # a redacted view
+               "You are watching this table: press j to take a seat" if v.my_seat is None else
+               "You are not in this hand" if not v.my_cards else "It is not your turn")
+        # Keys pressed again while waiting add no second copy of a toast still on screen.
+        if not any(n.message == why for n in toasts(self.app)):
+            self.notify(why, severity="warning")
+
+    def action_fold(self) -> None:
+        self._act("fold")
+
+    def action_check(self) -> None:
+        self._act("check")
+
+    def action_call(self) -> None:
+        self._act("call")
+
+    def action_bring_in(self) -> None:
+        self._act("bring-in")
+
+    def action_tap(self) -> None:
+        """Tapping the table (seed 002): a check in a betting round, pat at the draw."""
+        lg = self.legal
+        if lg is None:
+            return
+        if lg.phase == "draw":
+            self._act("stand pat")
+        else:
+            # Facing a bet the room refuses the check and says what is owed (the screen's own
+            # message read "$0 to call" where the must-raise house rule allows no call).
+            self._act("check")
+
+    def action_wager(self, kind: str = "bet") -> None:
+        lg = self.legal
+        if lg is None or not lg.min_to:
+            return
+        if kind == "complete" and lg.bring_in and lg.min_to == lg.max_to:
+            self._confirm_wager("complete", lg.min_to)
+            return
+        if lg.min_to == lg.max_to:
+            self._confirm_wager(kind, lg.min_to)
+            return
+        me = self.my_seat_state()
+        pot = sum(self.view.pots)
+        structure = self.view.rules.structure if self.view.rules else "fixed"
+        dialog = wager_dialog(lg, me.bet if me else 0, pot, structure)
+
+        def answer(cents: int | None) -> None:
+            if cents is not None:
+                self._act("complete" if kind == "complete" else kind, cents)
+        self.app.push_screen(dialog, answer)
+
+    def _confirm_wager(self, kind: str, amount: int) -> None:
+        verb = VERBS.get(kind, "Bet")
+        me = self.my_seat_state()
+        # The only raise left may be the whole stack (a short stack facing a raise): say so, as
+        # the dealer will ("and is all-in"), before it is made.
+        all_in = " (all-in)" if me is not None and amount >= me.bet + me.stack else ""
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self._act(kind, amount)
+        self.app.push_screen(Confirm(f"{verb} {money(amount)}{all_in}?", verb.split()[0]), answer)
+
+    def action_post_blind(self, post: bool = True) -> None:
+        """Answer the blind prompt (Auto Blind off): post, or decline and sit out."""
+        v = self.view
+        if not v.blind_prompt:
+            return
+        if self._do(self.app.client.post_blind, self.table, post):
+            self.notify(f"You post the blind of {money(v.blind_prompt)}" if post
+                        else "You declined the blind: you are sitting out", markup=False)
+            self.app.acted()
+
+    def action_post_missed(self, post: bool = True) -> None:
+        """Missed blinds (or new here): post as soon as I may (True) or wait for the big blind (False)."""
+        v = self.view
+        if not asked_post_or_wait(v):
+            return
+        if self._do(self.app.client.post_or_wait, self.table, post):
+            if post and v.sitting_out:
+                # "Post now" is to play now: it sits the player in as well (he stayed sitting out,
+                # and was dealt out, until he also pressed s; found by a play-tester).
+                self._do(self.app.client.sit_in, self.table)
+            self.post_missed = post
+            self._show()                 # the prompt and the action line both follow the answer
+            what = "your missed blinds" if v.missed_blinds else "a big blind"
+            self.notify(f"You will post {what} as soon as you may" if post
+                        else "You will wait for the big blind", markup=False)
