@@ -164,6 +164,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=None, help="listen port (default: from the config, 2222)")
     p.add_argument("--data-dir", default=None, help="SQLite file and host keys (default: beside the config)")
     p.add_argument("--headless", action="store_true", help="no console panel; log to a file")
+    p.add_argument("--store", default=None, metavar="URL",
+                   help="a postgresql:// database instead of the SQLite file in the data folder "
+                        "(default: from the config, [server] store)")
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("demo", help="deal hands between practice bots and print them (no server needed)")

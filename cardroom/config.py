@@ -47,6 +47,7 @@ from typing import Any, Mapping
 from cardroom.engine.betting import FIXED, SPREAD, STRUCTURES, Rules, Structure, StructureError
 from cardroom.engine.variants import UnknownVariant, Variant, find_variant
 from cardroom.room.text import clean_text
+from cardroom.store import is_url
 from cardroom.engine.money import format_cents
 
 __all__ = [
@@ -93,6 +94,7 @@ class ServerConfig:
     guest_passwords: bool = False            # demo rooms: password auth with any password
     admins: tuple[str, ...] = ()             # SSH key fingerprints ("SHA256:..." as ssh-keygen -l prints)
     shared_screens: bool = True              # railbirds of a table share one drawing (ssh/mirror.py)
+    store: str | None = None                 # a postgresql:// URL; None: the SQLite file in data_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +312,7 @@ def _money_keys(*names: str) -> set[str]:
 
 
 _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", "max_per_ip",
-                "guest_passwords", "admins", "shared_screens"}
+                "guest_passwords", "admins", "shared_screens", "store"}
 _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
               "chat_lines", "chat_per_seconds"} | _money_keys("starting_money")
@@ -364,8 +366,12 @@ def _server(data: Any, path: Path, admins: Any = None) -> ServerConfig:
         if norm not in found:
             found.append(norm)
     shared = s.bool("shared_screens", d.shared_screens)
+    store = s.str("store", d.store, 4096)
+    if store is not None and not is_url(store):
+        s.fail(f"{store!r} is not a postgresql:// URL (leave it out for the SQLite file in "
+               "data_dir)", "store")
     return ServerConfig(host, port, data_dir.resolve(), login_timeout, max_connections, max_per_ip,
-                        guest, tuple(found), shared)
+                        guest, tuple(found), shared, store)
 
 
 def _room(data: Any, path: Path) -> RoomSettings:

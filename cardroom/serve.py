@@ -1,6 +1,9 @@
 """`cardroom serve`: the room over SSH. Composition only: config -> store -> room -> ssh + tui.
 
-First start creates the SQLite file and an ed25519 host key in `<data_dir>/host_keys/` (0600,
+The store is the SQLite file in the data folder, or the PostgreSQL database that `[server] store`
+or `--store` names (a room of several processes); a database whose ledger does not add up is
+refused before anything is dealt or paid from it. First start creates the SQLite file and an
+ed25519 host key in `<data_dir>/host_keys/` (0600,
 never regenerated) and prints its fingerprint so players can check it. SIGTERM/SIGINT shut down
 gracefully: every session's app exits (restoring the client's terminal), the listener closes,
 hands in progress are voided (each seat gets its start-of-hand stack back) and chips go back to
@@ -14,16 +17,17 @@ import logging
 import logging.handlers
 import signal
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cardroom.config import RoomConfig, TableConfig, load_config
 from cardroom.room.clock import LoopClock
-from cardroom.room.ports import Refused
+from cardroom.room.ports import ConservationError, Refused
 from cardroom.room.room import Room, RoomSettings
 from cardroom.room.table import TableSettings
 from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
 from cardroom.room.writer import StoreWriter
+from cardroom.store import is_url, open_store
 from cardroom.store.sqlite import SqliteStore
 
 log = logging.getLogger("cardroom.serve")
@@ -71,9 +75,19 @@ def warm_evaluators(config: RoomConfig) -> None:
 
 
 def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteStore]:
+    """Open the store (config.server.store, a PostgreSQL URL, else the SQLite file in data_dir)
+    and start the room. A database whose ledger does not add up is refused (ConservationError)
+    before the room voids or pays anything: several processes share a PostgreSQL database, and
+    one that finds it wrong must not deal on it."""
     data_dir.mkdir(parents=True, exist_ok=True)
     warm_evaluators(config)
-    store = SqliteStore(data_dir / DB_NAME)   # refuses to open a corrupt file: no ledger, no deal
+    # Refuses a corrupt file or an unreachable server: no ledger, no deal.
+    store = open_store(config.server.store or data_dir / DB_NAME)
+    try:
+        store.audit()
+    except BaseException:
+        store.close()
+        raise
     room = Room([table_settings(config, t) for t in config.tables], store, clock,
                 settings=room_settings(config), writer=StoreWriter())
     voided = room.start()
@@ -287,6 +301,12 @@ def main(args) -> int:
     except (OSError, ValueError) as e:
         print(f"cardroom serve: {e}", file=sys.stderr)
         return 2
+    if args.store:
+        if not is_url(args.store):
+            print(f"cardroom serve: --store {args.store!r} is not a postgresql:// URL",
+                  file=sys.stderr)
+            return 2
+        config = replace(config, server=replace(config.server, store=args.store))
     data_dir = Path(args.data_dir) if args.data_dir else Path(config.server.data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir / "cardroom.log"
@@ -300,6 +320,11 @@ def main(args) -> int:
                                  headless=args.headless))
     except KeyboardInterrupt:
         return 0
+    except ConservationError as e:
+        log.error("refused to serve: %s", e)
+        print(f"cardroom serve: the ledger does not add up: {e}\nNothing was served.",
+              file=sys.stderr)
+        return 1
     except Exception as e:
         log.exception("the server stopped")
         print(f"cardroom serve: {e}", file=sys.stderr)
