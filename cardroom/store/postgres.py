@@ -58,7 +58,8 @@ def describe(url: str) -> str:
 
 
 class _Connection:
-    """A psycopg connection that runs SqliteStore's SQL: `?` placeholders become `%s`."""
+    """A psycopg connection that runs SqliteStore's SQL: `?` placeholders become `%s` (that SQL
+    has no other `?`, and no `%`)."""
 
     def __init__(self, raw: psycopg.Connection) -> None:
         self.raw = raw
@@ -105,14 +106,16 @@ class PostgresStore(SqliteStore):
         self._read_lock = threading.RLock()
         self._conn = self._connect()
         try:
-            pgschema.migrate(self._conn.raw)
+            try:
+                pgschema.migrate(self._conn.raw)
+            except SchemaTooNew as e:
+                raise StoreUnavailable(f"{self.where}: {e}") from e
+            except psycopg.Error as e:
+                raise StoreUnavailable(f"{self.where} could not be prepared: {e}") from e
             self._reader = self._connect()
-        except SchemaTooNew as e:
+        except BaseException:
             self._conn.close()
-            raise StoreUnavailable(f"{self.where}: {e}") from e
-        except psycopg.Error as e:
-            self._conn.close()
-            raise StoreUnavailable(f"{self.where} could not be prepared: {e}") from e
+            raise
 
     def _connect(self) -> _Connection:
         try:
