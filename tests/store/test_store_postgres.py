@@ -117,3 +117,15 @@ def test_open_store_takes_a_url_or_a_path(tmp_path, pg_url):
         assert type(s) is PostgresStore
     with open_store(tmp_path / "room.sqlite3") as s:
         assert type(s) is SqliteStore
+
+
+def test_without_the_server_the_tests_skip_saying_why_but_fail_in_ci(monkeypatch):
+    """CI must not pass by skipping the PostgreSQL half of the contract suite."""
+    from tests.pgcluster import missing
+
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="PostgreSQL tests skipped: no initdb"):
+        missing("no initdb")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="PostgreSQL is needed in CI and no initdb"):
+        missing("no initdb")
