@@ -129,3 +129,18 @@ def test_without_the_server_the_tests_skip_saying_why_but_fail_in_ci(monkeypatch
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="PostgreSQL is needed in CI and no initdb"):
         missing("no initdb")
+
+
+def test_pg_every_public_write_runs_again_when_it_loses_a_race():
+    """A write method missing from WRITES would fail with StoreUnavailable on any race with another
+    process instead of running again: every public method that opens a write transaction is in it."""
+    import inspect
+
+    from cardroom.store import SqliteStore
+    from cardroom.store.postgres import WRITES, PostgresStore
+
+    writes = {name for name, f in inspect.getmembers(SqliteStore, inspect.isfunction)
+              if not name.startswith("_") and "self._tx()" in inspect.getsource(f)}
+    writes |= {"credit", "debit"}                      # through _adjust
+    assert writes == set(WRITES)
+    assert all(getattr(PostgresStore, name).__wrapped__ is getattr(SqliteStore, name) for name in WRITES)
