@@ -1,9 +1,9 @@
 """The PostgreSQL schema, versioned in its own table ``schema_versions`` (one row per applied step).
 
 ``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``. Version 1 is the SQLite schema
-as of its version 4 (`cardroom.store.migrations`), the same tables, columns and refusals (CHECKs;
-BIGINT cents, which refuse fractions and text as SQLite's STRICT tables do), so the store's
-queries are SqliteStore's. Each step is applied in one transaction with its row in
+as of its version 4 (`cardroom.store.migrations`), the same tables, columns and CHECKs, so the
+store's queries are SqliteStore's. Cents are BIGINT: text is refused as in SQLite's STRICT tables,
+but a fraction written in raw SQL is rounded, not refused (the store only ever binds checked ints). Each step is applied in one transaction with its row in
 ``schema_versions``, under an advisory lock, so processes starting together migrate once. Never
 edit a released migration: append a new one.
 """
