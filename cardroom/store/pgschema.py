@@ -2,7 +2,7 @@
 
 ``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``. Version 1 is the SQLite schema
 as of its version 4 (`cardroom.store.migrations`), the same tables, columns and CHECKs, so the
-store's queries are SqliteStore's. Cents are BIGINT: text is refused as in SQLite's STRICT tables,
+store's queries are SqliteStore's; version 2 is SQLite's 5 (preferences). Cents are BIGINT: text is refused as in SQLite's STRICT tables,
 but a fraction written in raw SQL is rounded, not refused (the store only ever binds checked ints). Each step is applied in one transaction with its row in
 ``schema_versions``, under an advisory lock, so processes starting together migrate once. Never
 edit a released migration: append a new one.
@@ -128,7 +128,19 @@ _V1: tuple[str, ...] = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1,)
+# v2: SQLite's v5, a player's display preferences (the Options dialog's ticks, the theme).
+_V2: tuple[str, ...] = (
+    """
+    CREATE TABLE preferences (
+        account_id BIGINT NOT NULL REFERENCES accounts(id),
+        name       TEXT   NOT NULL CHECK (length(name) BETWEEN 1 AND 32),
+        value      TEXT   NOT NULL CHECK (length(value) <= 64),
+        PRIMARY KEY (account_id, name)
+    )
+    """,
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
 LATEST_VERSION = len(MIGRATIONS)
 
 _VERSIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_versions ("

@@ -67,6 +67,9 @@ class _Connection:
     def execute(self, sql: str, params: tuple | list = ()) -> psycopg.Cursor:
         return self.raw.execute(sql.replace("?", "%s"), params or None)
 
+    def executemany(self, sql: str, rows: list[tuple]) -> None:
+        self.raw.cursor().executemany(sql.replace("?", "%s"), rows)
+
     @property
     def in_transaction(self) -> bool:
         return self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
@@ -166,7 +169,7 @@ class PostgresStore(SqliteStore):
 # Every call that writes runs again when it loses a race (reads cannot: one snapshot, read only).
 WRITES = ("get_or_create", "claim", "add_key", "remove_key", "set_admin", "buy_in", "cash_out",
           "credit", "debit", "begin_hand", "settle_hand", "void_hand", "void_unfinished_hands",
-          "ban", "unban", "set_muted", "use_allin_protection")
+          "ban", "unban", "set_muted", "use_allin_protection", "set_preferences")
 for _name in WRITES:
     setattr(PostgresStore, _name, _retried(getattr(SqliteStore, _name)))
 

@@ -104,3 +104,22 @@ def test_set_admin(store):
     assert store.set_admin(a.id, False).is_admin is False
     with pytest.raises(Refused):
         store.set_admin(a.id, 1)
+
+
+def test_preferences_are_kept_per_account_and_replaced_by_name(store, open_store):
+    ann, bob = store.get_or_create("ann", 1_000), store.get_or_create("bob", 1_000)
+    assert store.preferences(ann.id) == {}
+    store.set_preferences(ann.id, {"ascii": "1", "theme": "nord"})
+    store.set_preferences(ann.id, {"ascii": "0"})          # replaces one, keeps the other
+    assert open_store().preferences(ann.id) == {"ascii": "0", "theme": "nord"}
+    assert store.preferences(bob.id) == {}
+
+
+def test_preferences_the_schema_refuses_change_nothing(store):
+    ann = store.get_or_create("ann", 1_000)
+    store.set_preferences(ann.id, {"theme": "nord"})
+    with pytest.raises(Refused):                           # the second row breaks a CHECK
+        store.set_preferences(ann.id, {"theme": "dark", "x" * 33: "1"})
+    with pytest.raises(UnknownAccount):
+        store.set_preferences(ann.id + 99, {"theme": "dark"})
+    assert store.preferences(ann.id) == {"theme": "nord"}

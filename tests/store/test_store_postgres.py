@@ -66,8 +66,10 @@ def test_pg_stores_started_together_migrate_once(pg_url):
         t.join()
     for s in opened:
         s.close()
+    from cardroom.store.pgschema import LATEST_VERSION
+
     assert failed == [] and len(opened) == 4
-    assert versions(pg_url) == [1]
+    assert versions(pg_url) == list(range(1, LATEST_VERSION + 1))
 
 
 def test_pg_a_database_from_a_newer_version_is_refused(pg_url):
@@ -144,3 +146,21 @@ def test_pg_every_public_write_runs_again_when_it_loses_a_race():
     writes |= {"credit", "debit"}                      # through _adjust
     assert writes == set(WRITES)
     assert all(getattr(PostgresStore, name).__wrapped__ is getattr(SqliteStore, name) for name in WRITES)
+
+
+def test_pg_a_database_at_version_1_gains_the_preferences_table(pg_url, monkeypatch):
+    """A database made before preferences (version 1, SQLite's 4) is upgraded in place."""
+    from cardroom.store import pgschema
+
+    assert "CREATE TABLE preferences" in pgschema.MIGRATIONS[1][0]
+    with monkeypatch.context() as m:                 # the cardroom of version 1
+        m.setattr(pgschema, "MIGRATIONS", pgschema.MIGRATIONS[:1])
+        m.setattr(pgschema, "LATEST_VERSION", 1)
+        open_store(pg_url).close()
+    assert versions(pg_url) == [1]
+    with open_store(pg_url) as s:
+        assert s.settings()["schema_version"] == 2
+        ann = s.get_or_create("ann", 1_000)
+        s.set_preferences(ann.id, {"theme": "nord"})
+        assert s.preferences(ann.id) == {"theme": "nord"}
+    assert versions(pg_url) == [1, 2]
