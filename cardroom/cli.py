@@ -227,10 +227,15 @@ def _cmd_backup(args: argparse.Namespace) -> int:
     else:
         from cardroom.config import load_config
         try:
-            data_dir = load_config(args.config).server.data_dir
+            server = load_config(args.config).server
         except (OSError, ValueError) as e:
             print(f"cardroom backup: {e}", file=sys.stderr)
             return 2
+        if server.store:
+            print("cardroom backup: the room keeps its data in PostgreSQL ([server] store), not in a "
+                  "SQLite file: back it up with pg_dump", file=sys.stderr)
+            return 2
+        data_dir = server.data_dir
     try:
         written = backup(data_dir / DB_NAME, args.path)
     except BackupError as e:
@@ -260,6 +265,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="what the log keeps (default: info: logins, seating, admin actions, connections)")
     p.add_argument("--log-stderr", action="store_true",
                    help="log to stderr (for systemd or a container) instead of DATA_DIR/cardroom.log")
+    p.add_argument("--store", default=None, metavar="URL",
+                   help="a postgresql:// database instead of the SQLite file in the data folder "
+                        "(default: from the config, [server] store)")
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("backup", help="copy the room's database, consistent even while the room runs")

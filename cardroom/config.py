@@ -58,6 +58,7 @@ from cardroom.engine.variants import UnknownVariant, Variant, find_variant
 from cardroom.room.text import clean_text
 from cardroom.engine.money import MAX_CENTS, format_cents, parse_dollars
 from cardroom.engine.pokerstars import CURRENCIES, PLAY
+from cardroom.room.ports import is_store_url
 
 __all__ = [
     "ConfigError", "ServerConfig", "RoomSettings", "TableConfig", "RoomConfig",
@@ -102,6 +103,7 @@ class ServerConfig:
     admins: tuple[str, ...] = ()             # SSH key fingerprints ("SHA256:..." as ssh-keygen -l prints)
     shared_screens: bool = True              # railbirds of a table share one drawing (ssh/mirror.py)
     textual_speedups: bool = True            # the speedup guards of cardroom/textual_adapter.py
+    store: str | None = None                 # a postgresql:// URL; None: the SQLite file in data_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,7 +384,7 @@ def _blinds_and_antes(s: _Section, variant: Variant, kind: str, small_bet: int, 
 
 
 _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", "max_per_ip",
-                "guest_passwords", "admins", "shared_screens", "textual_speedups"}
+                "guest_passwords", "admins", "shared_screens", "textual_speedups", "store"}
 _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
               "chat_lines", "chat_per_seconds", "currency"} | _money_keys("starting_money")
@@ -437,8 +439,12 @@ def _server(data: Any, path: Path, admins: Any = None) -> ServerConfig:
             found.append(norm)
     shared = s.bool("shared_screens", d.shared_screens)
     speedups = s.bool("textual_speedups", d.textual_speedups)
+    store = s.str("store", d.store, 4096)
+    if store is not None and not is_store_url(store):
+        s.fail(f"{store!r} is not a postgresql:// URL (leave it out for the SQLite file in "
+               "data_dir)", "store")
     return ServerConfig(host, port, data_dir.resolve(), login_timeout, max_connections, max_per_ip,
-                        guest, tuple(found), shared, speedups)
+                        guest, tuple(found), shared, speedups, store)
 
 
 def _room(data: Any, path: Path) -> RoomSettings:

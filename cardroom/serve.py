@@ -1,10 +1,11 @@
 """`cardroom serve`: the room over SSH. Composition only: config -> store -> room -> ssh + tui.
 
-First start creates the SQLite file and an ed25519 host key in `<data_dir>/host_keys/` (0600,
-never regenerated) and prints its fingerprint so players can check it. The data folder is claimed
-for the server's life (`cardroom.datadir`: one server per folder, 0700, its files 0600), and a
-database whose ledger does not add up is refused before anything is dealt or paid from it
-(`cardroom.store.audit`). SIGTERM/SIGINT shut down
+The store is the SQLite file in the data folder, or the PostgreSQL database that `[server] store`
+or `--store` names (a room of several processes). First start creates the SQLite file and an
+ed25519 host key in `<data_dir>/host_keys/` (0600, never regenerated) and prints its fingerprint
+so players can check it. The data folder is claimed for the server's life (`cardroom.datadir`:
+one server per folder, 0700, its files 0600), and a database whose ledger does not add up is
+refused before anything is dealt or paid from it (`cardroom.store.audit`). SIGTERM/SIGINT shut down
 gracefully: every session's app exits (restoring the client's terminal), the listener closes,
 hands in progress are voided (each seat gets its start-of-hand stack back) and chips go back to
 the accounts.
@@ -18,7 +19,7 @@ import logging.handlers
 import os
 import signal
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cardroom.config import RoomConfig, TableConfig, load_config
@@ -30,6 +31,7 @@ from cardroom.room.room import Room, RoomSettings
 from cardroom.room.table import TableSettings
 from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
 from cardroom.room.writer import StoreWriter
+from cardroom.store import is_url, open_store
 from cardroom.store.audit import require_balanced
 from cardroom.store.sqlite import SqliteStore
 
@@ -77,13 +79,16 @@ def warm_evaluators(config: RoomConfig) -> None:
 
 
 def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteStore]:
-    """Open the store and start the room. A database whose ledger does not add up is refused
-    (ConservationError, naming the accounts and amounts) before the room voids or pays anything."""
+    """Open the store (config.server.store, a PostgreSQL URL, else the SQLite file in data_dir)
+    and start the room. A database whose ledger does not add up is refused (ConservationError,
+    naming the accounts and amounts) before the room voids or pays anything: several processes
+    may share a PostgreSQL database, and one that finds it wrong must not deal on it."""
     data_dir.mkdir(parents=True, exist_ok=True)
     warm_evaluators(config)
-    store = SqliteStore(data_dir / DB_NAME)   # refuses to open a corrupt file: no ledger, no deal
+    # Refuses a corrupt file or an unreachable server: no ledger, no deal.
+    store = open_store(config.server.store or data_dir / DB_NAME)
     try:
-        require_balanced(store.path)
+        require_balanced(store)
     except BaseException:
         store.close()
         raise
@@ -343,6 +348,12 @@ def main(args) -> int:
     except (OSError, ValueError) as e:
         print(f"cardroom serve: {e}", file=sys.stderr)
         return 2
+    if args.store:
+        if not is_url(args.store):
+            print(f"cardroom serve: --store {args.store!r} is not a postgresql:// URL",
+                  file=sys.stderr)
+            return 2
+        config = replace(config, server=replace(config.server, store=args.store))
     data_dir = Path(args.data_dir) if args.data_dir else Path(config.server.data_dir)
     os.umask(0o077)   # every file the server makes (the log and its rotations too) is its owner's
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)

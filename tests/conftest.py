@@ -56,3 +56,33 @@ def textual_speedups():
     from cardroom import textual_adapter as adapter
     adapter.install(adapter.server_guards(speedups=True))
     return adapter
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A throw-away PostgreSQL cluster for the session (`tests.pgcluster`): skipped with the
+    reason where the server is not installed, failed in CI. `new_database()` gives a URL."""
+    from tests.pgcluster import Cluster, missing, pg_bin
+
+    try:
+        import psycopg
+    except ImportError:
+        missing("psycopg is not installed (pip install 'cardroom[pg]')")
+    bindir = pg_bin()
+    if bindir is None:
+        missing("its server binaries (initdb, pg_ctl) are not installed")
+    cluster = Cluster(bindir)
+    admin = psycopg.connect(cluster.url(), autocommit=True)
+    made = iter(range(1, 10**9))
+
+    def new_database(template: str = "template1") -> str:
+        name = f"t{next(made)}"
+        admin.execute(f'CREATE DATABASE {name} TEMPLATE "{template}"')
+        return cluster.url(name)
+
+    cluster.new_database = new_database
+    try:
+        yield cluster
+    finally:
+        admin.close()
+        cluster.stop()

@@ -41,7 +41,7 @@ from cardroom.room.narration import money
 from cardroom.room.ports import Account, Refused, StoreError
 from cardroom.room.room import span
 from cardroom.room.text import clean_text
-from cardroom.store.audit import check_database
+from cardroom.store.audit import check_store
 
 __all__ = [
     "AdminContext", "Result", "Command", "COMMANDS", "BadAmount", "execute", "complete", "explain",
@@ -525,7 +525,7 @@ def _audit(ctx: AdminContext, rest: str) -> Result:
     """The check `cardroom serve` made at start, on the live database (a snapshot of its own)."""
     if rest.strip():
         raise _Bad("audit takes no arguments")
-    problems = check_database(ctx.store.path)
+    problems = check_store(ctx.store)
     if problems:
         return _fail(f"the ledger does not add up ({len(problems)} problem(s)):",
                      *(f"  {p}" for p in problems))

@@ -367,6 +367,16 @@ class Store(AccountStore, MoneyStore, HandStore, BanStore, ModerationStore, Pref
     def close(self) -> None: ...
 
 
+# Where a store is: the path of a SQLite file, or a URL with one of these schemes (PostgreSQL).
+# Here, below both the config that names it and the store package that opens it.
+STORE_URL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_store_url(where: object) -> bool:
+    """Whether `where` names a PostgreSQL database (else it is the path of a SQLite file)."""
+    return isinstance(where, str) and where.startswith(STORE_URL_SCHEMES)
+
+
 __all__ = [
     "AccountId", "LedgerKind", "LEDGER_KINDS", "HandStatus", "HAND_STATUSES", "MAX_AMOUNT_CENTS",
     "Account", "LedgerEntry", "SeatStack", "HandStart", "HandRecord", "Ban",
@@ -375,4 +385,5 @@ __all__ = [
     "NameTaken", "KeyInUse", "SelfAdjustment", "HandStateError", "SettlementError",
     "DuplicateEntry", "Banned",
     "AccountStore", "MoneyStore", "HandStore", "BanStore", "ModerationStore", "PreferenceStore", "Store",
+    "STORE_URL_SCHEMES", "is_store_url",
 ]

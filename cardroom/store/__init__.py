@@ -1,10 +1,31 @@
 """Storage behind the room's ports (`cardroom.room.ports`): accounts, the ledger, hand histories.
 
-SQLite is the default (and only) backend: `SqliteStore(path)` opens, checks and migrates the file,
-or raises `StoreUnavailable` / `StoreCorrupt` -- in which case the room must refuse to deal.
+SQLite is the default: `SqliteStore(path)` opens, checks and migrates the file. For a room of
+several processes or machines, `PostgresStore(url)` (`cardroom.store.postgres`, the `pg` extra)
+keeps the same data in PostgreSQL with the same rules. `open_store` picks one by what it is given.
+Both raise `StoreUnavailable` / `StoreCorrupt` when they cannot open -- in which case the room must
+refuse to deal.
 """
 
+from __future__ import annotations
+
+import os
+
+from cardroom.room.ports import StoreUnavailable
+from cardroom.room.ports import is_store_url as is_url
 from cardroom.store.migrations import LATEST_VERSION
 from cardroom.store.sqlite import SqliteStore
 
-__all__ = ["LATEST_VERSION", "SqliteStore"]
+__all__ = ["LATEST_VERSION", "SqliteStore", "is_url", "open_store"]
+
+
+def open_store(where: str | os.PathLike[str]) -> SqliteStore:
+    """The store at `where`: a postgresql:// URL, or the path of a SQLite file."""
+    if not is_url(where):
+        return SqliteStore(where)
+    try:
+        from cardroom.store.postgres import PostgresStore
+    except ImportError as e:
+        raise StoreUnavailable("a postgresql:// store needs psycopg 3: "
+                               "pip install 'cardroom[pg]'") from e
+    return PostgresStore(str(where))

@@ -2,8 +2,8 @@
 it serves a database (one that fails is refused: its balances would be paid out and played with),
 and the admin command `audit` runs it again on the live room.
 
-On one consistent snapshot, read through a connection of its own (read-only, so it never waits
-for or holds up the server's writes):
+On one consistent snapshot that never waits for or holds up the server's writes (a SQLite file:
+a read-only connection of its own; PostgreSQL: the store's REPEATABLE READ, READ ONLY one):
 
 * every account's balance, and its chips on each table, is what its ledger entries make it: a
   balance changed by hand in SQL is named with the amount it is off by;
@@ -22,8 +22,9 @@ from pathlib import Path
 
 from cardroom.engine.money import format_cents
 from cardroom.room.ports import ConservationError, StoreUnavailable
+from cardroom.store.sqlite import SqliteStore
 
-__all__ = ["check_database", "ledger_problems", "require_balanced"]
+__all__ = ["check_database", "check_store", "ledger_problems", "require_balanced"]
 
 NAME_SHOWN = 40
 
@@ -39,8 +40,10 @@ def _off(have: int, want: int) -> str:
     return f"{format_cents(abs(d))} {'more' if d > 0 else 'less'} than the ledger records"
 
 
-def ledger_problems(c: sqlite3.Connection) -> list[str]:
-    """Every way the money in the database fails to add up, in words (none: it adds up)."""
+def ledger_problems(c) -> list[str]:
+    """Every way the money in the database fails to add up, in words (none: it adds up). `c` is a
+    sqlite3 connection or the PostgreSQL store's: the SQL runs on both (sums cast to BIGINT, as
+    PostgreSQL's SUM of BIGINTs is NUMERIC)."""
     names = {a: _shown(n) for a, n in c.execute("SELECT id, name FROM accounts")}
 
     def who(account: int) -> str:
@@ -89,14 +92,14 @@ def ledger_problems(c: sqlite3.Connection) -> list[str]:
     problems += [f"{who(a)} should have {format_cents(v)} of chips on {_shown(t)}, "
                  "and has none" for (a, t), v in chips.items() if v]
 
-    live = dict(c.execute("SELECT h.id, SUM(s.start_cents) FROM hands h JOIN hand_seats s"
+    live = dict(c.execute("SELECT h.id, CAST(SUM(s.start_cents) AS BIGINT) FROM hands h JOIN hand_seats s"
                           " ON s.hand_seq = h.seq WHERE h.status = 'in_progress' GROUP BY h.id"))
     for hand in sorted(set(escrow) | set(live)):
         if escrow.get(hand, 0) != live.get(hand, 0):
             problems.append(f"hand {_shown(hand)} holds {format_cents(live.get(hand, 0))} "
                             f"of stacks, the ledger gives {format_cents(escrow.get(hand, 0))}")
     for hand, result in c.execute(
-            "SELECT h.id, SUM(s.end_cents - s.start_cents) + h.rake_cents FROM hands h"
+            "SELECT h.id, CAST(SUM(s.end_cents - s.start_cents) + h.rake_cents AS BIGINT) FROM hands h"
             " JOIN hand_seats s ON s.hand_seq = h.seq WHERE h.status = 'settled'"
             " GROUP BY h.seq ORDER BY h.seq"):
         if result != 0:
@@ -109,14 +112,14 @@ def ledger_problems(c: sqlite3.Connection) -> list[str]:
         problems.append(f"the house holds {format_cents(rake)} of rake, the ledger gives "
                         f"{format_cents(house)}: {_off(rake, house)}")
     total = c.execute(
-        "SELECT (SELECT COALESCE(SUM(balance_cents), 0) FROM accounts)"
+        "SELECT CAST((SELECT COALESCE(SUM(balance_cents), 0) FROM accounts)"
         " + (SELECT COALESCE(SUM(chips_cents), 0) FROM table_chips)"
         " + (SELECT COALESCE(SUM(s.start_cents), 0) FROM hand_seats s JOIN hands h"
         "    ON h.seq = s.hand_seq WHERE h.status = 'in_progress')"
-        " + (SELECT rake_cents FROM house WHERE id = 1)").fetchone()[0]
+        " + (SELECT rake_cents FROM house WHERE id = 1) AS BIGINT)").fetchone()[0]
     expected = c.execute(
-        "SELECT COALESCE(SUM(CASE WHEN kind IN ('open', 'credit') THEN amount_cents"
-        " WHEN kind = 'debit' THEN -amount_cents ELSE 0 END), 0) FROM ledger").fetchone()[0]
+        "SELECT CAST(COALESCE(SUM(CASE WHEN kind IN ('open', 'credit') THEN amount_cents"
+        " WHEN kind = 'debit' THEN -amount_cents ELSE 0 END), 0) AS BIGINT) FROM ledger").fetchone()[0]
     if total != expected:
         problems.append(f"the room holds {format_cents(total)} in all, but starting money + credits "
                         f"- debits is {format_cents(expected)}: {_off(total, expected)}")
@@ -138,8 +141,18 @@ def check_database(path: str | Path) -> list[str]:
         raise StoreUnavailable(f"cannot check the ledger of {path}: {e}") from e
 
 
-def require_balanced(path: str | Path) -> None:
-    """Raise ConservationError, naming every problem, unless the database's ledger adds up."""
-    problems = check_database(path)
+def check_store(store: SqliteStore) -> list[str]:
+    """`ledger_problems` of the store's database: a SQLite file through `check_database`, a
+    PostgreSQL one (it has no path) on the store's read-only snapshot."""
+    if store.path is None:
+        with store._tx(write=False) as c:
+            return ledger_problems(c)
+    return check_database(store.path)
+
+
+def require_balanced(store: SqliteStore) -> None:
+    """Raise ConservationError, naming every problem, unless the store's ledger adds up."""
+    problems = check_store(store)
     if problems:
-        raise ConservationError(f"the ledger of {path} does not add up:\n  " + "\n  ".join(problems))
+        where = store.path if store.path is not None else store.where
+        raise ConservationError(f"the ledger of {where} does not add up:\n  " + "\n  ".join(problems))

@@ -216,10 +216,10 @@ class SqliteStore:
 
     def _create(self, c: sqlite3.Connection, name: str, starting_cents: int) -> Account:
         now = self._now()
-        cur = c.execute(
+        account_id = c.execute(
             "INSERT INTO accounts (name, balance_cents, starting_cents, created_at)"
-            " VALUES (?, ?, ?, ?)", (name, starting_cents, starting_cents, now))
-        account_id = cur.lastrowid
+            " VALUES (?, ?, ?, ?) RETURNING id", (name, starting_cents, starting_cents, now)
+        ).fetchone()[0]
         self._entry(c, "open", account_id, None, starting_cents, reason="starting money")
         return self._get(c, account_id)
 
@@ -321,13 +321,11 @@ class SqliteStore:
     def _entry(self, c: sqlite3.Connection, kind: str, account_id: AccountId | None,
                table: str | None, cents: int, *, reason: str = "", admin: str | None = None,
                hand_id: str | None = None, entry_id: str | None = None) -> LedgerEntry:
-        cur = c.execute(
+        row = c.execute(
             "INSERT INTO ledger (id, at, kind, account_id, table_name, amount_cents, reason,"
-            " admin, hand_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f" admin, hand_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {self._ENTRY_COLS}",
             (entry_id or uuid.uuid4().hex, self._now(), kind, account_id, table, cents, reason,
-             admin, hand_id))
-        row = c.execute(f"SELECT {self._ENTRY_COLS} FROM ledger WHERE seq = ?",
-                        (cur.lastrowid,)).fetchone()
+             admin, hand_id)).fetchone()
         return self._entry_row(row)
 
     def _replayed(self, c: sqlite3.Connection, entry_id: str | None, kind: str,
@@ -463,15 +461,16 @@ class SqliteStore:
             return c.execute("SELECT rake_cents FROM house WHERE id = 1").fetchone()[0]
 
     _TOTAL_SQL = """
-        SELECT (SELECT COALESCE(SUM(balance_cents), 0) FROM accounts)
+        SELECT CAST((SELECT COALESCE(SUM(balance_cents), 0) FROM accounts)
              + (SELECT COALESCE(SUM(chips_cents), 0) FROM table_chips)
              + (SELECT COALESCE(SUM(s.start_cents), 0) FROM hand_seats s
                   JOIN hands h ON h.seq = s.hand_seq WHERE h.status = 'in_progress')
-             + (SELECT rake_cents FROM house WHERE id = 1)
+             + (SELECT rake_cents FROM house WHERE id = 1) AS BIGINT)
     """
     _EXPECTED_SQL = """
-        SELECT COALESCE(SUM(CASE WHEN kind IN ('open', 'credit') THEN amount_cents
-                                 WHEN kind = 'debit' THEN -amount_cents ELSE 0 END), 0)
+        SELECT CAST(COALESCE(SUM(CASE WHEN kind IN ('open', 'credit') THEN amount_cents
+                                      WHEN kind = 'debit' THEN -amount_cents ELSE 0 END), 0)
+                    AS BIGINT)
         FROM ledger
     """
 
@@ -526,7 +525,7 @@ class SqliteStore:
             problems += [f"account {a} table {t!r}: ledger says {v} chips, none held"
                          for (a, t), v in chips.items() if v]
             live = dict(c.execute(
-                "SELECT h.id, SUM(s.start_cents) FROM hands h JOIN hand_seats s"
+                "SELECT h.id, CAST(SUM(s.start_cents) AS BIGINT) FROM hands h JOIN hand_seats s"
                 " ON s.hand_seq = h.seq WHERE h.status = 'in_progress' GROUP BY h.id"))
             for hand in set(escrow) | set(live):
                 if escrow.get(hand, 0) != live.get(hand, 0):
@@ -581,10 +580,7 @@ class SqliteStore:
             if c.execute("SELECT 1 FROM hands WHERE table_name = ? AND status = 'in_progress'",
                          (start.table,)).fetchone():
                 raise HandStateError(f"table {start.table!r} already has a hand in progress")
-            # The hand's id is the next number of the hands' sequence (AUTOINCREMENT never
-            # reuses one, and migration 4 put it past every older, random, id).
-            seq = c.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM sqlite_sequence"
-                            " WHERE name = 'hands'").fetchone()[0]
+            seq = self._next_hand_seq(c)
             hand_id = str(seq)
             c.execute("INSERT INTO hands (seq, id, table_name, started_at, status, deck)"
                       " VALUES (?, ?, ?, ?, 'in_progress', ?)",
@@ -597,6 +593,13 @@ class SqliteStore:
                 self._entry(c, "hand_start", s.account_id, start.table, s.start_cents,
                             hand_id=hand_id)
             return self._hand(c, hand_id)[1]
+
+    @staticmethod
+    def _next_hand_seq(c: sqlite3.Connection) -> int:
+        """The hand's id: the next number of the hands' sequence (AUTOINCREMENT never reuses
+        one, and migration 4 put it past every older, random, id)."""
+        return c.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM sqlite_sequence"
+                         " WHERE name = 'hands'").fetchone()[0]
 
     def settle_hand(self, hand_id: str, deltas: Mapping[AccountId, int], rake_cents: int,
                     events_json: str, history: str = "") -> HandRecord:
@@ -764,7 +767,8 @@ class SqliteStore:
             # One statement: counts the use only while the day's count is under the quota.
             return c.execute(
                 "INSERT INTO allin_protections (account_id, day, used) SELECT ?, ?, 1 WHERE ? > 0"
-                " ON CONFLICT (account_id, day) DO UPDATE SET used = used + 1 WHERE used < ?",
+                " ON CONFLICT (account_id, day) DO UPDATE SET used = allin_protections.used + 1"
+                " WHERE allin_protections.used < ?",
                 (account_id, day, quota, quota)).rowcount > 0
 
     # ------------------------------------------------------------------ preferences

@@ -101,7 +101,7 @@ async def test_two_players_join_a_table_and_finish_a_hand(room_server):
     await asyncio.sleep(0.3)                            # the table screen is up
     screens[name].send("f")                             # a fold ends a heads-up hand
     await _until(lambda: first.over)
-    assert len(table.stats) >= 1
+    await _until(lambda: len(table.stats) >= 1)        # once the writer has recorded it
     assert served.store.total_money() == served.store.expected_money()
     for conn, _ in (a, b):
         conn.close()

@@ -12,6 +12,12 @@ from cardroom.store import SqliteStore
 from cardroom.store.backup import BackupError, backup
 
 
+@pytest.fixture
+def store(store, db_path):
+    """The contract suite's store, on SQLite only (db_path): a backup copies the SQLite file."""
+    return store
+
+
 def _rows(path) -> int:
     conn = sqlite3.connect(path)
     try:
@@ -124,3 +130,12 @@ def test_a_copy_that_fails_its_checks_is_not_left_behind(tmp_path, store):
     with pytest.raises(BackupError, match="ledger does not add up"):
         backup(store.path, tmp_path / "bad.sqlite3")
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("bad")) == []
+
+
+def test_a_room_on_postgresql_is_not_backed_up_from_a_sqlite_file(tmp_path, capsys):
+    config = tmp_path / "config.toml"
+    config.write_text('[server]\nstore = "postgresql://cardroom@db.example/cardroom"\n'
+                      '[[tables]]\nname = "T"\ngame = "holdem"\nstructure = "fixed"\nstakes = ["2", "4"]\n')
+    assert main(["backup", str(tmp_path / "x.sqlite3"), "--config", str(config)]) == 2
+    assert "pg_dump" in capsys.readouterr().err
+    assert not (tmp_path / "x.sqlite3").exists()

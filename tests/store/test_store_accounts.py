@@ -5,7 +5,6 @@ import pytest
 from cardroom.room.ports import (
     Account, InvalidAmount, KeyInUse, NameTaken, Refused, Store, UnknownAccount,
 )
-from cardroom.store import SqliteStore
 
 
 def test_the_store_satisfies_the_rooms_protocol(store):
@@ -33,10 +32,15 @@ def test_get_or_create_opens_an_account_once_with_an_open_ledger_entry(store):
     "",
     "名前" * 50,
 ])
-def test_names_are_stored_exactly_as_given_with_bound_parameters(store, db_path, name):
+def test_names_are_stored_exactly_as_given_with_bound_parameters(store, open_store, db, name):
+    if "\x00" in name and db.name == "postgresql":    # its text cannot hold NUL: a refusal
+        with pytest.raises(Refused, match="NUL"):
+            store.get_or_create(name, 100)
+        assert store.accounts() == []
+        return
     a = store.get_or_create(name, 100)
     assert store.find(name).name == name
-    with SqliteStore(db_path) as other:
+    with open_store() as other:
         assert other.get(a.id).name == name
     assert len(store.accounts()) == 1                   # the table is still there
     store.audit()
@@ -100,3 +104,22 @@ def test_set_admin(store):
     assert store.set_admin(a.id, False).is_admin is False
     with pytest.raises(Refused):
         store.set_admin(a.id, 1)
+
+
+def test_preferences_are_kept_per_account_and_replaced_by_name(store, open_store):
+    ann, bob = store.get_or_create("ann", 1_000), store.get_or_create("bob", 1_000)
+    assert store.preferences(ann.id) == {}
+    store.set_preferences(ann.id, {"ascii": "1", "theme": "nord"})
+    store.set_preferences(ann.id, {"ascii": "0"})          # replaces one, keeps the other
+    assert open_store().preferences(ann.id) == {"ascii": "0", "theme": "nord"}
+    assert store.preferences(bob.id) == {}
+
+
+def test_preferences_the_schema_refuses_change_nothing(store):
+    ann = store.get_or_create("ann", 1_000)
+    store.set_preferences(ann.id, {"theme": "nord"})
+    with pytest.raises(Refused):                           # the second row breaks a CHECK
+        store.set_preferences(ann.id, {"theme": "dark", "x" * 33: "1"})
+    with pytest.raises(UnknownAccount):
+        store.set_preferences(ann.id + 99, {"theme": "dark"})
+    assert store.preferences(ann.id) == {"theme": "nord"}

@@ -43,10 +43,10 @@ def test_banning_again_replaces_the_reason_and_keeps_one_row(store):
     assert (b.reason, b.admin) == ("second", "other admin")
 
 
-def test_bans_survive_a_restart(db_path):
-    with SqliteStore(db_path) as s:
+def test_bans_survive_a_restart(open_store):
+    with open_store() as s:
         s.ban(FP, "spam", "boss")
-    with SqliteStore(db_path) as s:
+    with open_store() as s:
         assert s.is_banned(FP)
         assert s.bans()[0].reason == "spam"
 
@@ -113,8 +113,8 @@ def test_the_bans_table_is_created_by_migration_v2_from_a_v1_database(db_path):
     conn.close()
 
 
-def test_the_database_itself_refuses_an_empty_fingerprint(store, raw):
-    with pytest.raises(sqlite3.IntegrityError):
+def test_the_database_itself_refuses_an_empty_fingerprint(store, raw, db):
+    with pytest.raises(db.IntegrityError):
         raw.execute("INSERT INTO bans (fingerprint, reason, admin, at) VALUES ('', '', 'a', 'x')")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(db.IntegrityError):
         raw.execute("INSERT INTO bans (fingerprint, reason, admin, at) VALUES ('f', '', '', 'x')")

@@ -1,6 +1,7 @@
 """Crash tests: a real child process moving money is killed with SIGKILL at random moments.
 
-After every kill the file is reopened: money must be conserved to the cent even before recovery
+Run on every store (`db`: a SQLite file, a PostgreSQL database). After every kill the database is
+reopened: money must be conserved to the cent even before recovery
 (chips of a cut-off hand are in its escrow), and after ``void_unfinished_hands`` no hand is left
 in progress and every account/table row agrees with the ledger. Kills land anywhere: during
 start-up, migration, recovery itself, buy-ins, hands, settlements, cash-outs, admin adjustments.
@@ -11,7 +12,6 @@ import os
 import random
 import select
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -20,18 +20,18 @@ from pathlib import Path
 
 import pytest
 
-from cardroom.store import SqliteStore
+from cardroom.store import open_store
 
 REPO = Path(__file__).resolve().parents[2]
 
 CHILD = textwrap.dedent('''
     import json, random, sys, time
     from cardroom.room.ports import HandStart, InsufficientFunds, SeatStack
-    from cardroom.store import SqliteStore
+    from cardroom.store import open_store
 
-    path, seed, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    where, seed, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     rng = random.Random(seed)
-    store = SqliteStore(path)
+    store = open_store(where)
     store.void_unfinished_hands()                      # start-up recovery (may itself be killed)
     players = [store.get_or_create(f"p{i}", 10_000) for i in range(4)]
     admin = store.get_or_create("admin", 0)
@@ -107,20 +107,20 @@ def kill(proc):
 
 
 def check_after_crash(db):
-    """Reopen the crashed file the way the room starts up, and check every cent."""
-    with SqliteStore(db) as store:
+    """Reopen the crashed database the way the room starts up, and check every cent."""
+    with open_store(db.where) as store:
         # Conserved already before recovery: a cut-off hand's chips sit in its escrow.
         assert store.total_money() == store.expected_money()
         store.audit()
         voided = store.void_unfinished_hands()
         assert store.total_money() == store.expected_money()
         store.audit()
-    conn = sqlite3.connect(db)
+    conn = db.raw()
     try:
         assert conn.execute("SELECT COUNT(*) FROM hands WHERE status = 'in_progress'"
                             ).fetchone()[0] == 0
         low = conn.execute("SELECT MIN(x) FROM (SELECT MIN(balance_cents) AS x FROM accounts"
-                           " UNION ALL SELECT MIN(chips_cents) FROM table_chips)").fetchone()[0]
+                           " UNION ALL SELECT MIN(chips_cents) FROM table_chips) AS m").fetchone()[0]
         assert low is None or low >= 0
         settled = conn.execute("SELECT COUNT(*) FROM hands WHERE status = 'settled'").fetchone()[0]
     finally:
@@ -128,12 +128,11 @@ def check_after_crash(db):
     return len(voided), settled
 
 
-def crash_loop(tmp_path, kills, seed):
+def crash_loop(tmp_path, db, kills, seed):
     rng = random.Random(seed)
-    db = tmp_path / "crash.sqlite3"
     total_voided = settled = 0
     for i in range(kills):
-        proc = spawn(tmp_path, db, rng.randrange(2**32))
+        proc = spawn(tmp_path, db.where, rng.randrange(2**32))
         if i % 3 == 2:
             time.sleep(rng.uniform(0.0, 0.3))          # anywhere, start-up and recovery included
         else:
@@ -146,24 +145,23 @@ def crash_loop(tmp_path, kills, seed):
     return total_voided, settled
 
 
-def test_sigkill_at_random_moments_conserves_money(tmp_path):
-    voided, settled = crash_loop(tmp_path, kills=8, seed=20240601)
+def test_sigkill_at_random_moments_conserves_money(tmp_path, db):
+    voided, settled = crash_loop(tmp_path, db, kills=8, seed=20240601)
     print(f"8 kills: {voided} hands voided, {settled} settled")
 
 
 @pytest.mark.deep
-def test_sigkill_at_random_moments_conserves_money_deep(tmp_path):
-    voided, settled = crash_loop(tmp_path, kills=120, seed=random.SystemRandom().randrange(2**32))
+def test_sigkill_at_random_moments_conserves_money_deep(tmp_path, db):
+    voided, settled = crash_loop(tmp_path, db, kills=120, seed=random.SystemRandom().randrange(2**32))
     assert voided > 0
     print(f"120 kills: {voided} hands voided, {settled} settled")
 
 
-def test_sigkill_mid_hand_returns_exact_start_stacks(tmp_path):
-    db = tmp_path / "crash.sqlite3"
-    proc = spawn(tmp_path, db, 1, mode="hang")
+def test_sigkill_mid_hand_returns_exact_start_stacks(tmp_path, db):
+    proc = spawn(tmp_path, db.where, 1, mode="hang")
     before = {int(k): v for k, v in json.loads(readline(proc)).items()}
     kill(proc)
-    with SqliteStore(db) as store:
+    with open_store(db.where) as store:
         assert all(store.table_chips(a, "t1") == 0 for a in before)   # all in the hand's escrow
         assert store.total_money() == store.expected_money()
         [hand_id] = store.void_unfinished_hands()

@@ -8,7 +8,6 @@ from cardroom.room.ports import (
     ConservationError, HandStart, HandStateError, InsufficientChips, InvalidAmount, SeatStack,
     SettlementError, UnknownHand,
 )
-from cardroom.store import SqliteStore
 
 
 def conserved(store):
@@ -120,12 +119,16 @@ def test_a_failure_in_the_middle_of_settling_rolls_everything_back(store, seated
 
 
 def test_a_database_refusal_in_the_middle_of_settling_rolls_everything_back(store, seated, dump,
-                                                                          raw):
-    """A trigger makes the database itself refuse the last write of the settlement."""
+                                                                          raw, db):
+    """The database itself refuses the last write of the settlement (a trigger in SQLite, a
+    constraint in PostgreSQL)."""
     a, b = seated
     store.begin_hand(start(a, b))
-    raw.execute("CREATE TRIGGER no_settle BEFORE UPDATE OF status ON hands"
-                " WHEN NEW.status = 'settled' BEGIN SELECT RAISE(ABORT, 'nope'); END")
+    if db.name == "sqlite":
+        raw.execute("CREATE TRIGGER no_settle BEFORE UPDATE OF status ON hands"
+                    " WHEN NEW.status = 'settled' BEGIN SELECT RAISE(ABORT, 'nope'); END")
+    else:
+        raw.execute("ALTER TABLE hands ADD CONSTRAINT nope CHECK (status <> 'settled')")
     before = dump()
     with pytest.raises(Exception, match="nope"):
         store.settle_hand("1", {a.id: 900, b.id: -1_000}, 100, "[]")
@@ -167,7 +170,7 @@ def test_begin_hand_refusals_change_nothing(store, seated, dump):
     conserved(store)
 
 
-def test_void_unfinished_hands_returns_start_stacks(store, seated, db_path):
+def test_void_unfinished_hands_returns_start_stacks(store, seated, open_store):
     a, b = seated
     c = store.get_or_create("cat", 1_000)
     store.buy_in(c.id, "t2", 1_000)
@@ -176,7 +179,7 @@ def test_void_unfinished_hands_returns_start_stacks(store, seated, db_path):
     store.buy_in(a.id, "t1", 500)            # a top-up during the hand is not lost by the void
     store.close()                            # the process "crashes" here
 
-    with SqliteStore(db_path) as s:
+    with open_store() as s:
         assert s.total_money() == s.expected_money() == 21_000
         assert sorted(s.void_unfinished_hands()) == ["1", "2"]
         assert s.void_unfinished_hands() == []                     # idempotent

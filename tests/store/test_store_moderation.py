@@ -1,13 +1,11 @@
 """Admin mutes and the daily protected all-in counts: the ModerationStore port, migration v3.
 Both used to live in the room's memory and ended with the process."""
 
-import sqlite3
 import threading
 
 import pytest
 
 from cardroom.room.ports import ModerationStore, Refused, Store, UnknownAccount
-from cardroom.store import SqliteStore
 
 
 def test_the_store_is_a_moderation_store(store):
@@ -34,15 +32,16 @@ def test_muting_needs_a_real_account_and_an_admin(store):
     assert store.muted_accounts() == set()
 
 
-def test_mutes_and_protection_counts_survive_a_restart(db_path):
-    with SqliteStore(db_path) as s:
-        ann = s.get_or_create("ann", 0)
-        s.set_muted(ann.id, True, "boss")
-        assert s.use_allin_protection(ann.id, "2026-11-30", 2)
-    with SqliteStore(db_path) as s:
-        assert s.muted_accounts() == {ann.id}
-        assert s.use_allin_protection(ann.id, "2026-11-30", 2)       # the second of two
-        assert not s.use_allin_protection(ann.id, "2026-11-30", 2)   # used up, restart or not
+def test_mutes_and_protection_counts_survive_a_restart(open_store):
+    s = open_store()
+    ann = s.get_or_create("ann", 0)
+    s.set_muted(ann.id, True, "boss")
+    assert s.use_allin_protection(ann.id, "2026-11-30", 2)
+    s.close()
+    s = open_store()
+    assert s.muted_accounts() == {ann.id}
+    assert s.use_allin_protection(ann.id, "2026-11-30", 2)       # the second of two
+    assert not s.use_allin_protection(ann.id, "2026-11-30", 2)   # used up, restart or not
 
 
 def test_protected_all_ins_are_counted_per_account_and_day_up_to_the_quota(store):
@@ -55,19 +54,18 @@ def test_protected_all_ins_are_counted_per_account_and_day_up_to_the_quota(store
     assert rows == [(ann.id, "2026-11-30", 2), (ann.id, "2026-12-01", 1), (bob.id, "2026-11-30", 1)]
 
 
-def test_two_processes_sharing_the_file_never_exceed_the_quota(db_path):
-    """The count and the check are one statement: two stores racing over one file grant the day's
-    quota exactly, never more."""
-    with SqliteStore(db_path) as s:
-        ann = s.get_or_create("ann", 0)
+def test_two_processes_sharing_the_database_never_exceed_the_quota(store, open_store):
+    """The count and the check are one statement: four stores racing over one database grant the
+    day's quota exactly, never more."""
+    ann = store.get_or_create("ann", 0)
     granted = []
+    stores = [open_store() for _ in range(4)]
 
-    def use():
-        with SqliteStore(db_path) as s:
-            for _ in range(20):
-                granted.append(s.use_allin_protection(ann.id, "2026-11-30", 5))
+    def use(s):
+        for _ in range(20):
+            granted.append(s.use_allin_protection(ann.id, "2026-11-30", 5))
 
-    threads = [threading.Thread(target=use) for _ in range(4)]
+    threads = [threading.Thread(target=use, args=(s,)) for s in stores]
     for t in threads:
         t.start()
     for t in threads:
@@ -75,8 +73,8 @@ def test_two_processes_sharing_the_file_never_exceed_the_quota(db_path):
     assert granted.count(True) == 5 and len(granted) == 80
 
 
-def test_the_database_refuses_a_bad_count_or_day(store, raw):
+def test_the_database_refuses_a_bad_count_or_day(store, raw, db):
     ann = store.get_or_create("ann", 0)
     for day, used in (("2026-11-30", 0), ("2026-11-30", -1), ("today", 1)):
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(db.IntegrityError):
             raw.execute("INSERT INTO allin_protections (account_id, day, used) VALUES (?, ?, ?)", (ann.id, day, used))

@@ -8,7 +8,6 @@ from cardroom.room.ports import (
     DuplicateEntry, InsufficientChips, InsufficientFunds, InvalidAmount, Refused, SelfAdjustment,
     UnknownAccount,
 )
-from cardroom.store import SqliteStore
 
 
 def conserved(store):
@@ -144,11 +143,22 @@ def _race(n_threads, make_store, account_id, cents, *, own_store):
 
 
 @pytest.mark.parametrize("trial", range(5))
-def test_concurrent_buy_ins_from_two_connections_exceeding_the_balance(db_path, store, trial):
+def test_concurrent_buy_ins_from_two_connections_exceeding_the_balance(open_store, store, trial):
+    """Two processes (two stores, two connections) buy in from one balance at once: one is
+    refused, whatever the database (SQLite queues the writers; PostgreSQL fails one SERIALIZABLE
+    transaction and the store runs it again, when it sees the other's buy-in)."""
     a = store.get_or_create("ann", 1_000)
-    outcomes = _race(2, lambda: SqliteStore(db_path), a.id, 600, own_store=True)
+    outcomes = _race(2, open_store, a.id, 600, own_store=False)
     assert outcomes == ["ok", "refused"]
     assert store.balance(a.id) == 400 and store.table_chips(a.id, "t1") == 600
+    conserved(store)
+
+
+def test_concurrent_buy_ins_from_six_connections_grant_exactly_the_balance(open_store, store):
+    a = store.get_or_create("ann", 1_000)
+    outcomes = _race(6, open_store, a.id, 300, own_store=False)
+    assert outcomes == ["ok"] * 3 + ["refused"] * 3
+    assert store.balance(a.id) == 100 and store.table_chips(a.id, "t1") == 900
     conserved(store)
 
 
@@ -160,24 +170,24 @@ def test_concurrent_buy_ins_through_one_shared_store(store):
     conserved(store)
 
 
-def test_a_second_store_sees_committed_money(db_path, store):
+def test_a_second_store_sees_committed_money(open_store, store):
     a = store.get_or_create("ann", 1_000)
     store.buy_in(a.id, "t1", 250)
-    with SqliteStore(db_path) as other:
-        assert other.balance(a.id) == 750 and other.table_chips(a.id, "t1") == 250
-        other.audit()
+    other = open_store()
+    assert other.balance(a.id) == 750 and other.table_chips(a.id, "t1") == 250
+    other.audit()
 
 
-def test_a_read_does_not_wait_for_a_write_held_up_by_another_process(store, db_path):
+def test_a_read_does_not_wait_for_a_write_held_up_by_another_process(store, db):
     """Issue 19: one connection and one lock served reads and writes, so while a write waited
-    on the database (another process in an EXCLUSIVE transaction) every read waited behind it;
-    the room's reads (balances, views) run on the loop."""
-    import sqlite3
-    import threading
-
+    on the database (another process in an EXCLUSIVE transaction, or holding the accounts
+    locked in PostgreSQL) every read waited behind it; the room's reads (balances, views) run
+    on the loop."""
     a = store.get_or_create("ann", 10_000)
-    other = sqlite3.connect(db_path, isolation_level=None)
-    other.execute("BEGIN EXCLUSIVE")
+    other = db.raw()
+    other.execute("BEGIN EXCLUSIVE" if db.name == "sqlite" else "BEGIN")
+    if db.name == "postgresql":
+        other.execute("LOCK TABLE accounts IN EXCLUSIVE MODE")   # writes wait, reads do not
     done = threading.Event()
     writer = threading.Thread(target=lambda: (store.buy_in(a.id, "t1", 1_000), done.set()))
     writer.start()

@@ -41,6 +41,19 @@ def test_migration_is_idempotent(db_path):
     conn.close()
 
 
+def test_reopening_the_database_migrates_nothing_and_keeps_every_row(store, open_store, dump):
+    """On every store: a database of the latest version opened again (each restart, each other
+    process) is left as it is."""
+    a = store.get_or_create("ann", 1_000)
+    store.buy_in(a.id, "t1", 400)
+    store.ban("SHA256:x", "spam", "boss")
+    before = dump()
+    for _ in range(3):
+        open_store().close()
+    assert dump() == before
+    store.audit()
+
+
 def test_migration_from_an_empty_database_applies_every_step(db_path):
     conn = sqlite3.connect(db_path, isolation_level=None)
     assert migrate(conn) == LATEST_VERSION
@@ -70,26 +83,35 @@ def test_wal_synchronous_full_foreign_keys_and_busy_timeout_are_set(store, db_pa
     "UPDATE table_chips SET chips_cents = -1",
     "UPDATE house SET rake_cents = -5",
     "UPDATE ledger SET amount_cents = -1",
-    "UPDATE accounts SET balance_cents = 1.5",           # STRICT: no fractional cents
-    "UPDATE accounts SET balance_cents = '12'  || 'x'",  # STRICT: no text in a money column
     "UPDATE ledger SET kind = 'gift'",
     "INSERT INTO house (id, rake_cents) VALUES (2, 0)",  # one house
 ])
-def test_the_database_itself_refuses_bad_money(store, raw, sql):
+def test_the_database_itself_refuses_bad_money(store, raw, db, sql):
     a = store.get_or_create("ann", 1000)
     store.buy_in(a.id, "t1", 400)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(db.IntegrityError):
         raw.execute(sql)
     assert store.balance(a.id) == 600
     store.audit()
 
 
-def test_the_database_refuses_a_second_live_hand_on_a_table(store, raw):
-    raw.execute("INSERT INTO hands (id, table_name, started_at, status, deck)"
-                " VALUES ('x1', 't', 'now', 'in_progress', '')")
+@pytest.mark.parametrize("sql", [
+    "UPDATE accounts SET balance_cents = 1.5",           # STRICT: no fractional cents
+    "UPDATE accounts SET balance_cents = '12'  || 'x'",  # STRICT: no text in a money column
+])
+def test_the_sqlite_file_refuses_money_that_is_not_whole_cents(store, raw, db_path, sql):
+    a = store.get_or_create("ann", 1000)
     with pytest.raises(sqlite3.IntegrityError):
-        raw.execute("INSERT INTO hands (id, table_name, started_at, status, deck)"
-                    " VALUES ('x2', 't', 'now', 'in_progress', '')")
+        raw.execute(sql)
+    assert store.balance(a.id) == 1000
+
+
+def test_the_database_refuses_a_second_live_hand_on_a_table(store, raw, db):
+    live = ("INSERT INTO hands (seq, id, table_name, started_at, status, deck)"
+            " VALUES (?, ?, 't', 'now', 'in_progress', '')")
+    raw.execute(live, (901, "x1"))
+    with pytest.raises(db.IntegrityError):
+        raw.execute(live, (902, "x2"))
 
 
 def test_a_file_that_is_not_a_database_is_refused(tmp_path):

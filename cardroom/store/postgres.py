@@ -1,0 +1,176 @@
+"""The PostgreSQL implementation of the room's storage ports, for a room of several processes or
+machines (`cardroom serve --store postgresql://...`).
+
+Every rule and query is SqliteStore's: its SQL is written to run on both (bound parameters,
+RETURNING, sums cast to BIGINT), so money, the ledger, hands, bans and the audit are one code.
+What differs is here: the driver (psycopg 3), the schema and its versions (`pgschema`), the hands'
+sequence, and transactions:
+
+* a write is one SERIALIZABLE transaction. Two processes buying in from one balance at once
+  cannot both pass the balance check: PostgreSQL fails one with a serialization failure, and the
+  whole call runs again (a few times, backing off) and then sees the other's buy-in -- what
+  SQLite's BEGIN IMMEDIATE gives by making writers queue;
+* a read is one REPEATABLE READ, READ ONLY transaction: one snapshot, never waiting for writes.
+
+As in SqliteStore, one connection writes and one reads, each behind its own lock, so any thread
+may call; the room sends writes through its writer thread. A connection that broke (PostgreSQL
+restarted) is opened again by the next call; the call that found it broken raises
+StoreUnavailable, as when SQLite is busy.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.conninfo import conninfo_to_dict
+
+from cardroom.room.ports import Refused, StoreUnavailable
+from cardroom.store import pgschema
+from cardroom.store.migrations import SchemaTooNew
+from cardroom.store.sqlite import SqliteStore, _utc_now
+
+RETRIES = 8                  # serialization failures before a write gives up (StoreUnavailable)
+CONNECT_TIMEOUT_S = 5
+
+
+class _Conflict(StoreUnavailable):
+    """A write lost a race with another transaction; it is run again from the start."""
+
+
+def describe(url: str) -> str:
+    """The database a URL names, for messages: never its password."""
+    try:
+        info = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "a PostgreSQL database (the URL is malformed)"
+    where = info.get("host", "the local socket")
+    if "port" in info:
+        where += f":{info['port']}"
+    return f"the PostgreSQL database {info.get('dbname', '(default)')!r} on {where}"
+
+
+class _Connection:
+    """A psycopg connection that runs SqliteStore's SQL: `?` placeholders become `%s` (that SQL
+    has no other `?`, and no `%`)."""
+
+    def __init__(self, raw: psycopg.Connection) -> None:
+        self.raw = raw
+
+    def execute(self, sql: str, params: tuple | list = ()) -> psycopg.Cursor:
+        return self.raw.execute(sql.replace("?", "%s"), params or None)
+
+    def executemany(self, sql: str, rows: list[tuple]) -> None:
+        self.raw.cursor().executemany(sql.replace("?", "%s"), rows)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def _retried(write: Callable) -> Callable:
+    """`write`, run again from the start while it loses races (see the module docstring)."""
+
+    @functools.wraps(write)
+    def run(self: PostgresStore, *args, **kwargs):
+        for attempt in range(RETRIES):
+            try:
+                return write(self, *args, **kwargs)
+            except _Conflict:
+                if attempt == RETRIES - 1:
+                    raise
+                time.sleep(random.uniform(0, 0.002 * 2 ** attempt))
+        raise AssertionError("unreachable")   # pragma: no cover
+
+    return run
+
+
+class PostgresStore(SqliteStore):
+    """Accounts, the ledger and hand histories in a PostgreSQL database. See the module docstring."""
+
+    def __init__(self, url: str, *, clock: Callable[[], datetime] = _utc_now) -> None:
+        """Connect and migrate. Raises StoreUnavailable with a clear message if the server cannot
+        be reached, refuses the login, or holds a schema newer than this cardroom."""
+        self.url = url
+        self.path = None
+        self.where = describe(url)
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._read_lock = threading.RLock()
+        self._conn = self._connect()
+        try:
+            try:
+                pgschema.migrate(self._conn.raw)
+            except SchemaTooNew as e:
+                raise StoreUnavailable(f"{self.where}: {e}") from e
+            except psycopg.Error as e:
+                raise StoreUnavailable(f"{self.where} could not be prepared: {e}") from e
+            self._reader = self._connect()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _connect(self) -> _Connection:
+        try:
+            return _Connection(psycopg.connect(self.url, autocommit=True, prepare_threshold=None,
+                                               connect_timeout=CONNECT_TIMEOUT_S,
+                                               application_name="cardroom"))
+        except psycopg.Error as e:
+            raise StoreUnavailable(f"cannot connect to {self.where}: {e}") from e
+
+    def settings(self) -> dict[str, object]:
+        """The server and schema versions and how writes are isolated, for diagnostics and tests."""
+        with self._tx(write=False) as c:
+            return {"server_version": c.raw.info.server_version,
+                    "schema_version": pgschema.schema_version(c.raw),
+                    "write_isolation": "serializable"}
+
+    @contextmanager
+    def _tx(self, *, write: bool = True) -> Iterator[_Connection]:
+        """One transaction, as SqliteStore._tx; a broken connection is replaced first."""
+        with self._lock if write else self._read_lock:
+            attr = "_conn" if write else "_reader"
+            c = getattr(self, attr)
+            if c.raw.closed or c.raw.broken:
+                c = self._connect()
+                setattr(self, attr, c)
+            try:
+                c.execute("BEGIN ISOLATION LEVEL SERIALIZABLE" if write
+                          else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                try:
+                    yield c
+                    c.execute("COMMIT")
+                finally:
+                    if not c.raw.closed and c.in_transaction:
+                        c.execute("ROLLBACK")
+            except (pg_errors.SerializationFailure, pg_errors.DeadlockDetected) as e:
+                raise _Conflict(f"{self.where}: the write lost a race: {e}") from e
+            except (psycopg.IntegrityError, psycopg.DataError) as e:
+                # DataError: a value PostgreSQL cannot hold, such as text with a NUL character.
+                raise Refused(f"the database refused the change: {e}") from e
+            except psycopg.Error as e:
+                raise StoreUnavailable(f"{self.where} failed: {e}") from e
+
+    @staticmethod
+    def _next_hand_seq(c: _Connection) -> int:
+        return c.execute("SELECT nextval('hand_ids')").fetchone()[0]
+
+
+# Every call that writes runs again when it loses a race (reads cannot: one snapshot, read only).
+WRITES = ("get_or_create", "claim", "add_key", "remove_key", "set_admin", "buy_in", "cash_out",
+          "credit", "debit", "begin_hand", "settle_hand", "void_hand", "void_unfinished_hands",
+          "ban", "unban", "set_muted", "use_allin_protection", "set_preferences")
+for _name in WRITES:
+    setattr(PostgresStore, _name, _retried(getattr(SqliteStore, _name)))
+
+__all__ = ["WRITES", "PostgresStore", "describe"]

@@ -1,0 +1,166 @@
+"""What only the PostgreSQL store has: its schema versions table, migrating from several processes
+at once, connecting by URL (never showing its password), a connection PostgreSQL dropped. The
+rules it shares with SQLite are the contract suite's (every test taking `store`)."""
+
+import threading
+
+import pytest
+
+from cardroom.room.ports import StoreUnavailable
+from cardroom.store import open_store
+
+
+@pytest.fixture
+def pg_url(pg_cluster):
+    return pg_cluster.new_database()
+
+
+def versions(url):
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        return [r[0] for r in conn.execute("SELECT version FROM schema_versions ORDER BY version")]
+
+
+def test_pg_a_fresh_database_is_migrated_and_the_version_recorded(pg_url):
+    from cardroom.store.pgschema import LATEST_VERSION
+
+    with open_store(pg_url) as s:
+        assert s.settings()["schema_version"] == LATEST_VERSION
+        assert s.settings()["write_isolation"] == "serializable"
+    assert versions(pg_url) == list(range(1, LATEST_VERSION + 1))
+
+
+def test_pg_opening_again_migrates_nothing(pg_url):
+    import psycopg
+
+    from cardroom.store.pgschema import migrate
+
+    open_store(pg_url).close()
+    first = versions(pg_url)
+    for _ in range(3):
+        open_store(pg_url).close()
+    assert versions(pg_url) == first
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        assert migrate(conn) == 0
+        assert conn.execute("SELECT COUNT(*) FROM house").fetchone()[0] == 1
+
+
+def test_pg_stores_started_together_migrate_once(pg_url):
+    """Table hosts and gateways starting at the same moment on an empty database: one migrates
+    (under an advisory lock), the others wait and find it done."""
+    opened, failed = [], []
+    barrier = threading.Barrier(4)
+
+    def start():
+        barrier.wait()
+        try:
+            opened.append(open_store(pg_url))
+        except Exception as e:      # noqa: BLE001 - any failure is the finding
+            failed.append(e)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for s in opened:
+        s.close()
+    from cardroom.store.pgschema import LATEST_VERSION
+
+    assert failed == [] and len(opened) == 4
+    assert versions(pg_url) == list(range(1, LATEST_VERSION + 1))
+
+
+def test_pg_a_database_from_a_newer_version_is_refused(pg_url):
+    import psycopg
+
+    open_store(pg_url).close()
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO schema_versions (version) VALUES (99)")
+    with pytest.raises(StoreUnavailable, match="newer"):
+        open_store(pg_url)
+
+
+def test_pg_an_unreachable_server_is_refused_without_showing_the_password(pg_cluster):
+    from tests.pgcluster import free_port
+
+    url = f"postgresql://ann:s3cret@127.0.0.1:{free_port()}/cardroom"
+    with pytest.raises(StoreUnavailable, match="cannot connect to the PostgreSQL database "
+                                               "'cardroom' on 127.0.0.1") as caught:
+        open_store(url)
+    assert "s3cret" not in str(caught.value)
+
+
+def test_pg_a_dropped_connection_is_opened_again(pg_url):
+    """PostgreSQL restarted (here: the store's sessions ended by an admin): the call that finds
+    the connection broken says the store is unavailable, changing nothing; the next one works."""
+    import psycopg
+
+    with open_store(pg_url) as s:
+        ann = s.get_or_create("ann", 1_000)
+        with psycopg.connect(pg_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                          " WHERE application_name = 'cardroom'")
+        with pytest.raises(StoreUnavailable):
+            s.buy_in(ann.id, "t1", 100)
+        with pytest.raises(StoreUnavailable):
+            s.balance(ann.id)
+        s.buy_in(ann.id, "t1", 100)
+        assert s.balance(ann.id) == 900 and s.table_chips(ann.id, "t1") == 100
+        s.audit()
+
+
+def test_open_store_takes_a_url_or_a_path(tmp_path, pg_url):
+    from cardroom.store import SqliteStore
+    from cardroom.store.postgres import PostgresStore
+
+    with open_store(pg_url) as s:
+        assert type(s) is PostgresStore
+    with open_store(tmp_path / "room.sqlite3") as s:
+        assert type(s) is SqliteStore
+
+
+def test_without_the_server_the_tests_skip_saying_why_but_fail_in_ci(monkeypatch):
+    """CI must not pass by skipping the PostgreSQL half of the contract suite."""
+    from tests.pgcluster import missing
+
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="PostgreSQL tests skipped: no initdb"):
+        missing("no initdb")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="PostgreSQL is needed in CI and no initdb"):
+        missing("no initdb")
+
+
+def test_pg_every_public_write_runs_again_when_it_loses_a_race():
+    """A write method missing from WRITES would fail with StoreUnavailable on any race with another
+    process instead of running again: every public method that opens a write transaction is in it."""
+    import inspect
+
+    from cardroom.store import SqliteStore
+    from cardroom.store.postgres import WRITES, PostgresStore
+
+    writes = {name for name, f in inspect.getmembers(SqliteStore, inspect.isfunction)
+              if not name.startswith("_") and "self._tx()" in inspect.getsource(f)}
+    writes |= {"credit", "debit"}                      # through _adjust
+    assert writes == set(WRITES)
+    assert all(getattr(PostgresStore, name).__wrapped__ is getattr(SqliteStore, name) for name in WRITES)
+
+
+def test_pg_a_database_at_version_1_gains_the_preferences_table(pg_url, monkeypatch):
+    """A database made before preferences (version 1, SQLite's 4) is upgraded in place."""
+    from cardroom.store import pgschema
+
+    assert "CREATE TABLE preferences" in pgschema.MIGRATIONS[1][0]
+    with monkeypatch.context() as m:                 # the cardroom of version 1
+        m.setattr(pgschema, "MIGRATIONS", pgschema.MIGRATIONS[:1])
+        m.setattr(pgschema, "LATEST_VERSION", 1)
+        open_store(pg_url).close()
+    assert versions(pg_url) == [1]
+    with open_store(pg_url) as s:
+        assert s.settings()["schema_version"] == 2
+        ann = s.get_or_create("ann", 1_000)
+        s.set_preferences(ann.id, {"theme": "nord"})
+        assert s.preferences(ann.id) == {"theme": "nord"}
+    assert versions(pg_url) == [1, 2]
