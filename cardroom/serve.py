@@ -316,9 +316,7 @@ async def shutdown(served: Served) -> None:
     """Exit every app (clients get their terminals back), close the listener, then void the hands
     still in progress and return every chip on a table to its owner."""
     await served.server.close()
-    for table in served.room.tables.values():
-        table.status = "closed"
-        table._cancel_clock()
+    served.room.stop_tables()
     try:
         # After the writes already given (a settlement in flight is recorded, not voided).
         await served.room.writer.run(served.room.start)   # voids unfinished hands, cashes out table chips

@@ -127,13 +127,16 @@ class Room:
                     self.store.cash_out(account.id, table, chips)
         return voided
 
+    def stop_tables(self) -> None:
+        """No table deals again and no decision clock runs (the room is about to close)."""
+        for table in self.tables.values():
+            table.stop()
+
     def close(self) -> list[str]:
         """The room stops: no table deals again, a hand still in progress is void and every chip
         on a table goes back to its owner's balance (what start-up would do, done now, so the
         ledger is whole when the process ends). Returns the voided hand ids."""
-        for table in self.tables.values():
-            table.status = "closed"
-            table._cancel_clock()
+        self.stop_tables()
         return self.start()
 
     # ------------------------------------------------------------------ accounts and sessions

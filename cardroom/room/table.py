@@ -793,6 +793,12 @@ class Table:
     def _arm(self, delay: float, fn) -> None:
         self._timers.append(self.clock.call_later(delay, fn))
 
+    def stop(self) -> None:
+        """The room is stopping: this table deals no more hands and its decision clock stops (a hand
+        in progress is left as it is, for the room to void)."""
+        self.status = "closed"
+        self._cancel_clock()
+
     def _cancel_clock(self) -> None:
         for t in self._timers:
             t.cancel()
