@@ -278,7 +278,7 @@ class Table:
             return
         else:
             log.info("%s: %s buys in for %s", self.name, seat.name, money(cents))
-            if self._in_hand(seat) or seat.number in self._recording:
+            if self.in_hand(seat) or seat.number in self._recording:
                 seat.pending_chips += cents   # a change of table stake waits for the hand to end
                 seat.message = f"{money(cents)} will be added after this hand"
             else:
@@ -290,13 +290,13 @@ class Table:
 
     def leave(self, account: int) -> None:
         seat = self._need_seat(account)
-        if self._in_hand(seat) and not self.hand.folded[self._player(seat)]:
+        if self.in_hand(seat) and not self.hand.folded[self.player_index(seat)]:
             seat.leaving = True        # folded when the action reaches him; chips after the hand
-            if self.hand.actor == self._player(seat):
+            if self.hand.actor == self.player_index(seat):
                 self._drive()
             self._changed()
             return
-        if self._in_hand(seat):
+        if self.in_hand(seat):
             seat.leaving = True
             self._changed()
             return
@@ -356,7 +356,7 @@ class Table:
         if seat.sit_out_count > self.settings.sit_outs_allowed:
             seat.message = "you sat out more than three times: removed from the table"
             self._page(seat.account, f"You were removed from {self.name}: sat out too often")
-            if not self._in_hand(seat):
+            if not self.in_hand(seat):
                 self._remove(seat, "is removed after sitting out too often")
             else:
                 seat.leaving = True
@@ -368,7 +368,7 @@ class Table:
         if self.seats.get(seat.number) is not seat or not seat.sitting_out:
             return
         self._page(seat.account, f"You sat out too long at {self.name}: your chips are back in your account")
-        if self._in_hand(seat):
+        if self.in_hand(seat):
             seat.leaving = True
         else:
             self._remove(seat, "sat out too long and is removed")
@@ -430,7 +430,7 @@ class Table:
         seat = self._need_seat(account)
         seat.auto = auto
         self._changed()
-        if self._in_hand(seat) and self.hand.actor == self._player(seat) and auto != "ask":
+        if self.in_hand(seat) and self.hand.actor == self.player_index(seat) and auto != "ask":
             self._drive()
 
     def set_auto_blind(self, account: int, on: bool) -> None:
@@ -450,7 +450,7 @@ class Table:
         went bust while disconnected) can never be dealt in: it is given back after the grace a
         disconnected player with chips gets (the sit-out limit: he is timed out, sat out, and
         removed when it runs out), unless he comes back or chips arrive first."""
-        if seat.connected or seat.table_chips or self._in_hand(seat):
+        if seat.connected or seat.table_chips or self.in_hand(seat):
             if seat.empty_timer is not None:
                 seat.empty_timer.cancel()
                 seat.empty_timer = None
@@ -461,13 +461,13 @@ class Table:
     def _empty_seat_expired(self, seat: _Seat) -> None:
         seat.empty_timer = None
         if self.seats.get(seat.number) is seat and not (
-                seat.connected or seat.table_chips or self._in_hand(seat)):
+                seat.connected or seat.table_chips or self.in_hand(seat)):
             self._remove(seat, "left without chips: the seat is free")
 
     def make_bot(self, account: int, rng) -> None:
         seat = self._need_seat(account)
         seat.bot = rng
-        if self._in_hand(seat) and self.hand.actor == self._player(seat):
+        if self.in_hand(seat) and self.hand.actor == self.player_index(seat):
             self._drive()
 
     # ================================================================= chat
@@ -510,20 +510,25 @@ class Table:
         seat = self.seat_of(account)
         if seat is None:
             return False
-        if self._in_hand(seat):
+        if self.in_hand(seat):
             seat.leaving = True
-            if self.hand.actor == self._player(seat):
+            if self.hand.actor == self.player_index(seat):
                 self._drive()
         else:
             self._remove(seat, "is removed by an admin" + (f": {reason}" if reason else ""))
         return True
 
     # ================================================================= the hand
-    def _in_hand(self, seat: _Seat) -> bool:
+    # Public for the per-seat view (tableview.py) and the admin API: read-only questions.
+    def in_hand(self, seat: _Seat) -> bool:
         return self.hand is not None and not self.hand.over and seat.number in self.hand_seats
 
-    def _player(self, seat: _Seat) -> int:
+    def player_index(self, seat: _Seat) -> int:
         return self.hand_seats.index(seat.number)
+
+    def blind_asked(self, seat: _Seat) -> int:
+        """The blind this seat is asked to post (Auto Blind off), or 0."""
+        return self._asking.get(seat.number, 0)
 
     def _maybe_start(self) -> None:
         if not self.idle():
@@ -754,9 +759,9 @@ class Table:
         seat = self._need_seat(account)
         if type(amount) is not int:   # the engine compares amounts only: 400.0 or True would pass
             raise RoomError("an amount must be a whole number of cents")
-        if not self._in_hand(seat):
+        if not self.in_hand(seat):
             raise api.NotAllowedNow("you are not in this hand")
-        p = self._player(seat)
+        p = self.player_index(seat)
         if self.hand.actor != p:
             raise api.NotAllowedNow("it is not your turn")
         try:

@@ -60,8 +60,8 @@ def view_for(table, account: int | None) -> api.TableView:
     live = hand is not None and not hand.over
     # The seat's account must be the one dealt in: a player who takes a seat after the hand
     # ended must not inherit the previous occupant's cards.
-    viewer = table._player(me) if (me and hand is not None and me.number in table.hand_seats
-                                  and table.hand_accounts[table._player(me)] == me.account) else None
+    viewer = table.player_index(me) if (me and hand is not None and me.number in table.hand_seats
+                                  and table.hand_accounts[table.player_index(me)] == me.account) else None
     hv = seat_view(hand, viewer) if hand is not None else None
     seats = []
     for number in range(1, table.settings.seats + 1):
@@ -102,7 +102,7 @@ def view_for(table, account: int | None) -> api.TableView:
     draw_counts = {table.hand_seats[p]: k for p, k in hand.draw_counts.items()} if live else {}
     seated_accounts = {s.account for s in table.seats.values()}
     buy = None
-    if me is not None and me.stack == 0 and not table._in_hand(me):
+    if me is not None and me.stack == 0 and not table.in_hand(me):
         buy = table.buy_in_limits(me.account)
     return api.TableView(
         name=table.name, game=table.settings.variant.name, stakes=table.settings.structure.describe(),
@@ -119,4 +119,4 @@ def view_for(table, account: int | None) -> api.TableView:
         pending_chips=me.pending_chips if me else 0, table_chips=me.table_chips if me else 0,
         missed_blinds=bool(me and me.owes == "missed"), missed_posts=_missed_posts(table, me),
         new_player=bool(me and me.owes == "new" and not table.settings.variant.bring_in),
-        message=me.message if me else "", blind_prompt=table._asking.get(me.number, 0) if me else 0)
+        message=me.message if me else "", blind_prompt=table.blind_asked(me) if me else 0)

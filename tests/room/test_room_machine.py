@@ -446,7 +446,7 @@ class RoomMachine(RuleBasedStateMachine):
         elif which == "leave":
             balance = self.store.balance(c.account_id)
             seat = t.seat_of(c.account_id)
-            in_hand = t._in_hand(seat)
+            in_hand = t.in_hand(seat)
             stack = seat.stack
             c.leave(t.name)
             if not in_hand:
