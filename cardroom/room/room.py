@@ -499,10 +499,28 @@ class RoomClient:
                 raise RoomError(f"the value of {name} is not short printable text")
         if len(set(self.preferences()) | set(values)) > PREFERENCES_MAX:
             raise RoomError("too many preferences")
-        try:
-            self.room.store.set_preferences(self.account_id, values)
-        except StoreError as e:
-            raise RoomError(f"your preferences could not be kept: {e}") from None
+        # Through the room's writer, like every store write: a database held busy must not stall
+        # the loop. A refusal known at once (the inline writer) is raised; one that comes back
+        # later from the writer thread is paged to the player.
+        at_once: list[str] = []
+        waiting = [True]
+
+        def then(_result, error: Exception | None) -> None:
+            if error is None:
+                return
+            if not isinstance(error, StoreError):
+                log.error("keeping preferences for %s failed", self.name, exc_info=error)
+            text = f"your preferences could not be kept: {error}"
+            if waiting[0]:
+                at_once.append(text)
+            else:
+                self._page(text)
+
+        account, store = self.account_id, self.room.store
+        self.room.writer.submit(lambda: store.set_preferences(account, values), then)
+        waiting[0] = False
+        if at_once:
+            raise RoomError(at_once[0])
 
     # ------------------------------------------------------------------ history
     def hands(self, limit: int = 20, offset: int = 0):

@@ -697,3 +697,28 @@ async def test_a_kick_with_the_store_writer_says_the_chips_are_on_their_way_back
         assert store.balance(alice.account_id) == 100_000
     finally:
         await world.close()
+
+
+async def test_preferences_kept_while_the_database_is_busy_do_not_stall_the_loop(tmp_path):
+    """Issue 19 (every store write off the loop): keeping a player's options wrote on the loop,
+    so a database held by another process froze every session for up to the busy timeout."""
+    import sqlite3
+    import time
+
+    world = ThreadedRoom(tmp_path)
+    try:
+        alice = await world.room.login("alice", ALICE_FP)
+        held = sqlite3.connect(world.store.path, isolation_level=None)
+        held.execute("BEGIN EXCLUSIVE")
+        try:
+            started = time.monotonic()
+            alice.save_preferences({"ascii": "1"})
+            assert time.monotonic() - started < 0.5       # handed to the writer, not waited for
+            assert alice.preferences() == {}               # not written yet: the writer waits
+        finally:
+            held.execute("ROLLBACK")
+            held.close()
+        await world.writer.run(lambda: None)               # the writes given before are done
+        assert alice.preferences() == {"ascii": "1"}
+    finally:
+        await world.close()
