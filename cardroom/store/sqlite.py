@@ -483,64 +483,13 @@ class SqliteStore:
             return c.execute(self._EXPECTED_SQL).fetchone()[0]
 
     def audit(self) -> None:
+        """Raise ConservationError naming every way the money fails to add up (store/audit.py's
+        check, the one start-up and the admin `audit` run too), on this store's read snapshot."""
+        from cardroom.store.audit import ledger_problems   # audit imports this module
         with self._tx(write=False) as c:
-            balances: dict[int, int] = {}
-            chips: dict[tuple[int, str], int] = {}
-            escrow: dict[str, int] = {}
-            house = 0
-            for kind, account, table, amount, hand in c.execute(
-                    "SELECT kind, account_id, table_name, amount_cents, hand_id FROM ledger"
-                    " ORDER BY seq"):
-                if kind in ("open", "credit", "debit"):
-                    balances[account] = balances.get(account, 0) + (
-                        -amount if kind == "debit" else amount)
-                elif kind in ("buy_in", "cash_out"):
-                    sign = 1 if kind == "buy_in" else -1
-                    balances[account] = balances.get(account, 0) - sign * amount
-                    chips[account, table] = chips.get((account, table), 0) + sign * amount
-                elif kind == "hand_start":
-                    chips[account, table] = chips.get((account, table), 0) - amount
-                    escrow[hand] = escrow.get(hand, 0) + amount
-                elif kind in ("hand_end", "hand_void"):
-                    escrow[hand] = escrow.get(hand, 0) - amount
-                    chips[account, table] = chips.get((account, table), 0) + amount
-                elif kind == "rake":
-                    escrow[hand] = escrow.get(hand, 0) - amount
-                    house += amount
-                else:  # pragma: no cover - the schema's CHECK refuses other kinds
-                    raise ConservationError(f"unknown ledger kind {kind!r}")
-            problems = []
-            for account, balance in c.execute("SELECT id, balance_cents FROM accounts"):
-                if balances.pop(account, 0) != balance:
-                    problems.append(f"account {account}: balance {balance} but ledger says "
-                                    f"{balances.get(account, 0)}")
-            problems += [f"account {a}: ledger has {b} but no account" for a, b in balances.items()
-                         if b]
-            for account, table, have in c.execute(
-                    "SELECT account_id, table_name, chips_cents FROM table_chips"):
-                want = chips.pop((account, table), 0)
-                if want != have:
-                    problems.append(f"account {account} table {table!r}: {have} chips but "
-                                    f"ledger says {want}")
-            problems += [f"account {a} table {t!r}: ledger says {v} chips, none held"
-                         for (a, t), v in chips.items() if v]
-            live = dict(c.execute(
-                "SELECT h.id, CAST(SUM(s.start_cents) AS BIGINT) FROM hands h JOIN hand_seats s"
-                " ON s.hand_seq = h.seq WHERE h.status = 'in_progress' GROUP BY h.id"))
-            for hand in set(escrow) | set(live):
-                if escrow.get(hand, 0) != live.get(hand, 0):
-                    problems.append(f"hand {hand!r}: escrow {live.get(hand, 0)} but ledger says "
-                                    f"{escrow.get(hand, 0)}")
-            rake = c.execute("SELECT rake_cents FROM house WHERE id = 1").fetchone()[0]
-            if rake != house:
-                problems.append(f"house rake {rake} but ledger says {house}")
-            total = c.execute(self._TOTAL_SQL).fetchone()[0]
-            expected = c.execute(self._EXPECTED_SQL).fetchone()[0]
-            if total != expected:
-                problems.append(f"total money {total} != starting money + credits - debits "
-                                f"{expected}")
-            if problems:
-                raise ConservationError("; ".join(problems))
+            problems = ledger_problems(c)
+        if problems:
+            raise ConservationError("; ".join(problems))
 
     # --------------------------------------------------------------------------------- hands
 
