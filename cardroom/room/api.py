@@ -1,6 +1,6 @@
 """The client API's records and errors: what a session may see of the room.
 
-A session (TUI over SSH, hot-seat, a bot, a test) holds a `RoomClient` (room.py) for one account.
+A session (TUI over SSH, hot-seat, a bot, a test) holds a `RoomClient` (client.py) for one account.
 It registers one callback; the room calls it, with no arguments, whenever something the client
 can see has changed; the client then reads `client.view(table)`, `client.lobby()` or
 `client.my_money()` in its own task. Intents (join, buy in, act, chat ...) are methods that

@@ -1,12 +1,13 @@
-"""The room: its tables, its accounts service, and the client API every session uses.
+"""The room: its tables, its accounts service, and the API of one account's session.
 
     room = Room(tables=[TableSettings(...)], store=SqliteStore(path), clock=LoopClock(),
                 writer=StoreWriter())              # the store's writes off the loop
     room.start()                                   # voids hands a crash cut off; returns stray chips
-    client = await room.login("alice", fingerprint)    # one RoomClient per session
-    client.on_change(lambda: app.post_message(Refresh()))
-    client.watch("Planet Hold'em $2/$4"); client.join(...); client.buy_in(..., 10_000)
-    client.act(table, "raise", 800); client.view(table) -> TableView
+    session = await room.login("alice", fingerprint)   # one Session per login
+    session.on_change(lambda: app.post_message(Refresh()))
+    session.watch("Planet Hold'em $2/$4"); session.join(...); session.buy_in(..., 10_000)
+    session.act(table, "raise", 800); session.view(table) -> TableView
+    LocalClient(session)            # what a session's screens hold (cardroom.room.client)
 
 Every intent runs on the loop and returns or raises a RoomError (the message is for the user).
 What an intent writes to the store is recorded by the writer (`cardroom.room.writer`) after it
@@ -99,7 +100,7 @@ class Room:
         self.rng = rng
         self.writer = writer or InlineWriter()
         self.tables: dict[str, Table] = {}
-        self.clients: dict[int, list[RoomClient]] = {}   # account -> live clients
+        self.clients: dict[int, list[Session]] = {}   # account -> live clients
         self.muted: set[int] = store.muted_accounts()   # kept in the store too: mutes outlive a restart
         # A shutdown under way (shutdown_in): when dealing stops, its timers, and what stops the server.
         self.closing_at: float | None = None
@@ -140,7 +141,7 @@ class Room:
         return self.start()
 
     # ------------------------------------------------------------------ accounts and sessions
-    def connect(self, name: str, fingerprint: str | None = None) -> RoomClient:
+    def connect(self, name: str, fingerprint: str | None = None) -> Session:
         """A session for `name`: claims the name with the key (or creates it without one).
         The store's write runs here, on the caller's thread: for a process with no loop to keep
         free (hot-seat, tests); the server logs players in with `login`."""
@@ -150,7 +151,7 @@ class Room:
             raise _room_error(e) from None
         return self._session(account, fingerprint)
 
-    async def login(self, name: str, fingerprint: str | None = None) -> RoomClient:
+    async def login(self, name: str, fingerprint: str | None = None) -> Session:
         """`connect`, with the store's write on the writer: a busy database holds up this
         login only, and ends it with a RoomError saying so if it stays busy."""
         return self._session(await self.write(lambda: self._account(name, fingerprint)), fingerprint)
@@ -167,8 +168,8 @@ class Room:
             return self.store.claim(name, fingerprint, self.settings.starting_money)
         return self.store.get_or_create(name, self.settings.starting_money)
 
-    def _session(self, account: Account, fingerprint: str | None) -> RoomClient:
-        client = RoomClient(self, account, fingerprint)
+    def _session(self, account: Account, fingerprint: str | None) -> Session:
+        client = Session(self, account, fingerprint)
         older = self.clients.get(account.id, [])
         self.clients[account.id] = [client]
         log.info("login: %s (account %d, key %s)%s", account.name, account.id, fingerprint or "none",
@@ -183,7 +184,7 @@ class Room:
             client._page(self._closing_words())
         return client
 
-    def _disconnected(self, client: RoomClient) -> None:
+    def _disconnected(self, client: Session) -> None:
         left = self.clients.get(client.account_id, [])
         if client in left:
             left.remove(client)
@@ -297,8 +298,10 @@ class Room:
         return sum(t.chips() for t in self.tables.values())
 
 
-class RoomClient:
-    """One session's handle on the room, for one account. See the module docstring."""
+class Session:
+    """One account's handle on the room in this process: the room's own API, every call run at
+    once on the caller's thread (tests, bots and hot-seat seating use it as it is). Screens get it
+    wrapped as a `cardroom.room.client.LocalClient`, the RoomClient of a room in this process."""
 
     def __init__(self, room: Room, account: Account, fingerprint: str | None = None) -> None:
         from cardroom.room.ratelimit import TokenBucket
