@@ -137,8 +137,19 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
             counters["timeouts"] += 1
         orig_timeout(self, hand, p)
 
+    orig_ask = Table._ask_for_blinds
+
+    def ask_for_blinds(self, plan) -> bool:
+        # Auto Blind starts off (seed 000): the players are asked for their blinds before a hand,
+        # and answer as a person does (Enter on the prompt).
+        asking = orig_ask(self, plan)
+        if asking:
+            send({"e": "blind", "t": self.name,
+                  "a": [s.name for s in self.seats.values() if self.blind_asked(s)]})
+        return asking
+
     Table._changed, Table.act, Table._finish_hand, Table._timeout = changed, act, finish, timeout
-    Table._hand_recorded = recorded
+    Table._hand_recorded, Table._ask_for_blinds = recorded, ask_for_blinds
     _count_repaints(counters)
 
     tables, _ = plan_tables(spec["tables"], spec["seated"])

@@ -91,6 +91,13 @@ def _args(argv: list[str]) -> argparse.Namespace:
     return a
 
 
+def source_address(i: int) -> str:
+    """Session i's own loopback address (127.1.0.2 on; Linux answers for all of 127/8): players
+    come from many addresses, and the server's per-address limits (8 logins in progress, say)
+    are meant for one client, not for a benchmark's thousand."""
+    return f"127.1.{i // 254 % 256}.{2 + i % 254}"
+
+
 def _pct(xs: list[float], q: float) -> float | None:
     if not xs:
         return None
@@ -119,6 +126,7 @@ class Bench:
         self.players: dict[str, Session] = {}
         self.by_table: dict[str, list[Session]] = {}
         self.turn: dict[str, str] = {}          # table -> key of its current decision
+        self.blinds: dict[tuple[str, str], Session] = {}   # (table, player) asked for a blind
         self.statuses: asyncio.Queue = asyncio.Queue()
         self.ready_event: asyncio.Future | None = None
         self.acts_seen = 0
@@ -135,8 +143,17 @@ class Bench:
                 delay = self.args.think * (0.5 + self.rng.random())
                 key = pick_key(self.rng, ev["ph"], ev["ck"])
                 asyncio.get_running_loop().call_later(delay, self._press, sess, ev["t"], ev["k"], key, False)
+        elif kind == "blind":
+            for name in ev["a"]:
+                sess = self.players.get(name)
+                if sess is not None:
+                    self.blinds[(ev["t"], name)] = sess
+                    asyncio.get_running_loop().call_later(0.3 + 0.3 * self.rng.random(), self._post_blind,
+                                                          sess, ev["t"])
         elif kind == "act":
             self.acts_seen += 1
+            for key in [k for k in self.blinds if k[0] == ev["t"]]:
+                del self.blinds[key]        # the hand was dealt: every blind was answered
             marker = ev["m"].encode()
             if not marker:
                 return
@@ -154,6 +171,14 @@ class Bench:
         elif kind == "ready":
             if self.ready_event and not self.ready_event.done():
                 self.ready_event.set_result(ev)
+
+    def _post_blind(self, sess: Session, table: str) -> None:
+        """Enter on the blind prompt, again every few seconds until the hand is dealt."""
+        if self.blinds.get((table, sess.name)) is not sess or sess.closed:
+            return
+        if sess.ready:
+            sess.send("\r")
+        asyncio.get_running_loop().call_later(3.0, self._post_blind, sess, table)
 
     def _press(self, sess: Session, table: str, k: str, key: str, retry: bool) -> None:
         if self.turn.get(table) != k or sess.closed:
@@ -204,6 +229,7 @@ class Bench:
         try:
             sess.conn = await asyncssh.connect(
                 "127.0.0.1", port, username=sess.name, client_keys=[key], known_hosts=None,
+                local_addr=(source_address(sess.index), 0),
                 agent_path=None, config=None, keepalive_interval=0, login_timeout=120)
             sess.chan, _ = await sess.conn.create_session(
                 lambda: self.session_class(sess), term_type="xterm-256color", term_size=self.size,
