@@ -364,6 +364,7 @@ class Recorder:
         self.on = False
         self.t0 = float("inf")                # window start: samples that began earlier don't count
         self.own_bytes: list[float] = []      # key -> first output bytes on the same session
+        self.other_line_by_role: dict[str, list[float]] = {"player": [], "railbird": []}
         self.holds: list[list[float]] = []    # [start, end] while another process held the database
         self.own_bytes_held: list[float] = []  # the own_bytes of keys sent during a hold
         self.own_line: list[float] = []       # key -> the action's chat line on the same session
@@ -427,7 +428,7 @@ class Session:
             for since, marker, kind in self.pending:
                 if marker in text:
                     if rec.on and since >= rec.t0:
-                        (rec.own_line if kind == "own" else rec.other_line).append(now - since)
+                        self._record_line(kind, now - since)
                 elif now - since > 3.0:
                     if rec.on and since >= rec.t0:
                         rec.missed_line += 1
@@ -442,7 +443,7 @@ class Session:
         hit = next((t for t, text in self.recent if t >= since and marker in text), None)
         if hit is not None:
             if rec.on and since >= rec.t0:
-                (rec.own_line if kind == "own" else rec.other_line).append(hit - since)
+                self._record_line(kind, hit - since)
         else:
             self.pending.append((since, marker, kind))
         if first_bytes:
@@ -452,6 +453,14 @@ class Session:
                     rec.other_bytes.append(first - since)
             else:
                 self.first_after.append(since)
+
+    def _record_line(self, kind: str, seconds: float) -> None:
+        rec = self.bench.rec
+        if kind == "own":
+            rec.own_line.append(seconds)
+        else:
+            rec.other_line.append(seconds)
+            rec.other_line_by_role[self.role].append(seconds)   # who waits longest: players or railbirds
 
     def plain(self) -> bytes:
         return ESCAPES.sub(b"", bytes(self.capture))

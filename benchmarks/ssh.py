@@ -392,6 +392,9 @@ class Bench:
                                          "max": _pct(rec.own_line, 100), "n": len(rec.own_line)},
                 "action_to_others_chat_line_ms": {"p50": _pct(rec.other_line, 50), "p99": _pct(rec.other_line, 99),
                                                   "max": _pct(rec.other_line, 100), "n": len(rec.other_line)},
+                "action_to_others_chat_line_by_role_ms": {
+                    role: {"p50": _pct(xs, 50), "p99": _pct(xs, 99), "n": len(xs)}
+                    for role, xs in rec.other_line_by_role.items()},
                 "action_to_others_first_bytes_ms": {"p50": _pct(rec.other_bytes, 50),
                                                     "p99": _pct(rec.other_bytes, 99), "n": len(rec.other_bytes)},
                 "chat_lines_missed": rec.missed_line,
