@@ -169,7 +169,7 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     from cardroom.ssh.mirror import Mirrors
     from cardroom.tui.app import build_app
     from cardroom.tui.options import UIOptions
-    from cardroom.tui.pacing import Pacer
+    from cardroom.ssh.pacing import Pacer
 
     admins = set(config.server.admins)
     pacer = Pacer()     # one for all the sessions: paces what other people's actions repaint
