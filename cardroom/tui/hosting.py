@@ -40,7 +40,9 @@ class HostedApp(Protocol):
 
 
 class Hosting(Protocol):
-    """What an app asks of its host, always from the app's own task."""
+    """What an app asks of its host, on the loop it runs on: `room_changed` from the room's
+    callback (often in another session's task: it must touch no widgets), the rest from the
+    app's own task."""
 
     def room_changed(self, app: HostedApp, wake: Callable[[], None]) -> None:
         """The room told `app` something changed. Call `wake()` (the app then re-reads the room
