@@ -175,16 +175,14 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
                 break
             if line.strip() == b"status":
                 room = served.room
-                apps = [s.app for s in served.server.sessions if s.app is not None]
-                pacer = getattr(apps[0], "pacer", None) if apps else None
-                member = getattr(apps[0], "mirror", None) if apps else None
-                mirrors = member.mirrors if member is not None else None
+                hosting = served.server.hosting       # what the sessions' apps share
+                pacer, mirrors = hosting.pacer, hosting.mirrors
                 send({"e": "status", **counters,
                       "mirror": {"groups": len(mirrors.groups), "following": mirrors.following,
                                  "joins": mirrors.joins, "leaves": mirrors.leaves,
                                  "shared_writes": mirrors.shared} if mirrors is not None else {},
                       "pacer": {"woken": pacer.woken, "waiting": pacer.waiting, "count": pacer.count,
-                                "lag_ms": round(1000 * pacer.lag, 1)} if pacer is not None else {},
+                                "lag_ms": round(1000 * pacer.lag, 1)},
                       "sessions": len(served.server.sessions),
                       "connections": served.server.connection_count,
                       "seated": sum(len(t.seats) for t in room.tables.values()),

@@ -165,15 +165,12 @@ def make_guest(store: SqliteStore):
 
 
 def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
-    """`shutdown`: what the admin panel's `shutdown now` calls (serve's stop event)."""
-    from cardroom.ssh.mirror import Mirrors
+    """`shutdown`: what the admin panel's `shutdown now` calls (serve's stop event). Each app is
+    hosted by its ssh session's hosting (SessionInfo.hosting; ssh/hosting.py)."""
     from cardroom.tui.app import build_app
     from cardroom.tui.options import UIOptions
-    from cardroom.tui.pacing import Pacer
 
     admins = set(config.server.admins)
-    pacer = Pacer()     # one for all the sessions: paces what other people's actions repaint
-    mirrors = Mirrors() if config.server.shared_screens else None   # railbirds share drawings
 
     async def factory(info):
         from cardroom.ssh import SessionRefused
@@ -184,6 +181,9 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
             raise SessionRefused(str(e)) from None
         if info.end is not None:
             client.on_end(info.end)   # taken over, kicked or banned: the ssh session ends saying why
+        if info.hosting is not None:
+            # The session owns its client: when the app ends, the seats are marked disconnected.
+            info.hosting.on_ended(client.close)
         client.is_admin = bool(info.key_fingerprint and info.key_fingerprint in admins)
         admin = None
         if client.is_admin:
@@ -193,21 +193,7 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
                                authorized=lambda: client.is_admin)
             admin = lambda: AdminPanel(ctx)  # noqa: E731
         # A terminal that is not UTF-8 gets ASCII, unless the player kept another choice.
-        app = build_app(client, admin=admin, options=UIOptions(ascii=not info.utf8))
-        app.pacer = pacer
-        if mirrors is not None:
-            mirrors.member(app)
-        run = app.run_async
-
-        async def run_then_close(*args, **kwargs):
-            # The session owns its client: when the app ends, the seats are marked disconnected.
-            try:
-                return await run(*args, **kwargs)
-            finally:
-                client.close()
-
-        app.run_async = run_then_close
-        return app
+        return build_app(client, admin=admin, options=UIOptions(ascii=not info.utf8), hosting=info.hosting)
 
     return factory
 
@@ -257,7 +243,8 @@ async def start(config: RoomConfig, *, host: str | None = None, port: int | None
                                     name_refused=make_name_refused(store),
                                     guest=make_guest(store) if s.guest_passwords else None,
                                     extras=make_extras(room, store, config, stop.set),
-                                    textual_speedups=s.textual_speedups)
+                                    textual_speedups=s.textual_speedups,
+                                    shared_screens=s.shared_screens)
     except BaseException:
         data.release()
         raise

@@ -531,7 +531,8 @@ def _css_parsed_once_per_process():
 
 @_guard("paint-at-once", "speedup", "textual.screen:Screen._on_timer_update")
 def _paint_at_once():
-    """No patch: switches `painter` on (a player's own action is painted without waiting)."""
+    """No patch: switches `paint_now` on for hosted apps (ssh/hosting.py: a player's own action
+    is painted without waiting)."""
     return []
 
 
@@ -552,21 +553,17 @@ def server_guards(speedups: bool) -> tuple[str, ...]:
 
 # -- painting -------------------------------------------------------------------------------------
 
-def painter(app: Any) -> Callable[[], None] | None:
-    """The function that paints what changed on `app`'s screen now, or None without the speedup."""
-    return (lambda: paint_now(app)) if active("paint-at-once") else None
-
-
 def paint_now(app: Any) -> None:
     """Paint what changed on the app's screen now, as Textual would a few loop turns later.
 
     Why: a widget's refresh reaches the terminal through four turns of the loop (the widget's
     Idle, an Update message to the screen, the screen's Idle, its update timer), and on a busy
     server each turn waits behind every other session's ready work: at 1,000 sessions a player's
-    own action took ~140 ms from the room to their screen. The table screen calls this right
-    after the player's own action. Widgets waiting for a plain repaint (visible; no layout or
-    style change pending, those keep Textual's path) are handed to the screen as its Update
-    handler would, and the screen's update runs as its timer would."""
+    own action took ~140 ms from the room to their screen. The table screen has this called
+    right after the player's own action (through its hosting, ssh/hosting.py). Widgets waiting
+    for a plain repaint (visible; no layout or style change pending, those keep Textual's path)
+    are handed to the screen as its Update handler would, and the screen's update runs as its
+    timer would."""
     screen = app.screen
     if not screen.is_current or app._batch_count:
         return

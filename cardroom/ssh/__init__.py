@@ -1,9 +1,9 @@
 """SSH transport: one Textual app per PTY session, all in one process.
 
-Public API for the TUI and the composition root:
-    start_server(host, port, host_key_path, app_factory, *, limits=None, authorize) -> CardroomSSHServer
+Public API for the composition root (serve.py):
+    start_server(host, port, host_key_path, app_factory, *, limits=None, authorize, ...) -> CardroomSSHServer
     ensure_host_key(path) -> "SHA256:..."
-    SessionInfo, ColorDepth, Limits
+    SessionInfo (its `hosting`: what hosts the session's app, ssh/hosting.py), ColorDepth, Limits
     SessionRefused: what an app factory raises to end a session with a reason instead of an app
 """
 

@@ -8,7 +8,8 @@ driver writes nothing. Everything below runs on the one asyncio loop shared by a
 Wiring: the App constructs its driver itself (`driver_class(app, debug=, mouse=, size=)`), so
 `bind_app(app, transport)` sets `app.driver_class` and leaves the transport on the app where
 `SessionDriver.__init__` picks it up. Never run such an app with headless=True or inline=True:
-both silently replace driver_class.
+both silently replace driver_class. An app hosted by the server (`app.hosting`, a SessionHosting
+of ssh/hosting.py) has the driver attach to its hosting: a shared drawing goes through the driver.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from textual import constants, events
 from textual.geometry import Size
 
 from cardroom import textual_adapter as adapter
+from cardroom.ssh.hosting import SessionHosting
 from cardroom.ssh.terminal import ColorDepth
 
 if TYPE_CHECKING:
@@ -70,14 +72,10 @@ class Transport(Protocol):
 
 
 def bind_app(app: App[Any], transport: Transport) -> App[Any]:
-    """Make `app` run over `transport`; call before `app.run_async()` (plain, not headless/inline).
-    An app with a `paint_now` attribute gets the function that paints its screen at once (when
-    the server runs Textual's speedups)."""
+    """Make `app` run over `transport`; call before `app.run_async()` (plain, not headless/inline)."""
     app.driver_class = SessionDriver
     setattr(app, TRANSPORT_ATTR, transport)
     adapter.share_truecolor_filter(app)
-    if hasattr(app, "paint_now"):
-        app.paint_now = adapter.painter(app)
     return app
 
 
@@ -106,10 +104,11 @@ class SessionDriver(adapter.HostedDriver):
         self._parser: Any = adapter.new_parser()
         self._esc_timer: asyncio.TimerHandle | None = None
         self._paste = _PasteGuard(DEFAULT_MAX_PASTE)
-        # A railbird's membership of a shared drawing (ssh/mirror.py), if the server shares them.
-        self._member = getattr(app, "mirror", None)
-        if self._member is not None:
-            self._member.attach(self)
+        # A railbird's membership of a shared drawing (ssh/mirror.py), if the server shares them:
+        # an app the server hosts (a plain Textual app has no hosting) joins through its hosting.
+        hosting = getattr(app, "hosting", None)
+        self._hosting = hosting if isinstance(hosting, SessionHosting) else None
+        self._member = self._hosting.attach(self) if self._hosting is not None else None
         adapter.render_in_truecolor(app)     # and downgraded per session in to_terminal()
         if self.color_depth is ColorDepth.NONE:
             app.no_color = True  # lets the TUI style `:nocolor` (reverse video instead of colour)
@@ -129,8 +128,8 @@ class SessionDriver(adapter.HostedDriver):
 
     def _leave_mirror(self) -> None:
         member, self._member = self._member, None
-        if member is not None:
-            member.detach()
+        if member is not None and self._hosting is not None:
+            self._hosting.detach()
 
     def input_backlog(self) -> int:
         """Messages waiting in the app's queue; the session stops reading while it is high."""

@@ -4,9 +4,9 @@ Most sessions at a busy table are railbirds, and a railbird's table screen depen
 table and on how the session shows it (size, theme, options, the admin key): the 1,000-session
 ssh benchmark had ~32 of them a table, each re-reading the table and repainting the very same
 picture (~10 ms of the one core apiece) after every action. So sessions whose apps say they would
-draw the same (`app.share_key()`, equal keys) form a group: one app, the leader, draws as usual,
-and what it writes goes to every member's terminal too; the members' own apps stop re-reading the
-room and ticking (they keep their state for when they leave).
+draw the same (`app.share_key()`, equal keys: tui/hosting.py HostedApp) form a group: one app, the
+leader, draws as usual, and what it writes goes to every member's terminal too; the members' own
+apps stop re-reading the room and ticking (they keep their state for when they leave).
 
 Why sharing bytes is sound: a Textual frame is position-absolute (each run of cells is a cursor
 move, a complete SGR and the text, as Textual writes a frame), so the leader's updates apply to any
@@ -20,18 +20,21 @@ keyboard does not rejoin after every key); its share key changing (a page or toa
 sat down somewhere; checked on every write and on every room change); its app ending. It then
 reads the room again and draws its whole screen itself. When the leader leaves, another member
 takes over and draws its whole screen, which resets every member's terminal to its drawing.
+
+A session's membership is made and ended by its hosting (ssh/hosting.py SessionHosting).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cardroom.textual_adapter import full_frame, in_app_context
 
 if TYPE_CHECKING:
     from cardroom.ssh.driver import SessionDriver
+    from cardroom.tui.hosting import HostedApp
 
 
 class Group:
@@ -54,10 +57,8 @@ class Mirrors:
         self.leaves: dict[str, int] = {"input": 0, "changed": 0, "ended": 0}    # by why
         self.shared = 0             # writes sent to a follower's terminal
 
-    def member(self, app: Any) -> Member:
-        m = Member(self, app)
-        app.mirror = m
-        return m
+    def member(self, app: HostedApp) -> Member:
+        return Member(self, app)
 
     @property
     def following(self) -> int:
@@ -67,11 +68,11 @@ class Mirrors:
 class Member:
     """One session's place in a group (or in none). The session's driver calls `own_write` for
     everything its app writes, `input()` for what its terminal sends, `detach()` when it ends; the
-    app calls `check()` when the room changed while it follows."""
+    session's hosting calls `check()` when the room changed while it follows."""
 
     __slots__ = ("mirrors", "app", "driver", "group", "last_input", "__weakref__")
 
-    def __init__(self, mirrors: Mirrors, app: Any) -> None:
+    def __init__(self, mirrors: Mirrors, app: HostedApp) -> None:
         self.mirrors = mirrors
         self.app = app
         self.driver: SessionDriver | None = None
@@ -148,10 +149,8 @@ class Member:
         if self.group is not None:
             self._leave("ended", redraw=False)
         self.driver = None
-        if getattr(self.app, "mirror", None) is self:
-            self.app.mirror = None          # no app <-> member cycle left for the collector
 
-    # -- called by the app ----------------------------------------------------------------------
+    # -- called by the hosting ------------------------------------------------------------------
     def check(self) -> None:
         """Leave the group if this app's screen would no longer be the group's."""
         g = self.group
@@ -181,10 +180,8 @@ class Member:
             _redraw(self.app)
 
 
-def _redraw(app: Any) -> None:
-    redraw = getattr(app, "redraw_all", None)
-    if redraw is not None:
-        try:
-            in_app_context(app, redraw)     # often called from another session's task
-        except Exception:           # an app being torn down: nothing to draw
-            pass
+def _redraw(app: HostedApp) -> None:
+    try:
+        in_app_context(app, app.redraw_all)     # often called from another session's task
+    except Exception:           # an app being torn down: nothing to draw
+        pass

@@ -23,6 +23,7 @@ import asyncssh
 from cardroom import textual_adapter
 from cardroom.ssh.extras import Extras
 from cardroom.ssh.gcpolicy import GcPolicy
+from cardroom.ssh.hosting import ServerHosting
 from cardroom.ssh.limits import Limits
 from cardroom.ssh.logbudget import install_log_budget
 from cardroom.ssh.session import AppFactory, AppSession
@@ -104,8 +105,9 @@ class _Registry:
     """Shared bookkeeping of one listener: live connections by source, logins in progress, live
     sessions."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, hosting: ServerHosting) -> None:
         self.limits = limits
+        self.hosting = hosting
         self.connections: set[_CardroomServer] = set()
         self.per_ip: Counter[str] = Counter()
         # Connections not yet logged in, by source, oldest first (dicts keep insertion order).
@@ -288,6 +290,7 @@ class _CardroomServer(asyncssh.SSHServer):
             key_fingerprint=self._fingerprint,
             limits=self._registry.limits,
             on_closed=self._registry.session_closed,
+            hosting=self._registry.hosting,
         )
         self._registry.sessions.add(session)
         self._registry.gc.session_opened()
@@ -328,6 +331,11 @@ class CardroomSSHServer:
     @property
     def sessions(self) -> frozenset[AppSession]:
         return frozenset(self._registry.sessions)
+
+    @property
+    def hosting(self) -> ServerHosting:
+        """What the sessions' apps share: the repaint pacer and the shared railbird drawings."""
+        return self._registry.hosting
 
     @property
     def connection_count(self) -> int:
@@ -374,15 +382,18 @@ async def start_server(
     name_refused: Callable[[str], str | None] | None = None,
     extras: Extras | None = None,
     textual_speedups: bool = True,
+    shared_screens: bool = True,
 ) -> CardroomSSHServer:
     """Listen on host:port; each PTY session runs `app_factory(SessionInfo)` over SSH; `extras`
     opens the read-only hand histories and admins' exec commands (ssh/extras.py). Textual's fixes
-    for serving many apps in one process are installed, and its speedups unless switched off."""
+    for serving many apps in one process are installed, and its speedups unless switched off.
+    The sessions' apps are hosted by one ServerHosting (ssh/hosting.py): paced repaints, and with
+    `shared_screens` railbirds who would see the same screen share one drawing."""
     textual_adapter.install(textual_adapter.server_guards(textual_speedups))
     install_log_budget()
     limits = limits or Limits()
     fingerprint = ensure_host_key(host_key_path)
-    registry = _Registry(limits)
+    registry = _Registry(limits, ServerHosting(shared_screens=shared_screens))
     acceptor = await asyncssh.create_server(
         lambda: _CardroomServer(registry, app_factory, authorize, guest, name_refused, extras),
         host,

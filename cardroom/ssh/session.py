@@ -2,6 +2,8 @@
 
 The session is the driver's Transport (size, color_depth, write, attach_driver). It owns every
 bound on what a client can push at us: PTY values, env hints, input rate and output backlog.
+With the server's hosting (ssh/hosting.py) it gives its app a SessionHosting (SessionInfo.hosting)
+and tells it when the app has ended.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from cardroom.ssh.driver import SessionDriver, bind_app
+from cardroom.ssh.hosting import ServerHosting, SessionHosting
 from cardroom.ssh.limits import Limits
 from cardroom.ssh.terminal import (
     ColorDepth, SessionInfo, clamp_size, detect_color_depth, locale_is_utf8, sanitize_term,
@@ -58,8 +61,10 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         key_fingerprint: str | None,
         limits: Limits,
         on_closed: Callable[[AppSession], None] | None = None,
+        hosting: ServerHosting | None = None,
     ) -> None:
         self._app_factory = app_factory
+        self._server_hosting = hosting
         self._username = username
         self._peer_address = peer_address
         self._fingerprint = key_fingerprint
@@ -81,6 +86,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._reading_paused = False
         self._pump_handle: asyncio.Handle | None = None
         self._resize_handle: asyncio.Handle | None = None
+        self._hosting: SessionHosting | None = None     # this session's app's, once it starts
         self._goodbye: str | None = None    # why the session is being ended (see end())
         self._connection: Any = None        # the one to hang up, once ending
 
@@ -156,6 +162,8 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             chan.exit(1)
             return
         self._depth = detect_color_depth(self._term, self._env)
+        if self._server_hosting is not None:
+            self._hosting = self._server_hosting.session()
         info = SessionInfo(
             username=self._username,
             term=self._term,
@@ -165,6 +173,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             key_fingerprint=self._fingerprint,
             end=self.end,
             utf8=locale_is_utf8(self._env),
+            hosting=self._hosting,
         )
         self.task = asyncio.get_running_loop().create_task(self._run_app(info), name=f"app:{self._username}")
 
@@ -175,6 +184,15 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._chan.exit(1)
 
     async def _run_app(self, info: SessionInfo) -> None:
+        try:
+            await self._build_and_run(info)
+        finally:
+            # However it ended (refused, crashed, exited): what the factory asked of the end runs
+            # now (the session's room client closes: its seats are marked disconnected).
+            if self._hosting is not None:
+                self._hosting.ended()
+
+    async def _build_and_run(self, info: SessionInfo) -> None:
         try:
             app = self._app_factory(info)
             if inspect.isawaitable(app):

@@ -9,6 +9,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cardroom.ssh.hosting import SessionHosting
 
 MIN_SIZE = (20, 10)
 MAX_SIZE = (500, 200)
@@ -99,3 +103,6 @@ class SessionInfo:
     # is written on the terminal, where the player's ssh client leaves it (AppSession.end).
     end: Callable[[str], None] | None = field(default=None, compare=False, repr=False)
     utf8: bool = True          # the client's locale says UTF-8 (or says nothing): symbols are shown
+    # What hosts this session's app (ssh/hosting.py SessionHosting): the factory hands it to the
+    # app it builds, and may ask it to do something once the app has ended.
+    hosting: SessionHosting | None = field(default=None, compare=False, repr=False)

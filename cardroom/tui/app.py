@@ -1,6 +1,6 @@
 """The app and its factory.
 
-    app = build_app(client, hotseat=None, options=None, admin=None)
+    app = build_app(client, hotseat=None, options=None, admin=None, hosting=None)
 
 One app per session. The room tells the app "something changed" through `client.on_change`; the
 callback only posts the app a `RoomChanged` message (coalesced: at most one waiting), and the app,
@@ -11,6 +11,9 @@ Multi-tabling: a session may sit at several tables. Escape leaves a table screen
 keeps the seat (the room keeps notifying us); `]` (or ctrl+n) switches to the next of my tables,
 those waiting for my decision first; the lobby and the table screen show which tables wait for me,
 and with sound on the bell rings when another table starts waiting.
+
+Hosting: the app asks whatever serves it (tui/hosting.py: the SSH server's pacing, painting at once,
+shared railbird screens; nothing in hot-seat and tests) only through the `hosting` it is given.
 
 Admin: the composition root may pass `admin`, a callable returning a Screen (the admin panel); the
 app only pushes what it is given (F12 or ctrl+a), so the TUI never imports the admin or the store.
@@ -30,6 +33,7 @@ from textual.screen import Screen
 
 from cardroom.room.api import RoomError, TableView
 from cardroom.textual_adapter import toasts
+from cardroom.tui.hosting import Hosting, NoHosting
 from cardroom.tui.hotseat import HotSeat, redact_view
 from cardroom.tui.options import UIOptions
 from cardroom.tui.screens.too_small import TooSmallScreen, too_small
@@ -50,7 +54,7 @@ class CardroomApp(App):
                 Binding("ctrl+a", "admin", "Admin", show=False)]
 
     def __init__(self, client, *, hotseat: HotSeat | None = None, options: UIOptions | None = None,
-                 admin: Callable[[], Screen] | None = None) -> None:
+                 admin: Callable[[], Screen] | None = None, hosting: Hosting | None = None) -> None:
         super().__init__()
         self.client = client
         self.hotseat = hotseat
@@ -61,22 +65,16 @@ class CardroomApp(App):
         self.table_memory: dict = {}               # table -> (hand key, holds) kept across switches
         self.revealed = None          # hot-seat: the local player whose cards may be shown now
         self._pending = False
-        self.pacer = None             # a Pacer shared by the server's apps (None: repaint at once)
+        self.hosting: Hosting = hosting if hosting is not None else NoHosting()   # tui/hosting.py
         self._last_page = client.pages[-1] if client.pages else None
         self._session_ending = False
-        # Set by the ssh bridge: paints the screen at once (a player's own action); None locally.
-        self.paint_now: Callable[[], None] | None = None
-        # Set by the ssh bridge (ssh/mirror.py): this session's membership of a group of railbirds
-        # whose screens one app draws for all; it has `following`, `leading` and `check()`.
-        self.mirror = None
         self._kept_theme = ""         # the theme kept for this player (or the default)
 
-    # ------------------------------------------------------------------ drawn by another app
+    # ------------------------------------------------------------------ what the hosting asks
     @property
     def following(self) -> bool:
         """Another session's app draws this screen: ours need not re-read the room or tick."""
-        mirror = self.mirror
-        return mirror is not None and mirror.following
+        return self.hosting.drawn_elsewhere(self)
 
     def share_key(self) -> Hashable | None:
         """Equal for two sessions exactly when their screens would be drawn the same: the table
@@ -106,21 +104,8 @@ class CardroomApp(App):
     # ------------------------------------------------------------------ the room's callback
     def _room_changed(self) -> None:
         """Called by the room (on this loop, possibly inside our own intent): never touch widgets."""
-        if self._pending:
-            return
-        mirror = self.mirror
-        if mirror is not None and mirror.following:
-            mirror.check()          # leaves (and redraws this app) if its screen would differ now
-            return
-        if self.pacer is not None:
-            # Seated players first: the one whose turn it is must see it (asked of the room now:
-            # a player who just sat down has not processed a change yet). An app that draws for
-            # other sessions too goes with them.
-            mine = self.my_tables()
-            self.pacer.request(self, self._wake, high=bool(mine) or (mirror is not None and mirror.leading),
-                               urgent=bool(mine) and bool(self.waiting_for_me()))
-        else:
-            self._wake()
+        if not self._pending:
+            self.hosting.room_changed(self, self._wake)    # the hosting says when
 
     def _wake(self) -> None:
         if not self._pending:
@@ -175,10 +160,9 @@ class CardroomApp(App):
         refresh = getattr(self.screen, "refresh_from_room", None)
         if refresh is not None:
             refresh()
-            if self.paint_now is not None:
-                # Over ssh: draw now, in this turn of the loop, rather than four turns later
-                # together with every other screen the pacer woke (one long turn for all).
-                self.paint_now()
+            # Hosted over ssh: drawn now, in this turn of the loop, rather than four turns later
+            # together with every other screen woken meanwhile (one long turn for all).
+            self.hosting.paint_now(self)
 
     def _show_pages(self) -> None:
         pages = self.client.pages
@@ -409,7 +393,7 @@ def _params(action: str) -> tuple:
 
 
 def build_app(client, *, hotseat: HotSeat | None = None, options: UIOptions | None = None,
-              admin: Callable[[], Screen] | None = None) -> CardroomApp:
+              admin: Callable[[], Screen] | None = None, hosting: Hosting | None = None) -> CardroomApp:
     """The one way to make the app (SSH sessions, hot-seat and tests alike).
 
     client: the session's RoomClient (in hot-seat, any one of the local players' clients).
@@ -417,9 +401,10 @@ def build_app(client, *, hotseat: HotSeat | None = None, options: UIOptions | No
     options: display preferences (four-colour deck, suit letters, ASCII, sound).
     admin: for admin accounts only, a callable returning the admin panel (a Screen); F12 or
         ctrl+a pushes it. The composition root decides who gets it; None: no admin key at all.
+    hosting: what serves the app (tui/hosting.py); None: NoHosting, the app on its own.
     """
     if client is None:
         raise RoomError("a session needs a client")
     if admin is not None and not callable(admin):
         raise TypeError("admin must be a callable returning a Screen")
-    return CardroomApp(client, hotseat=hotseat, options=options, admin=admin)
+    return CardroomApp(client, hotseat=hotseat, options=options, admin=admin, hosting=hosting)

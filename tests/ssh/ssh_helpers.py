@@ -211,3 +211,60 @@ class PtyProgram:
             self.proc.kill()
         await self.proc.wait()
         os.close(self._master)
+
+
+class FakeLoop:
+    """The part of an asyncio loop the pacer schedules on (`time`, `call_at`, `call_soon`), with
+    time standing still until a test moves it. `turn()` runs one loop turn as asyncio's does:
+    the timers due join the ready queue, then what was ready when the turn began runs (what
+    those callbacks schedule runs on a later turn)."""
+
+    class Handle:
+        __slots__ = ("when", "fn", "args", "cancelled")
+
+        def __init__(self, when: float, fn: Any, args: tuple) -> None:
+            self.when, self.fn, self.args, self.cancelled = when, fn, args, False
+
+        def cancel(self) -> None:
+            self.cancelled = True
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.now = start
+        self.ready: list[FakeLoop.Handle] = []
+        self.timers: list[FakeLoop.Handle] = []
+        self.turns = 0
+
+    def time(self) -> float:
+        return self.now
+
+    def call_soon(self, fn: Any, *args: Any) -> FakeLoop.Handle:
+        handle = FakeLoop.Handle(self.now, fn, args)
+        self.ready.append(handle)
+        return handle
+
+    def call_at(self, when: float, fn: Any, *args: Any) -> FakeLoop.Handle:
+        handle = FakeLoop.Handle(when, fn, args)
+        self.timers.append(handle)
+        self.timers.sort(key=lambda h: h.when)      # stable: equal times keep their order
+        return handle
+
+    def turn(self) -> None:
+        due = [h for h in self.timers if h.when <= self.now]
+        self.timers = [h for h in self.timers if h.when > self.now]
+        batch, self.ready = self.ready + due, []
+        self.turns += 1
+        for handle in batch:
+            if not handle.cancelled:
+                handle.fn(*handle.args)
+
+    def run_until(self, until: float) -> None:
+        """Run turns, moving time to each timer as it falls due, up to `until` (then stop there)."""
+        while True:
+            if self.ready or any(h.when <= self.now and not h.cancelled for h in self.timers):
+                self.turn()
+                continue
+            later = [h.when for h in self.timers if not h.cancelled and h.when <= until]
+            if not later:
+                break
+            self.now = min(later)
+        self.now = max(self.now, until)

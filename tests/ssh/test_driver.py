@@ -197,36 +197,48 @@ def test_one_css_cache_serves_reparsed_and_bound_stylesheets(textual_speedups):
     assert type(app.stylesheet) is Stylesheet       # no second cache of its own
 
 
-def test_without_the_speedups_a_bound_app_paints_the_textual_way(textual_fixes):
-    from cardroom.ssh.driver import bind_app
+async def _painted_app():
+    """A running stand-in app, settled (its own after-refresh status update has run), and its
+    status line."""
+    from textual.widgets import Static
 
-    class Painted(StandInApp):
-        paint_now = None
+    r = Running(StandInApp(), FakeTransport())
+    await r.ready()
+    for _ in range(2):           # its after-refresh update (a layout), then that one's repaint
+        refreshed = asyncio.Event()
+        r.app.call_after_refresh(refreshed.set)
+        await asyncio.wait_for(refreshed.wait(), 5)
+    return r, r.app.query_one("#status", Static)
 
-    assert bind_app(Painted(), FakeTransport()).paint_now is None
+
+async def test_without_the_speedups_a_hosted_app_paints_the_textual_way(textual_fixes):
+    """`textual_speedups = false`: asked to paint at once, the server's hosting leaves painting
+    to Textual's own schedule."""
+    from cardroom.ssh.hosting import ServerHosting
+
+    r, status = await _painted_app()
+    status.update("painted-later", layout=False)
+    before = len(r.transport.chunks)
+    ServerHosting().session().paint_now(r.app)
+    assert "painted-later" not in "".join(r.transport.chunks[before:])
+    await wait_for(lambda: "painted-later" in r.transport.output)
+    await r.stop()
 
 
 async def test_paint_now_writes_the_screen_before_the_loop_turns(textual_speedups):
-    """A bound app with a `paint_now` slot gets the bridge's painter: what changed reaches the
-    transport within the call (a player's own action skips the Idle/timer turns)."""
-    from textual.widgets import Static
+    """With the speedups the server's hosting paints at once: what changed reaches the transport
+    within the call (a player's own action skips the Idle/timer turns)."""
+    from cardroom.ssh.hosting import ServerHosting
 
-    class Painted(StandInApp):
-        paint_now = None
-
-    app = Painted()
-    r = Running(app, FakeTransport())
-    await r.ready()
-    await asyncio.sleep(0.2)            # the stand-in's own after-refresh status update has run
-    assert callable(app.paint_now)
-    status = app.query_one("#status", Static)
+    hosting = ServerHosting().session()
+    r, status = await _painted_app()
     status.update("painted-at-once", layout=False)
     before = len(r.transport.chunks)
-    app.paint_now()                                      # no await between the change and here
+    hosting.paint_now(r.app)                             # no await between the change and here
     assert "painted-at-once" in "".join(r.transport.chunks[before:])
     status.update("needs-a-layout")                      # layout=True: left to Textual's own path
     before = len(r.transport.chunks)
-    app.paint_now()
+    hosting.paint_now(r.app)
     assert "needs-a-layout" not in "".join(r.transport.chunks[before:])
     await wait_for(lambda: "needs-a-layout" in r.transport.output)
     status.update("and-again", layout=False)             # Textual's path still works after ours

@@ -1,6 +1,7 @@
 """Railbirds who would see the same screen share one drawing (cardroom/ssh/mirror.py).
 
-Real apps (the room's TUI) run over the real SessionDriver; each FakeTransport feeds a pyte
+Real apps (the room's TUI), hosted as the server hosts them (ssh/hosting.py), run over the real
+SessionDriver; each FakeTransport feeds a pyte
 terminal emulator, so the tests compare what the terminals show, cell for cell (characters,
 colours, attributes), not what the apps believe they drew."""
 
@@ -19,6 +20,7 @@ from cardroom.room.clock import FakeClock
 from cardroom.room.room import Room, RoomSettings
 from cardroom.room.table import TableSettings
 from cardroom.ssh.driver import bind_app
+from cardroom.ssh.hosting import ServerHosting
 from cardroom.ssh.mirror import Mirrors
 from cardroom.ssh.terminal import ColorDepth
 from cardroom.store.sqlite import SqliteStore
@@ -53,10 +55,13 @@ class Terminal(FakeTransport):
 
 
 class Session:
-    def __init__(self, room, mirrors, name, size=SIZE, depth=ColorDepth.TRUECOLOR) -> None:
+    """One ssh session's app, hosted and ended as AppSession does it."""
+
+    def __init__(self, room, hosting, name, size=SIZE, depth=ColorDepth.TRUECOLOR) -> None:
         self.client = room.connect(name)
-        self.app = build_app(self.client)
-        self.member = mirrors.member(self.app)
+        self.hosting = hosting.session()
+        self.hosting.on_ended(self.client.close)        # as the server's app factory asks
+        self.app = build_app(self.client, hosting=self.hosting)
         self.term = Terminal(size, depth)
         bind_app(self.app, self.term)
         self.task = asyncio.get_running_loop().create_task(self.app.run_async())
@@ -64,6 +69,11 @@ class Session:
     @property
     def driver(self):
         return self.term.driver
+
+    @property
+    def member(self):
+        """Its membership of the shared drawings: made as its driver attaches, gone as it detaches."""
+        return self.hosting.member
 
     def own_cells(self) -> list[list[tuple]]:
         """What this session's own app would draw now, on a fresh terminal."""
@@ -76,7 +86,7 @@ class Session:
         if not self.task.done():
             self.app.exit()
             await asyncio.wait_for(self.task, 5)
-        self.client.close()                 # as the server's session does when its app ends
+        self.hosting.ended()                # as the server's session does when its app ends
 
 
 class TableWorld:
@@ -95,6 +105,7 @@ class TableWorld:
             c.buy_in("T", 10_000)
             self.players.append(c)
         self.mirrors = Mirrors(quiet=0.0)
+        self.hosting = ServerHosting(mirrors=self.mirrors)
         self.sessions: list[Session] = []
 
     def act(self) -> None:
@@ -110,7 +121,7 @@ class TableWorld:
         raise AssertionError("nobody to act")
 
     async def railbird(self, name, **kw) -> Session:
-        s = Session(self.room, self.mirrors, name, **kw)
+        s = Session(self.room, self.hosting, name, **kw)
         self.sessions.append(s)
         await wait_for(lambda: s.driver is not None and s.app.is_running)
         await asyncio.sleep(0.1)
@@ -307,25 +318,31 @@ async def test_a_256_colour_follower_of_a_truecolor_leader_gets_its_own_colours(
 
 @pytest.mark.parametrize("shared", [True, False])
 async def test_the_config_switch_turns_shared_drawings_on_and_off(tmp_path, shared):
+    """`shared_screens` in config.toml reaches the server's hosting: with it off there are no
+    groups to join, and a session's driver attaches to no membership."""
     from cardroom import serve
     from cardroom.config import config_from_dict
-    from cardroom.ssh.terminal import SessionInfo
 
     config = config_from_dict({"server": {"shared_screens": shared},
                                "tables": [{"name": "T", "game": "holdem", "structure": "fixed",
                                            "stakes": ["2", "4"], "seats": 6}]}, tmp_path / "config.toml")
-    room, store = serve.build_room(config, tmp_path, FakeClock())
+    served = await serve.start(config, host="127.0.0.1", port=0, data_dir=tmp_path)
     try:
-        factory = serve.make_app_factory(room, config)
-        apps = [await factory(SessionInfo(n, "xterm", ColorDepth.TRUECOLOR, SIZE, "127.0.0.1"))
-                for n in ("a", "b")]
+        hosting = served.server.hosting
+        assert (hosting.mirrors is not None) is shared
+        one = hosting.session()
+        app = build_app(served.room.connect("a"), hosting=one)
+        bind_app(app, Terminal())
+        task = asyncio.get_running_loop().create_task(app.run_async())
+        await wait_for(lambda: app.is_running)
+        assert (one.member is not None) is shared
         if shared:
-            assert apps[0].mirror is not None and apps[0].mirror.mirrors is apps[1].mirror.mirrors
-        else:
-            assert apps[0].mirror is None and apps[1].mirror is None
+            assert one.member.mirrors is hosting.mirrors
+        app.exit()
+        await asyncio.wait_for(task, 5)
+        assert one.member is None
     finally:
-        room.writer.close()
-        store.close()
+        await serve.shutdown(served)
 
 
 async def test_a_follower_whose_peer_vanished_drops_out_and_the_others_go_on(table_world):
@@ -336,7 +353,7 @@ async def test_a_follower_whose_peer_vanished_drops_out_and_the_others_go_on(tab
     gone.term.broken = True                         # its next write raises BrokenPipeError
     w.act()
     await w.settle()
-    assert gone.driver.is_closed and gone.member.group is None
+    assert gone.driver.is_closed and gone.member is None      # out of the group, for good
     assert other.member.following
     for _ in range(2):
         w.act()

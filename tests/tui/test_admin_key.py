@@ -25,6 +25,7 @@ class Info:
     key_fingerprint: str | None
     end: None = None           # no ssh session to end here
     utf8: bool = True
+    hosting: None = None       # nor a server hosting the app: it runs on its own
 
 
 def _factory(w, tmp_path):

@@ -110,8 +110,7 @@ class TableScreen(HandActions, Screen):
         # second, and re-reading and comparing the whole view cost ~3 ms a screen).
         if self.view.acting_seat is None or not self.is_current or self.app.following:
             return
-        pacer = self.app.pacer
-        if pacer is not None and pacer.busy and self.view.legal is None:
+        if self.app.hosting.busy and self.view.legal is None:
             return      # a busy server ticks only the clock of the one deciding (others catch up)
         self._show_clock(self.app.now() - self._seen_at)
 

@@ -16,9 +16,7 @@ class HandActions:
         ok = self._do(self.app.client.act, self.table, kind, amount, discards)
         if ok:
             self.app.acted()
-        paint = self.app.paint_now
-        if paint is not None:
-            paint()         # my own action reaches my screen first, not after everyone's repaints
+        self.app.hosting.paint_now(self.app)   # my own action first, not after everyone's repaints
         return ok
 
     def action_hold(self, i: int) -> None:

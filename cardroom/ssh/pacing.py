@@ -12,8 +12,11 @@ lag and to the process's CPU use: above `cpu_limit` of a core over the last `win
 pacer wakes fewer, so the loop keeps idle time for what a player's own key does (that path does
 not go through the pacer) instead of running flat out on other people's repaints. So a busy
 server delays and coalesces what others see, never what a player's own key does, nor the turn
-of the player whose decision it now is (urgent: woken at once). Without a
-pacer (tests, hot-seat) an app repaints on every signal, as before.
+of the player whose decision it now is (urgent: woken at once). Apps not hosted by the SSH
+server (tests, hot-seat) have no pacer and repaint on every signal (tui/hosting.py NoHosting).
+
+Time and scheduling come from `clock`, the running asyncio loop unless one is given (tests give
+a fake one and step it turn by turn: nothing here waits on real time).
 """
 
 from __future__ import annotations
@@ -23,14 +26,33 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import Any, Protocol
 
-log = logging.getLogger("cardroom.tui")
+log = logging.getLogger("cardroom.ssh")
+
+
+class Handle(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """What the pacer needs of time: the asyncio loop's own `time`, `call_at` and `call_soon`
+    (so the loop is one as it is). `call_soon` runs on the next loop turn, which is what spreads
+    a batch of wakes over turns; a fake clock must keep that order."""
+
+    def time(self) -> float: ...
+
+    def call_at(self, when: float, callback: Callable[..., Any], *args: Any) -> Handle: ...
+
+    def call_soon(self, callback: Callable[..., Any], *args: Any) -> Handle: ...
 
 
 class Pacer:
     def __init__(self, *, period: float = 0.05, count: int = 8, max_count: int = 200,
                  lag_limit: float = 0.04, max_wait: float = 2.0, cpu_limit: float = 0.7,
-                 window: float = 0.5, cpu_clock=time.process_time) -> None:
+                 window: float = 0.5, cpu_clock: Callable[[], float] = time.process_time,
+                 clock: Clock | None = None) -> None:
+        self._clock = clock     # None: the running loop, looked up when needed
         self.max_wait = max_wait
         self.period = period
         self.count = count
@@ -47,8 +69,12 @@ class Pacer:
         self._low: OrderedDict[Hashable, Callable[[], None]] = OrderedDict()
         self._since: dict[Hashable, float] = {}       # low: when first asked
         self._turn = 0
-        self._handle: asyncio.Handle | None = None
+        self._handle: Handle | None = None
         self._due = 0.0
+
+    @property
+    def clock(self) -> Clock:
+        return self._clock or asyncio.get_running_loop()
 
     @property
     def waiting(self) -> int:
@@ -70,7 +96,7 @@ class Pacer:
         if urgent:
             self.forget(key)
             self.woken += 1
-            asyncio.get_running_loop().call_soon(self._wake_one, wake)
+            self.clock.call_soon(self._wake_one, wake)
             return
         if high:
             if self._low.pop(key, None) is not None:
@@ -78,13 +104,13 @@ class Pacer:
             self._high[key] = wake
         elif key not in self._high:
             if key not in self._low:
-                self._since[key] = asyncio.get_running_loop().time()
+                self._since[key] = self.clock.time()
             self._low[key] = wake
         if self._handle is None:
             # An idle pacer wakes at once (on the next loop turn); a busy one every period.
-            loop = asyncio.get_running_loop()
-            self._due = loop.time() + (self.period if self.lag > self.lag_limit else 0.0)
-            self._handle = loop.call_at(self._due, self._run)
+            clock = self.clock
+            self._due = clock.time() + (self.period if self.lag > self.lag_limit else 0.0)
+            self._handle = clock.call_at(self._due, self._run)
 
     @staticmethod
     def _wake_one(wake: Callable[[], None]) -> None:
@@ -100,8 +126,7 @@ class Pacer:
 
     def _run(self) -> None:
         self._handle = None
-        loop = asyncio.get_running_loop()
-        now = loop.time()
+        now = self.clock.time()
         self.lag = now - self._due
         self._measure_cpu(now)
         if self.lag > self.lag_limit or self.cpu > self.cpu_limit:
@@ -116,13 +141,13 @@ class Pacer:
         (~10-15 ms) in its own task on the next turn, so a batch woken at once made one long turn
         (the ssh benchmark: 50-100 ms turns at 150 sessions) that a player's key waited behind."""
         self._handle = None
-        loop = asyncio.get_running_loop()
+        clock = self.clock
         queue = self._high or self._low
         if queue:
             self._turn += 1
             if self._high and self._low and self._turn % 3 == 0:
                 oldest = next(iter(self._low))
-                now = loop.time()
+                now = clock.time()
                 if now - self._since.get(oldest, now) > self.max_wait:
                     queue = self._low          # a railbird waited too long: its turn
             key, wake = queue.popitem(last=False)
@@ -131,10 +156,10 @@ class Pacer:
             self._wake_one(wake)
         if self._high or self._low:
             if allowance > 1:
-                self._handle = loop.call_soon(self._next, allowance - 1)
+                self._handle = clock.call_soon(self._next, allowance - 1)
             else:
-                self._due = loop.time() + self.period
-                self._handle = loop.call_at(self._due, self._run)
+                self._due = clock.time() + self.period
+                self._handle = clock.call_at(self._due, self._run)
 
     def _measure_cpu(self, now: float) -> None:
         """Update `cpu`: the process's CPU seconds per wall second over the last window."""
