@@ -81,13 +81,13 @@ class _Held:
         return replace(v, seconds_left=left, countdown=countdown)
 
     @classmethod
-    def of(cls, d) -> _Held:
-        epoch, n, view = codec.stamped_from(d)
+    def of(cls, d, chat: codec.DecodedChat | None = None) -> _Held:
+        epoch, n, view = codec.stamped_from(d, chat)
         return cls(epoch, n, view)
 
     @classmethod
-    def decode(cls, data: bytes) -> _Held:
-        return cls.of(codec.loads(data))
+    def decode(cls, data: bytes, chat: codec.DecodedChat | None = None) -> _Held:
+        return cls.of(codec.loads(data), chat)
 
 
 def _newest(a: _Held, b: _Held) -> _Held:
@@ -120,6 +120,7 @@ class Gateway:
         self._pool = concurrent.futures.ThreadPoolExecutor(store_threads, thread_name_prefix="gateway-store")
         self._rows: dict[str, api.TableSummary] = {}
         self._public: dict[str, _Public] = {}
+        self.chat = codec.DecodedChat()      # the chat lines of every view here, decoded once
         self.clients: set[RemoteClient] = set()
         self._subs: list = []
         self._tasks: set[asyncio.Task] = set()
@@ -170,7 +171,7 @@ class Gateway:
         try:
             d = codec.loads(msg.data)
             rows = [codec.summary_from(r) for r in d["rows"]]
-        except (codec.CodecError, KeyError, TypeError) as e:
+        except (ValueError, KeyError, TypeError) as e:
             log.warning("a bad lobby message: %s", e)
             return
         for row in rows:
@@ -203,8 +204,8 @@ class Gateway:
 
     async def _on_public(self, table: str, entry: _Public, msg) -> None:
         try:
-            held = _Held.decode(msg.data)
-        except codec.CodecError as e:
+            held = _Held.decode(msg.data, self.chat)
+        except (ValueError, TypeError, KeyError) as e:   # CodecError, or worse: never the handler's end
             log.warning("a bad view of %s: %s", table, e)
             return
         if held.newer_than(entry.held):
@@ -329,8 +330,8 @@ class RemoteClient:
 
     async def _on_seat(self, msg) -> None:
         try:
-            held = _Held.decode(msg.data)
-        except codec.CodecError as e:
+            held = _Held.decode(msg.data, self.gateway.chat)
+        except (ValueError, TypeError, KeyError) as e:
             log.warning("a bad seat view for %s: %s", self.name, e)
             return
         self._keep(held)
@@ -426,7 +427,7 @@ class RemoteClient:
             if not reply.get("ok"):
                 raise codec.error_from(reply)
             if reply.get("view") is not None:
-                self._keep(_Held.of(reply["view"]))
+                self._keep(_Held.of(reply["view"], self.gateway.chat))
         except codec.CodecError as e:
             log.warning("a bad reply to %s at %s: %s", op, table, e)
             raise Unreachable(NOT_ANSWERING) from None

@@ -19,7 +19,7 @@ Size (tests/bus/test_codec.py measures it): a seated player's view at a six-seat
 (five players) on the river, with the 60 chat lines a view carries at most, is 3.7 kB, of which
 the chat is 2.9 kB (about 48 bytes a line); the same view with no chat is 0.8 kB, with five lines
 1.0 kB. The public view is the same size less the seat's own fields. Encoding: about 25 µs a view
-with the table's chat encoded once (ChatLines); decoding about 100 µs, most of it the chat.
+with the table's chat encoded once (EncodedChat); decoding about 100 µs, most of it the chat.
 
 Everything decoded from the wire is checked for shape (`CodecError`): a host reads requests
 from anyone on the bus.
@@ -272,7 +272,7 @@ def view_to(v: api.TableView, chat: bool = True) -> dict:
     return out
 
 
-class ChatLines:
+class EncodedChat:
     """A table's chat, encoded once: every view a table builds holds the same ChatLine objects
     (its chat deque's, appended to and never changed), so the host that sends one change's views
     to each seat and to the rail encodes the chat once for all of them, and each line once for
@@ -299,7 +299,7 @@ class ChatLines:
         return text
 
 
-def view_json(v: api.TableView, lines: ChatLines | None = None) -> str:
+def view_json(v: api.TableView, lines: EncodedChat | None = None) -> str:
     """`view_to` as JSON text; with `lines` (the table's), the chat is spliced in already encoded."""
     if lines is None or not v.chat:
         return _dumps(view_to(v))
@@ -307,12 +307,42 @@ def view_json(v: api.TableView, lines: ChatLines | None = None) -> str:
     return _dumps(view_to(v, chat=False))[:-1] + ',"chat":' + lines.text(v.chat) + "}"
 
 
-def view_from(d) -> api.TableView:
+class DecodedChat:
+    """Chat lines already decoded, shared: a gateway reads the same lines in every view of a
+    table it receives (60 of them, most of a view's decoding) and in every seat's view of it, so
+    it decodes each once and every view it holds shares the same ChatLine objects. One per
+    gateway; forgotten all at once when it holds `keep` (then decoded again as they come)."""
+
+    def __init__(self, keep: int = 50_000) -> None:
+        self._keep = keep
+        self._lines: dict[tuple, api.ChatLine] = {}
+
+    def chat(self, a) -> tuple[api.ChatLine, ...]:
+        lines, out = self._lines, []
+        for x in _tuple(a):
+            try:
+                key = tuple(x)
+                line = lines.get(key)
+            except TypeError:           # not a list, or one holding a list: chat_from says why
+                line = None
+            if line is None:
+                line = chat_from(x)     # checked; only a real line is remembered
+                if len(lines) >= self._keep:
+                    lines.clear()
+                lines[key] = line
+            out.append(line)
+        return tuple(out)
+
+
+def view_from(d, chat: DecodedChat | None = None) -> api.TableView:
     _need(isinstance(d, dict), "a table view", d)
     unknown = d.keys() - _VIEW_FIELDS.keys()
     _need(not unknown, "a table view's fields", sorted(unknown))
     _need(_VIEW_REQUIRED <= d.keys(), "a table view's fields", sorted(_VIEW_REQUIRED - d.keys()))
-    return api.TableView(**{k: _VIEW_FIELDS[k][1](a) for k, a in d.items()})
+    if chat is None or "chat" not in d:
+        return api.TableView(**{k: _VIEW_FIELDS[k][1](a) for k, a in d.items()})
+    return api.TableView(**{k: _VIEW_FIELDS[k][1](a) for k, a in d.items() if k != "chat"},
+                         chat=chat.chat(d["chat"]))
 
 
 # ---------------------------------------------------------------- messages
@@ -323,9 +353,9 @@ def stamped(epoch: str, n: int, view_text: str) -> str:
     return f'{{"e":{_dumps(epoch)},"n":{int(n)},"v":{view_text}}}'
 
 
-def stamped_from(d) -> tuple[str, int, api.TableView]:
+def stamped_from(d, chat: DecodedChat | None = None) -> tuple[str, int, api.TableView]:
     _need(isinstance(d, dict) and isinstance(d.get("e"), str) and type(d.get("n")) is int, "a stamped view", d)
-    return d["e"], d["n"], view_from(d.get("v"))
+    return d["e"], d["n"], view_from(d.get("v"), chat)
 
 
 # The intents a table host serves: each is the Session method of that name, called with the

@@ -80,7 +80,7 @@ class TableHost:
         self._online: dict[int, set[str]] = {}          # account -> its remote sessions online
         self._gone: OrderedDict[str, None] = OrderedDict()
         self._version = dict.fromkeys(self.names, 0)   # table -> changes so far (views' stamps)
-        self._lines = {n: codec.ChatLines() for n in self.names}
+        self._lines = {n: codec.EncodedChat() for n in self.names}
         self._seat_sent: dict[str, set[int]] = {n: set() for n in self.names}
         self._rows: dict[str, api.TableSummary] = {}   # lobby rows as last published
         self._dirty: set[str] = set()

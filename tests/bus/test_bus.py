@@ -242,3 +242,21 @@ async def test_a_host_serves_only_its_own_tables(world, nats_server):
 def test_reconnecting_backs_off_and_jitters():
     waits = [backoff(n) for n in range(12)]
     assert 0.05 <= waits[0] <= 0.1 and all(w <= 5.0 for w in waits) and waits[-1] >= 2.5
+
+
+@remote
+async def test_garbage_on_the_subjects_a_gateway_reads_is_dropped(world, nats_server):
+    alice, bob = await seat(world, names=("alice", "bob"))
+    raw = await connect(nats_server.url, name="raw")
+    junk = [b"", b"\xff", b"[]", b'{"e":"x","n":1,"v":{"name":5}}', b'{"e":"x","n":1e9,"v":null}',
+            b'{"e":"zz","n":99,"v":{"chat":[["a","b",["c"],1]]}}', b'{"rows":[[1,2]]}', b'{"page":5}']
+    for subject in (subjects.public_view(TABLE), subjects.seat_view(TABLE, alice.account_id),
+                    subjects.account_events(alice.account_id), subjects.LOBBY):
+        for data in junk:
+            await raw.publish(subject, data)
+    await raw.flush()
+    await bob.chat(TABLE, "after the junk")
+    await world.settle()
+    assert alice.view(TABLE).chat[-1].text == "after the junk" and not alice.closed
+    await until(lambda: [(r.name, r.players) for r in alice.lobby()] == [(TABLE, 2)], what="the lobby")
+    await raw.close()

@@ -188,8 +188,22 @@ def test_the_size_of_a_typical_seated_view():
 
 
 def test_a_view_with_its_chat_spliced_from_encoded_lines_is_the_same_json():
-    lines = codec.ChatLines()
+    lines = codec.EncodedChat()
     views = play_and_collect("stud8", 5, [f"chat {i} ♣ 'quoted' \"double\"" for i in range(12)], steps=150)
     for v in views:
         assert codec.loads(codec.view_json(v, lines).encode()) == codec.view_to(v)
         assert codec.view_from(codec.loads(codec.view_json(v, lines).encode())) == v
+
+
+def test_views_decoded_with_shared_chat_lines_are_equal_and_share_them():
+    views = play_and_collect("holdem", 6, [f"chat {i}" for i in range(40)], steps=200)
+    for keep in (50_000, 30):         # 30: forgotten (and decoded again) many times over
+        chat = codec.DecodedChat(keep=keep)
+        back = [codec.view_from(codec.loads(codec.dumps(codec.view_to(v))), chat) for v in views]
+        assert back == views
+    chat = codec.DecodedChat()
+    a, b = (codec.view_from(codec.loads(codec.dumps(codec.view_to(v))), chat) for v in views[-2:])
+    assert a.chat and all(x is y for x, y in zip(a.chat, b.chat) if x == y)
+    for bad in ([["player", "x", 5, 1.0]], [["player", "x", ["y"], 1.0]], [5], ["abcd"], [["a", "b", "c"]], 7):
+        with pytest.raises(codec.CodecError):
+            chat.chat(bad)
