@@ -1,6 +1,7 @@
 """Connecting to NATS: reconnect forever, with backoff, and say so in the log.
 
-    nc = await connect("nats://127.0.0.1:4222", name="cardroom-tables", reconnected=host.reconnected)
+    nc = await connect("nats://127.0.0.1:4222", name="cardroom-tables",
+                       reconnected=lambda: host.reconnected())   # host = TableHost(room, nc) next
 
 nats-py replays the subscriptions after a reconnect by itself; what it cannot know is what the
 other side missed meanwhile (presence, views), so `reconnected` is called to say it again.
