@@ -1,6 +1,6 @@
 """The one-way imports of DESIGN.md, checked on the source of every module: engine <- room <-
-tui/store <- ssh/admin <- serve <- cli, with Textual's internals in one adapter below the TUI and the
-SSH layer. A module that imports across the grain fails here, naming the line."""
+tui/store <- ssh/admin/bus <- serve <- cli, with Textual's internals in one adapter below the TUI and
+the SSH layer, and NATS only in the bus. A module that imports across the grain fails here, naming the line."""
 
 import ast
 from pathlib import Path
@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parents[1] / "cardroom"
 # The layer of each top-level name under cardroom/ (a package, or a module of its own).
 LAYER_OF = {
     "engine": "engine", "room": "room", "store": "store", "tui": "tui", "ssh": "ssh", "admin": "admin",
+    "bus": "bus",
     "textual_adapter": "adapter", "config": "config", "datadir": "datadir", "demo": "demo",
     "serve": "serve", "cli": "cli", "__main__": "main", "__init__": "package",
 }
@@ -24,12 +25,13 @@ ALLOWED = {
     "tui": {"tui", "room", "engine", "adapter"},
     "ssh": {"ssh", "tui", "room", "adapter"},
     "admin": {"admin", "room", "store", "engine"},
+    "bus": {"bus", "room", "engine", "store"},
     "config": {"config", "engine", "room"},
     "datadir": {"datadir"},
     "demo": {"demo", "engine", "room", "store"},
-    "serve": {"serve", "config", "datadir", "engine", "room", "store", "tui", "ssh", "admin", "adapter"},
+    "serve": {"serve", "config", "datadir", "engine", "room", "store", "tui", "ssh", "admin", "adapter", "bus"},
     "cli": {"cli", "serve", "config", "datadir", "demo", "engine", "room", "store", "tui", "ssh", "admin",
-            "adapter", "package"},
+            "adapter", "package", "bus"},
     "main": {"main", "cli"},
     "package": {"package"},
 }
@@ -39,7 +41,10 @@ FORBIDDEN = {
     "tui": {"asyncssh", "sqlite3"},
     "adapter": {"asyncssh", "sqlite3"},
     "config": {"textual", "asyncssh", "sqlite3"},
+    "bus": {"textual", "asyncssh", "sqlite3", "psycopg", "rich"},
 }
+# NATS is the bus's own: no other layer knows how the room is spread over processes.
+BUS_ONLY = {"nats"}
 MODULES = sorted(ROOT.rglob("*.py"))
 
 
@@ -91,6 +96,16 @@ def test_every_module_has_a_layer():
 def test_each_layer_imports_only_what_the_design_allows(layer):
     bad = [line for p in MODULES if _layer(p) == layer for line in _violations(p)]
     assert not bad, "\n".join(bad)
+
+
+def test_only_the_bus_imports_nats():
+    bad = [f"{p.relative_to(ROOT)}:{line} imports {module}" for p in MODULES if _layer(p) != "bus"
+           for line, module in _imports(p) if module.partition(".")[0] in BUS_ONLY]
+    assert not bad, "\n".join(bad)
+
+
+def test_nothing_below_serve_imports_the_bus():
+    assert [layer for layer, allowed in ALLOWED.items() if "bus" in allowed] == ["bus", "serve", "cli"]
 
 
 def test_the_tui_imports_nothing_of_the_hosting_layer():

@@ -140,6 +140,7 @@ class TableView:
     new_player: bool = False        # I sat down in a game under way: post a big blind now or wait for it
     message: str = ""               # the last thing the table said to me (a page, a timeout ...)
     blind_prompt: int = 0           # Auto Blind off: the blind I am asked to post now (0: none)
+    leaving: bool = False           # my seat is being left (it goes when the hand ends): not one of my tables
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import Callable, Iterable, TypeVar
 
 from cardroom.room import api
 from cardroom.room.api import RoomError
@@ -69,6 +69,20 @@ def key_fingerprint(public_key: str) -> str:
         raise RoomError("that key's data does not match its type")
     digest = base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
     return "SHA256:" + digest
+
+
+def check_preferences(values: dict[str, str], kept: Iterable[str]) -> None:
+    """RoomError unless `values` may be kept beside the preferences called `kept`: short
+    lower-case names, short printable text, PREFERENCES_MAX names in all."""
+    if not isinstance(values, dict):
+        raise RoomError("preferences are names and values")
+    for name, value in values.items():
+        if not (isinstance(name, str) and _PREFERENCE_NAME.fullmatch(name)):
+            raise RoomError(f"{str(name)[:40]!r} is not a preference name")
+        if not (isinstance(value, str) and len(value) <= PREFERENCE_VALUE_MAX and value.isprintable()):
+            raise RoomError(f"the value of {name} is not short printable text")
+    if len(set(kept) | set(values)) > PREFERENCES_MAX:
+        raise RoomError("too many preferences")
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +182,12 @@ class Room:
             return self.store.claim(name, fingerprint, self.settings.starting_money)
         return self.store.get_or_create(name, self.settings.starting_money)
 
-    def _session(self, account: Account, fingerprint: str | None) -> Session:
-        client = Session(self, account, fingerprint)
+    def _session(self, account: Account, fingerprint: str | None,
+                 make: Callable[..., Session] | None = None) -> Session:
+        """A session for an account already claimed. `make` builds it (the bus's table host makes
+        sessions that also send their pages over the bus); registered here, so pages, broadcasts
+        and a newer login reach it."""
+        client = (make or Session)(self, account, fingerprint)
         older = self.clients.get(account.id, [])
         self.clients[account.id] = [client]
         log.info("login: %s (account %d, key %s)%s", account.name, account.id, fingerprint or "none",
@@ -493,15 +511,7 @@ class Session:
     def save_preferences(self, values: dict[str, str]) -> None:
         """Keep these preferences for my next logins (others already kept stay). Names are short
         lower-case words, values short printable text."""
-        if not isinstance(values, dict):
-            raise RoomError("preferences are names and values")
-        for name, value in values.items():
-            if not (isinstance(name, str) and _PREFERENCE_NAME.fullmatch(name)):
-                raise RoomError(f"{str(name)[:40]!r} is not a preference name")
-            if not (isinstance(value, str) and len(value) <= PREFERENCE_VALUE_MAX and value.isprintable()):
-                raise RoomError(f"the value of {name} is not short printable text")
-        if len(set(self.preferences()) | set(values)) > PREFERENCES_MAX:
-            raise RoomError("too many preferences")
+        check_preferences(values, self.preferences())
         # Through the room's writer, like every store write: a database held busy must not stall
         # the loop. A refusal known at once (the inline writer) is raised; one that comes back
         # later from the writer thread is paged to the player.

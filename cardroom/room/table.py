@@ -151,6 +151,8 @@ class Table:
         self.chat: deque[api.ChatLine] = deque(maxlen=settings.chat_lines)
         self.watchers: dict[int, Callable[[], None]] = {}    # account -> callback
         self.watcher_names: dict[int, str] = {}
+        # Told of every change, watched or not, and counted as nobody's watch (the bus's table host).
+        self.observers: list[Callable[[], None]] = []
         self.wait_list: list[tuple[int, str]] = []
         self.held: dict[int, tuple[int, object]] = {}       # seat -> (account, timer)
         self.stats: deque[tuple[float, int, int, int]] = deque(maxlen=200)  # (time, pot, dealt, saw)
@@ -174,6 +176,8 @@ class Table:
         self.watcher_names.pop(account, None)
 
     def _changed(self) -> None:
+        for observe in self.observers:
+            observe()
         for account, cb in list(self.watchers.items()):
             try:
                 cb()

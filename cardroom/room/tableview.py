@@ -119,4 +119,5 @@ def view_for(table, account: int | None) -> api.TableView:
         pending_chips=me.pending_chips if me else 0, table_chips=me.table_chips if me else 0,
         missed_blinds=bool(me and me.owes == "missed"), missed_posts=_missed_posts(table, me),
         new_player=bool(me and me.owes == "new" and not table.settings.variant.bring_in),
-        message=me.message if me else "", blind_prompt=table.blind_asked(me) if me else 0)
+        message=me.message if me else "", blind_prompt=table.blind_asked(me) if me else 0,
+        leaving=bool(me and me.leaving))

@@ -109,6 +109,18 @@ def test_leave_folds_the_hand_and_returns_the_stack_to_the_account(make_room):
     assert c.my_money().balance > balance and c.my_money().on_tables.get("T", 0) == 0
 
 
+def test_a_seat_being_left_says_so_in_its_view_and_is_not_one_of_my_tables(make_room):
+    """A remote client knows its tables only from its views: the view says the seat is going."""
+    room, clock = make_room()
+    clients = seat_players(room)
+    clock.advance(0.01)
+    c = next(x for x in clients if room.tables["T"].in_hand(room.tables["T"].seat_of(x.account_id))
+             and x.view("T").legal is None)
+    assert not c.view("T").leaving and c.my_tables() == ["T"]
+    c.leave("T")
+    assert c.view("T").leaving and c.view("T").my_seat is not None and c.my_tables() == []
+
+
 def test_railbirds_watch_without_a_seat_and_are_listed(make_room):
     room, clock = make_room()
     seat_players(room)

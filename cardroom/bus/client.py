@@ -1,0 +1,538 @@
+"""`RemoteClient`: the RoomClient of a room whose tables are served by table hosts over NATS, and
+the `Gateway` that makes them.
+
+    gateway = Gateway(nc, store, tables=[t.name for t in config.tables])
+    await gateway.start()
+    client = await gateway.login("alice", fingerprint)     # a RoomClient (cardroom.room.client)
+    ...
+    await gateway.close()
+
+The gateway holds no table state. What it keeps of the room is what the hosts sent it: lobby
+rows, and the views its clients watch. A table's public view is subscribed once per gateway,
+however many of its sessions watch it, decoded once, and the same object is read by every one
+of them; a seated client's own views come on his seat subjects (one wildcard subscription for
+all his tables). `view(table)` is the seat's view while seated, else the newest public one, its
+`seconds_left` / `countdown` run down by the time since it arrived (on this process's monotonic
+clock, `now()`).
+
+Accounts, keys, preferences and hand histories are the store's: the gateway has a Room of its
+own with no tables (`gateway.room`), whose Sessions are the accounts' side of its clients
+(login's claim through the writer thread, keys, preferences, a newer login taking over an older
+one on this gateway); its reads run in a small thread pool, never on the loop.
+
+Bus trouble (no host serves the table, a host that does not answer in time, NATS away) is a
+RoomError saying so, within `timeout` seconds: never a hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import functools
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from cardroom.bus import codec, subjects
+from cardroom.room import api
+from cardroom.room.api import RoomError
+from cardroom.room.clock import LoopClock
+from cardroom.room.room import Room, RoomSettings, Session, check_preferences
+from cardroom.room.writer import StoreWriter, Writer
+
+if TYPE_CHECKING:
+    from cardroom.room.history import PlayerHand
+
+log = logging.getLogger("cardroom.bus.client")
+
+INTENT_TIMEOUT = 3.0
+NOT_ANSWERING = "the table is not answering: try again in a moment"
+BUS_AWAY = "the card room is not answering: try again in a moment"
+
+
+class Unreachable(RoomError):
+    """The bus did not reach the table (no host serves it, it did not answer in time, NATS is
+    away). A request that timed out may still have been done there: its views will say."""
+
+
+class _Held:
+    """A view as it arrived: its host's epoch and change count, and when (monotonic) it came."""
+
+    __slots__ = ("view", "epoch", "n", "arrived")
+
+    def __init__(self, epoch: str, n: int, view: api.TableView) -> None:
+        self.view, self.epoch, self.n, self.arrived = view, epoch, n, time.monotonic()
+
+    def newer_than(self, other: _Held | None) -> bool:
+        # Another epoch is another host process (a restart, the table moved): its views are new.
+        return other is None or self.epoch != other.epoch or self.n >= other.n
+
+    def now(self, now: float) -> api.TableView:
+        v = self.view
+        if v.seconds_left is None:
+            return v
+        left = max(0.0, v.seconds_left - (now - self.arrived))
+        if left == v.seconds_left:
+            return v
+        countdown = None if v.countdown is None else max(0, int(left + 0.999))
+        return replace(v, seconds_left=left, countdown=countdown)
+
+    @classmethod
+    def of(cls, d, chat: codec.DecodedChat | None = None) -> _Held:
+        epoch, n, view = codec.stamped_from(d, chat)
+        return cls(epoch, n, view)
+
+    @classmethod
+    def decode(cls, data: bytes, chat: codec.DecodedChat | None = None) -> _Held:
+        return cls.of(codec.loads(data), chat)
+
+
+def _newest(a: _Held, b: _Held) -> _Held:
+    """Of two views of a table: the later change, or the later to arrive from another host;
+    `b` when they show the same change."""
+    if a.epoch == b.epoch:
+        return a if a.n > b.n else b
+    return a if a.arrived > b.arrived else b
+
+
+class _Public:
+    """One table's public view on this gateway, shared by the clients that watch it."""
+
+    __slots__ = ("sub", "held", "clients")
+
+    def __init__(self) -> None:
+        self.sub = None
+        self.held: _Held | None = None
+        self.clients: set[RemoteClient] = set()
+
+
+class Gateway:
+    def __init__(self, nc, store, *, tables: Iterable[str] = (), settings: RoomSettings | None = None,
+                 writer: Writer | None = None, timeout: float = INTENT_TIMEOUT, store_threads: int = 2) -> None:
+        self.nc = nc
+        self.store = store
+        self.timeout = timeout
+        self.order = list(tables)            # the lobby's order (config.toml's); others after
+        self.room = Room([], store, LoopClock(), settings=settings, writer=writer or StoreWriter())
+        self._pool = concurrent.futures.ThreadPoolExecutor(store_threads, thread_name_prefix="gateway-store")
+        self._rows: dict[str, api.TableSummary] = {}
+        self._public: dict[str, _Public] = {}
+        self.chat = codec.DecodedChat()      # the chat lines of every view here, decoded once
+        self.clients: set[RemoteClient] = set()
+        self._subs: list = []
+        self._tasks: set[asyncio.Task] = set()
+
+    # ------------------------------------------------------------------ life
+    async def start(self) -> None:
+        self._subs.append(await self.nc.subscribe(subjects.LOBBY, cb=self._on_lobby))
+        self._subs.append(await self.nc.subscribe(subjects.PRESENCE_ASK, cb=self._on_presence_ask))
+
+    async def reconnected(self) -> None:
+        """Back on the bus: the hosts may have missed who came and went meanwhile."""
+        for client in list(self.clients):
+            await client._presence(True)
+
+    async def close(self) -> None:
+        for client in list(self.clients):
+            client.close()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for sub in self._subs:
+            try:
+                await sub.unsubscribe()
+            except Exception:  # noqa: BLE001 - a connection already closed has no subscriptions
+                pass
+        self._pool.shutdown(wait=False)
+        close = getattr(self.room.writer, "close", None)
+        if close is not None:
+            await asyncio.to_thread(close)
+
+    async def login(self, name: str, fingerprint: str | None = None) -> RemoteClient:
+        """A client for `name` (claimed with the key, or created without one): RoomError if the
+        store refuses (a name another key holds) or the bus is away."""
+        session = await self.room.login(name, fingerprint)
+        client = RemoteClient(self, session)
+        try:
+            await client._start()
+        except Exception as e:  # noqa: BLE001 - any trouble of the bus
+            log.warning("login of %s: the bus failed: %s", name, e)
+            client.close()
+            raise Unreachable(BUS_AWAY) from None
+        return client
+
+    # ------------------------------------------------------------------ what the hosts send
+    def lobby(self) -> list[api.TableSummary]:
+        rank = {n: i for i, n in enumerate(self.order)}
+        return sorted(self._rows.values(), key=lambda r: (rank.get(r.name, len(rank)), r.name))
+
+    async def _on_lobby(self, msg) -> None:
+        try:
+            d = codec.loads(msg.data)
+            rows = [codec.summary_from(r) for r in d["rows"]]
+        except (ValueError, KeyError, TypeError) as e:
+            log.warning("a bad lobby message: %s", e)
+            return
+        for row in rows:
+            self._rows[row.name] = row
+
+    async def _on_presence_ask(self, msg) -> None:
+        for client in list(self.clients):
+            await client._presence(True)
+
+    async def _watch_public(self, client: RemoteClient, table: str) -> bool:
+        """Subscribe (once for the gateway) to the table's public view; True if the client was
+        not watching it before."""
+        entry = self._public.get(table)
+        if entry is None:
+            entry = self._public[table] = _Public()
+            entry.sub = await self.nc.subscribe(subjects.public_view(table),
+                                                cb=functools.partial(self._on_public, table, entry))
+        new = client not in entry.clients
+        entry.clients.add(client)
+        return new
+
+    def _unwatch_public(self, client: RemoteClient, table: str) -> None:
+        entry = self._public.get(table)
+        if entry is None:
+            return
+        entry.clients.discard(client)
+        if not entry.clients:
+            del self._public[table]
+            self._spawn(entry.sub.unsubscribe())
+
+    async def _on_public(self, table: str, entry: _Public, msg) -> None:
+        try:
+            held = _Held.decode(msg.data, self.chat)
+        except (ValueError, TypeError, KeyError) as e:   # CodecError, or worse: never the handler's end
+            log.warning("a bad view of %s: %s", table, e)
+            return
+        if held.newer_than(entry.held):
+            entry.held = held
+        for client in list(entry.clients):
+            client._arrived()
+
+    def public(self, table: str) -> _Held | None:
+        entry = self._public.get(table)
+        return entry.held if entry is not None else None
+
+    # ------------------------------------------------------------------ plumbing
+    async def off_loop(self, call: Callable, *args):
+        """A store read in the gateway's pool: a slow database holds up this caller only."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, call, *args)
+
+    def _spawn(self, coro) -> None:
+        async def guarded():
+            try:
+                await coro
+            except Exception as e:  # noqa: BLE001 - the bus is away; nothing to undo
+                log.warning("the bus: %s", e)
+        task = asyncio.get_running_loop().create_task(guarded())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _trouble(self, table: str, e: Exception) -> Unreachable | None:
+        """What a player reads of the bus's failure to reach a table (None: not the bus's)."""
+        from nats.errors import Error, NoRespondersError
+        if isinstance(e, NoRespondersError):
+            if table not in self.order and table not in self._rows:
+                return Unreachable(f"there is no table called {table!r}")
+            return Unreachable(NOT_ANSWERING)
+        if isinstance(e, (Error, asyncio.TimeoutError, OSError)):
+            return Unreachable(NOT_ANSWERING)
+        return None
+
+
+class RemoteClient:
+    """One account's RoomClient over the bus (see the module docstring)."""
+
+    def __init__(self, gateway: Gateway, session: Session) -> None:
+        self.gateway = gateway
+        self.session = session             # the account's side: pages, keys, preferences, the end
+        self.sid = secrets.token_hex(8)    # this remote session, as the table hosts know it
+        self._own: dict[str, _Held] = {}   # table -> my latest view of it (a reply, my seat's subject)
+        self._watching: set[str] = set()
+        self._callback: Callable[[], None] | None = None
+        self._end_callback: Callable[[str], None] | None = None
+        self._subs: list = []
+        self._bus_closed = False
+        session.on_change(self._notify)
+        session.on_end(self._ended)
+
+    async def _start(self) -> None:
+        nc = self.gateway.nc
+        self.gateway.clients.add(self)
+        self._subs.append(await nc.subscribe(subjects.account_events(self.account_id), cb=self._on_event))
+        self._subs.append(await nc.subscribe(subjects.my_seats(self.account_id), cb=self._on_seat))
+        await nc.flush(timeout=self.gateway.timeout)     # subscribed before the hosts hear of me
+        await self._presence(True)
+
+    async def _presence(self, online: bool) -> None:
+        await self.gateway.nc.publish(subjects.PRESENCE, codec.dumps(
+            {"a": self.account_id, "s": self.sid, "on": online}))
+
+    # -- who ----------------------------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.session.name
+
+    @property
+    def account_id(self) -> int:
+        return self.session.account_id
+
+    @property
+    def fingerprint(self) -> str | None:
+        return self.session.fingerprint
+
+    @property
+    def is_admin(self) -> bool:
+        return self.session.is_admin
+
+    @is_admin.setter
+    def is_admin(self, value: bool) -> None:
+        self.session.is_admin = value
+
+    @property
+    def pages(self) -> list[str]:
+        return self.session.pages
+
+    @property
+    def closed(self) -> bool:
+        return self.session.closed
+
+    @property
+    def taken_over(self) -> bool:
+        return self.session.taken_over
+
+    def on_change(self, callback: Callable[[], None]) -> None:
+        self._callback = callback
+
+    def on_end(self, callback: Callable[[str], None]) -> None:
+        self._end_callback = callback
+
+    def close(self) -> None:
+        self._close_bus()
+        self.session.close()
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    # -- what arrives ------------------------------------------------------------------------------
+    def _notify(self) -> None:
+        # The session's pages, and its end: heard even by a client being closed (its UI then ends).
+        if self._callback is not None:
+            self._callback()
+
+    def _arrived(self) -> None:
+        if self._callback is not None and not self.closed:
+            self._callback()
+
+    async def _on_seat(self, msg) -> None:
+        try:
+            held = _Held.decode(msg.data, self.gateway.chat)
+        except (ValueError, TypeError, KeyError) as e:
+            log.warning("a bad seat view for %s: %s", self.name, e)
+            return
+        self._keep(held)
+        self._arrived()
+
+    def _keep(self, held: _Held) -> None:
+        if held.newer_than(self._own.get(held.view.name)):
+            self._own[held.view.name] = held
+
+    async def _on_event(self, msg) -> None:
+        try:
+            event = codec.loads(msg.data)
+            if not isinstance(event, dict):
+                raise codec.CodecError("not an event")
+        except codec.CodecError as e:
+            log.warning("a bad event for %s: %s", self.name, e)
+            return
+        if isinstance(event.get("page"), str):
+            self.gateway.room.page(self.account_id, event["page"])
+        elif isinstance(event.get("end"), str):
+            self.session.taken_over = bool(event.get("taken_over"))
+            self.session.end(event["end"])
+
+    def _ended(self, reason: str) -> None:
+        self._close_bus()
+        if self._end_callback is not None:
+            self._end_callback(reason)
+
+    def _close_bus(self) -> None:
+        if self._bus_closed:
+            return
+        self._bus_closed = True
+        self.gateway.clients.discard(self)
+        for table in self._watching:
+            self.gateway._unwatch_public(self, table)
+        self._watching.clear()
+        subs, self._subs = self._subs, []
+
+        async def leave() -> None:
+            for sub in subs:
+                await sub.unsubscribe()
+            await self._presence(False)
+        self.gateway._spawn(leave())
+
+    # -- known without asking ----------------------------------------------------------------------
+    def lobby(self) -> list[api.TableSummary]:
+        return self.gateway.lobby()
+
+    def _held(self, table: str) -> _Held | None:
+        own = self._own.get(table)
+        if own is not None and own.view.my_seat is not None:
+            return own
+        public = self.gateway.public(table) if table in self._watching else None
+        if public is None or own is None:
+            return public or own
+        return _newest(own, public)
+
+    def view(self, table: str) -> api.TableView:
+        held = self._held(table)
+        if held is None:
+            raise RoomError(f"{table!r} is not being watched")
+        return held.now(self.now())
+
+    def _seated(self) -> list[api.TableView]:
+        rank = {n: i for i, n in enumerate(self.gateway.order)}
+        views = [h.view for h in self._own.values() if h.view.my_seat is not None]
+        return sorted(views, key=lambda v: (rank.get(v.name, len(rank)), v.name))
+
+    def my_tables(self) -> list[str]:
+        return [v.name for v in self._seated() if not v.leaving]
+
+    def waiting_for_me(self) -> list[str]:
+        return [v.name for v in self._seated() if v.legal is not None or v.blind_prompt]
+
+    # -- asked of the room -------------------------------------------------------------------------
+    async def _ask(self, table: str, op: str, **kw):
+        if self.closed:
+            raise RoomError("this session is closed")
+        data = codec.request_to(self.account_id, self.sid, op, **kw)
+        nc = self.gateway.nc
+        try:
+            msg = await nc.request(subjects.intents(table), data, timeout=self.gateway.timeout)
+        except Exception as e:
+            trouble = self.gateway._trouble(table, e)
+            if trouble is None:
+                raise
+            log.warning("%s at %s: %r", op, table, e)
+            raise trouble from None
+        try:
+            reply = codec.loads(msg.data)
+            if not isinstance(reply, dict):
+                raise codec.CodecError("not a reply")
+            if not reply.get("ok"):
+                raise codec.error_from(reply)
+            if reply.get("view") is not None:
+                self._keep(_Held.of(reply["view"], self.gateway.chat))
+        except codec.CodecError as e:
+            log.warning("a bad reply to %s at %s: %s", op, table, e)
+            raise Unreachable(NOT_ANSWERING) from None
+        return reply.get("r")
+
+    async def my_money(self) -> api.MyMoney:
+        money = await self.gateway.off_loop(self.session.my_money)
+        # Chips on a table I sit at, as the table counts them (the store's holdings elsewhere).
+        here = {v.name: v.table_chips for v in self._seated()}
+        return api.MyMoney(money.balance, money.on_tables | here)
+
+    async def keys(self) -> tuple[str, ...]:
+        return await self.gateway.off_loop(self.session.keys)
+
+    async def add_key(self, public_key: str) -> str:
+        return await self.session.add_key(public_key)
+
+    async def remove_key(self, fingerprint: str) -> None:
+        await self.session.remove_key(fingerprint)
+
+    async def preferences(self) -> dict[str, str]:
+        return await self.gateway.off_loop(self.session.preferences)
+
+    async def save_preferences(self, values: dict[str, str]) -> None:
+        check_preferences(values, await self.preferences())
+        account, store = self.account_id, self.gateway.store
+        try:
+            await self.session.room.write(lambda: store.set_preferences(account, values))
+        except RoomError as e:
+            raise RoomError(f"your preferences could not be kept: {e}") from None
+
+    async def hands(self, limit: int = 20, offset: int = 0) -> list:
+        return await self.gateway.off_loop(lambda: self.session.hands(limit=limit, offset=offset))
+
+    async def hand(self, hand_id: str) -> PlayerHand:
+        return await self.gateway.off_loop(self.session.hand, hand_id)
+
+    async def watch(self, table: str) -> api.TableView:
+        await self._interested(table, "watch")
+        return self.view(table)
+
+    async def _interested(self, table: str, op: str, **kw):
+        """An intent that watches the table: its public view is subscribed before the intent
+        goes (no view published between the reply and the subscription is missed)."""
+        if self.closed:
+            raise RoomError("this session is closed")
+        new = await self.gateway._watch_public(self, table)
+        self._watching.add(table)
+        try:
+            return await self._ask(table, op, **kw)
+        except RoomError as e:
+            # A join the table refused still watches it (as in one process); else no watch.
+            if new and (op == "watch" or isinstance(e, Unreachable)):
+                self._watching.discard(table)
+                self.gateway._unwatch_public(self, table)
+            raise
+
+    async def unwatch(self, table: str) -> None:
+        try:
+            await self._ask(table, "unwatch")
+        finally:
+            if table in self._watching:
+                self._watching.discard(table)
+                self.gateway._unwatch_public(self, table)
+
+    async def join(self, table: str, seat: int | None = None) -> int:
+        return await self._interested(table, "join", seat=seat)
+
+    async def buy_in(self, table: str, cents: int) -> None:
+        await self._ask(table, "buy_in", cents=cents)
+
+    add_chips = buy_in   # "Change Table Stake": between hands, or after the hand in progress
+
+    async def act(self, table: str, kind: str, amount: int = 0, discards=()) -> None:
+        await self._ask(table, "act", kind=kind, amount=amount, discards=tuple(discards))
+
+    async def set_auto(self, table: str, auto: str) -> None:
+        await self._ask(table, "set_auto", auto=auto)
+
+    async def set_auto_blind(self, table: str, on: bool) -> None:
+        await self._ask(table, "set_auto_blind", on=on)
+
+    async def post_blind(self, table: str, post: bool = True) -> None:
+        await self._ask(table, "post_blind", post=post)
+
+    async def post_or_wait(self, table: str, post: bool) -> None:
+        await self._ask(table, "post_or_wait", post=post)
+
+    async def sit_out(self, table: str) -> None:
+        await self._ask(table, "sit_out")
+
+    async def sit_in(self, table: str) -> None:
+        await self._ask(table, "sit_in")
+
+    async def leave(self, table: str) -> None:
+        await self._ask(table, "leave")
+
+    async def join_wait_list(self, table: str) -> int:
+        return await self._ask(table, "join_wait_list")
+
+    async def leave_wait_list(self, table: str) -> None:
+        await self._ask(table, "leave_wait_list")
+
+    async def chat(self, table: str, text: str, *, dealer: bool = False) -> str | None:
+        return await self._ask(table, "chat", text=text, dealer=dealer)
+
+    async def ready(self, table: str) -> None:
+        await self._ask(table, "ready")

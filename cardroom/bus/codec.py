@@ -1,0 +1,449 @@
+"""The records that travel on the bus, as compact JSON: what a table host sends and a gateway reads.
+
+Exact round trip: `view_from(view_to(v)) == v` for every TableView a table can build (property
+test over real play in tests/bus/test_codec.py), and the same for TableSummary, MyMoney, Legal
+and the errors. The shapes:
+
+- a Card is its text, "As"; a row of cards one string, "AsKd??" ("??" face down to this viewer);
+- small records that come many to a message are arrays in field order, trailing defaults left
+  out: SeatState `[3,"bob",9600,400,"active",true,"????","00"]` (`up` as "1"/"0" per card),
+  ChatLine `["dealer","Dealer","bob calls $4",1234.5]`, Legal (a NamedTuple) all its fields,
+  TableSummary, TableRules;
+- a TableView is an object keyed by field name, fields at their default left out (readable in
+  `nats sub 'cr.>'`, and a field added to TableView with a default travels as soon as the codec
+  names its shape, see _VIEW_FIELDS: the test of every field fails until it does);
+- an error is `{"err": "BadBuyIn", "msg": "..."}`, read back as that RoomError class (another
+  name, RoomError itself).
+
+Size (tests/bus/test_codec.py measures it): a seated player's view at a six-seat hold'em table
+(five players) on the river, with the 60 chat lines a view carries at most, is 3.7 kB, of which
+the chat is 2.9 kB (about 48 bytes a line); the same view with no chat is 0.8 kB, with five lines
+1.0 kB. The public view is the same size less the seat's own fields. Encoding: about 25 µs a view
+with the table's chat encoded once (EncodedChat); decoding about 100 µs with the gateway's chat
+lines decoded once (DecodedChat), 135 µs without.
+
+Everything decoded from the wire is checked for shape (`CodecError`): a host reads requests
+from anyone on the bus.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import MISSING, fields
+
+from cardroom.engine.cards import CARDS
+from cardroom.engine.legality import Legal
+from cardroom.room import api
+
+
+class CodecError(ValueError):
+    """Bytes that are not a message of this shape."""
+
+
+# ---------------------------------------------------------------- bytes
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False,
+                          allow_nan=False).encode
+
+
+def dumps(obj) -> bytes:
+    return _dumps(obj).encode("utf-8")
+
+
+def loads(data: bytes):
+    try:
+        return json.loads(data)
+    except (ValueError, UnicodeDecodeError, TypeError) as e:
+        raise CodecError(f"not JSON: {e}") from None
+
+
+# ---------------------------------------------------------------- cards
+_TEXT = {c: repr(c) for c in CARDS}
+_CARD = {t: c for c, t in _TEXT.items()}
+_DOWN = "??"
+
+
+def cards_to(cards) -> str:
+    return "".join(_DOWN if c is None else _TEXT[c] for c in cards)
+
+
+def cards_from(text, face_down: bool = False) -> tuple:
+    """A row of cards; `face_down` allows "??" (None) in it."""
+    if not isinstance(text, str) or len(text) % 2:
+        raise CodecError(f"not a row of cards: {text!r}"[:80])
+    out = []
+    for i in range(0, len(text), 2):
+        t = text[i:i + 2]
+        if t == _DOWN and face_down:
+            out.append(None)
+        elif t in _CARD:
+            out.append(_CARD[t])
+        else:
+            raise CodecError(f"not a card: {t!r}")
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- small records (arrays)
+def _defaults(cls) -> tuple:
+    return tuple(MISSING if f.default is MISSING and f.default_factory is MISSING
+                 else (f.default if f.default is not MISSING else f.default_factory()) for f in fields(cls))
+
+
+_SEAT_DEFAULTS = _defaults(api.SeatState)
+
+
+def _trim(values: list, defaults: tuple) -> list:
+    n = len(values)
+    while n and values[n - 1] == defaults[n - 1]:
+        n -= 1
+    return values[:n]
+
+
+def seat_to(s: api.SeatState) -> list:
+    raw = [s.number, s.name, s.stack, s.bet, s.status, s.connected, s.cards, s.up, s.shown,
+           s.is_button, s.acting, s.held_for]
+    out = _trim(raw, _SEAT_DEFAULTS)
+    if len(out) > 6:
+        out[6] = cards_to(s.cards)
+    if len(out) > 7:
+        out[7] = "".join("1" if u else "0" for u in s.up)
+    return out
+
+
+def seat_from(a) -> api.SeatState:
+    _need(isinstance(a, list) and 5 <= len(a) <= len(_SEAT_DEFAULTS), "a seat", a)
+    values = list(a)
+    if len(values) > 6:
+        values[6] = cards_from(values[6], face_down=True)
+    if len(values) > 7:
+        _need(isinstance(values[7], str) and set(values[7]) <= {"0", "1"}, "a seat's face-up marks", a)
+        values[7] = tuple(u == "1" for u in values[7])
+    _types(values, (int, str, int, int, str, bool, tuple, tuple, bool, bool, bool, str), "a seat")
+    return api.SeatState(*values)
+
+
+def chat_to(c: api.ChatLine) -> list:
+    return [c.kind, c.name, c.text, c.at]
+
+
+def chat_from(a) -> api.ChatLine:
+    # Written out: a view carries up to 60 of these, and this is most of its decoding.
+    if type(a) is not list or len(a) != 4:
+        raise CodecError(f"not a chat line: {a!r}"[:120])
+    kind, name, text, at = a
+    if type(kind) is not str or type(name) is not str or type(text) is not str or type(at) not in (float, int):
+        raise CodecError(f"not a chat line: {a!r}"[:120])
+    return api.ChatLine(kind, name, text, at)
+
+
+def legal_to(lg: Legal | None) -> list | None:
+    return None if lg is None else list(lg)
+
+
+_LEGAL_TYPES = (int, str, bool, bool, int, bool, int, int, str, int, int, bool, bool)
+
+
+def legal_from(a) -> Legal | None:
+    if a is None:
+        return None
+    _need(isinstance(a, list) and len(a) == len(Legal._fields), "a decision", a)
+    _types(a, _LEGAL_TYPES, "a decision")
+    return Legal(*a)
+
+
+def rules_to(r: api.TableRules | None) -> list | None:
+    if r is None:
+        return None
+    return [r.game, r.structure, r.stakes, r.cap, r.rake, r.action_seconds, r.sit_out_minutes,
+            list(r.house), r.min_buy_in, r.max_buy_in]
+
+
+def rules_from(a) -> api.TableRules | None:
+    if a is None:
+        return None
+    _need(isinstance(a, list) and len(a) == 10, "table rules", a)
+    values = list(a)
+    values[7] = _strings(values[7], "the house rules")
+    _types(values, (str, str, str, (int, type(None)), str, int, int, tuple, int, (int, type(None))), "table rules")
+    return api.TableRules(*values)
+
+
+def summary_to(s: api.TableSummary) -> list:
+    return [s.name, s.game, s.stakes, s.seats, s.players, s.waiting, s.railbirds, s.average_pot,
+            s.seeing_flop, s.hands_per_hour, s.status]
+
+
+def summary_from(a) -> api.TableSummary:
+    _need(isinstance(a, list) and len(a) == 11, "a lobby row", a)
+    _types(a, (str, str, str, int, int, int, int, int, int, int, str), "a lobby row")
+    return api.TableSummary(*a)
+
+
+def money_to(m: api.MyMoney) -> dict:
+    return {"balance": m.balance, "on_tables": dict(m.on_tables)}
+
+
+def money_from(d) -> api.MyMoney:
+    _need(isinstance(d, dict) and isinstance(d.get("balance"), int) and isinstance(d.get("on_tables"), dict),
+          "money", d)
+    _need(all(type(v) is int for v in d["on_tables"].values()), "money on tables", d)
+    return api.MyMoney(d["balance"], dict(d["on_tables"]))
+
+
+# ---------------------------------------------------------------- the view (an object)
+def _tuple(a):
+    _need(isinstance(a, list), "a list", a)
+    return tuple(a)
+
+
+def _ints(a, what="numbers"):
+    t = _tuple(a)
+    _need(all(type(x) is int for x in t), what, a)
+    return t
+
+
+def _strings(a, what="names"):
+    t = _tuple(a)
+    _need(all(isinstance(x, str) for x in t), what, a)
+    return t
+
+
+def _pairs_to(d: dict) -> list:
+    return [[k, v] for k, v in d.items()]
+
+
+def _pairs_from(a) -> dict:
+    _need(isinstance(a, list) and all(isinstance(p, list) and len(p) == 2 and type(p[0]) is int
+                                      and type(p[1]) is int for p in a), "draw counts", a)
+    return {k: v for k, v in a}
+
+
+def _buy_in_from(a):
+    if a is None:
+        return None
+    _need(isinstance(a, list) and len(a) == 3 and type(a[0]) is int and type(a[2]) is int
+          and (a[1] is None or type(a[1]) is int), "buy-in limits", a)
+    return tuple(a)
+
+
+def _plain(*types):
+    def check(a):
+        _need(isinstance(a, types) and not (bool not in types and isinstance(a, bool)), "a value", a)
+        return a
+    return check
+
+
+_STR, _INT, _BOOL = _plain(str), _plain(int), _plain(bool)
+_OPT_INT, _OPT_NUM = _plain(int, type(None)), _plain(int, float, type(None))
+
+# Every TableView field: (to wire, from wire). A field added to TableView must be named here.
+_VIEW_FIELDS = {
+    "name": (None, _STR), "game": (None, _STR), "stakes": (None, _STR), "status": (None, _STR),
+    "seats": (lambda t: [seat_to(s) for s in t], lambda a: tuple(seat_from(x) for x in _tuple(a))),
+    "board": (cards_to, cards_from),
+    "pots": (list, _ints),
+    "hand_id": (None, _STR), "phase": (None, _STR), "street": (None, _STR),
+    "my_seat": (None, _OPT_INT),
+    "my_cards": (cards_to, cards_from),
+    "legal": (legal_to, legal_from),
+    "acting_seat": (None, _OPT_INT), "seconds_left": (None, _OPT_NUM), "countdown": (None, _OPT_INT),
+    "auto_action": (None, _STR), "auto_blind": (None, _BOOL), "sitting_out": (None, _BOOL),
+    "draw_counts": (_pairs_to, _pairs_from),
+    "chat": (lambda t: [chat_to(c) for c in t], lambda a: tuple(chat_from(x) for x in _tuple(a))),
+    "railbirds": (list, _strings), "waiting_list": (list, _strings),
+    "rules": (rules_to, rules_from),
+    "buy_in": (lambda b: None if b is None else list(b), _buy_in_from),
+    "pending_chips": (None, _INT), "table_chips": (None, _INT), "missed_blinds": (None, _BOOL),
+    "missed_posts": (list, lambda a: _ints(a, "missed posts")),
+    "new_player": (None, _BOOL), "message": (None, _STR), "blind_prompt": (None, _INT),
+    "leaving": (None, _BOOL),
+}
+_NO_CHAT = tuple((k, f) for k, f in _VIEW_FIELDS.items() if k != "chat")
+_VIEW_DEFAULTS = {f.name: d for f, d in zip(fields(api.TableView), _defaults(api.TableView))}
+_VIEW_REQUIRED = frozenset(n for n, d in _VIEW_DEFAULTS.items() if d is MISSING)
+
+
+def view_to(v: api.TableView, chat: bool = True) -> dict:
+    out = {}
+    for name, (to, _) in (_VIEW_FIELDS.items() if chat else _NO_CHAT):
+        value = getattr(v, name)
+        default = _VIEW_DEFAULTS[name]
+        if default is not MISSING and value == default:
+            continue
+        out[name] = value if to is None else to(value)
+    return out
+
+
+class EncodedChat:
+    """A table's chat, encoded once: every view a table builds holds the same ChatLine objects
+    (its chat deque's, appended to and never changed), so the host that sends one change's views
+    to each seat and to the rail encodes the chat once for all of them, and each line once for
+    its life (the chat is most of a view's bytes). One per table."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[api.ChatLine, str]] = {}
+        self._last: tuple = (None, None, 0, "[]")
+
+    def text(self, chat) -> str:
+        first, last, n, text = self._last
+        if len(chat) == n and n and chat[0] is first and chat[-1] is last:
+            return text              # the same window of the same append-only chat
+        by_id, out = self._by_id, []
+        for line in chat:
+            hit = by_id.get(id(line))
+            if hit is None or hit[0] is not line:      # the line itself is kept: its id is not reused
+                hit = by_id[id(line)] = (line, _dumps(chat_to(line)))
+            out.append(hit[1])
+        if len(by_id) > 4 * len(chat) + 64:
+            self._by_id = {id(line): by_id[id(line)] for line in chat}
+        text = "[" + ",".join(out) + "]"
+        self._last = (chat[0], chat[-1], len(chat), text) if chat else (None, None, 0, "[]")
+        return text
+
+
+def view_json(v: api.TableView, lines: EncodedChat | None = None) -> str:
+    """`view_to` as JSON text; with `lines` (the table's), the chat is spliced in already encoded."""
+    if lines is None or not v.chat:
+        return _dumps(view_to(v))
+    # view_to always holds the required fields, so the object is never empty.
+    return _dumps(view_to(v, chat=False))[:-1] + ',"chat":' + lines.text(v.chat) + "}"
+
+
+class DecodedChat:
+    """Chat lines already decoded, shared: a gateway reads the same lines in every view of a
+    table it receives (60 of them, most of a view's decoding) and in every seat's view of it, so
+    it decodes each once and every view it holds shares the same ChatLine objects. One per
+    gateway; forgotten all at once when it holds `keep` (then decoded again as they come)."""
+
+    def __init__(self, keep: int = 50_000) -> None:
+        self._keep = keep
+        self._lines: dict[tuple, api.ChatLine] = {}
+
+    def chat(self, a) -> tuple[api.ChatLine, ...]:
+        lines, out = self._lines, []
+        for x in _tuple(a):
+            try:
+                key = tuple(x)
+                line = lines.get(key)
+            except TypeError:           # not a list, or one holding a list: chat_from says why
+                line = None
+            if line is None:
+                line = chat_from(x)     # checked; only a real line is remembered
+                if len(lines) >= self._keep:
+                    lines.clear()
+                lines[key] = line
+            out.append(line)
+        return tuple(out)
+
+
+def view_from(d, chat: DecodedChat | None = None) -> api.TableView:
+    _need(isinstance(d, dict), "a table view", d)
+    unknown = d.keys() - _VIEW_FIELDS.keys()
+    _need(not unknown, "a table view's fields", sorted(unknown))
+    _need(_VIEW_REQUIRED <= d.keys(), "a table view's fields", sorted(_VIEW_REQUIRED - d.keys()))
+    if chat is None or "chat" not in d:
+        return api.TableView(**{k: _VIEW_FIELDS[k][1](a) for k, a in d.items()})
+    return api.TableView(**{k: _VIEW_FIELDS[k][1](a) for k, a in d.items() if k != "chat"},
+                         chat=chat.chat(d["chat"]))
+
+
+# ---------------------------------------------------------------- messages
+# A view as it travels: stamped with its host's epoch (a random id per host process) and the
+# table's change count there, so a client keeps the newest of the views that reach it by
+# different ways (an intent's reply, its seat's subject, the table's public subject).
+def stamped(epoch: str, n: int, view_text: str) -> str:
+    return f'{{"e":{_dumps(epoch)},"n":{int(n)},"v":{view_text}}}'
+
+
+def stamped_from(d, chat: DecodedChat | None = None) -> tuple[str, int, api.TableView]:
+    _need(isinstance(d, dict) and isinstance(d.get("e"), str) and type(d.get("n")) is int, "a stamped view", d)
+    return d["e"], d["n"], view_from(d.get("v"), chat)
+
+
+# The intents a table host serves: each is the Session method of that name, called with the
+# table and these keyword arguments (name, check, default; `...` = required). Nothing else is
+# called, and nothing unchecked reaches the room.
+def _opt_int(v):
+    return v is None or type(v) is int
+
+
+REQUIRED = ...
+INTENTS: dict[str, tuple] = {
+    "watch": (), "unwatch": (),
+    "join": (("seat", _opt_int, None),),
+    "buy_in": (("cents", lambda v: type(v) is int, REQUIRED),),
+    "act": (("kind", lambda v: type(v) is str, REQUIRED), ("amount", lambda v: type(v) is int, 0),
+            ("discards", lambda v: isinstance(v, str), "")),
+    "set_auto": (("auto", lambda v: type(v) is str, REQUIRED),),
+    "set_auto_blind": (("on", lambda v: type(v) is bool, REQUIRED),),
+    "post_blind": (("post", lambda v: type(v) is bool, True),),
+    "post_or_wait": (("post", lambda v: type(v) is bool, REQUIRED),),
+    "sit_out": (), "sit_in": (), "leave": (), "join_wait_list": (), "leave_wait_list": (),
+    "chat": (("text", lambda v: type(v) is str, REQUIRED), ("dealer", lambda v: type(v) is bool, False)),
+    "ready": (),
+}
+
+
+def request_to(account: int, session: str, op: str, **kw) -> bytes:
+    if "discards" in kw:
+        kw["discards"] = cards_to(kw["discards"])
+    return dumps({"a": account, "s": session, "op": op, "k": kw})
+
+
+def request_from(data: bytes) -> tuple[int, str, str, dict]:
+    """(account, remote session, intent, keyword arguments), every one checked; CodecError if not."""
+    d = loads(data)
+    _need(isinstance(d, dict) and type(d.get("a")) is int and isinstance(d.get("s"), str)
+          and d.get("op") in INTENTS and isinstance(d.get("k", {}), dict), "a request", d)
+    given, spec = d.get("k", {}), INTENTS[d["op"]]
+    _need(given.keys() <= {name for name, _, _ in spec}, "the arguments of " + d["op"], sorted(given))
+    kw = {}
+    for name, ok, default in spec:
+        if name not in given:
+            _need(default is not REQUIRED, f"the arguments of {d['op']} ({name} is missing)", sorted(given))
+            kw[name] = default
+        else:
+            _need(ok(given[name]), f"{name} of {d['op']}", given[name])
+            kw[name] = given[name]
+    if "discards" in kw:
+        kw["discards"] = cards_from(kw["discards"])
+    return d["a"], d["s"], d["op"], kw
+
+
+def reply_ok(result, view_text: str | None) -> bytes:
+    _need(result is None or type(result) in (int, str), "a result", result)
+    text = '{"ok":true,"r":' + _dumps(result) + (',"view":' + view_text if view_text else "") + "}"
+    return text.encode("utf-8")
+
+
+def reply_error(e: api.RoomError) -> bytes:
+    return dumps({"ok": False, **error_to(e)})
+
+
+# ---------------------------------------------------------------- errors
+_ERRORS = {cls.__name__: cls for cls in (api.RoomError, api.NotSeated, api.SeatTaken, api.BadBuyIn,
+                                         api.NotAllowedNow, api.ChatRefused, api.TableClosed)}
+
+
+def error_to(e: api.RoomError) -> dict:
+    name = type(e).__name__
+    return {"err": name if name in _ERRORS else "RoomError", "msg": str(e)}
+
+
+def error_from(d) -> api.RoomError:
+    cls = _ERRORS.get(d.get("err"), api.RoomError) if isinstance(d, dict) else api.RoomError
+    msg = d.get("msg") if isinstance(d, dict) else None
+    return cls(msg if isinstance(msg, str) else "the table refused that")
+
+
+# ---------------------------------------------------------------- checks
+def _need(ok: bool, what: str, got) -> None:
+    if not ok:
+        raise CodecError(f"not {what}: {got!r}"[:120])
+
+
+def _types(values, types, what: str) -> None:
+    for v, t in zip(values, types):
+        if isinstance(v, bool) and (t is int or (isinstance(t, tuple) and bool not in t and int in t)):
+            raise CodecError(f"not {what}: {values!r}"[:120])
+        if not isinstance(v, t):
+            raise CodecError(f"not {what}: {values!r}"[:120])

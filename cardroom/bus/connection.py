@@ -1,0 +1,60 @@
+"""Connecting to NATS: reconnect forever, with backoff, and say so in the log.
+
+    nc = await connect("nats://127.0.0.1:4222", name="cardroom-tables",
+                       reconnected=lambda: host.reconnected())   # host = TableHost(room, nc) next
+
+nats-py replays the subscriptions after a reconnect by itself; what it cannot know is what the
+other side missed meanwhile (presence, views), so `reconnected` is called to say it again.
+The first connection is retried forever too: a table host or a gateway started before NATS
+waits for it instead of failing.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable
+
+log = logging.getLogger("cardroom.bus")
+
+BACKOFF_FIRST = 0.1         # seconds before the first retry, doubling up to
+BACKOFF_MOST = 5.0
+
+
+def backoff(attempts: int) -> float:
+    """Seconds to wait before attempt `attempts` + 1 (jittered, so a room's processes that lost
+    the bus together do not come back in step)."""
+    return min(BACKOFF_MOST, BACKOFF_FIRST * 2 ** attempts) * random.uniform(0.5, 1.0)
+
+
+def _choose(servers, _info):
+    server = min(servers, key=lambda s: s.reconnects)
+    return server, backoff(server.reconnects)
+
+
+async def connect(servers: str | list[str], *, name: str,
+                  reconnected: Callable[[], Awaitable[None]] | None = None,
+                  connect_timeout: float = 2.0):
+    from nats.aio.client import Client
+
+    nc = Client()
+
+    async def on_error(e: Exception) -> None:
+        log.warning("NATS (%s): %s", name, e)
+
+    async def on_disconnected() -> None:
+        if not nc.is_closed:
+            log.warning("NATS (%s): disconnected; reconnecting", name)
+
+    async def on_reconnected() -> None:
+        log.info("NATS (%s): reconnected", name)
+        if reconnected is not None:
+            await reconnected()
+
+    await nc.connect(
+        servers, name=name, allow_reconnect=True, max_reconnect_attempts=-1,
+        # The wait between tries of the first connection (reconnections wait what _choose says).
+        reconnect_time_wait=1.0, reconnect_to_server_handler=_choose,
+        connect_timeout=connect_timeout, error_cb=on_error, disconnected_cb=on_disconnected,
+        reconnected_cb=on_reconnected)
+    return nc

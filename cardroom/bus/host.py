@@ -1,0 +1,316 @@
+"""`TableHost`: serves the tables of a Room (this process's, on its own store) to gateways over NATS.
+
+    host = TableHost(room, nc)              # all of room.tables, or tables=[names] for a shard
+    await host.start()
+    ...
+    await host.stop()
+
+What it does, per table it serves:
+- intents (`cr.t.<tok>.i`, request/reply): each runs through the room's own `Session` API for
+  the account the gateway names (the gateway is trusted to say who; one Session per account,
+  opened from the store's record). The reply is ok + the result + the caller's view of the
+  table right after it (so a remote client's `view()` shows what its intent did at once), or
+  the RoomError's class and message. A request that is not one (garbage, an unknown intent, an
+  argument of the wrong type) gets an error reply and reaches no table;
+- views after each change, at most one publish per table per loop turn (changes are gathered,
+  then sent by one task): the public view on `cr.t.<tok>.v`, and each seated player whose
+  session is online here his own view on `cr.t.<tok>.s.<account>`, plus one last one when he
+  has left the seat. Another seat's hidden cards are in no message: the public view is a
+  railbird's, and a seat's view goes to that seat's subject only;
+- lobby rows (`cr.lobby`): the rows that changed, after a change, and all of them every
+  couple of seconds (a gateway that just came has the lobby within that);
+- pages (Room.page: wait-list offers, buy-ins the store refused, admin words) and the end of a
+  session (kicked, banned) on the account's subject `cr.a.<account>`;
+- presence (`cr.presence`): a remote session online or offline. The host opens a session for an
+  account seated at one of its tables when it comes online (his seat is connected again and his
+  views flow), or for anyone at his first intent; when the last remote session of an account
+  goes offline, its session here closes: its seats are marked disconnected and it watches
+  nothing (what `Session.close` does in one process).
+
+A host may own only some of a config's tables (`tables=`), and the same table may later be
+served by another host: a view's stamp carries this host's epoch, so clients take the new
+host's views as newer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Iterable
+
+from cardroom.bus import codec, subjects
+from cardroom.room import api
+from cardroom.room.api import RoomError
+from cardroom.room.ports import StoreError
+from cardroom.room.room import Room, Session
+
+log = logging.getLogger("cardroom.bus.host")
+
+LOBBY_EVERY = 2.0          # seconds between full lobby publishes
+GONE_KEPT = 10_000         # remote sessions remembered as ended (a late intent of one is refused)
+_BROKEN = "the table could not do that: try again in a moment"
+
+
+class _HostedSession(Session):
+    """A remote account's session here: its pages go to the account's subject too."""
+
+    def __init__(self, room: Room, account, fingerprint, host: TableHost) -> None:
+        super().__init__(room, account, fingerprint)
+        self._host = host
+
+    def _page(self, text: str) -> None:
+        super()._page(text)
+        if not self.closed:       # a closed session's last page is the reason it ended: sent as such
+            self._host._event(self.account_id, {"page": text})
+
+
+class TableHost:
+    def __init__(self, room: Room, nc, *, tables: Iterable[str] | None = None,
+                 lobby_every: float = LOBBY_EVERY) -> None:
+        self.room = room
+        self.nc = nc
+        self.names = list(room.tables) if tables is None else [room.table(n).name for n in tables]
+        self.lobby_every = lobby_every
+        self.epoch = secrets.token_hex(4)
+        self._sessions: dict[int, Session] = {}
+        self._opening: dict[int, asyncio.Future] = {}
+        self._online: dict[int, set[str]] = {}          # account -> its remote sessions online
+        self._gone: OrderedDict[str, None] = OrderedDict()
+        self._version = dict.fromkeys(self.names, 0)   # table -> changes so far (views' stamps)
+        self._lines = {n: codec.EncodedChat() for n in self.names}
+        self._seat_sent: dict[str, set[int]] = {n: set() for n in self.names}
+        self._rows: dict[str, api.TableSummary] = {}   # lobby rows as last published
+        self._dirty: set[str] = set()
+        self._flusher: asyncio.Task | None = None
+        self._observers: dict[str, object] = {}
+        self._subs: list = []
+        self._tasks: set[asyncio.Task] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._failing = False           # publishing failed last time (logged once per outage)
+        self.running = False
+
+    # ------------------------------------------------------------------ life
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self.running = True
+        for name in self.names:
+            observe = self._observers[name] = lambda name=name: self._changed(name)
+            self.room.tables[name].observers.append(observe)
+            self._subs.append(await self.nc.subscribe(subjects.intents(name),
+                                                      cb=functools.partial(self._on_intent, name)))
+        self._subs.append(await self.nc.subscribe(subjects.PRESENCE, cb=self._on_presence))
+        self._spawn(self._lobby_loop())
+        await self.reconnected()
+
+    async def reconnected(self) -> None:
+        """Just started, or back on the bus after losing it: ask who is online, send every view."""
+        await self._publish(subjects.PRESENCE_ASK, codec.dumps({"h": self.epoch}))
+        for name in self.names:
+            self._changed(name)
+
+    async def stop(self) -> None:
+        """Stop serving (the room and its tables are the caller's, and go on). Its sessions
+        close (their seats are marked disconnected until a host serves them again)."""
+        self.running = False
+        for account in list(self._sessions):
+            self._close(account)
+        self._online.clear()
+        for name, observe in self._observers.items():
+            self.room.tables[name].observers.remove(observe)
+        self._observers.clear()
+        for sub in self._subs:
+            try:
+                await sub.unsubscribe()
+            except Exception:  # noqa: BLE001 - a connection already closed has no subscriptions
+                pass
+        self._subs.clear()
+        for task in list(self._tasks) + ([self._flusher] if self._flusher else []):
+            task.cancel()
+        self._flusher = None
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ intents
+    async def _on_intent(self, name: str, msg) -> None:
+        try:
+            reply = await self._serve(name, msg.data)
+        except Exception:  # noqa: BLE001 - whatever went wrong, the host goes on serving
+            log.exception("an intent at %s failed", name)
+            reply = codec.reply_error(RoomError(_BROKEN))
+        if msg.reply:
+            await self._publish(msg.reply, reply)
+
+    async def _serve(self, name: str, data: bytes) -> bytes:
+        try:
+            account, sid, op, kw = codec.request_from(data)
+        except codec.CodecError as e:
+            log.warning("a bad request at %s: %s", name, e)
+            return codec.reply_error(RoomError(f"the table did not understand that request ({e})"))
+        try:
+            session = await self._session_for(account, sid)
+            result = getattr(session, op)(name, **kw)
+        except RoomError as e:
+            return codec.reply_error(e)
+        self._changed(name)        # a watch changes the railbirds, which no table change says
+        table = self.room.tables[name]
+        view = None if op == "unwatch" else codec.stamped(
+            self.epoch, self._version[name], codec.view_json(table.view_for(account), self._lines[name]))
+        return codec.reply_ok(None if op == "watch" else result, view)
+
+    # ------------------------------------------------------------------ sessions and presence
+    async def _session_for(self, account: int, sid: str) -> Session:
+        """The account's session here (opened on first need), with `sid` counted as online."""
+        if sid in self._gone:
+            raise RoomError("this session is closed")
+        session = self._sessions.get(account)
+        if session is None:
+            opening = self._opening.get(account)
+            if opening is None:
+                opening = self._opening[account] = asyncio.ensure_future(self._open(account))
+                opening.add_done_callback(lambda _: self._opening.pop(account, None))
+            session = await asyncio.shield(opening)
+        if sid in self._gone:      # it went offline while the store was asked
+            if not self._online.get(account):
+                self._close(account)
+            raise RoomError("this session is closed")
+        self._online.setdefault(account, set()).add(sid)
+        return session
+
+    async def _open(self, account_id: int) -> Session:
+        try:
+            account = await asyncio.to_thread(self.room.store.get, account_id)
+        except StoreError as e:
+            log.warning("no session for account %d: %s", account_id, e)
+            raise RoomError("the card room's records do not know this account") from None
+        session = self.room._session(account, None, make=lambda room, a, fp: _HostedSession(room, a, fp, self))
+        session.on_end(lambda reason: self._ended(session, reason))
+        self._sessions[account_id] = session
+        return session
+
+    def _ended(self, session: Session, reason: str) -> None:
+        """The room ended the session (kicked, banned): every remote session of it ends too."""
+        if self._sessions.get(session.account_id) is session:
+            del self._sessions[session.account_id]
+        for sid in self._online.pop(session.account_id, ()):
+            self._forget(sid)
+        self._event(session.account_id, {"end": reason, "taken_over": session.taken_over})
+
+    def _forget(self, sid: str) -> None:
+        self._gone[sid] = None
+        while len(self._gone) > GONE_KEPT:
+            self._gone.popitem(last=False)
+
+    async def _on_presence(self, msg) -> None:
+        try:
+            d = codec.loads(msg.data)
+            account, sid, online = d["a"], d["s"], d["on"]
+            if type(account) is not int or not isinstance(sid, str) or type(online) is not bool:
+                raise codec.CodecError("not a presence")
+        except (codec.CodecError, KeyError, TypeError) as e:
+            log.warning("a bad presence message: %s", e)
+            return
+        if not online:
+            self._offline(account, sid)
+        elif account in self._sessions or self._seated_here(account):
+            try:
+                await self._session_for(account, sid)
+            except RoomError as e:
+                log.warning("account %d came online but has no session here: %s", account, e)
+        elif sid not in self._gone:
+            self._online.setdefault(account, set()).add(sid)
+
+    def _seated_here(self, account: int) -> bool:
+        return any(self.room.tables[n].seat_of(account) is not None for n in self.names)
+
+    def _offline(self, account: int, sid: str) -> None:
+        self._forget(sid)
+        sids = self._online.get(account)
+        if sids is not None:
+            sids.discard(sid)
+            if sids:
+                return
+            del self._online[account]
+        self._close(account)
+
+    def _close(self, account: int) -> None:
+        session = self._sessions.pop(account, None)
+        if session is not None:
+            session.close()        # seats kept and marked disconnected; nothing watched
+
+    # ------------------------------------------------------------------ publishing
+    def _changed(self, name: str) -> None:
+        self._version[name] += 1
+        self._dirty.add(name)
+        if self._flusher is None and self.running:
+            # Not now: everything else this loop turn changes goes out with it.
+            self._flusher = self._loop.create_task(self._flush())
+
+    async def _flush(self) -> None:
+        try:
+            while self._dirty and self.running:
+                names, self._dirty = self._dirty, set()
+                out, rows = [], []
+                for name in names:
+                    try:
+                        out += self._views(name)
+                        row = self.room.tables[name].summary()
+                    except Exception:  # noqa: BLE001 - one table's trouble must not stop the others'
+                        log.exception("the views of %s could not be made", name)
+                        continue
+                    if self._rows.get(name) != row:
+                        self._rows[name] = row
+                        rows.append(row)
+                if rows:
+                    out.append((subjects.LOBBY, self._lobby(rows)))
+                for subject, data in out:
+                    await self._publish(subject, data)
+        finally:
+            self._flusher = None
+
+    def _views(self, name: str) -> list[tuple[str, bytes]]:
+        table = self.room.tables[name]
+        lines, n = self._lines[name], self._version[name]
+
+        def message(account: int | None) -> bytes:
+            return codec.stamped(self.epoch, n, codec.view_json(table.view_for(account), lines)).encode()
+
+        out = [(subjects.public_view(name), message(None))]
+        seated = {s.account for s in table.seats.values() if s.account in self._sessions}
+        for account in seated | self._seat_sent[name]:   # and the last view of who has just left
+            out.append((subjects.seat_view(name, account), message(account)))
+        self._seat_sent[name] = seated
+        return out
+
+    def _lobby(self, rows: list[api.TableSummary]) -> bytes:
+        return codec.dumps({"h": self.epoch, "rows": [codec.summary_to(r) for r in rows]})
+
+    async def _lobby_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.lobby_every)
+            try:
+                rows = [self.room.tables[n].summary() for n in self.names]
+            except Exception:  # noqa: BLE001
+                log.exception("the lobby could not be made")
+                continue
+            self._rows.update((r.name, r) for r in rows)
+            await self._publish(subjects.LOBBY, self._lobby(rows))
+
+    def _event(self, account: int, event: dict) -> None:
+        self._spawn(self._publish(subjects.account_events(account), codec.dumps(event)))
+
+    async def _publish(self, subject: str, data: bytes) -> None:
+        try:
+            await self.nc.publish(subject, data)
+        except Exception as e:  # noqa: BLE001 - the bus is away: views go out again after the next change
+            if not self._failing:           # once per outage, not once per message
+                log.warning("publishing on %s failed: %s", subject, e)
+            self._failing = True
+        else:
+            self._failing = False

@@ -1,0 +1,262 @@
+"""What only the bus can get wrong: hidden cards on the wire, a host that does not answer, garbage
+on an intent subject, one public subscription per gateway, views of a table that moved host."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from dataclasses import replace
+
+import pytest
+
+from cardroom.bus import codec, subjects
+from cardroom.bus.client import Gateway, Unreachable, _Held
+from cardroom.bus.connection import backoff, connect
+from cardroom.bus.host import TableHost
+from cardroom.room.api import RoomError
+from tests.bus.conftest import until
+from tests.bus.play import TABLE, random_legal
+from tests.bus.test_contract import seat
+
+remote = pytest.mark.parametrize("world", ["remote"], indirect=True)
+
+
+async def _spy(url: str):
+    """Every message on cr.> as (subject, bytes), from a connection of its own."""
+    nc = await connect(url, name="spy")
+    seen: list[tuple[str, bytes]] = []
+
+    async def keep(msg):
+        seen.append((msg.subject, msg.data))
+    await nc.subscribe(subjects.EVERYTHING, cb=keep)
+    await nc.flush()
+    return nc, seen
+
+
+def _cards_in(view) -> set:
+    return {c for s in view.seats for c in s.cards if c is not None} | set(view.my_cards)
+
+
+@remote
+async def test_no_message_outside_a_seat_subject_carries_that_seats_hole_cards(world, nats_server):
+    spy, seen = await _spy(nats_server.url)
+    rail = await world.login("rail")
+    await rail.watch(TABLE)
+    clients = await seat(world, names=("alice", "bob", "carol", "dan"))
+    rnd = random.Random(3)
+    hands = set()
+    while len(hands) < 6:
+        await world.advance(3.5)
+        hands.add(clients[0].view(TABLE).hand_id)
+        while (c := next((c for c in clients if c.waiting_for_me()), None)) is not None:
+            v = c.view(TABLE)
+            if v.legal is not None:
+                await c.act(TABLE, *random_legal(v.legal, v.my_cards, rnd))
+            else:
+                await c.post_blind(TABLE, True)
+            await world.settle()
+    await spy.flush()
+    await world.settle()
+    await until(lambda: any(s.startswith("cr.lobby") for s, _ in seen))
+
+    # Whose cards were what, in which hand: from each seat's own subject only.
+    mine: dict[tuple[str, int], tuple] = {}     # (hand id, account) -> hole cards
+    for subject, data in seen:
+        if ".s." in subject:
+            account = int(subject.rsplit(".", 1)[1])
+            v = codec.stamped_from(json.loads(data))[2]
+            if v.my_cards:
+                mine[(v.hand_id, account)] = v.my_cards
+    assert {h for h, _ in mine} >= hands - {""} and len({a for _, a in mine}) == 4
+    names = {c.account_id: c.name for c in clients}
+    checked = 0
+    for subject, data in seen:
+        view = codec.stamped_from(json.loads(data))[2] if subject.endswith(".v") or ".s." in subject else None
+        for (hand_id, account), hole in mine.items():
+            if subject == subjects.seat_view(TABLE, account):
+                continue
+            if view is None:           # a lobby row, an event, a presence message: not even as text
+                assert codec.cards_to(hole).encode() not in data, (subject, names[account])
+                continue
+            if view.hand_id != hand_id:
+                continue
+            his = next((s for s in view.seats if s.name == names[account]), None)
+            if his is not None and his.shown:
+                continue               # shown at the showdown: public from then on
+            assert not set(hole) & _cards_in(view), (subject, names[account], hand_id)
+            assert codec.cards_to(hole).encode() not in data, (subject, names[account], hand_id)
+            checked += 1
+    assert checked > 100
+    await spy.close()
+
+
+@remote
+async def test_a_host_gone_silent_is_a_clear_error_within_the_timeout(world, nats_server):
+    c = await world.login("alice")
+    await c.watch(TABLE)
+    await world.host.stop()
+    # Something still holds the table's subject but never answers (a host stuck, or half gone).
+    silent = await connect(nats_server.url, name="silent")
+
+    async def ignore(msg):
+        pass
+    await silent.subscribe(subjects.intents(TABLE), cb=ignore)
+    await silent.flush()
+    bound = world.gateway.timeout * 3
+    with pytest.raises(Unreachable, match="the table is not answering: try again in a moment"):
+        await asyncio.wait_for(c.join(TABLE), bound)
+    await silent.close()
+    with pytest.raises(Unreachable, match="not answering"):      # nobody serves it at all
+        await asyncio.wait_for(c.chat(TABLE, "anyone?"), bound)
+    assert isinstance(Unreachable("x"), RoomError)
+    assert c.my_tables() == []
+
+
+@remote
+async def test_garbage_on_an_intent_subject_gets_an_error_and_changes_nothing(world, nats_server):
+    alice, bob = await seat(world, names=("alice", "bob"))
+    table = world.room.tables[TABLE]
+    before = (table.view_for(None), table.chips(), dict(world.host._sessions))
+    raw = await connect(nats_server.url, name="raw")
+    a = alice.account_id
+    junk = [b"", b"\xff\xfe", b"[1,2", b"null", b"[]", b'{"op":"buy_in"}',
+            json.dumps({"a": a, "s": "x", "op": "__init__", "k": {}}).encode(),
+            json.dumps({"a": a, "s": "x", "op": "buy_in", "k": {"cents": True}}).encode(),
+            json.dumps({"a": a, "s": "x", "op": "buy_in", "k": {"cents": 1.5}}).encode(),
+            json.dumps({"a": a, "s": "x", "op": "buy_in", "k": {"cents": 500, "account": 1}}).encode(),
+            json.dumps({"a": a, "s": "x", "op": "act", "k": {"kind": "draw", "discards": "ZZ"}}).encode(),
+            json.dumps({"a": a, "s": "x", "op": "chat", "k": {}}).encode(),
+            json.dumps({"a": 999_999, "s": "x", "op": "watch", "k": {}}).encode(),
+            json.dumps({"a": "1", "s": "x", "op": "watch", "k": {}}).encode()]
+    for data in junk:
+        reply = json.loads((await raw.request(subjects.intents(TABLE), data, timeout=2)).data)
+        assert reply["ok"] is False and reply["msg"], data
+    await raw.publish(subjects.intents(TABLE), b"no reply subject, no answer")
+    await raw.flush()
+    await world.settle()
+    assert (table.view_for(None), table.chips()) == before[:2]
+    await alice.chat(TABLE, "still served")            # the host goes on
+    await world.settle()
+    assert bob.view(TABLE).chat[-1].text == "still served"
+    await raw.close()
+
+
+@remote
+async def test_a_gateway_subscribes_a_public_view_once_and_shares_it(world):
+    a, b = await world.login("rail1"), await world.login("rail2")
+    await a.watch(TABLE)
+    await b.watch(TABLE)
+    await world.settle()
+    assert list(world.gateway._public) == [TABLE]
+    assert a.view(TABLE) is b.view(TABLE)             # decoded once, the same object
+    await a.unwatch(TABLE)
+    assert TABLE in world.gateway._public
+    await b.unwatch(TABLE)
+    assert world.gateway._public == {}
+
+
+def test_a_view_runs_down_by_the_time_since_it_arrived():
+    from tests.bus.test_codec import play_and_collect
+    v = next(v for v in play_and_collect("holdem", 4, [], steps=60) if v.seconds_left is not None)
+    v = replace(v, seconds_left=12.0, countdown=None)
+    held = _Held("e", 1, v)
+    assert held.now(held.arrived) is v
+    assert held.now(held.arrived + 2.5).seconds_left == 9.5 and held.now(held.arrived + 2.5).countdown is None
+    held = _Held("e", 1, replace(v, seconds_left=8.0, countdown=8))
+    later = held.now(held.arrived + 3.25)
+    assert later.seconds_left == 4.75 and later.countdown == 5
+    assert held.now(held.arrived + 60).seconds_left == 0.0 and held.now(held.arrived + 60).countdown == 0
+
+
+@remote
+async def test_a_table_that_moves_to_another_host_goes_on_in_the_clients(world, nats_server):
+    alice, bob = await seat(world, names=("alice", "bob"))
+    rail = await world.login("rail")
+    await rail.watch(TABLE)
+    await world.settle()
+    old = world.host
+    await old.stop()
+    world.host = TableHost(world.room, await connect(nats_server.url, name="tables-2"), lobby_every=0.2)
+    await world.host.start()           # a new epoch; its change counts start again from zero
+    assert world.host.epoch != old.epoch
+    await until(lambda: world.room.tables[TABLE].seat_of(alice.account_id).connected,
+                what="the new host has alice's session again")
+    await bob.chat(TABLE, "new host")
+    await world.settle()
+    assert alice.view(TABLE).chat[-1].text == "new host" and rail.view(TABLE).chat[-1].text == "new host"
+    assert alice.my_tables() == [TABLE]
+    await world.host.stop()
+    await world.host.nc.close()
+    world.host = old                   # the fixture stops it (again) at the end
+
+
+@remote
+async def test_an_admin_ending_a_session_ends_the_remote_client(world):
+    alice = await world.login("alice")
+    await alice.watch(TABLE)
+    ended = []
+    alice.on_end(ended.append)
+    await world.settle()
+    [session] = world.room.clients[alice.account_id]
+    session.end("You were removed by an admin: spam")
+    await until(lambda: alice.closed, what="the client hears the end")
+    assert ended == ["You were removed by an admin: spam"]
+    assert alice.pages.count("You were removed by an admin: spam") == 1
+    with pytest.raises(RoomError):
+        await alice.watch(TABLE)
+
+
+@remote
+async def test_a_railbird_is_no_railbird_once_his_session_is_gone(world):
+    rail = await world.login("rail")
+    await rail.watch(TABLE)
+    await until(lambda: world.room.tables[TABLE].watcher_names.get(rail.account_id) == "rail")
+    rail.close()
+    await until(lambda: rail.account_id not in world.room.tables[TABLE].watchers, what="unwatched at the host")
+    assert rail.account_id not in world.host._sessions
+
+
+@remote
+async def test_a_gateway_that_just_came_has_the_lobby_within_moments(world, nats_server):
+    nc = await connect(nats_server.url, name="gateway-2")
+    late = Gateway(nc, world.gateway.store)
+    await late.start()
+    await until(lambda: [r.name for r in late.lobby()] == [TABLE], what="the periodic lobby")
+    await late.close()
+    await nc.close()
+
+
+@remote
+async def test_a_host_serves_only_its_own_tables(world, nats_server):
+    c = await world.login("alice")
+    await world.host.stop()
+    shard = TableHost(world.room, await connect(nats_server.url, name="shard"), tables=[])
+    await shard.start()
+    with pytest.raises(Unreachable):
+        await c.watch(TABLE)
+    await shard.stop()
+    await shard.nc.close()
+
+
+def test_reconnecting_backs_off_and_jitters():
+    waits = [backoff(n) for n in range(12)]
+    assert 0.05 <= waits[0] <= 0.1 and all(w <= 5.0 for w in waits) and waits[-1] >= 2.5
+
+
+@remote
+async def test_garbage_on_the_subjects_a_gateway_reads_is_dropped(world, nats_server):
+    alice, bob = await seat(world, names=("alice", "bob"))
+    raw = await connect(nats_server.url, name="raw")
+    junk = [b"", b"\xff", b"[]", b'{"e":"x","n":1,"v":{"name":5}}', b'{"e":"x","n":1e9,"v":null}',
+            b'{"e":"zz","n":99,"v":{"chat":[["a","b",["c"],1]]}}', b'{"rows":[[1,2]]}', b'{"page":5}']
+    for subject in (subjects.public_view(TABLE), subjects.seat_view(TABLE, alice.account_id),
+                    subjects.account_events(alice.account_id), subjects.LOBBY):
+        for data in junk:
+            await raw.publish(subject, data)
+    await raw.flush()
+    await bob.chat(TABLE, "after the junk")
+    await world.settle()
+    assert alice.view(TABLE).chat[-1].text == "after the junk" and not alice.closed
+    await until(lambda: [(r.name, r.players) for r in alice.lobby()] == [(TABLE, 2)], what="the lobby")
+    await raw.close()

@@ -1,0 +1,209 @@
+"""The codec: every record that travels comes back equal, for views taken from real play."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from dataclasses import fields, replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardroom.bus import codec
+from cardroom.engine.cards import CARDS
+from cardroom.room import api
+from cardroom.room.clock import FakeClock
+from cardroom.room.room import Room
+from cardroom.store.sqlite import SqliteStore
+from tests.bus.play import GAMES, TABLE, random_legal
+
+NAMES = ("ann", "Bö'b $", "cat/7", "dan", "eve")
+
+
+def _round_trip(view: api.TableView) -> api.TableView:
+    return codec.view_from(codec.loads(codec.dumps(codec.view_to(view))))
+
+
+def play_and_collect(game: str, seed: int, chat: list[str], steps: int = 120) -> list[api.TableView]:
+    """Views of every seat and of a railbird, after each step of random play at a real table."""
+    rnd = random.Random(seed)
+    with tempfile.TemporaryDirectory() as folder:
+        store = SqliteStore(Path(folder) / "room.sqlite3")
+        try:
+            clock = FakeClock()
+            room = Room([GAMES[game](TABLE)], store, clock, rng=random.Random(seed))
+            room.start()
+            players = [room.connect(n) for n in NAMES[:rnd.randint(2, len(NAMES))]]
+            for i, p in enumerate(players):
+                p.join(TABLE)
+                p.set_auto_blind(TABLE, rnd.random() < 0.8)
+                if i < 2 or rnd.random() < 0.8:    # now and then a seat with no chips (a buy-in asked)
+                    p.buy_in(TABLE, rnd.choice([4_000, 10_000, 20_000]))
+            rail = room.connect("railbird")
+            rail.watch(TABLE)
+            lines = iter(chat)
+            views = []
+            for _ in range(steps):
+                t = room.tables[TABLE]
+                acting = [p for p in players if p.view(TABLE).legal is not None]
+                r = rnd.random()
+                if acting:
+                    p = acting[0]
+                    v = p.view(TABLE)
+                    try:
+                        p.act(TABLE, *random_legal(v.legal, v.my_cards, rnd))
+                    except api.RoomError:
+                        pass
+                elif r < 0.1:
+                    clock.advance(rnd.choice([1.0, 3.5, 15.0, 30.0]))   # timeouts, countdowns, next hands
+                else:
+                    clock.advance(0.5)
+                if r < 0.15:
+                    text = next(lines, None)
+                    if text is not None:
+                        try:
+                            rnd.choice(players).chat(TABLE, text)
+                        except api.RoomError:
+                            pass
+                elif r < 0.18:
+                    p = rnd.choice(players)
+                    for intent in (p.sit_out, p.sit_in, p.leave):
+                        if rnd.random() < 0.3:
+                            try:
+                                intent(TABLE)
+                            except api.RoomError:
+                                pass
+                for p in players:
+                    if rnd.random() < 0.3 and t.seat_of(p.account_id) and p.view(TABLE).blind_prompt:
+                        p.post_blind(TABLE, rnd.random() < 0.8)
+                views += [p.view(TABLE) for p in players] + [rail.view(TABLE)]
+            return views
+        finally:
+            store.close()
+
+
+@settings(max_examples=12, deadline=None)
+@given(game=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32 - 1),
+       chat=st.lists(st.text(min_size=1, max_size=120), max_size=12))
+def test_every_view_of_real_play_comes_back_equal(game, seed, chat):
+    # (That play reaches decisions, cards and every optional part is the next test's to show.)
+    views = play_and_collect(game, seed, chat)
+    for v in views:
+        assert _round_trip(v) == v
+
+
+def test_real_play_covers_the_shapes_a_view_can_take():
+    """Across games: every optional part of a view is seen filled, so the round trip above is
+    a round trip of each of them."""
+    views = [v for game in sorted(GAMES) for v in play_and_collect(game, 7, ["hi", "gg wp ♠"], steps=250)]
+    optional = ("legal", "board", "my_cards", "pots", "draw_counts", "chat", "railbirds", "buy_in",
+                "seconds_left", "countdown", "blind_prompt", "sitting_out", "leaving", "message")
+    assert [n for n in optional if not any(getattr(v, n) for v in views)] == []
+    assert any(None in s.cards for v in views for s in v.seats)      # face-down cards
+    assert any(True in s.up and False in s.up for v in views for s in v.seats)   # stud
+    for v in views:
+        assert _round_trip(v) == v
+
+
+def test_every_table_view_field_has_a_shape_on_the_wire():
+    """A field added to TableView must be named in the codec (else it would not travel)."""
+    assert set(codec._VIEW_FIELDS) == {f.name for f in fields(api.TableView)}
+
+
+def test_a_field_at_its_default_does_not_travel():
+    v = play_and_collect("holdem", 3, [], steps=5)[-1]
+    d = codec.view_to(replace(v, message="", leaving=False, pending_chips=0))
+    assert "message" not in d and "leaving" not in d and "pending_chips" not in d
+    assert _round_trip(replace(v, message="you timed out", leaving=True)).leaving
+
+
+def test_cards_travel_as_their_text():
+    assert codec.cards_to(CARDS[-1:] + (None,) + CARDS[:1]) == "As??2c"
+    assert codec.cards_from("As??2c", face_down=True) == (CARDS[-1], None, CARDS[0])
+    with pytest.raises(codec.CodecError):
+        codec.cards_from("As??")                 # face down only where a seat's cards may be
+    for bad in ("A", "Zz", "as", 5, None, "AsAs?"):
+        with pytest.raises(codec.CodecError):
+            codec.cards_from(bad)
+
+
+@given(st.builds(api.TableSummary, name=st.text(), game=st.text(), stakes=st.text(),
+                 seats=st.integers(0, 10), players=st.integers(0, 10), waiting=st.integers(0, 99),
+                 railbirds=st.integers(0, 10**6), average_pot=st.integers(0, 10**12),
+                 seeing_flop=st.integers(0, 100), hands_per_hour=st.integers(0, 999),
+                 status=st.sampled_from(["open", "paused", "closed"])))
+def test_a_lobby_row_comes_back_equal(row):
+    assert codec.summary_from(codec.loads(codec.dumps(codec.summary_to(row)))) == row
+
+
+@given(st.builds(api.MyMoney, balance=st.integers(0, 10**12),
+                 on_tables=st.dictionaries(st.text(), st.integers(0, 10**12))))
+def test_my_money_comes_back_equal(money):
+    assert codec.money_from(codec.loads(codec.dumps(codec.money_to(money)))) == money
+
+
+@pytest.mark.parametrize("cls", [api.RoomError, api.NotSeated, api.SeatTaken, api.BadBuyIn,
+                                 api.NotAllowedNow, api.ChatRefused, api.TableClosed])
+def test_an_error_comes_back_as_its_class_and_message(cls):
+    back = codec.error_from(codec.loads(codec.dumps(codec.error_to(cls("no: $5 < $10")))))
+    assert type(back) is cls and str(back) == "no: $5 < $10"
+
+
+def test_an_error_of_another_name_comes_back_as_a_room_error():
+    assert type(codec.error_from({"err": "SystemExit", "msg": "x"})) is api.RoomError
+    assert str(codec.error_from({"err": 5})) == "the table refused that"
+
+
+@pytest.mark.parametrize("garbage", [b"", b"\xff\xfe", b"[1,2", b"NaN", b'{"name": 5}', b"[]",
+                                     b'{"seats": [[1]]}'])
+def test_garbage_is_a_codec_error(garbage):
+    with pytest.raises(codec.CodecError):
+        try:
+            data = codec.loads(garbage)
+        except codec.CodecError:
+            raise
+        codec.view_from(data)
+
+
+def test_a_view_with_a_wrong_typed_field_is_refused():
+    v = codec.view_to(play_and_collect("holdem", 3, [], steps=5)[-1])
+    for field, bad in (("my_seat", "1"), ("auto_blind", 1), ("pots", [True]), ("legal", [1, 2]),
+                       ("board", "AsAs?"), ("seats", [[1, "a", 0, 0, "active", 1]])):
+        with pytest.raises(codec.CodecError):
+            codec.view_from({**v, field: bad})
+
+
+def test_the_size_of_a_typical_seated_view():
+    """The figures in codec's docstring: a seated view mid-hand, with a full chat and a short one."""
+    views = play_and_collect("holdem", 11, [f"line {i} of the chat, as people type" for i in range(80)],
+                             steps=400)
+    seated = [v for v in views if v.my_seat is not None and v.my_cards and v.phase == "bet"]
+    full = max(seated, key=lambda v: len(v.chat))
+    size = len(codec.dumps(codec.view_to(full)))
+    short = len(codec.dumps(codec.view_to(replace(full, chat=full.chat[-5:]))))
+    print(f"seated view: {size} bytes with {len(full.chat)} chat lines, {short} bytes with 5")
+    assert size < 8_000 and short < 1_500
+
+
+def test_a_view_with_its_chat_spliced_from_encoded_lines_is_the_same_json():
+    lines = codec.EncodedChat()
+    views = play_and_collect("stud8", 5, [f"chat {i} ♣ 'quoted' \"double\"" for i in range(12)], steps=150)
+    for v in views:
+        assert codec.loads(codec.view_json(v, lines).encode()) == codec.view_to(v)
+        assert codec.view_from(codec.loads(codec.view_json(v, lines).encode())) == v
+
+
+def test_views_decoded_with_shared_chat_lines_are_equal_and_share_them():
+    views = play_and_collect("holdem", 6, [f"chat {i}" for i in range(40)], steps=200)
+    for keep in (50_000, 30):         # 30: forgotten (and decoded again) many times over
+        chat = codec.DecodedChat(keep=keep)
+        back = [codec.view_from(codec.loads(codec.dumps(codec.view_to(v))), chat) for v in views]
+        assert back == views
+    chat = codec.DecodedChat()
+    a, b = (codec.view_from(codec.loads(codec.dumps(codec.view_to(v))), chat) for v in views[-2:])
+    assert a.chat and all(x is y for x, y in zip(a.chat, b.chat) if x == y)
+    for bad in ([["player", "x", 5, 1.0]], [["player", "x", ["y"], 1.0]], [5], ["abcd"], [["a", "b", "c"]], 7):
+        with pytest.raises(codec.CodecError):
+            chat.chat(bad)
