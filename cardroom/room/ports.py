@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal, NamedTuple, Protocol, runtime_checkable
 
 AccountId = int
 """An account's id: a positive integer the store assigns."""
@@ -97,6 +97,16 @@ class SeatStack:
     account_id: AccountId
     start_cents: int
     end_cents: int | None = None
+
+
+class TableHolding(NamedTuple):
+    """An account's chips on a table (not counting a live hand's escrow) and the seat they were
+    bought in at: what a table host that takes the table over seats again. ``seat`` is None for
+    chips bought in before the store kept seats (or without saying the seat)."""
+
+    account_id: AccountId
+    chips_cents: int
+    seat: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,8 +259,10 @@ class MoneyStore(Protocol):
     after an uncertain commit); the same id with a different movement raises DuplicateEntry."""
 
     def buy_in(self, account_id: AccountId, table: str, cents: int, *,
-               entry_id: str | None = None) -> LedgerEntry:
-        """Balance -> table chips. InsufficientFunds if the balance would go negative."""
+               entry_id: str | None = None, seat: int | None = None) -> LedgerEntry:
+        """Balance -> table chips. InsufficientFunds if the balance would go negative.
+        ``seat`` (a seat number from 1) is where the chips sit: kept with them, through every
+        hand, until they are cashed out (None keeps the seat already recorded)."""
 
     def cash_out(self, account_id: AccountId, table: str, cents: int, *,
                  entry_id: str | None = None) -> LedgerEntry:
@@ -268,6 +280,9 @@ class MoneyStore(Protocol):
 
     def holdings(self, account_id: AccountId) -> dict[str, int]:
         """Chips the account has on each table (not counting chips in a live hand's escrow)."""
+
+    def table_holdings(self, table: str) -> list[TableHolding]:
+        """Every account's chips on the table with its seat, by seat (unknown seats last)."""
 
     def ledger(self, account_id: AccountId | None = None, *, hand_id: str | None = None,
                limit: int = 100, before_seq: int | None = None) -> list[LedgerEntry]:
@@ -379,7 +394,7 @@ def is_store_url(where: object) -> bool:
 
 __all__ = [
     "AccountId", "LedgerKind", "LEDGER_KINDS", "HandStatus", "HAND_STATUSES", "MAX_AMOUNT_CENTS",
-    "Account", "LedgerEntry", "SeatStack", "HandStart", "HandRecord", "Ban",
+    "Account", "LedgerEntry", "SeatStack", "TableHolding", "HandStart", "HandRecord", "Ban",
     "StoreError", "StoreUnavailable", "StoreCorrupt", "ConservationError", "Refused",
     "InvalidAmount", "UnknownAccount", "UnknownHand", "InsufficientFunds", "InsufficientChips",
     "NameTaken", "KeyInUse", "SelfAdjustment", "HandStateError", "SettlementError",

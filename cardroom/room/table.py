@@ -267,7 +267,7 @@ class Table:
         if cents > balance:   # the store refuses it too (a race); asked first to answer at once
             raise api.BadBuyIn(f"you have {money(balance)} in your account")
         seat.buying += cents
-        self.writer.submit(lambda: self.store.buy_in(account, self.name, cents),
+        self.writer.submit(lambda: self.store.buy_in(account, self.name, cents, seat=seat.number),
                            lambda _, error: self._bought_in(seat, cents, error))
 
     def _bought_in(self, seat: _Seat, cents: int, error: Exception | None) -> None:

@@ -163,7 +163,15 @@ _V5: tuple[str, ...] = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
+# v6: the seat each account's chips on a table are at (written by buy_in, kept through hands), so
+# a table host that takes a table over from another (a room of several processes) seats everyone
+# where they were. NULL for chips bought in before: such a seat is unknown. No CHECK: a hand's
+# seat numbers (hand_seats.seat) are whatever the table numbers its seats by.
+_V6: tuple[str, ...] = (
+    "ALTER TABLE table_chips ADD COLUMN seat INTEGER",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 LATEST_VERSION = len(MIGRATIONS)
 
 

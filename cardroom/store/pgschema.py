@@ -2,7 +2,8 @@
 
 ``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``. Version 1 is the SQLite schema
 as of its version 4 (`cardroom.store.migrations`), the same tables, columns and CHECKs, so the
-store's queries are SqliteStore's; version 2 is SQLite's 5 (preferences). Cents are BIGINT: text is refused as in SQLite's STRICT tables,
+store's queries are SqliteStore's; version 2 is SQLite's 5 (preferences), version 3 SQLite's 6
+(the seat of table chips). Cents are BIGINT: text is refused as in SQLite's STRICT tables,
 but a fraction written in raw SQL is rounded, not refused (the store only ever binds checked ints). Each step is applied in one transaction with its row in
 ``schema_versions``, under an advisory lock, so processes starting together migrate once. Never
 edit a released migration: append a new one.
@@ -140,7 +141,12 @@ _V2: tuple[str, ...] = (
     """,
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+# v3: SQLite's v6, the seat of each account's chips on a table (NULL for chips bought in before).
+_V3: tuple[str, ...] = (
+    "ALTER TABLE table_chips ADD COLUMN seat INTEGER",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 LATEST_VERSION = len(MIGRATIONS)
 
 _VERSIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_versions ("

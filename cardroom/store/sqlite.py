@@ -34,7 +34,7 @@ from cardroom.room.ports import (
     MAX_AMOUNT_CENTS, Account, AccountId, ConservationError, DuplicateEntry, HandRecord,
     HandStart, HandStateError, InsufficientChips, InsufficientFunds, InvalidAmount, KeyInUse,
     LedgerEntry, NameTaken, Refused, SeatStack, SelfAdjustment, SettlementError, StoreCorrupt,
-    StoreUnavailable, UnknownAccount, UnknownHand,
+    StoreUnavailable, TableHolding, UnknownAccount, UnknownHand,
 )
 from cardroom.room.ports import Ban, Banned
 from cardroom.store import migrations
@@ -360,7 +360,10 @@ class SqliteStore:
         return 0 if row is None else row[0]
 
     def _add_chips(self, c: sqlite3.Connection, account_id: AccountId, table: str,
-                   delta: int) -> None:
+                   delta: int, seat: int | None = None) -> None:
+        """Change the account's chips on the table; `seat`, if known, is where they now sit (a
+        row whose chips all went into a hand's escrow is gone, and comes back with the seat
+        the hand names when the hand gives them back)."""
         have = self._chips(c, account_id, table)
         if have + delta < 0:
             raise InsufficientChips(f"only {format_cents(have)} of chips on table {table!r}, "
@@ -369,22 +372,25 @@ class SqliteStore:
             c.execute("DELETE FROM table_chips WHERE account_id = ? AND table_name = ?",
                       (account_id, table))
         elif have:
-            c.execute("UPDATE table_chips SET chips_cents = chips_cents + ?"
-                      " WHERE account_id = ? AND table_name = ?", (delta, account_id, table))
+            c.execute("UPDATE table_chips SET chips_cents = chips_cents + ?,"
+                      " seat = COALESCE(?, seat) WHERE account_id = ? AND table_name = ?",
+                      (delta, seat, account_id, table))
         else:
-            c.execute("INSERT INTO table_chips (account_id, table_name, chips_cents)"
-                      " VALUES (?, ?, ?)", (account_id, table, delta))
+            c.execute("INSERT INTO table_chips (account_id, table_name, chips_cents, seat)"
+                      " VALUES (?, ?, ?, ?)", (account_id, table, delta, seat))
 
     def buy_in(self, account_id: AccountId, table: str, cents: int, *,
-               entry_id: str | None = None) -> LedgerEntry:
+               entry_id: str | None = None, seat: int | None = None) -> LedgerEntry:
         _nonempty(table, "table name")
         _cents(cents, "buy-in")
+        if seat is not None and (type(seat) is not int or seat < 1):
+            raise Refused(f"a seat is a number from 1, not {seat!r}")
         with self._tx() as c:
             if done := self._replayed(c, entry_id, "buy_in", account_id, table, cents):
                 return done
             account = self._get(c, account_id)
             self._add_balance(c, account, -cents)
-            self._add_chips(c, account_id, table, cents)
+            self._add_chips(c, account_id, table, cents, seat)
             return self._entry(c, "buy_in", account_id, table, cents, entry_id=entry_id)
 
     def cash_out(self, account_id: AccountId, table: str, cents: int, *,
@@ -435,6 +441,13 @@ class SqliteStore:
         with self._tx(write=False) as c:
             return dict(c.execute("SELECT table_name, chips_cents FROM table_chips"
                                   " WHERE account_id = ? ORDER BY table_name", (account_id,)))
+
+    def table_holdings(self, table: str) -> list[TableHolding]:
+        _text(table, "table name")
+        with self._tx(write=False) as c:
+            return [TableHolding(a, chips, seat) for a, chips, seat in c.execute(
+                "SELECT account_id, chips_cents, seat FROM table_chips WHERE table_name = ?"
+                " ORDER BY seat IS NULL, seat, account_id", (table,))]
 
     def ledger(self, account_id: AccountId | None = None, *, hand_id: str | None = None,
                limit: int = 100, before_seq: int | None = None) -> list[LedgerEntry]:
@@ -536,7 +549,7 @@ class SqliteStore:
                       (seq, hand_id, start.table, self._now(), start.deck))
             for s in start.seats:
                 self._get(c, s.account_id)
-                self._add_chips(c, s.account_id, start.table, -s.start_cents)
+                self._add_chips(c, s.account_id, start.table, -s.start_cents, s.seat)
                 c.execute("INSERT INTO hand_seats (hand_seq, seat, account_id, start_cents)"
                           " VALUES (?, ?, ?, ?)", (seq, s.seat, s.account_id, s.start_cents))
                 self._entry(c, "hand_start", s.account_id, start.table, s.start_cents,
@@ -592,7 +605,7 @@ class SqliteStore:
             for out in seats_out:
                 c.execute("UPDATE hand_seats SET end_cents = ? WHERE hand_seq = ? AND seat = ?",
                           (out["end_cents"], seq, out["seat"]))
-                self._add_chips(c, out["account_id"], hand.table, out["end_cents"])
+                self._add_chips(c, out["account_id"], hand.table, out["end_cents"], out["seat"])
                 self._entry(c, "hand_end", out["account_id"], hand.table, out["end_cents"],
                             hand_id=hand_id)
             self._collect_rake(c, hand, rake_cents)
@@ -611,7 +624,7 @@ class SqliteStore:
     def _void(self, c: sqlite3.Connection, seq: int, hand: HandRecord, reason: str) -> None:
         """Every seat of a hand in progress gets its start-of-hand stack back on its table."""
         for s in hand.seats:
-            self._add_chips(c, s.account_id, hand.table, s.start_cents)
+            self._add_chips(c, s.account_id, hand.table, s.start_cents, s.seat)
             self._entry(c, "hand_void", s.account_id, hand.table, s.start_cents, reason=reason,
                         hand_id=hand.hand_id)
         results = json.dumps({"void": True, "seats": [
