@@ -3,10 +3,11 @@
 ``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``. Version 1 is the SQLite schema
 as of its version 4 (`cardroom.store.migrations`), the same tables, columns and CHECKs, so the
 store's queries are SqliteStore's; version 2 is SQLite's 5 (preferences), version 3 SQLite's 6
-(the seat of table chips). Cents are BIGINT: text is refused as in SQLite's STRICT tables,
-but a fraction written in raw SQL is rounded, not refused (the store only ever binds checked ints). Each step is applied in one transaction with its row in
-``schema_versions``, under an advisory lock, so processes starting together migrate once. Never
-edit a released migration: append a new one.
+(the seat of table chips); version 4 is PostgreSQL's own, the table hosts' leases. Cents are
+BIGINT: text is refused as in SQLite's STRICT tables, but a fraction written in raw SQL is rounded,
+not refused (the store only ever binds checked ints). Each step is applied in one transaction with
+its row in ``schema_versions``, under an advisory lock, so processes starting together migrate
+once. Never edit a released migration: append a new one.
 """
 
 from __future__ import annotations
@@ -146,7 +147,23 @@ _V3: tuple[str, ...] = (
     "ALTER TABLE table_chips ADD COLUMN seat INTEGER",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
+# v4: which table host owns each table (`cardroom.store.leases`); PostgreSQL only, as a SQLite
+# room is one process. A lease's token is drawn from `lease_tokens` on every new tenure, so it
+# keeps increasing for a table even after a release deleted its row.
+_V4: tuple[str, ...] = (
+    "CREATE SEQUENCE lease_tokens AS BIGINT",
+    """
+    CREATE TABLE table_leases (
+        table_name TEXT        PRIMARY KEY,
+        owner      TEXT        NOT NULL CHECK (length(owner) > 0),
+        token      BIGINT      NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+    )
+    """,
+    "CREATE INDEX table_leases_by_owner ON table_leases(owner)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
 LATEST_VERSION = len(MIGRATIONS)
 
 _VERSIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_versions ("
