@@ -216,6 +216,11 @@ class DuplicateEntry(Refused):
     """A caller-supplied entry id was already used for a different movement."""
 
 
+class LeaseLost(Refused):
+    """A table host's write to a table it no longer holds (its lease expired or another host
+    claimed the table): refused, so only the table's one owner ever writes to it."""
+
+
 # ------------------------------------------------------------------------------------------- ports
 
 
@@ -398,7 +403,7 @@ __all__ = [
     "StoreError", "StoreUnavailable", "StoreCorrupt", "ConservationError", "Refused",
     "InvalidAmount", "UnknownAccount", "UnknownHand", "InsufficientFunds", "InsufficientChips",
     "NameTaken", "KeyInUse", "SelfAdjustment", "HandStateError", "SettlementError",
-    "DuplicateEntry", "Banned",
+    "DuplicateEntry", "Banned", "LeaseLost",
     "AccountStore", "MoneyStore", "HandStore", "BanStore", "ModerationStore", "PreferenceStore", "Store",
     "STORE_URL_SCHEMES", "is_store_url",
 ]

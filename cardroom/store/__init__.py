@@ -19,13 +19,17 @@ from cardroom.store.sqlite import SqliteStore
 __all__ = ["LATEST_VERSION", "SqliteStore", "is_url", "open_store"]
 
 
-def open_store(where: str | os.PathLike[str]) -> SqliteStore:
-    """The store at `where`: a postgresql:// URL, or the path of a SQLite file."""
+def open_store(where: str | os.PathLike[str], *, lease_owner: str | None = None) -> SqliteStore:
+    """The store at `where`: a postgresql:// URL, or the path of a SQLite file. `lease_owner`
+    (PostgreSQL only): the table host whose leases fence its writes (`cardroom.store.leases`)."""
     if not is_url(where):
+        if lease_owner is not None:
+            raise StoreUnavailable("table leases need a PostgreSQL store: a SQLite room is one"
+                                   " process, which deals every table itself")
         return SqliteStore(where)
     try:
         from cardroom.store.postgres import PostgresStore
     except ImportError as e:
         raise StoreUnavailable("a postgresql:// store needs psycopg 3: "
                                "pip install 'cardroom[pg]'") from e
-    return PostgresStore(str(where))
+    return PostgresStore(str(where), lease_owner=lease_owner)

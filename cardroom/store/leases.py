@@ -32,6 +32,41 @@ holds a table another host (whose clock runs on time) has just claimed. With one
 one answer to "who holds T now", whatever the hosts' clocks say. What a host measures itself are
 durations only, on its monotonic clock (`time.monotonic`, which no clock step moves): how long
 ago it sent its last successful renewal.
+
+Why a host that stops in time never overlaps the next owner
+-----------------------------------------------------------
+A host stops dealing every table (self-fence) once its last successful renewal is `ttl - margin`
+seconds old, counted from the moment it *sent* that renewal. The renewal's transaction began
+after it was sent, so the database's `now()` in it was no earlier than that moment, and it set
+`expires_at = now() + ttl`: the lease runs at least `ttl` seconds past the sending. No other host
+can claim the table before `expires_at` (claim takes only an expired lease), and its owner stops
+at most `ttl - margin` seconds after the sending, by its clock. So the two never deal the table at
+once as long as `margin` covers what the host's measure can fall short by: how often it checks
+(every second), how long stopping its tables takes, and the drift of its clock's rate against the
+database's over `ttl` seconds (parts per million: microseconds). Defaults: ttl 10 s, margin 3 s.
+
+That argument needs the host to keep time: a process frozen (a long GC pause, SIGSTOP, a VM
+suspended) can wake after its lease expired and another host claimed the table, before its
+own self-fence check has run. So the database fences too. A store opened for a table host
+(`PostgresStore(url, lease_owner=host_id)`) refuses (`LeaseLost`: "this table host no longer
+holds table T") every buy-in, cash-out and begin/settle/void of a hand unless, in that write's own
+SERIALIZABLE transaction, the table's lease is this host's and live at that transaction's `now()`.
+The check reads the lease row FOR SHARE, which orders the write against any claim of the table:
+
+* a claim that committed before the write's snapshot is seen, and the write is refused;
+* a claim that committed after the snapshot but before the row lock makes the lock fail to
+  serialize: the write runs again from the start, sees the claim, and is refused;
+* a claim that comes while the write holds the lock waits for the write to commit; the new owner's
+  transactions (voiding the table's unfinished hand, reading `table_holdings`) begin after its
+  claim committed, so they see the write.
+
+Either way every write of the old owner commits before the new owner's claim, and none after: a
+host that lost its table can never write to it, even racing the claim. A store without a
+`lease_owner` (a single `cardroom serve`, a gateway, the admin tools) is not fenced at all; on a
+room of table hosts, writes to a table's money belong to its host alone.
+
+Owner ids must be unique per process (`--host-id` defaults to hostname-pid-random): two live
+processes under one id would be one owner to the database, and fencing could not tell them apart.
 """
 
 from __future__ import annotations

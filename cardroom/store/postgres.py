@@ -32,7 +32,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict
 
-from cardroom.room.ports import Refused, StoreUnavailable
+from cardroom.room.ports import LeaseLost, Refused, StoreUnavailable
 from cardroom.store import pgschema
 from cardroom.store.migrations import SchemaTooNew
 from cardroom.store.sqlite import SqliteStore, _utc_now
@@ -98,9 +98,18 @@ def _retried(write: Callable) -> Callable:
 class PostgresStore(SqliteStore):
     """Accounts, the ledger and hand histories in a PostgreSQL database. See the module docstring."""
 
-    def __init__(self, url: str, *, clock: Callable[[], datetime] = _utc_now) -> None:
+    def __init__(self, url: str, *, clock: Callable[[], datetime] = _utc_now,
+                 lease_owner: str | None = None) -> None:
         """Connect and migrate. Raises StoreUnavailable with a clear message if the server cannot
-        be reached, refuses the login, or holds a schema newer than this cardroom."""
+        be reached, refuses the login, or holds a schema newer than this cardroom.
+
+        `lease_owner`: the id of the table host this store writes for (`cardroom.store.leases`).
+        Then every buy-in, cash-out and begin/settle/void of a hand is refused (LeaseLost) unless
+        that host holds a live lease of the table, checked inside the write's own transaction.
+        None (one process, a gateway): no table is fenced."""
+        if lease_owner is not None and (not isinstance(lease_owner, str) or not lease_owner):
+            raise ValueError(f"a lease owner is a table host's id (non-empty text), not {lease_owner!r}")
+        self.lease_owner = lease_owner
         self.url = url
         self.path = None
         self.where = describe(url)
@@ -160,6 +169,18 @@ class PostgresStore(SqliteStore):
                 raise Refused(f"the database refused the change: {e}") from e
             except psycopg.Error as e:
                 raise StoreUnavailable(f"{self.where} failed: {e}") from e
+
+    def _fence(self, c: _Connection, table: str) -> None:
+        """Refuse the write unless this store's table host holds a live lease of `table`. FOR
+        SHARE locks the lease row until this transaction ends: a claim of the table by another
+        host waits for this write to commit, and a claim that committed first makes this row
+        lock fail to serialize (the write runs again, and is refused). See store/leases.py."""
+        if self.lease_owner is None:
+            return
+        row = c.execute("SELECT owner = ? AND expires_at > now() FROM table_leases"
+                        " WHERE table_name = ? FOR SHARE", (self.lease_owner, table)).fetchone()
+        if row is None or not row[0]:
+            raise LeaseLost(f"this table host no longer holds table {table}")
 
     @staticmethod
     def _next_hand_seq(c: _Connection) -> int:

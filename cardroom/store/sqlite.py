@@ -379,6 +379,11 @@ class SqliteStore:
             c.execute("INSERT INTO table_chips (account_id, table_name, chips_cents, seat)"
                       " VALUES (?, ?, ?, ?)", (account_id, table, delta, seat))
 
+    def _fence(self, c: sqlite3.Connection, table: str) -> None:
+        """First in every write to a table's money (buy-in, cash-out, begin/settle/void hand):
+        refuse it, in the same transaction, if this process may no longer write to the table.
+        A SQLite room is one process dealing every table; PostgresStore checks a lease."""
+
     def buy_in(self, account_id: AccountId, table: str, cents: int, *,
                entry_id: str | None = None, seat: int | None = None) -> LedgerEntry:
         _nonempty(table, "table name")
@@ -386,6 +391,7 @@ class SqliteStore:
         if seat is not None and (type(seat) is not int or seat < 1):
             raise Refused(f"a seat is a number from 1, not {seat!r}")
         with self._tx() as c:
+            self._fence(c, table)
             if done := self._replayed(c, entry_id, "buy_in", account_id, table, cents):
                 return done
             account = self._get(c, account_id)
@@ -398,6 +404,7 @@ class SqliteStore:
         _nonempty(table, "table name")
         _cents(cents, "cash-out")
         with self._tx() as c:
+            self._fence(c, table)
             if done := self._replayed(c, entry_id, "cash_out", account_id, table, cents):
                 return done
             account = self._get(c, account_id)
@@ -539,6 +546,7 @@ class SqliteStore:
         if len({s.account_id for s in start.seats}) != len(start.seats):
             raise HandStateError("an account appears twice in the hand")
         with self._tx() as c:
+            self._fence(c, start.table)
             if c.execute("SELECT 1 FROM hands WHERE table_name = ? AND status = 'in_progress'",
                          (start.table,)).fetchone():
                 raise HandStateError(f"table {start.table!r} already has a hand in progress")
@@ -585,6 +593,7 @@ class SqliteStore:
             if found is None:
                 raise UnknownHand(f"no hand {hand_id!r}")
             seq, hand = found
+            self._fence(c, hand.table)
             if hand.status != "in_progress":
                 raise HandStateError(f"hand {hand_id!r} is {hand.status}, not in progress")
             seated = {s.account_id for s in hand.seats}
@@ -641,6 +650,7 @@ class SqliteStore:
             if found is None:
                 raise UnknownHand(f"no hand {hand_id!r}")
             seq, hand = found
+            self._fence(c, hand.table)
             if hand.status != "in_progress":
                 return hand
             self._void(c, seq, hand, reason)
