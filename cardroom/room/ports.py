@@ -381,7 +381,18 @@ class PreferenceStore(Protocol):
 
 
 @runtime_checkable
-class Store(AccountStore, MoneyStore, HandStore, BanStore, ModerationStore, PreferenceStore, Protocol):
+class SessionStore(Protocol):
+    """One live session per account across the processes of a room: each login takes a number,
+    and a session of the account with a lower number ends."""
+
+    def next_session_number(self) -> int:
+        """The next number of a counter every process of the room shares: strictly greater than
+        every number any process was given before this call began; never reused."""
+
+
+@runtime_checkable
+class Store(AccountStore, MoneyStore, HandStore, BanStore, ModerationStore, PreferenceStore,
+            SessionStore, Protocol):
     """Everything the room needs from storage."""
 
     def close(self) -> None: ...
@@ -404,6 +415,7 @@ __all__ = [
     "InvalidAmount", "UnknownAccount", "UnknownHand", "InsufficientFunds", "InsufficientChips",
     "NameTaken", "KeyInUse", "SelfAdjustment", "HandStateError", "SettlementError",
     "DuplicateEntry", "Banned", "LeaseLost",
-    "AccountStore", "MoneyStore", "HandStore", "BanStore", "ModerationStore", "PreferenceStore", "Store",
+    "AccountStore", "MoneyStore", "HandStore", "BanStore", "ModerationStore", "PreferenceStore",
+    "SessionStore", "Store",
     "STORE_URL_SCHEMES", "is_store_url",
 ]

@@ -171,7 +171,19 @@ _V6: tuple[str, ...] = (
     "ALTER TABLE table_chips ADD COLUMN seat INTEGER",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+# v7: the counter behind next_session_number (one live session per account: the newest login's
+# number is the highest). PostgreSQL has a sequence; one row here keeps the protocol on both.
+_V7: tuple[str, ...] = (
+    """
+    CREATE TABLE session_numbers (
+        id   INTEGER PRIMARY KEY CHECK (id = 1),
+        last INTEGER NOT NULL CHECK (last >= 0)
+    ) STRICT
+    """,
+    "INSERT INTO session_numbers (id, last) VALUES (1, 0)",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 LATEST_VERSION = len(MIGRATIONS)
 
 

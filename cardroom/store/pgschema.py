@@ -3,7 +3,8 @@
 ``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``. Version 1 is the SQLite schema
 as of its version 4 (`cardroom.store.migrations`), the same tables, columns and CHECKs, so the
 store's queries are SqliteStore's; version 2 is SQLite's 5 (preferences), version 3 SQLite's 6
-(the seat of table chips); version 4 is PostgreSQL's own, the table hosts' leases. Cents are
+(the seat of table chips); version 4 is PostgreSQL's own, the table hosts' leases; version 5 is
+SQLite's 7 (session numbers, a sequence here). Cents are
 BIGINT: text is refused as in SQLite's STRICT tables, but a fraction written in raw SQL is rounded,
 not refused (the store only ever binds checked ints). Each step is applied in one transaction with
 its row in ``schema_versions``, under an advisory lock, so processes starting together migrate
@@ -163,7 +164,12 @@ _V4: tuple[str, ...] = (
     "CREATE INDEX table_leases_by_owner ON table_leases(owner)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
+# v5: SQLite's v7, the numbers of logins (next_session_number): a sequence, never reused.
+_V5: tuple[str, ...] = (
+    "CREATE SEQUENCE session_numbers AS BIGINT",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
 LATEST_VERSION = len(MIGRATIONS)
 
 _VERSIONS_TABLE = ("CREATE TABLE IF NOT EXISTS schema_versions ("

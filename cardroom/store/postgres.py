@@ -186,11 +186,16 @@ class PostgresStore(SqliteStore):
     def _next_hand_seq(c: _Connection) -> int:
         return c.execute("SELECT nextval('hand_ids')").fetchone()[0]
 
+    @staticmethod
+    def _next_session_number(c: _Connection) -> int:
+        return c.execute("SELECT nextval('session_numbers')").fetchone()[0]
+
 
 # Every call that writes runs again when it loses a race (reads cannot: one snapshot, read only).
 WRITES = ("get_or_create", "claim", "add_key", "remove_key", "set_admin", "buy_in", "cash_out",
           "credit", "debit", "begin_hand", "settle_hand", "void_hand", "void_unfinished_hands",
-          "ban", "unban", "set_muted", "use_allin_protection", "set_preferences")
+          "ban", "unban", "set_muted", "use_allin_protection", "set_preferences",
+          "next_session_number")
 for _name in WRITES:
     setattr(PostgresStore, _name, _retried(getattr(SqliteStore, _name)))
 

@@ -743,6 +743,17 @@ class SqliteStore:
                 " WHERE allin_protections.used < ?",
                 (account_id, day, quota, quota)).rowcount > 0
 
+    # -------------------------------------------------------------------------------- sessions
+
+    def next_session_number(self) -> int:
+        with self._tx() as c:
+            return self._next_session_number(c)
+
+    @staticmethod
+    def _next_session_number(c: sqlite3.Connection) -> int:
+        return c.execute("UPDATE session_numbers SET last = last + 1 WHERE id = 1"
+                         " RETURNING last").fetchone()[0]
+
     # ------------------------------------------------------------------ preferences
     def preferences(self, account_id: AccountId) -> dict[str, str]:
         with self._tx(write=False) as c:

@@ -153,6 +153,7 @@ def test_an_old_database_gains_the_seat_column_with_no_seat_for_chips_bought_in_
         s.buy_in(ann, "T", 100, seat=3)                   # a buy-in now names the seat
         assert s.table_holdings("T") == [(ann, 500, 3)]
         conserved(s)
+        assert s.next_session_number() == 1              # and the later steps' counter
     raw = db.raw()
     try:
         if db.name == "sqlite":
