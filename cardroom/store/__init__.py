@@ -2,7 +2,9 @@
 
 SQLite is the default: `SqliteStore(path)` opens, checks and migrates the file. For a room of
 several processes or machines, `PostgresStore(url)` (`cardroom.store.postgres`, the `pg` extra)
-keeps the same data in PostgreSQL with the same rules. `open_store` picks one by what it is given.
+keeps the same data in PostgreSQL with the same rules, and there a room of several table hosts
+shares out its tables by leases (`cardroom.store.leases`, which fence each host's writes).
+`open_store` picks one by what it is given.
 Both raise `StoreUnavailable` / `StoreCorrupt` when they cannot open -- in which case the room must
 refuse to deal.
 """

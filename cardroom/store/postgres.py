@@ -10,7 +10,9 @@ sequence, and transactions:
   cannot both pass the balance check: PostgreSQL fails one with a serialization failure, and the
   whole call runs again (a few times, backing off) and then sees the other's buy-in -- what
   SQLite's BEGIN IMMEDIATE gives by making writers queue;
-* a read is one REPEATABLE READ, READ ONLY transaction: one snapshot, never waiting for writes.
+* a read is one REPEATABLE READ, READ ONLY transaction: one snapshot, never waiting for writes;
+* a table host's store (`lease_owner=`) fences its writes to a table's money by the host's lease
+  of the table, in the write's own transaction (`cardroom.store.leases` says why that is enough).
 
 As in SqliteStore, one connection writes and one reads, each behind its own lock, so any thread
 may call; the room sends writes through its writer thread. A connection that broke (PostgreSQL
