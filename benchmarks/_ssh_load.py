@@ -67,6 +67,9 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
 
     from cardroom import serve
     from cardroom.config import config_from_dict
+    from cardroom.room.blindprompts import BlindPrompts
+    from cardroom.room.decisionclock import DecisionClock
+    from cardroom.room.settlement import Settlement
     from cardroom.room.table import Table
 
     data_dir = Path(spec["data_dir"])
@@ -83,7 +86,7 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
     last_turn: dict[str, tuple] = {}
 
     orig_changed, orig_act = Table._changed, Table.act
-    orig_finish, orig_timeout, orig_recorded = Table._finish_hand, Table._timeout, Table._hand_recorded
+    orig_finish, orig_timeout, orig_recorded = Settlement.finish, DecisionClock.timeout, Settlement.recorded
 
     def changed(self) -> None:
         orig_changed(self)
@@ -123,33 +126,35 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
 
     def finish(self) -> None:
         counters["hands"] += 1
-        self._bench_finished = time.monotonic()
+        self.table._bench_finished = time.monotonic()
         orig_finish(self)
 
     def recorded(self, hand, voided=False) -> None:
-        finished = getattr(self, "_bench_finished", None)
+        finished = getattr(self.table, "_bench_finished", None)
         if finished is not None and len(counters["settle_s"]) < 100_000:
             counters["settle_s"].append(time.monotonic() - finished)
         orig_recorded(self, hand, voided)
 
     def timeout(self, hand, p) -> None:
-        if hand is self.hand and not hand.over and hand.actor == p:
+        if hand is self.table.hand and not hand.over and hand.actor == p:
             counters["timeouts"] += 1
         orig_timeout(self, hand, p)
 
-    orig_ask = Table._ask_for_blinds
+    orig_ask = BlindPrompts.ask
 
     def ask_for_blinds(self, plan) -> bool:
         # Auto Blind starts off (seed 000): the players are asked for their blinds before a hand,
         # and answer as a person does (Enter on the prompt).
         asking = orig_ask(self, plan)
         if asking:
-            send({"e": "blind", "t": self.name,
-                  "a": [s.name for s in self.seats.values() if self.blind_asked(s)]})
+            table = self.table
+            send({"e": "blind", "t": table.name,
+                  "a": [s.name for s in table.seats.values() if table.blind_asked(s)]})
         return asking
 
-    Table._changed, Table.act, Table._finish_hand, Table._timeout = changed, act, finish, timeout
-    Table._hand_recorded, Table._ask_for_blinds = recorded, ask_for_blinds
+    Table._changed, Table.act = changed, act
+    Settlement.finish, DecisionClock.timeout = finish, timeout
+    Settlement.recorded, BlindPrompts.ask = recorded, ask_for_blinds
     _count_repaints(counters)
 
     tables, _ = plan_tables(spec["tables"], spec["seated"])

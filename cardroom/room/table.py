@@ -22,7 +22,6 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from cardroom.engine import events as ev
 from cardroom.engine.betting import NO, POT, Rules, Structure
 from cardroom.engine.cards import Deck, format_cards
 from cardroom.engine.hand import Hand, IllegalAction, Player
@@ -32,22 +31,22 @@ from cardroom.room import api, tableview
 from cardroom.room.api import RoomError
 from cardroom.room.auto import auto_decision
 from cardroom.room.clock import Clock
-from cardroom.room.history import public_text, record_of
-from cardroom.room.narration import money, narrate
+from cardroom.room.narration import narrate
+from cardroom.room.blindprompts import BlindPrompts
+from cardroom.room.decisionclock import DecisionClock
+from cardroom.room.floor import RATHOLE_SECONDS, Floor
 from cardroom.room.ports import HandRecord, HandStart, Refused, SeatStack, Store
 from cardroom.room.seating import HandPlan, SeatFacts, plan_hand
+from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
+from cardroom.room.waitlist import SeatHolds
 from cardroom.room.writer import InlineWriter, Writer
+
+__all__ = ["RATHOLE_SECONDS", "SETTLE_RETRIES", "VOID_RETRY_MAX", "Table", "TableSettings"]
 
 log = logging.getLogger("cardroom.table")
 # Seed 001: a new player may post in "at any time except when he is between the button and the big blind".
 _KEPT_OUT = ("you sit between the button and the big blind, where nobody may post in: "
              "you play when the button has passed you")
-RATHOLE_SECONDS = 3600.0
-# A settlement the store refused for a passing reason (busy, disk full) is tried again after
-# each of these pauses; then the hand is voided. A void that fails too is tried again at most
-# this often until it goes through (no hand can be dealt without the store meanwhile).
-SETTLE_RETRIES = (0.5, 1.0, 2.0, 4.0)
-VOID_RETRY_MAX = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,18 +152,24 @@ class Table:
         self.watcher_names: dict[int, str] = {}
         # Told of every change, watched or not, and counted as nobody's watch (the bus's table host).
         self.observers: list[Callable[[], None]] = []
-        self.wait_list: list[tuple[int, str]] = []
-        self.held: dict[int, tuple[int, object]] = {}       # seat -> (account, timer)
         self.stats: deque[tuple[float, int, int, int]] = deque(maxlen=200)  # (time, pot, dealt, saw)
-        self._deadline: float | None = None
-        self._unclocked: tuple | None = None   # (hand, player) whose clock waits for ready()
-        self._timers: list = []
         self._next_hand = None
-        self._asking: dict[int, int] = {}    # seat -> blind to post, while Auto Blind is off
-        self._left_with: dict[int, tuple[int, float]] = {}   # account -> (stack, when it left)
-        self._blinds_ok: set[int] = set()
-        self._ask_timer = None
         self._recording: frozenset[int] = frozenset()   # seats of a hand the store is recording
+        # Each job with its own state lives in its own collaborator (their modules say why).
+        self.decision_clock = DecisionClock(self)
+        self.holds = SeatHolds(self)
+        self.blinds = BlindPrompts(self)
+        self.settlement = Settlement(self)
+        self.floor = Floor(self)
+
+    @property
+    def wait_list(self) -> list[tuple[int, str]]:
+        return self.holds.wait_list
+
+    @property
+    def held(self) -> dict[int, tuple[int, object]]:
+        """Seats held for a player from the wait list: seat -> (account, timer)."""
+        return self.holds.held
 
     # ================================================================= watching
     def watch(self, account: int, callback: Callable[[], None], name: str = "") -> None:
@@ -208,174 +213,25 @@ class Table:
         return [s for s in order if s not in self.seats]
 
     def sit(self, account: int, name: str, seat: int | None = None) -> int:
-        if self.status == "closed":
-            raise api.TableClosed(f"{self.name} is closed")
-        if self.seat_of(account):
-            raise api.SeatTaken("you already have a seat at this table")
-        held_for_me = [s for s, (a, _) in self.held.items() if a == account]
-        free = [s for s in self.free_seats() if s not in self.held or s in held_for_me]
-        if seat is None:
-            if not free:
-                raise api.SeatTaken("the table is full: join the wait list")
-            seat = held_for_me[0] if held_for_me else free[0]
-        elif not (1 <= seat <= self.settings.seats):
-            raise api.SeatTaken(f"there is no seat {seat} at this table")
-        elif seat not in free:
-            raise api.SeatTaken(f"seat {seat} is taken" if seat in self.seats else
-                                f"seat {seat} is held for a player from the wait list")
-        if seat in self.held:
-            self.held.pop(seat)[1].cancel()
-        self.wait_list = [(a, n) for a, n in self.wait_list if a != account]
-        s = _Seat(seat, account, name)
-        s.stack = self.store.table_chips(account, self.name)  # chips left here before (a restart)
-        self.seats[seat] = s
-        # The very first players at a table owe nothing; later arrivals post or wait (seed 001).
-        if not self.hand and not self.plan:
-            s.owes = ""
-        self._say(f"{name} sits down in seat {seat}", "system", "Table")
-        log.info("%s: %s sits down in seat %d", self.name, name, seat)
-        self._changed()
-        self._maybe_start()
-        return seat
+        return self.floor.sit(account, name, seat)
 
     def buy_in_limits(self, account: int) -> tuple[int, int | None, int]:
         """(minimum, maximum, offered default): the default is the whole balance, capped (seed 001)."""
-        lo, hi = self.settings.buy_in_min, self.settings.buy_in_max
-        left = self._left_with.get(account)
-        if left and self.clock.now() - left[1] < RATHOLE_SECONDS:
-            # Leaving and coming back short ("ratholing") is not allowed: come back with at least
-            # what you left with, for an hour after leaving.
-            lo = max(lo, left[0] if hi is None else min(left[0], hi))
-        balance = self.store.balance(account)
-        default = balance if hi is None else min(balance, hi)
-        return lo, hi, max(default, 0)
+        return self.floor.buy_in_limits(account)
 
     def buy_in(self, account: int, cents: int) -> None:
-        seat = self._need_seat(account)
-        if seat.cashing_out:
-            raise api.NotAllowedNow("you are leaving this table: your chips are going back to your account")
-        lo, hi, _ = self.buy_in_limits(account)
-        have = seat.table_chips
-        if not isinstance(cents, int) or isinstance(cents, bool) or cents <= 0:
-            raise api.BadBuyIn("enter a positive amount")
-        if have == 0 and cents < lo:
-            raise api.BadBuyIn(f"the minimum buy-in is {money(lo)}")
-        if hi is not None and have + cents > hi:
-            raise api.BadBuyIn(f"the most you can have on this table is {money(hi)}"
-                               + (f" (you have {money(have)})" if have else ""))
-        balance = self.store.balance(account)
-        if cents > balance:   # the store refuses it too (a race); asked first to answer at once
-            raise api.BadBuyIn(f"you have {money(balance)} in your account")
-        seat.buying += cents
-        self.writer.submit(lambda: self.store.buy_in(account, self.name, cents, seat=seat.number),
-                           lambda _, error: self._bought_in(seat, cents, error))
-
-    def _bought_in(self, seat: _Seat, cents: int, error: Exception | None) -> None:
-        seat.buying -= cents
-        if error is not None:   # a page: it reaches him wherever he is by now
-            self._page(seat.account, f"{self.name}: your buy-in of {money(cents)} was not made: {error}")
-        elif self.seats.get(seat.number) is not seat or seat.cashing_out:
-            # He left (or is leaving) while the store recorded it: the chips go back to his account.
-            self.writer.submit(lambda: self.store.cash_out(seat.account, self.name, cents),
-                               lambda _, e: e and log.error("returning %s's buy-in at %s failed: %s",
-                                                            seat.name, self.name, e))
-            return
-        else:
-            log.info("%s: %s buys in for %s", self.name, seat.name, money(cents))
-            if self.in_hand(seat) or seat.number in self._recording:
-                seat.pending_chips += cents   # a change of table stake waits for the hand to end
-                seat.message = f"{money(cents)} will be added after this hand"
-            else:
-                seat.stack += cents
-        if self.seats.get(seat.number) is seat:
-            self._free_if_empty_and_away(seat)   # no chips came, and he is away: the grace starts
-        self._changed()
-        self._maybe_start()
+        self.floor.buy_in(account, cents)
 
     def leave(self, account: int) -> None:
-        seat = self._need_seat(account)
-        if self.in_hand(seat) and not self.hand.folded[self.player_index(seat)]:
-            seat.leaving = True        # folded when the action reaches him; chips after the hand
-            if self.hand.actor == self.player_index(seat):
-                self._drive()
-            self._changed()
-            return
-        if self.in_hand(seat):
-            seat.leaving = True
-            self._changed()
-            return
-        self._remove(seat, "leaves the table")
-
-    def _remove(self, seat: _Seat, why: str) -> None:
-        """The seat goes once the store has its chips back in its account. Refused (the
-        database failing): the player keeps the seat and is told why."""
-        if seat.cashing_out:
-            return
-        if seat.number in self._recording:
-            seat.leaving = True   # its chips are the hand's until the store has recorded it
-            self._changed()
-            return
-        if not seat.stack:
-            self._gone(seat, why)
-            return
-        seat.cashing_out = seat.leaving = True   # not dealt in while its chips go back
-        stack = seat.stack
-        self.writer.submit(lambda: self.store.cash_out(seat.account, self.name, stack),
-                           lambda _, error: self._cashed_out(seat, stack, why, error))
-
-    def _cashed_out(self, seat: _Seat, stack: int, why: str, error: Exception | None) -> None:
-        seat.cashing_out = False
-        if error is None:
-            self._left_with[seat.account] = (stack, self.clock.now())
-            self._gone(seat, why)
-            return
-        log.error("cashing out %s at %s failed: %s", seat.name, self.name, error)
-        seat.leaving = False
-        self._page(seat.account, f"{self.name}: your chips could not be returned to your account ({error}): "
-                                 "you are still seated; try leaving again in a moment")
-        self._changed()
-        self._maybe_start()
-
-    def _gone(self, seat: _Seat, why: str) -> None:
-        for timer in (seat.sit_out_timer, seat.empty_timer):
-            if timer:
-                timer.cancel()
-        del self.seats[seat.number]
-        self._say(f"{seat.name} {why}", "system", "Table")
-        log.info("%s: %s %s, cashing out %s", self.name, seat.name, why, money(seat.stack))
-        self._offer_seat(seat.number)
-        self._changed()
+        self.floor.leave(account)
 
     # ================================================================= sitting out, wait list
     def sit_out(self, account: int) -> None:
         seat = self._need_seat(account)
         if seat.sitting_out:
             return
-        self._start_sit_out(seat)
+        self.holds.start_sit_out(seat)
         self._changed()
-
-    def _start_sit_out(self, seat: _Seat) -> None:
-        seat.sitting_out = True
-        seat.sit_out_count += 1
-        if seat.sit_out_count > self.settings.sit_outs_allowed:
-            seat.message = "you sat out more than three times: removed from the table"
-            self._page(seat.account, f"You were removed from {self.name}: sat out too often")
-            if not self.in_hand(seat):
-                self._remove(seat, "is removed after sitting out too often")
-            else:
-                seat.leaving = True
-            return
-        limit = self.settings.sit_out_limit
-        seat.sit_out_timer = self.clock.call_later(limit, lambda s=seat: self._sit_out_expired(s))
-
-    def _sit_out_expired(self, seat: _Seat) -> None:
-        if self.seats.get(seat.number) is not seat or not seat.sitting_out:
-            return
-        self._page(seat.account, f"You sat out too long at {self.name}: your chips are back in your account")
-        if self.in_hand(seat):
-            seat.leaving = True
-        else:
-            self._remove(seat, "sat out too long and is removed")
 
     def sit_in(self, account: int) -> None:
         seat = self._need_seat(account)
@@ -395,37 +251,10 @@ class Table:
         self._changed()
 
     def join_wait_list(self, account: int, name: str) -> int:
-        if self.seat_of(account):
-            raise api.NotAllowedNow("you already have a seat here")
-        if any(a == account for a, _ in self.wait_list):
-            return [a for a, _ in self.wait_list].index(account) + 1
-        if len(self.seats) + len(self.held) < self.settings.seats:
-            raise api.NotAllowedNow("a seat is free: join the game now")
-        self.wait_list.append((account, name))
-        self._changed()
-        return len(self.wait_list)
+        return self.holds.join(account, name)
 
     def leave_wait_list(self, account: int) -> None:
-        self.wait_list = [(a, n) for a, n in self.wait_list if a != account]
-        self._changed()
-
-    def _offer_seat(self, number: int) -> None:
-        """A seat opened: page the first on the wait list and hold it for them a short while."""
-        if not self.wait_list or number in self.held:
-            return
-        account, name = self.wait_list.pop(0)
-        timer = self.clock.call_later(self.settings.seat_hold_seconds, lambda: self._hold_expired(number, account))
-        self.held[number] = (account, timer)
-        self._page(account, f"A seat is open for you at {self.name}: join within "
-                            f"{int(self.settings.seat_hold_seconds)} seconds")
-        self._changed()
-
-    def _hold_expired(self, number: int, account: int) -> None:
-        if self.held.get(number, (None,))[0] != account:
-            return
-        del self.held[number]
-        self._offer_seat(number)
-        self._changed()
+        self.holds.leave(account)
 
     # ================================================================= options
     def set_auto(self, account: int, auto: str) -> None:
@@ -446,27 +275,8 @@ class Table:
         if seat is None or seat.connected == connected:
             return
         seat.connected = connected
-        self._free_if_empty_and_away(seat)
+        self.holds.free_if_empty_and_away(seat)
         self._changed()
-
-    def _free_if_empty_and_away(self, seat: _Seat) -> None:
-        """A seat with no chips whose player is away (he dropped with the buy-in dialog open, or
-        went bust while disconnected) can never be dealt in: it is given back after the grace a
-        disconnected player with chips gets (the sit-out limit: he is timed out, sat out, and
-        removed when it runs out), unless he comes back or chips arrive first."""
-        if seat.connected or seat.table_chips or self.in_hand(seat):
-            if seat.empty_timer is not None:
-                seat.empty_timer.cancel()
-                seat.empty_timer = None
-        elif seat.empty_timer is None:
-            seat.empty_timer = self.clock.call_later(self.settings.sit_out_limit,
-                                                     lambda: self._empty_seat_expired(seat))
-
-    def _empty_seat_expired(self, seat: _Seat) -> None:
-        seat.empty_timer = None
-        if self.seats.get(seat.number) is seat and not (
-                seat.connected or seat.table_chips or self.in_hand(seat)):
-            self._remove(seat, "left without chips: the seat is free")
 
     def make_bot(self, account: int, rng) -> None:
         seat = self._need_seat(account)
@@ -519,7 +329,7 @@ class Table:
             if self.hand.actor == self.player_index(seat):
                 self._drive()
         else:
-            self._remove(seat, "is removed by an admin" + (f": {reason}" if reason else ""))
+            self.floor.remove(seat, "is removed by an admin" + (f": {reason}" if reason else ""))
         return True
 
     # ================================================================= the hand
@@ -532,7 +342,7 @@ class Table:
 
     def blind_asked(self, seat: _Seat) -> int:
         """The blind this seat is asked to post (Auto Blind off), or 0."""
-        return self._asking.get(seat.number, 0)
+        return self.blinds.asked(seat.number)
 
     def _maybe_start(self) -> None:
         if not self.idle():
@@ -563,7 +373,7 @@ class Table:
                          dead_small_blind=len(self.settings.structure.blinds) == 2)
         if plan is None:
             return
-        if self._ask_for_blinds(plan):
+        if self.blinds.ask(plan):
             return
         st = self.settings.structure
         big = st.big_blind
@@ -603,7 +413,7 @@ class Table:
             for number in plan.dealt:
                 seat = self.seats.get(number)
                 if seat is not None and seat.leaving:
-                    self._remove(seat, "leaves the table")
+                    self.floor.remove(seat, "leaves the table")
             self._changed()
             self._maybe_start()   # a room shutting down hears that this table is idle
             return
@@ -631,57 +441,10 @@ class Table:
         self._after_events(list(self.hand.events))
 
     # ------------------------------------------------------------------ Auto Blind off
-    def _ask_for_blinds(self, plan: HandPlan) -> bool:
-        """Seed 000: without Auto Blind a player is asked before each blind. True while waiting."""
-        posters = {plan.small_blind, plan.big_blind, *plan.live_posts, *plan.dead_posts} - {None}
-        ask = {n for n in posters if n in self.seats and not self.seats[n].auto_blind
-               and self.seats[n].bot is None and n not in self._blinds_ok}
-        if not ask:
-            self._blinds_ok = set()
-            self._asking = {}
-            return False
-        self._asking = {n: self._blind_amount(plan, n) for n in ask}
-        for n in ask:
-            self.seats[n].message = "post your blind to play this hand (Auto Blind is off)"
-        # Hot-seat: the prompt waits for the player to take the device, as a decision clock does.
-        self._ask_timer = (None if self.settings.clock_waits_for_ready
-                           else self.clock.call_later(self.settings.action_seconds, self._blinds_unanswered))
-        self._changed()
-        return True
-
-    def _blind_amount(self, plan: HandPlan, number: int) -> int:
-        st = self.settings.structure
-        small = st.blinds[0] if st.blinds else 0
-        if number == plan.big_blind or plan.live_posts.get(number):
-            return st.big_blind + (small if plan.dead_posts.get(number) else 0)
-        return small
-
     def post_blind(self, account: int, post: bool) -> None:
         """Answer the blind prompt: post (the hand is dealt once everyone asked has answered) or
         decline (sit out)."""
-        seat = self._need_seat(account)
-        if seat.number not in self._asking:
-            raise api.NotAllowedNow("there is no blind to post now")
-        del self._asking[seat.number]
-        seat.message = ""
-        if post:
-            self._blinds_ok.add(seat.number)
-        else:
-            self._start_sit_out(seat)
-        if not self._asking:
-            if self._ask_timer is not None:
-                self._ask_timer.cancel()
-            self._start_hand()
-        else:
-            self._changed()
-
-    def _blinds_unanswered(self) -> None:
-        for number in list(self._asking):
-            seat = self.seats.get(number)
-            if seat is not None and not seat.sitting_out:
-                self._start_sit_out(seat)   # no answer in time: sat out, the hand goes on
-        self._asking = {}
-        self._start_hand()
+        self.blinds.post(account, post)
 
     def _after_events(self, events: list) -> None:
         names = [p.name for p in self.hand.players]
@@ -690,14 +453,14 @@ class Table:
             if line:
                 self._say(line)
         if self.hand.over:
-            self._finish_hand()
+            self.settlement.finish()
             return
         self._drive()
 
     def _drive(self) -> None:
         """Play every decision that needs no person (auto actions, leavers, showdown, bots), then
         start the clock for the next person."""
-        self._cancel_clock()
+        self.decision_clock.cancel()
         hand = self.hand
         while hand is not None and not hand.over:
             p = hand.actor
@@ -712,7 +475,7 @@ class Table:
                 # of a triple draw would wait out his clock again).
                 events = hand.stand_pat()
             elif seat.bot is not None:
-                self._arm(self.settings.bot_delay, lambda h=hand, p=p: self._bot_move(h, p))
+                self.decision_clock.arm(self.settings.bot_delay, lambda h=hand, p=p: self._bot_move(h, p))
                 self._changed()
                 return
             elif seat.auto != "ask" and lg.phase == "bet":
@@ -720,12 +483,12 @@ class Table:
                 seat.auto = "ask"   # an auto action is used for one decision only
                 events = self._apply(p, kind, amount, ())
             else:
-                self._start_clock(p)
+                self.decision_clock.start(p)
                 self._changed()
                 return
             self._narrate(events)
         if hand is not None and hand.over:
-            self._finish_hand()
+            self.settlement.finish()
 
     def _narrate(self, events: list) -> None:
         names = [p.name for p in self.hand.players]
@@ -775,8 +538,8 @@ class Table:
         seat.timed_out = False
         self._narrate(events)
         if self.hand.over:
-            self._cancel_clock()
-            self._finish_hand()
+            self.decision_clock.cancel()
+            self.settlement.finish()
         else:
             self._drive()
 
@@ -794,204 +557,36 @@ class Table:
             events = self._default(seat, lg)
         self._narrate(events)
         if self.hand.over:
-            self._finish_hand()
+            self.settlement.finish()
         else:
             self._drive()
 
     # ================================================================= the clock
-    def _arm(self, delay: float, fn) -> None:
-        self._timers.append(self.clock.call_later(delay, fn))
-
     def stop(self) -> None:
         """The room is stopping: this table deals no more hands and its decision clock stops (a hand
         in progress is left as it is, for the room to void)."""
         self.status = "closed"
-        self._cancel_clock()
-
-    def _cancel_clock(self) -> None:
-        for t in self._timers:
-            t.cancel()
-        self._timers = []
-        self._deadline = None
-        self._unclocked = None
-
-    def _start_clock(self, p: int) -> None:
-        s = self.settings
-        if s.clock_waits_for_ready:
-            self._unclocked = (self.hand, p)
-            return
-        self._run_clock(p)
-
-    def _run_clock(self, p: int) -> None:
-        s = self.settings
-        self._deadline = self.clock.now() + s.action_seconds
-        hand = self.hand
-        self._arm(s.action_seconds, lambda: self._timeout(hand, p))
-        # The countdown: a tick each second of the last ten, so every screen shows it.
-        for k in range(min(s.countdown_seconds, int(s.action_seconds)), 0, -1):
-            self._arm(s.action_seconds - k, lambda k=k: self._tick(hand, p, k))
+        self.decision_clock.cancel()
 
     def ready(self, account: int) -> None:
         """Hot-seat (clock_waits_for_ready): the player to act has the device; their clock starts."""
-        seat, waiting = self.seat_of(account), self._unclocked
-        if seat is None or waiting is None:
-            return
-        hand, p = waiting
-        if hand is self.hand and not hand.over and hand.actor == p and self.hand_seats[p] == seat.number:
-            self._unclocked = None
-            self._run_clock(p)
-            self._changed()
-
-    def _tick(self, hand: Hand, p: int, k: int) -> None:
-        if hand is self.hand and hand.actor == p:
-            if k == self.settings.countdown_seconds:
-                self._say(f"{hand.players[p].name}, you have {k} seconds to act")
-            self._changed()
-
-    def _timeout(self, hand: Hand, p: int) -> None:
-        if hand is not self.hand or hand.over or hand.actor != p:
-            return
-        self._deadline = None
-        seat = self.seats[self.hand_seats[p]]
-        seat.timed_out = True
-        lg = hand.legal()
-        # A protected all-in contests only what the player has put in; with nothing in yet it could
-        # win nothing, so it would cost a day's protection and show the cards for nothing: such a
-        # timeout is played as check-or-fold and the quota is kept (_quota is only asked otherwise).
-        if lg.phase == "bet" and not lg.bring_in and hand.totals[p] > 0:
-            # The day's count is a store write: the timeout is played when the writer answers.
-            self.writer.submit(lambda: self._quota(seat.account),
-                               lambda protect, error: self._timed_out(hand, p, bool(protect) and not error))
-        else:
-            self._timed_out(hand, p, False)
-
-    def _timed_out(self, hand: Hand, p: int, protect: bool) -> None:
-        if hand is not self.hand or hand.over or hand.actor != p:
-            return   # he acted while the store counted the protection
-        seat = self.seats[self.hand_seats[p]]
-        if protect:
-            events = hand.protect_all_in(p)
-            seat.message = "you timed out: played as a protected all-in"
-        else:
-            events = self._default(seat, hand.legal())
-            seat.message = "you timed out"
-        self._narrate(events)
-        if hand.over:
-            self._finish_hand()
-        else:
-            self._drive()
+        self.decision_clock.ready(account)
 
     def waiting_on(self, account: int) -> bool:
         """Is the table waiting for this account: its decision, or its blind to post?"""
         seat = self.seat_of(account)
         if seat is None:
             return False
-        if seat.number in self._asking:
+        if seat.number in self.blinds.asking:
             return True
         hand = self.hand
         return bool(hand and not hand.over and hand.actor is not None
                     and self.hand_seats[hand.actor] == seat.number)
 
     def seconds_left(self) -> float | None:
-        if self._deadline is None:
-            return None
-        return max(0.0, self._deadline - self.clock.now())
+        return self.decision_clock.seconds_left()
 
     # ================================================================= the end of a hand
-    def _finish_hand(self) -> None:
-        hand = self.hand
-        self._cancel_clock()
-        deltas: dict[int, int] = {}
-        for i, account in enumerate(self.hand_accounts):
-            deltas[account] = hand.stacks[i] - hand.start_stacks[i]
-        about = dict(table=self.name, hand_id=self.hand_id, when=self.clock.wall(), seats=self.settings.seats,
-                     currency=self.settings.currency)
-        self._recording = frozenset(self.hand_seats)
-        self._settle(self.hand_id, hand, deltas, record_of(hand, **about), public_text(hand, **about), 0)
-        if self._recording:
-            self._changed()   # the hand's end is on every screen while the store records it
-
-    def _settle(self, hand_id: str, hand: Hand, deltas: dict[int, int], events: str, history: str,
-                tries: int) -> None:
-        def then(_, error: Exception | None) -> None:
-            if error is None:
-                self._hand_recorded(hand)
-                return
-            log.error("settling hand %s failed (try %d): %s", hand_id, tries + 1, error)
-            if isinstance(error, Refused) or tries == len(SETTLE_RETRIES):
-                self._void(hand_id, hand, error, 0)   # retrying cannot help, or did not
-                return
-            if tries == 0:
-                self._say(f"Recording hand #{hand_id} is taking a moment: the card room's records are busy",
-                          "system", "Table")
-                self._changed()
-            self.clock.call_later(SETTLE_RETRIES[tries],
-                                  lambda: self._settle(hand_id, hand, deltas, events, history, tries + 1))
-        self.writer.submit(lambda: self.store.settle_hand(hand_id, deltas, hand.rake, events, history), then)
-
-    def _void(self, hand_id: str, hand: Hand, why: Exception, tries: int) -> None:
-        """The settlement could not be recorded: the hand is void and its stacks go back. The
-        store says which happened (a settlement whose commit was only reported failed stands)."""
-        def then(record: HandRecord | None, error: Exception | None) -> None:
-            if isinstance(error, Refused):   # no such hand: nothing a retry can mend
-                log.error("voiding hand %s was refused: %s", hand_id, error)
-                self.status = "paused"
-                self._say(f"The table is paused: hand #{hand_id} could not be recorded ({error})",
-                          "system", "Table")
-                self._changed()
-                return
-            if error is not None:
-                log.error("voiding hand %s failed (try %d): %s", hand_id, tries + 1, error)
-                self.clock.call_later(min(VOID_RETRY_MAX, 2.0 ** tries),
-                                      lambda: self._void(hand_id, hand, why, tries + 1))
-                return
-            if record.status == "settled":
-                self._hand_recorded(hand)
-                return
-            text = (f"Hand #{hand_id} could not be recorded ({why}): it is void, and every player "
-                    f"has the stack he began it with back")
-            self._say(text, "system", "Table")
-            for account in self.hand_accounts:
-                self._page(account, f"{self.name}: {text}")
-            self._hand_recorded(hand, voided=True)
-        self.writer.submit(lambda: self.store.void_hand(hand_id, f"the settlement could not be recorded: {why}"),
-                           then)
-
-    def _hand_recorded(self, hand: Hand, voided: bool = False) -> None:
-        """The store has the hand's end: settled, or void (every stack back to its start)."""
-        self._recording = frozenset()
-        dealt = len(self.hand_seats)
-        stacks = hand.start_stacks if voided else hand.stacks
-        if not voided:
-            saw = sum(1 for i in range(dealt) if self._saw_second_round(hand, i))
-            self.stats.append((self.clock.now(), sum(e.amount for e in hand.events if isinstance(e, ev.Awarded))
-                               + hand.rake, dealt, saw))
-        for i, number in enumerate(self.hand_seats):
-            seat = self.seats[number]
-            seat.stack = stacks[i]
-            if seat.pending_chips:
-                seat.stack += seat.pending_chips
-                seat.pending_chips = 0
-            if seat.timed_out and not seat.sitting_out and not seat.leaving:
-                self._start_sit_out(seat)   # a player who timed out is sat out after the hand
-            if seat.leaving and self.seats.get(number) is seat:
-                self._remove(seat, "leaves the table")
-            elif seat.stack == 0:
-                seat.message = "you are out of chips: buy in to keep playing"
-                self._free_if_empty_and_away(seat)
-        self._changed()
-        self._maybe_start()
-
-    @staticmethod
-    def _saw_second_round(hand: Hand, i: int) -> bool:
-        folded_first = False
-        for e in hand.events:
-            if isinstance(e, (ev.DealtBoard, ev.DrawStarted)) or (isinstance(e, ev.RoundStarted) and e.index > 0):
-                break
-            if isinstance(e, ev.Folded) and e.player == i:
-                folded_first = True
-        return not folded_first
-
     # ================================================================= views (tableview.py)
     def summary(self) -> api.TableSummary:
         return tableview.summary(self)

@@ -339,7 +339,7 @@ async def test_a_settlement_waiting_on_the_database_stalls_no_other_table_nor_a_
     finally:
         for table in room.tables.values():
             table.status = "closed"
-            table._cancel_clock()
+            table.decision_clock.cancel()
         await writer.run(lambda: None)
         writer.close()
         store.close()

@@ -1,0 +1,83 @@
+"""Blind prompts: with Auto Blind off (seed 000) a player is asked before each blind he owes.
+
+Apart from `Table` because the prompt is a small conversation of its own that holds a hand back:
+who is asked and for how much, who has said yes, and the timer after which the silent are sat
+out and the hand goes on. The table asks `ask(plan)` before dealing and deals once it says no.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardroom.room import api
+from cardroom.room.seating import HandPlan
+
+if TYPE_CHECKING:
+    from cardroom.room.table import Table
+
+
+class BlindPrompts:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.asking: dict[int, int] = {}    # seat -> blind to post, while Auto Blind is off
+        self.ok: set[int] = set()           # seats that said yes to this hand's prompt
+        self.timer = None
+
+    def asked(self, number: int) -> int:
+        """The blind seat `number` is asked to post, or 0."""
+        return self.asking.get(number, 0)
+
+    def ask(self, plan: HandPlan) -> bool:
+        """Seed 000: without Auto Blind a player is asked before each blind. True while waiting."""
+        t = self.table
+        posters = {plan.small_blind, plan.big_blind, *plan.live_posts, *plan.dead_posts} - {None}
+        ask = {n for n in posters if n in t.seats and not t.seats[n].auto_blind
+               and t.seats[n].bot is None and n not in self.ok}
+        if not ask:
+            self.ok = set()
+            self.asking = {}
+            return False
+        self.asking = {n: self.amount(plan, n) for n in ask}
+        for n in ask:
+            t.seats[n].message = "post your blind to play this hand (Auto Blind is off)"
+        # Hot-seat: the prompt waits for the player to take the device, as a decision clock does.
+        self.timer = (None if t.settings.clock_waits_for_ready
+                      else t.clock.call_later(t.settings.action_seconds, self.unanswered))
+        t._changed()
+        return True
+
+    def amount(self, plan: HandPlan, number: int) -> int:
+        st = self.table.settings.structure
+        small = st.blinds[0] if st.blinds else 0
+        if number == plan.big_blind or plan.live_posts.get(number):
+            return st.big_blind + (small if plan.dead_posts.get(number) else 0)
+        return small
+
+    def post(self, account: int, post: bool) -> None:
+        """Answer the blind prompt: post (the hand is dealt once everyone asked has answered) or
+        decline (sit out)."""
+        t = self.table
+        seat = t._need_seat(account)
+        if seat.number not in self.asking:
+            raise api.NotAllowedNow("there is no blind to post now")
+        del self.asking[seat.number]
+        seat.message = ""
+        if post:
+            self.ok.add(seat.number)
+        else:
+            t.holds.start_sit_out(seat)
+        if not self.asking:
+            if self.timer is not None:
+                self.timer.cancel()
+            t._start_hand()
+        else:
+            t._changed()
+
+    def unanswered(self) -> None:
+        t = self.table
+        for number in list(self.asking):
+            seat = t.seats.get(number)
+            if seat is not None and not seat.sitting_out:
+                t.holds.start_sit_out(seat)   # no answer in time: sat out, the hand goes on
+        self.asking = {}
+        t._start_hand()

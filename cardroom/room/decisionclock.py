@@ -1,0 +1,109 @@
+"""The decision clock of one table: how long the player to act has, the countdown, the timeout.
+
+Apart from `Table` because it is a job of its own with its own state (the deadline, the armed
+timers, the hot-seat clock that waits for `ready`): the table asks it to start or stop, and it
+answers a timeout by playing the rule's default (protected all-in, check, or fold) back through
+the table. Timers come from the table's injected clock, so tests drive it without sleeping.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardroom.engine.hand import Hand
+
+if TYPE_CHECKING:
+    from cardroom.room.table import Table
+
+
+class DecisionClock:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.deadline: float | None = None
+        self.unclocked: tuple | None = None   # (hand, player) whose clock waits for ready()
+        self.timers: list = []
+
+    def arm(self, delay: float, fn) -> None:
+        self.timers.append(self.table.clock.call_later(delay, fn))
+
+    def cancel(self) -> None:
+        for t in self.timers:
+            t.cancel()
+        self.timers = []
+        self.deadline = None
+        self.unclocked = None
+
+    def start(self, p: int) -> None:
+        if self.table.settings.clock_waits_for_ready:
+            self.unclocked = (self.table.hand, p)
+            return
+        self.run(p)
+
+    def run(self, p: int) -> None:
+        t = self.table
+        s = t.settings
+        self.deadline = t.clock.now() + s.action_seconds
+        hand = t.hand
+        self.arm(s.action_seconds, lambda: self.timeout(hand, p))
+        # The countdown: a tick each second of the last ten, so every screen shows it.
+        for k in range(min(s.countdown_seconds, int(s.action_seconds)), 0, -1):
+            self.arm(s.action_seconds - k, lambda k=k: self.tick(hand, p, k))
+
+    def ready(self, account: int) -> None:
+        """Hot-seat (clock_waits_for_ready): the player to act has the device; their clock starts."""
+        t = self.table
+        seat, waiting = t.seat_of(account), self.unclocked
+        if seat is None or waiting is None:
+            return
+        hand, p = waiting
+        if hand is t.hand and not hand.over and hand.actor == p and t.hand_seats[p] == seat.number:
+            self.unclocked = None
+            self.run(p)
+            t._changed()
+
+    def tick(self, hand: Hand, p: int, k: int) -> None:
+        t = self.table
+        if hand is t.hand and hand.actor == p:
+            if k == t.settings.countdown_seconds:
+                t._say(f"{hand.players[p].name}, you have {k} seconds to act")
+            t._changed()
+
+    def timeout(self, hand: Hand, p: int) -> None:
+        t = self.table
+        if hand is not t.hand or hand.over or hand.actor != p:
+            return
+        self.deadline = None
+        seat = t.seats[t.hand_seats[p]]
+        seat.timed_out = True
+        lg = hand.legal()
+        # A protected all-in contests only what the player has put in; with nothing in yet it could
+        # win nothing, so it would cost a day's protection and show the cards for nothing: such a
+        # timeout is played as check-or-fold and the quota is kept (quota is only asked otherwise).
+        if lg.phase == "bet" and not lg.bring_in and hand.totals[p] > 0:
+            # The day's count is a store write: the timeout is played when the writer answers.
+            t.writer.submit(lambda: t._quota(seat.account),
+                            lambda protect, error: self.timed_out(hand, p, bool(protect) and not error))
+        else:
+            self.timed_out(hand, p, False)
+
+    def timed_out(self, hand: Hand, p: int, protect: bool) -> None:
+        t = self.table
+        if hand is not t.hand or hand.over or hand.actor != p:
+            return   # he acted while the store counted the protection
+        seat = t.seats[t.hand_seats[p]]
+        if protect:
+            events = hand.protect_all_in(p)
+            seat.message = "you timed out: played as a protected all-in"
+        else:
+            events = t._default(seat, hand.legal())
+            seat.message = "you timed out"
+        t._narrate(events)
+        if hand.over:
+            t.settlement.finish()
+        else:
+            t._drive()
+
+    def seconds_left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - self.table.clock.now())

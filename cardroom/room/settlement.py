@@ -1,0 +1,135 @@
+"""The end of a hand: recording it in the store, retrying, voiding, and giving the stacks back.
+
+Apart from `Table` because settling is a conversation with the store that outlives the hand:
+the settlement goes to the writer, a passing refusal is retried after `SETTLE_RETRIES`, then the
+hand is voided (every stack back to its start), and a void that fails is retried until it goes
+through. Only when the store has the hand's end do the seats get their new stacks
+(`recorded`); meanwhile the table's `_recording` keeps those chips the hand's.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from cardroom.engine import events as ev
+from cardroom.engine.hand import Hand
+from cardroom.room.history import public_text, record_of
+from cardroom.room.ports import HandRecord, Refused
+
+if TYPE_CHECKING:
+    from cardroom.room.table import Table
+
+log = logging.getLogger("cardroom.table")
+# A settlement the store refused for a passing reason (busy, disk full) is tried again after
+# each of these pauses; then the hand is voided. A void that fails too is tried again at most
+# this often until it goes through (no hand can be dealt without the store meanwhile).
+SETTLE_RETRIES = (0.5, 1.0, 2.0, 4.0)
+VOID_RETRY_MAX = 30.0
+
+
+class Settlement:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    def finish(self) -> None:
+        """The hand is over: its deltas, record and history go to the store."""
+        t = self.table
+        hand = t.hand
+        t.decision_clock.cancel()
+        deltas: dict[int, int] = {}
+        for i, account in enumerate(t.hand_accounts):
+            deltas[account] = hand.stacks[i] - hand.start_stacks[i]
+        about = dict(table=t.name, hand_id=t.hand_id, when=t.clock.wall(), seats=t.settings.seats,
+                     currency=t.settings.currency)
+        t._recording = frozenset(t.hand_seats)
+        self.settle(t.hand_id, hand, deltas, record_of(hand, **about), public_text(hand, **about), 0)
+        if t._recording:
+            t._changed()   # the hand's end is on every screen while the store records it
+
+    def settle(self, hand_id: str, hand: Hand, deltas: dict[int, int], events: str, history: str,
+               tries: int) -> None:
+        t = self.table
+
+        def then(_, error: Exception | None) -> None:
+            if error is None:
+                self.recorded(hand)
+                return
+            log.error("settling hand %s failed (try %d): %s", hand_id, tries + 1, error)
+            if isinstance(error, Refused) or tries == len(SETTLE_RETRIES):
+                self.void(hand_id, hand, error, 0)   # retrying cannot help, or did not
+                return
+            if tries == 0:
+                t._say(f"Recording hand #{hand_id} is taking a moment: the card room's records are busy",
+                       "system", "Table")
+                t._changed()
+            t.clock.call_later(SETTLE_RETRIES[tries],
+                               lambda: self.settle(hand_id, hand, deltas, events, history, tries + 1))
+        t.writer.submit(lambda: t.store.settle_hand(hand_id, deltas, hand.rake, events, history), then)
+
+    def void(self, hand_id: str, hand: Hand, why: Exception, tries: int) -> None:
+        """The settlement could not be recorded: the hand is void and its stacks go back. The
+        store says which happened (a settlement whose commit was only reported failed stands)."""
+        t = self.table
+
+        def then(record: HandRecord | None, error: Exception | None) -> None:
+            if isinstance(error, Refused):   # no such hand: nothing a retry can mend
+                log.error("voiding hand %s was refused: %s", hand_id, error)
+                t.status = "paused"
+                t._say(f"The table is paused: hand #{hand_id} could not be recorded ({error})",
+                       "system", "Table")
+                t._changed()
+                return
+            if error is not None:
+                log.error("voiding hand %s failed (try %d): %s", hand_id, tries + 1, error)
+                t.clock.call_later(min(VOID_RETRY_MAX, 2.0 ** tries),
+                                   lambda: self.void(hand_id, hand, why, tries + 1))
+                return
+            if record.status == "settled":
+                self.recorded(hand)
+                return
+            text = (f"Hand #{hand_id} could not be recorded ({why}): it is void, and every player "
+                    f"has the stack he began it with back")
+            t._say(text, "system", "Table")
+            for account in t.hand_accounts:
+                t._page(account, f"{t.name}: {text}")
+            self.recorded(hand, voided=True)
+        t.writer.submit(lambda: t.store.void_hand(hand_id, f"the settlement could not be recorded: {why}"),
+                        then)
+
+    def recorded(self, hand: Hand, voided: bool = False) -> None:
+        """The store has the hand's end: settled, or void (every stack back to its start)."""
+        t = self.table
+        t._recording = frozenset()
+        dealt = len(t.hand_seats)
+        stacks = hand.start_stacks if voided else hand.stacks
+        if not voided:
+            saw = sum(1 for i in range(dealt) if saw_second_round(hand, i))
+            t.stats.append((t.clock.now(), sum(e.amount for e in hand.events if isinstance(e, ev.Awarded))
+                            + hand.rake, dealt, saw))
+        for i, number in enumerate(t.hand_seats):
+            seat = t.seats[number]
+            seat.stack = stacks[i]
+            if seat.pending_chips:
+                seat.stack += seat.pending_chips
+                seat.pending_chips = 0
+            if seat.timed_out and not seat.sitting_out and not seat.leaving:
+                t.holds.start_sit_out(seat)   # a player who timed out is sat out after the hand
+            if seat.leaving and t.seats.get(number) is seat:
+                t.floor.remove(seat, "leaves the table")
+            elif seat.stack == 0:
+                seat.message = "you are out of chips: buy in to keep playing"
+                t.holds.free_if_empty_and_away(seat)
+        t._changed()
+        t._maybe_start()
+
+
+def saw_second_round(hand: Hand, i: int) -> bool:
+    """Did player `i` stay past the first betting round (the table's "saw the flop" share)?"""
+    folded_first = False
+    for e in hand.events:
+        if isinstance(e, (ev.DealtBoard, ev.DrawStarted)) or (isinstance(e, ev.RoundStarted) and e.index > 0):
+            break
+        if isinstance(e, ev.Folded) and e.player == i:
+            folded_first = True
+    return not folded_first
