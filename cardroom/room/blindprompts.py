@@ -69,7 +69,7 @@ class BlindPrompts:
         if not self.asking:
             if self.timer is not None:
                 self.timer.cancel()
-            t._start_hand()
+            t.dealing.start()
         else:
             t._changed()
 
@@ -80,4 +80,4 @@ class BlindPrompts:
             if seat is not None and not seat.sitting_out:
                 t.holds.start_sit_out(seat)   # no answer in time: sat out, the hand goes on
         self.asking = {}
-        t._start_hand()
+        t.dealing.start()

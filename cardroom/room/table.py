@@ -19,12 +19,11 @@ from __future__ import annotations
 import logging
 import re
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
 from cardroom.engine.betting import NO, POT, Rules, Structure
-from cardroom.engine.cards import Deck, format_cards
-from cardroom.engine.hand import Hand, IllegalAction, Player
+from cardroom.engine.hand import Hand, IllegalAction
 from cardroom.engine.pokerstars import PLAY
 from cardroom.engine.variants import Variant
 from cardroom.room import api, tableview
@@ -33,10 +32,11 @@ from cardroom.room.auto import auto_decision
 from cardroom.room.clock import Clock
 from cardroom.room.narration import narrate
 from cardroom.room.blindprompts import BlindPrompts
+from cardroom.room.dealing import Dealing
 from cardroom.room.decisionclock import DecisionClock
 from cardroom.room.floor import RATHOLE_SECONDS, Floor
-from cardroom.room.ports import HandRecord, HandStart, Refused, SeatStack, Store
-from cardroom.room.seating import HandPlan, SeatFacts, plan_hand
+from cardroom.room.ports import Store
+from cardroom.room.seating import HandPlan
 from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
 from cardroom.room.waitlist import SeatHolds
 from cardroom.room.writer import InlineWriter, Writer
@@ -44,10 +44,6 @@ from cardroom.room.writer import InlineWriter, Writer
 __all__ = ["RATHOLE_SECONDS", "SETTLE_RETRIES", "VOID_RETRY_MAX", "Table", "TableSettings"]
 
 log = logging.getLogger("cardroom.table")
-# Seed 001: a new player may post in "at any time except when he is between the button and the big blind".
-_KEPT_OUT = ("you sit between the button and the big blind, where nobody may post in: "
-             "you play when the button has passed you")
-
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
@@ -161,6 +157,7 @@ class Table:
         self.blinds = BlindPrompts(self)
         self.settlement = Settlement(self)
         self.floor = Floor(self)
+        self.dealing = Dealing(self)
 
     @property
     def wait_list(self) -> list[tuple[int, str]]:
@@ -355,90 +352,11 @@ class Table:
         if sum(1 for s in self.seats.values() if s.stack > 0 and not s.sitting_out) < 2:
             return
         delay = self.settings.between_hands if self.plan else 0.0
-        self._next_hand = self.clock.call_later(delay, self._start_hand)
+        self._next_hand = self.clock.call_later(delay, self.dealing.start)
 
     def idle(self) -> bool:
         """No hand in progress, and none the store is recording (its start or its end)."""
         return not self._recording and (self.hand is None or self.hand.over)
-
-    def _start_hand(self) -> None:
-        self._next_hand = None
-        if self.status != "open" or self.closing is not None or not self.idle():
-            return
-        facts = [SeatFacts(s.number, ready=s.stack > 0 and not s.sitting_out and not s.leaving,
-                           owes=s.owes, missed_sb=s.missed_sb, missed_bb=s.missed_bb,
-                           wants_post=s.wants_post)
-                 for s in self.seats.values()]
-        plan = plan_hand(facts, self.plan, stud=self.settings.variant.bring_in,
-                         dead_small_blind=len(self.settings.structure.blinds) == 2)
-        if plan is None:
-            return
-        if self.blinds.ask(plan):
-            return
-        st = self.settings.structure
-        big = st.big_blind
-        small = st.blinds[0] if st.blinds else 0
-        players, accounts = [], []
-        for number in plan.dealt:
-            s = self.seats[number]
-            players.append(Player(s.name, s.stack, number,
-                                  live_post=big if plan.live_posts.get(number) else 0,
-                                  dead_post=small if plan.dead_posts.get(number) else 0))
-            accounts.append(s.account)
-        for number in plan.missed_bb + plan.missed_sb:
-            s = self.seats.get(number)
-            if s:
-                s.owes = "missed"
-                s.missed_sb = s.missed_sb or number in plan.missed_sb
-                s.missed_bb = s.missed_bb or number in plan.missed_bb
-        deck = Deck(self.rng)
-        start = HandStart(self.name, tuple(SeatStack(p.seat, a, p.stack) for p, a in zip(players, accounts)),
-                          format_cards(deck.order()))
-        self._recording = frozenset(plan.dealt)
-        self.writer.submit(lambda: self.store.begin_hand(start),
-                           lambda record, error: self._hand_begun(plan, players, accounts, deck, record, error))
-
-    def _hand_begun(self, plan: HandPlan, players: list[Player], accounts: list[int], deck: Deck,
-                    record: HandRecord | None, error: Exception | None) -> None:
-        self._recording = frozenset()
-        if error is not None:
-            log.error("table %s cannot start a hand: %s", self.name, error)
-            if isinstance(error, Refused):
-                self.status = "paused"
-                self._say(f"The table is paused: {error}", "system", "Table")
-            else:   # the database is busy or failing: try again after a pause
-                self._say(f"The next hand waits for the card room's records ({error})", "system", "Table")
-                self._next_hand = self.clock.call_later(max(self.settings.between_hands, SETTLE_RETRIES[-1]),
-                                                        self._start_hand)
-            for number in plan.dealt:
-                seat = self.seats.get(number)
-                if seat is not None and seat.leaving:
-                    self.floor.remove(seat, "leaves the table")
-            self._changed()
-            self._maybe_start()   # a room shutting down hears that this table is idle
-            return
-        st = self.settings.structure
-        button = plan.dealt.index(plan.button) if plan.button is not None else 0
-        self.plan = plan
-        hand_id = self.hand_id = record.hand_id
-        self.hand_seats = list(plan.dealt)
-        self.hand_accounts = accounts
-        if plan.small_blind is None and plan.big_blind is not None:
-            st = replace(st, blinds=st.blinds[1:])    # dead button: no small blind this hand
-        self.hand = Hand(self.settings.variant, st, players, button=button, deck=deck,
-                         rules=self.settings.rules)
-        for number in plan.dealt:
-            s = self.seats[number]
-            s.owes, s.missed_sb, s.missed_bb = "", False, False
-            if s.message == _KEPT_OUT:
-                s.message = ""
-        for s in self.seats.values():
-            # A ready poster left out can only be between the button and the big blind (plan_hand).
-            if s.wants_post and s.owes and s.number not in plan.dealt and s.stack > 0 \
-                    and not (s.sitting_out or s.leaving):
-                s.message = _KEPT_OUT
-        self._say(f"Hand #{hand_id} begins")
-        self._after_events(list(self.hand.events))
 
     # ------------------------------------------------------------------ Auto Blind off
     def post_blind(self, account: int, post: bool) -> None:
