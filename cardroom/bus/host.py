@@ -189,7 +189,7 @@ class TableHost:
         except StoreError as e:
             log.warning("no session for account %d: %s", account_id, e)
             raise RoomError("the card room's records do not know this account") from None
-        session = self.room._session(account, None, make=lambda room, a, fp: _HostedSession(room, a, fp, self))
+        session = self.room.open_session(account, None, make=lambda room, a, fp: _HostedSession(room, a, fp, self))
         session.on_end(lambda reason: self._ended(session, reason))
         self._sessions[account_id] = session
         return session

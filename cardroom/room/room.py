@@ -163,12 +163,12 @@ class Room:
             account = self._account(name, fingerprint)
         except StoreError as e:
             raise _room_error(e) from None
-        return self._session(account, fingerprint)
+        return self.open_session(account, fingerprint)
 
     async def login(self, name: str, fingerprint: str | None = None) -> Session:
         """`connect`, with the store's write on the writer: a busy database holds up this
         login only, and ends it with a RoomError saying so if it stays busy."""
-        return self._session(await self.write(lambda: self._account(name, fingerprint)), fingerprint)
+        return self.open_session(await self.write(lambda: self._account(name, fingerprint)), fingerprint)
 
     async def write(self, call: Callable[[], T]) -> T:
         """A store write on the writer; a refusal or failure comes back as a RoomError."""
@@ -182,7 +182,7 @@ class Room:
             return self.store.claim(name, fingerprint, self.settings.starting_money)
         return self.store.get_or_create(name, self.settings.starting_money)
 
-    def _session(self, account: Account, fingerprint: str | None,
+    def open_session(self, account: Account, fingerprint: str | None,
                  make: Callable[..., Session] | None = None) -> Session:
         """A session for an account already claimed. `make` builds it (the bus's table host makes
         sessions that also send their pages over the bus); registered here, so pages, broadcasts
