@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Callable, TypeVar
 
 from cardroom.engine.money import BadMoney, parse_dollars
+from cardroom.room.admin import AdminTable, LocalRoomAdmin, RoomAdmin
 from cardroom.room.api import RoomError
 from cardroom.room.narration import money
 from cardroom.room.ports import Account, Refused, StoreError
@@ -82,6 +83,12 @@ class AdminContext:
     admin: str
     shutdown: Callable[[], None]
     authorized: Callable[[], bool] | None = None
+    # What the commands read of the tables and sessions and do to them; over `room` unless given.
+    room_admin: RoomAdmin | None = None
+
+    @property
+    def tables(self) -> RoomAdmin:
+        return self.room_admin if self.room_admin is not None else LocalRoomAdmin(self.room)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,8 +205,12 @@ def _player_arg(ctx: AdminContext, rest: str, usage: str) -> Account:
     return _player(ctx, _one_word(rest, "player", usage), usage)
 
 
-def _table(ctx: AdminContext, rest: str, usage: str):
-    tables = ctx.room.tables
+def _table(ctx: AdminContext, rest: str, usage: str) -> AdminTable:
+    return ctx.tables.table(_table_name(ctx, rest, usage))
+
+
+def _table_name(ctx: AdminContext, rest: str, usage: str) -> str:
+    tables = {n: n for n in ctx.tables.table_names()}
     raw = rest.strip()
     if not raw:
         raise _Bad(f"which table? usage: {usage}")
@@ -223,23 +234,22 @@ def _is_self(ctx: AdminContext, account: Account) -> bool:
     return account.name == ctx.admin or ctx.admin in ctx.store.keys(account.id)
 
 
-def _seated_at(ctx: AdminContext, account_id: int) -> list:
-    return [t for t in ctx.room.tables.values() if t.seat_of(account_id) is not None]
+def _seated_at(ctx: AdminContext, account_id: int) -> list[str]:
+    return [s.table for s in ctx.tables.seats_of(account_id)]
 
 
 def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) -> list[str]:
     """Kick `account` from every table and wait list; one output line per table."""
     out = []
-    for table in ctx.room.tables.values():
-        if any(a == account.id for a, _ in table.wait_list):
-            table.leave_wait_list(account.id)
+    tables = ctx.tables
+    for table in tables.tables():
+        if account.id in table.waiting:
+            tables.leave_wait_list(table.name, account.id)
             out.append(f"removed {_show(account.name)} from the wait list of {_show(table.name)}")
-        seat = table.seat_of(account.id)
-        if seat is None:
+        if not any(s.account == account.id for s in table.seats):
             continue
         before = ctx.store.balance(account.id)
-        table.kick(account.id, reason)
-        seat = table.seat_of(account.id)
+        seat = tables.kick(table.name, account.id, reason)
         if seat is None:
             # What came back, read from the ledger: a kick on the player's turn folds the hand first,
             # so the seat's stack before the kick can include chips already in the pot.
@@ -257,10 +267,8 @@ def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) -> lis
 
 def _end_sessions(ctx: AdminContext, account: Account, why: str) -> list[str]:
     """End every live session of `account`, telling each `why`; the output line, if any."""
-    clients = list(ctx.room.clients.get(account.id, ()))
-    for client in clients:
-        client.end(why)
-    return [f"closed {len(clients)} session(s) of {_show(account.name)}"] if clients else []
+    n = ctx.tables.end_sessions(account.id, why)
+    return [f"closed {n} session(s) of {_show(account.name)}"] if n else []
 
 
 # ------------------------------------------------------------------------------------ commands
@@ -269,28 +277,26 @@ def _who(ctx: AdminContext, rest: str) -> Result:
     if rest.strip():
         raise _Bad("who takes no arguments")
     room = ctx.room
-    people: dict[int, str] = {}
-    for account_id, clients in room.clients.items():
-        if clients:
-            people[account_id] = clients[0].name
-    for table in room.tables.values():
-        for seat in table.seats.values():
+    live = ctx.tables.sessions()
+    tables = ctx.tables.tables()
+    people: dict[int, str] = {a: name for a, (name, _) in live.items()}
+    for table in tables:
+        for seat in table.seats:
             people.setdefault(seat.account, seat.name)
     if not people:
         return _ok("nobody is connected or seated")
     lines = []
     online = 0
     for account_id, name in sorted(people.items(), key=lambda p: p[1].casefold()):
-        sessions = len(room.clients.get(account_id, ()))
+        sessions = live.get(account_id, ("", 0))[1]
         online += bool(sessions)
         state = f"online ({sessions} session{'s' if sessions != 1 else ''})" if sessions \
             else "offline"
         flags = " muted" if account_id in room.muted else ""
         where = []
-        for table in room.tables.values():
-            seat = table.seat_of(account_id)
-            if seat is not None:
-                bits = [f"seat {seat.number}", money(seat.stack + seat.pending_chips)]
+        for table in tables:
+            for seat in (s for s in table.seats if s.account == account_id):
+                bits = [f"seat {seat.number}", money(seat.chips)]
                 if seat.sitting_out:
                     bits.append("sitting out")
                 if not seat.connected:
@@ -307,12 +313,13 @@ def _who(ctx: AdminContext, rest: str) -> Result:
 def _tables(ctx: AdminContext, rest: str) -> Result:
     if rest.strip():
         raise _Bad("tables takes no arguments")
-    if not ctx.room.tables:
+    tables = ctx.tables.tables()
+    if not tables:
         return _ok("no tables")
     lines = []
-    for table in ctx.room.tables.values():
-        s = table.summary()
-        live = table.hand is not None and not table.hand.over
+    for table in tables:
+        s = table.summary
+        live = table.hand_live
         lines.append(f"{_show(s.name)}: {_show(s.game)} {_show(s.stakes)}, {s.status}, "
                      f"{s.players}/{s.seats} seated, {s.waiting} waiting, {s.railbirds} watching"
                      + (f", hand #{_show(table.hand_id)} in progress" if live else ""))
@@ -326,9 +333,9 @@ def _set_status(status: str) -> Callable[[AdminContext, str], Result]:
         table = _table(ctx, rest, usage)
         if table.status == status:
             return _ok(f"{_show(table.name)} is already {status}")
-        table.set_status(status)
+        ctx.tables.set_status(table.name, status)
         lines = [f"{_show(table.name)} is now {status}"]
-        if status != "open" and table.hand is not None and not table.hand.over:
+        if status != "open" and table.hand_live:
             lines.append("the hand in progress is played out; no new hand starts")
         if status == "closed" and table.seats:
             lines.append(f"{len(table.seats)} player(s) keep their seats until they leave "
@@ -352,7 +359,7 @@ def _kick(ctx: AdminContext, rest: str) -> Result:
     if _is_self(ctx, account):
         raise _Bad("you cannot kick yourself")   # it would end this session too
     lines = _remove_from_tables(ctx, account, reason)
-    lines += _end_sessions(ctx, account, "An admin removed you from " + ", ".join(t.name for t in seated)
+    lines += _end_sessions(ctx, account, "An admin removed you from " + ", ".join(seated)
                            + (f": {reason}" if reason else ""))
     return _ok(*lines)
 
@@ -458,8 +465,8 @@ def _broadcast(ctx: AdminContext, rest: str) -> Result:
     if not text:
         raise _Bad("nothing to broadcast; usage: broadcast TEXT...")
     ctx.room.broadcast(text)
-    sessions = sum(len(c) for c in ctx.room.clients.values())
-    return _ok(f"broadcast to {len(ctx.room.tables)} table(s) and {sessions} session(s): {text}")
+    sessions = sum(n for _, n in ctx.tables.sessions().values())
+    return _ok(f"broadcast to {len(ctx.tables.table_names())} table(s) and {sessions} session(s): {text}")
 
 
 def _name_of(ctx: AdminContext, account_id: int) -> str:
@@ -700,13 +707,13 @@ def complete(ctx: AdminContext, text: str) -> list[str]:
 def _candidates(ctx: AdminContext, kind: str) -> list[str]:
     room, store = ctx.room, ctx.store
     if kind == "table":
-        return list(room.tables)
+        return ctx.tables.table_names()
     if kind == "command":
         return list(COMMANDS)
     if kind == "shutdown":
         return ["in", "now", "cancel"]
     if kind == "hand":
-        return [t.hand_id for t in room.tables.values() if t.hand_id]
+        return [t.hand_id for t in ctx.tables.tables() if t.hand_id]
     if kind == "banned":
         return [b.fingerprint for b in store.bans()]
     accounts = store.accounts()
@@ -714,7 +721,6 @@ def _candidates(ctx: AdminContext, kind: str) -> list[str]:
         return [a.name for a in accounts if a.id in room.muted]
     names = [a.name for a in accounts]
     if kind == "target":
-        for client_list in room.clients.values():
-            for client in client_list[:1]:
-                names += store.keys(client.account_id)
+        for account_id in ctx.tables.sessions():
+            names += store.keys(account_id)
     return names
