@@ -87,7 +87,7 @@ class AdminContext:
     room_admin: RoomAdmin | None = None
 
     @property
-    def tables(self) -> RoomAdmin:
+    def admin_room(self) -> RoomAdmin:
         return self.room_admin if self.room_admin is not None else LocalRoomAdmin(self.room)
 
 
@@ -130,7 +130,7 @@ def parse_amount(text: str) -> int:
 
 async def _write(ctx: AdminContext, call: Callable[[], T]) -> T:
     """A store write, on the room's writer (its errors are the store's own, shown by execute)."""
-    return await ctx.room.writer.run(call)
+    return await ctx.admin_room.write(call)
 
 
 def _show(value: object, limit: int = NAME_SHOWN) -> str:
@@ -206,11 +206,11 @@ def _player_arg(ctx: AdminContext, rest: str, usage: str) -> Account:
 
 
 def _table(ctx: AdminContext, rest: str, usage: str) -> AdminTable:
-    return ctx.tables.table(_table_name(ctx, rest, usage))
+    return ctx.admin_room.table(_table_name(ctx, rest, usage))
 
 
 def _table_name(ctx: AdminContext, rest: str, usage: str) -> str:
-    tables = {n: n for n in ctx.tables.table_names()}
+    tables = {n: n for n in ctx.admin_room.table_names()}
     raw = rest.strip()
     if not raw:
         raise _Bad(f"which table? usage: {usage}")
@@ -235,13 +235,13 @@ def _is_self(ctx: AdminContext, account: Account) -> bool:
 
 
 def _seated_at(ctx: AdminContext, account_id: int) -> list[str]:
-    return [s.table for s in ctx.tables.seats_of(account_id)]
+    return [s.table for s in ctx.admin_room.seats_of(account_id)]
 
 
 def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) -> list[str]:
     """Kick `account` from every table and wait list; one output line per table."""
     out = []
-    tables = ctx.tables
+    tables = ctx.admin_room
     for table in tables.tables():
         if account.id in table.waiting:
             tables.leave_wait_list(table.name, account.id)
@@ -267,7 +267,7 @@ def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) -> lis
 
 def _end_sessions(ctx: AdminContext, account: Account, why: str) -> list[str]:
     """End every live session of `account`, telling each `why`; the output line, if any."""
-    n = ctx.tables.end_sessions(account.id, why)
+    n = ctx.admin_room.end_sessions(account.id, why)
     return [f"closed {n} session(s) of {_show(account.name)}"] if n else []
 
 
@@ -276,9 +276,9 @@ def _end_sessions(ctx: AdminContext, account: Account, why: str) -> list[str]:
 def _who(ctx: AdminContext, rest: str) -> Result:
     if rest.strip():
         raise _Bad("who takes no arguments")
-    room = ctx.room
-    live = ctx.tables.sessions()
-    tables = ctx.tables.tables()
+    muted = ctx.admin_room.muted()
+    live = ctx.admin_room.sessions()
+    tables = ctx.admin_room.tables()
     people: dict[int, str] = {a: name for a, (name, _) in live.items()}
     for table in tables:
         for seat in table.seats:
@@ -292,7 +292,7 @@ def _who(ctx: AdminContext, rest: str) -> Result:
         online += bool(sessions)
         state = f"online ({sessions} session{'s' if sessions != 1 else ''})" if sessions \
             else "offline"
-        flags = " muted" if account_id in room.muted else ""
+        flags = " muted" if account_id in muted else ""
         where = []
         for table in tables:
             for seat in (s for s in table.seats if s.account == account_id):
@@ -313,7 +313,7 @@ def _who(ctx: AdminContext, rest: str) -> Result:
 def _tables(ctx: AdminContext, rest: str) -> Result:
     if rest.strip():
         raise _Bad("tables takes no arguments")
-    tables = ctx.tables.tables()
+    tables = ctx.admin_room.tables()
     if not tables:
         return _ok("no tables")
     lines = []
@@ -333,7 +333,7 @@ def _set_status(status: str) -> Callable[[AdminContext, str], Result]:
         table = _table(ctx, rest, usage)
         if table.status == status:
             return _ok(f"{_show(table.name)} is already {status}")
-        ctx.tables.set_status(table.name, status)
+        ctx.admin_room.set_status(table.name, status)
         lines = [f"{_show(table.name)} is now {status}"]
         if status != "open" and table.hand_live:
             lines.append("the hand in progress is played out; no new hand starts")
@@ -420,12 +420,12 @@ def _mute(on: bool) -> Callable[[AdminContext, str], Result]:
     async def run(ctx: AdminContext, rest: str) -> Result:
         account = _player_arg(ctx, rest, usage)
         name = _show(account.name)
-        if not await ctx.room.set_muted(account.id, on, ctx.admin):
+        if not await ctx.admin_room.set_muted(account.id, on, ctx.admin):
             return _ok(f"{name} is already {'muted' if on else 'not muted'}")
         if on:
-            ctx.room.page(account.id, "An admin muted you: your chat is not shown")
+            ctx.admin_room.page(account.id, "An admin muted you: your chat is not shown")
         else:
-            ctx.room.page(account.id, "An admin unmuted you: you may chat again")
+            ctx.admin_room.page(account.id, "An admin unmuted you: you may chat again")
         return _ok(f"{name} is {'muted' if on else 'unmuted'}")
 
     return run
@@ -452,7 +452,7 @@ def _adjust(kind: str) -> Callable[[AdminContext, str], Result]:
         balance = ctx.store.balance(account.id)
         verb = "credited" if kind == "credit" else "debited"
         to = "to" if kind == "credit" else "from"
-        ctx.room.page(account.id, f"An admin {verb} {money(cents)} {to} your account: {reason}")
+        ctx.admin_room.page(account.id, f"An admin {verb} {money(cents)} {to} your account: {reason}")
         return _ok(f"{verb} {money(cents)} {to} {_show(account.name)}: {reason}",
                    f"balance now {money(balance)} (ledger #{entry.seq}, by "
                    f"{_show(ctx.admin, 60)})")
@@ -464,9 +464,9 @@ def _broadcast(ctx: AdminContext, rest: str) -> Result:
     text = clean_text(rest, REASON_MAX)
     if not text:
         raise _Bad("nothing to broadcast; usage: broadcast TEXT...")
-    ctx.room.broadcast(text)
-    sessions = sum(n for _, n in ctx.tables.sessions().values())
-    return _ok(f"broadcast to {len(ctx.tables.table_names())} table(s) and {sessions} session(s): {text}")
+    ctx.admin_room.broadcast(text)
+    sessions = sum(n for _, n in ctx.admin_room.sessions().values())
+    return _ok(f"broadcast to {len(ctx.admin_room.table_names())} table(s) and {sessions} session(s): {text}")
 
 
 def _name_of(ctx: AdminContext, account_id: int) -> str:
@@ -555,17 +555,17 @@ def _shutdown(ctx: AdminContext, rest: str) -> Result:
         ctx.shutdown()
         return _ok("shutting down")
     if what == "cancel" and len(words) == 1:
-        if not ctx.room.cancel_shutdown():
+        if not ctx.admin_room.cancel_shutdown():
             raise _Bad("no shutdown is under way")
         return _ok("shutdown cancelled: the room stays open")
     m = _COUNTDOWN_RE.fullmatch(words[1].lower()) if what == "in" and len(words) == 2 else None
     if m is None:
-        pending = ctx.room.closing_at is not None
+        pending = ctx.admin_room.shutting_down()
         raise _Bad(("a shutdown is under way; " if pending else "") + "usage: " + _SHUTDOWN_USAGE)
     seconds = int(m.group(1)) * (1 if m.group(2) == "s" else 60)
     if not 0 < seconds <= SHUTDOWN_MAX_SECONDS:
         raise _Bad("the countdown is between 1 second and 24 hours")
-    ctx.room.shutdown_in(seconds, ctx.shutdown)
+    ctx.admin_room.shutdown_in(seconds, ctx.shutdown)
     return _ok(f"the room closes in {span(seconds)}: everyone is warned; then no new hand starts "
                "and the server stops once the hands in progress are settled (shutdown cancel "
                "calls it off)")
@@ -705,22 +705,22 @@ def complete(ctx: AdminContext, text: str) -> list[str]:
 
 
 def _candidates(ctx: AdminContext, kind: str) -> list[str]:
-    room, store = ctx.room, ctx.store
+    store = ctx.store
     if kind == "table":
-        return ctx.tables.table_names()
+        return ctx.admin_room.table_names()
     if kind == "command":
         return list(COMMANDS)
     if kind == "shutdown":
         return ["in", "now", "cancel"]
     if kind == "hand":
-        return [t.hand_id for t in ctx.tables.tables() if t.hand_id]
+        return [t.hand_id for t in ctx.admin_room.tables() if t.hand_id]
     if kind == "banned":
         return [b.fingerprint for b in store.bans()]
     accounts = store.accounts()
     if kind == "muted":
-        return [a.name for a in accounts if a.id in room.muted]
+        return [a.name for a in accounts if a.id in ctx.admin_room.muted()]
     names = [a.name for a in accounts]
     if kind == "target":
-        for account_id in ctx.tables.sessions():
+        for account_id in ctx.admin_room.sessions():
             names += store.keys(account_id)
     return names

@@ -8,7 +8,7 @@ process (`LocalRoomAdmin`) or one across the bus: nothing it returns is a live o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from cardroom.room import api
 
@@ -55,6 +55,15 @@ class RoomAdmin(Protocol):
     def set_status(self, table: str, status: str) -> None: ...
     def end_sessions(self, account: int, why: str) -> int:
         """End every live session of the account, telling each why; how many there were."""
+    def muted(self) -> frozenset[int]: ...
+    async def set_muted(self, account: int, on: bool, admin: str) -> bool: ...
+    def page(self, account: int, text: str) -> None: ...
+    def broadcast(self, text: str) -> None: ...
+    def shutting_down(self) -> bool: ...
+    def shutdown_in(self, seconds: float, stop: Callable[[], None]) -> None: ...
+    def cancel_shutdown(self) -> bool: ...
+    async def write(self, call: Callable[[], Any]) -> Any:
+        """Run a store write through the room's writer (off the loop); its result."""
 
 
 def _seat(table: Table, s) -> AdminSeat:
@@ -105,3 +114,27 @@ class LocalRoomAdmin:
         for client in clients:
             client.end(why)
         return len(clients)
+
+    def muted(self) -> frozenset[int]:
+        return frozenset(self.room.muted)
+
+    async def set_muted(self, account: int, on: bool, admin: str) -> bool:
+        return await self.room.set_muted(account, on, admin)
+
+    def page(self, account: int, text: str) -> None:
+        self.room.page(account, text)
+
+    def broadcast(self, text: str) -> None:
+        self.room.broadcast(text)
+
+    def shutting_down(self) -> bool:
+        return self.room.closing_at is not None
+
+    def shutdown_in(self, seconds: float, stop: Callable[[], None]) -> None:
+        self.room.shutdown_in(seconds, stop)
+
+    def cancel_shutdown(self) -> bool:
+        return self.room.cancel_shutdown()
+
+    async def write(self, call: Callable[[], Any]) -> Any:
+        return await self.room.writer.run(call)
