@@ -76,14 +76,16 @@ class TableHostRole:
                 self.store.cash_out(h.account_id, table, h.chips_cents)
         return held
 
-    def _take_over(self, table: str) -> None:
-        """A table just claimed: its chips go back to their owners and each owner is seated
-        again at his seat with the same chips (money-neutral; the ledger shows both moves), marked
-        disconnected until his session finds the seat through the bus. A stack the table's limits
-        no longer allow stays in the owner's balance."""
-        names = {a.id: a.name for a in self.store.accounts()}
+    async def _take_over(self, table: str) -> None:
+        """A table just claimed: its chips go back to their owners (on the writer thread) and each
+        owner is seated again (on the loop, where the table lives) at his seat with the same chips:
+        money-neutral, the ledger shows both moves. He is marked disconnected until his session
+        finds the seat through the bus. A stack the table's limits no longer allow stays in the
+        owner's balance."""
+        held = await self._off(self._cash_out_all, table)
+        names = {a.id: a.name for a in await self._off(self.store.accounts)}
         t = self.room.tables[table]
-        for h in self._cash_out_all(table):
+        for h in held:
             if not h.chips_cents or h.account_id not in names:
                 continue
             try:
@@ -92,7 +94,8 @@ class TableHostRole:
                 t.set_connected(h.account_id, False)
             except Exception as e:  # noqa: BLE001 - the chips are safe in the balance
                 log.warning("table %s: could not seat account %d again: %s", table, h.account_id, e)
-                if t.seat_of(h.account_id) is not None and not t.seat_of(h.account_id).table_chips:
+                seat = t.seat_of(h.account_id)
+                if seat is not None and not seat.table_chips:
                     t.leave(h.account_id)
 
     async def claim_free(self) -> None:
@@ -110,7 +113,7 @@ class TableHostRole:
                     log.warning("voided %d hand(s) of a stopped host: %s", len(voided), ", ".join(voided))
             if name not in self.room.tables:
                 self.room.add_table(self._settings[name])
-            await self._off(self._take_over, name)
+            await self._take_over(name)
             self.held.add(name)
             self.renewed_at = max(self.renewed_at, sent)
             log.info("%s holds table %s (token %d)", self.owner, name, token)
