@@ -117,3 +117,38 @@ async def test_host_killed_and_restarted_seats_players_again(tmp_path, pg_cluste
         except subprocess.TimeoutExpired:
             host.kill()
         store.close()
+
+
+def test_two_gateways_listen_on_one_port_with_one_key(tmp_path, pg_cluster, nats_server):
+    from tests.pgcluster import free_port
+
+    url = pg_cluster.new_database()
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG)
+    port = free_port()
+    procs, outs = [], []
+    try:
+        for n in (1, 2):
+            out = tmp_path / f"gw{n}.txt"
+            with out.open("w") as f:
+                procs.append(subprocess.Popen(
+                    [sys.executable, "-m", "cardroom", "serve", "--role", "gateway", "--config", str(config),
+                     "--store", url, "--nats", nats_server.url, "--port", str(port), "--host-key",
+                     str(tmp_path / "host_key"), "--data-dir", str(tmp_path / f"gw{n}"), "--headless"],
+                    env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=f, stderr=subprocess.STDOUT))
+            outs.append(out)
+            end = time.monotonic() + 30
+            while "players connect with" not in out.read_text():
+                assert procs[-1].poll() is None and time.monotonic() < end, out.read_text()
+                time.sleep(0.05)
+        prints = [line for out in outs for line in out.read_text().splitlines() if "fingerprint" in line]
+        assert len(prints) == 2 and prints[0] == prints[1]      # one host key for both
+        assert all(p.poll() is None for p in procs)             # the second bind did not fail
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
