@@ -268,6 +268,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--store", default=None, metavar="URL",
                    help="a postgresql:// database instead of the SQLite file in the data folder "
                         "(default: from the config, [server] store)")
+    p.add_argument("--role", default="single", choices=["single", "tables", "gateway"],
+                   help="single: the whole room in one process (default); tables: a table host; "
+                        "gateway: SSH sessions only (both need --store postgresql://... and NATS)")
+    p.add_argument("--nats", default=None, metavar="URL", help="NATS server (default nats://127.0.0.1:4222)")
+    p.add_argument("--tables", default=None, help="table host: the tables to deal, comma separated (default all)")
+    p.add_argument("--host-id", default=None, help="table host: its lease owner id (default hostname-pid-random)")
+    p.add_argument("--host-key", default=None, metavar="PATH",
+                   help="gateway: the SSH host key shared by the gateways (default: the data dir's)")
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("backup", help="copy the room's database, consistent even while the room runs")

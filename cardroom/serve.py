@@ -339,6 +339,13 @@ def main(args) -> int:
                   file=sys.stderr)
             return 2
         config = replace(config, server=replace(config.server, store=args.store))
+    role = getattr(args, "role", "single")
+    if role != "single":
+        from cardroom.roles.run import refusal
+        why = refusal(config, args)
+        if why:
+            print(f"cardroom serve: {why}", file=sys.stderr)
+            return 2
     data_dir = Path(args.data_dir) if args.data_dir else Path(config.server.data_dir)
     os.umask(0o077)   # every file the server makes (the log and its rotations too) is its owner's
     data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -358,6 +365,9 @@ def main(args) -> int:
     if headless and not args.log_stderr:
         print(f"cardroom serve: logging to {log_path}", file=sys.__stdout__, flush=True)
     try:
+        if role != "single":
+            from cardroom.roles.run import run
+            return asyncio.run(run(config, args, data_dir))
         return asyncio.run(serve(config, host=args.host, port=args.port, data_dir=data_dir,
                                  headless=headless))
     except KeyboardInterrupt:

@@ -14,7 +14,7 @@ LAYER_OF = {
     "engine": "engine", "room": "room", "store": "store", "tui": "tui", "ssh": "ssh", "admin": "admin",
     "bus": "bus",
     "textual_adapter": "adapter", "config": "config", "datadir": "datadir", "demo": "demo",
-    "serve": "serve", "cli": "cli", "__main__": "main", "__init__": "package",
+    "serve": "serve", "roles": "serve", "cli": "cli", "__main__": "main", "__init__": "package",
 }
 # Which cardroom layers each layer may import (its own included), and which outside modules it must not.
 ALLOWED = {

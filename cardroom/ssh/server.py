@@ -383,6 +383,7 @@ async def start_server(
     extras: Extras | None = None,
     textual_speedups: bool = True,
     shared_screens: bool = True,
+    reuse_port: bool = False,
 ) -> CardroomSSHServer:
     """Listen on host:port; each PTY session runs `app_factory(SessionInfo)` over SSH; `extras`
     opens the read-only hand histories and admins' exec commands (ssh/extras.py). Textual's fixes
@@ -399,6 +400,9 @@ async def start_server(
         host,
         port,
         server_host_keys=[os.fspath(host_key_path)],
+        # Gateways of one room on one machine share the port (SO_REUSEPORT): the kernel spreads
+        # the connections over them.
+        reuse_port=reuse_port or None,
         # Pitfall 4: asyncssh's defaults suit a shell, not a TUI.
         line_editor=False,
         encoding="utf-8",

@@ -1,0 +1,135 @@
+"""`cardroom serve --role gateway`: the SSH server and the Textual sessions of a room spread over
+processes, holding no table state: each session's client is a RemoteClient (cardroom.bus.client).
+
+Several gateways on one machine listen on one port (SO_REUSEPORT) with one host key. One live
+session per account across all of them: a login publishes a claim (CLAIM) and every gateway
+ends its own older session of that account, as one process does for a second login. Each
+gateway publishes a heartbeat (HEARTBEAT).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import socket
+
+from cardroom.bus.client import Gateway
+from cardroom.bus.connection import connect
+from cardroom.room.api import RoomError
+from cardroom.room.text import clean_name
+from cardroom.store import open_store
+
+log = logging.getLogger("cardroom.roles.gateway")
+
+CLAIM = "cr.session.claim"
+HEARTBEAT = "cr.gateway.hb"
+HEARTBEAT_EVERY = 1.0
+TAKEN_OVER = "You logged in from somewhere else: this session is closed"
+
+
+class GatewayRole:
+    def __init__(self, config, url: str, nats: str) -> None:
+        from cardroom.serve import room_settings
+
+        self.id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.config = config
+        self.nats = nats
+        self.store = open_store(url)
+        self._settings = room_settings(config)
+        self.gateway: Gateway | None = None
+        self.nc = None
+        self.server = None
+        self.stop = asyncio.Event()
+        self._tasks: list[asyncio.Task] = []
+        self._claims: dict[object, str] = {}     # client -> its claim's id
+
+    async def start(self, host: str, port: int, key_path) -> None:
+        from cardroom.serve import make_authorize, make_guest, make_name_refused
+        from cardroom.ssh import Limits, start_server
+        from cardroom.ssh.extras import Extras
+
+        async def reconnected():
+            if self.gateway is not None:
+                await self.gateway.reconnected()
+
+        self.nc = await connect(self.nats, name=f"cardroom-gateway-{self.id}", reconnected=reconnected)
+        self.gateway = Gateway(self.nc, self.store, tables=[t.name for t in self.config.tables],
+                               settings=self._settings)
+        await self.gateway.start()
+        await self.nc.subscribe(CLAIM, cb=self._on_claim)
+        s = self.config.server
+        limits = Limits(max_connections=s.max_connections, max_per_ip=s.max_per_ip,
+                        login_timeout=s.login_timeout)
+        room = self.gateway.room     # accounts and keys only: no table is dealt here
+        self.server = await start_server(
+            host, port, key_path, self._app_factory(), limits=limits,
+            authorize=make_authorize(room, self.store), name_refused=make_name_refused(self.store),
+            guest=make_guest(self.store) if s.guest_passwords else None,
+            extras=Extras(self.store, lambda _fp: None, frozenset()),
+            textual_speedups=s.textual_speedups, shared_screens=s.shared_screens, reuse_port=True)
+        self._tasks.append(asyncio.create_task(self._heartbeat()))
+
+    def _app_factory(self):
+        from cardroom.tui.app import build_app
+        from cardroom.tui.options import UIOptions
+
+        async def factory(info):
+            from cardroom.ssh import SessionRefused
+
+            try:
+                client = await self.gateway.login(clean_name(info.username), info.key_fingerprint)
+            except RoomError as e:
+                raise SessionRefused(str(e)) from None
+            claim = secrets.token_hex(6)
+            self._claims[client] = claim
+            await self.nc.publish(CLAIM, json.dumps({"a": client.account_id, "c": claim}).encode())
+            if info.end is not None:
+                client.on_end(info.end)
+            if info.hosting is not None:
+                info.hosting.on_ended(lambda: self._closed(client))
+            return build_app(client, options=UIOptions(ascii=not info.utf8), hosting=info.hosting)
+
+        return factory
+
+    def _closed(self, client) -> None:
+        self._claims.pop(client, None)
+        client.close()
+
+    async def _on_claim(self, msg) -> None:
+        """Another login of an account (here or on another gateway): its older sessions end."""
+        try:
+            d = json.loads(msg.data)
+            account, claim = int(d["a"]), str(d["c"])
+        except (ValueError, KeyError, TypeError):
+            return
+        for client, mine in list(self._claims.items()):
+            if client.account_id == account and mine != claim and not client.closed:
+                self._claims.pop(client, None)
+                client.session.taken_over = True
+                client.session.end(TAKEN_OVER)
+
+    async def _heartbeat(self) -> None:
+        while not self.stop.is_set():
+            try:
+                await self.nc.publish(HEARTBEAT, json.dumps(
+                    {"gateway": self.id, "sessions": len(self._claims)}).encode())
+            except Exception as e:  # noqa: BLE001 - NATS away: it reconnects by itself
+                log.debug("heartbeat: %s", e)
+            try:
+                await asyncio.wait_for(self.stop.wait(), HEARTBEAT_EVERY)
+            except TimeoutError:
+                pass
+
+    async def shutdown(self) -> None:
+        self.stop.set()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.server is not None:
+            await self.server.close()
+        if self.gateway is not None:
+            await self.gateway.close()
+        if self.nc is not None:
+            await self.nc.close()
+        self.store.close()

@@ -1,0 +1,59 @@
+"""Running a role until SIGTERM/SIGINT: what `cardroom serve --role tables|gateway` calls."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+from cardroom.datadir import HOST_KEY
+
+DEFAULT_NATS = "nats://127.0.0.1:4222"
+
+
+def _until_signal(stop: asyncio.Event) -> None:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+
+
+def refusal(config, args) -> str | None:
+    """Why this role cannot run with this config (said before anything starts), or None."""
+    if not config.server.store:
+        return (f"--role {args.role} needs a PostgreSQL store (--store postgresql://... or [server]"
+                " store in config.toml): a SQLite file belongs to one process")
+    return None
+
+
+async def run(config, args, data_dir: Path) -> int:
+    nats = args.nats or DEFAULT_NATS
+    if args.role == "tables":
+        from cardroom.roles.tablehost import TableHostRole
+
+        tables = [t for t in (args.tables or "").split(",") if t] or None
+        role = TableHostRole(config, config.server.store, nats, tables=tables, owner=args.host_id)
+        await role.start()
+        print(f"cardroom table host {role.owner}: tables {', '.join(sorted(role.held)) or '(none yet)'}"
+              f" over {nats}", file=sys.__stdout__, flush=True)
+    else:
+        from cardroom.roles.gateway import GatewayRole
+        from cardroom.ssh import ensure_host_key
+
+        key_path = Path(args.host_key) if args.host_key else data_dir / HOST_KEY
+        key_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fingerprint = ensure_host_key(key_path)
+        role = GatewayRole(config, config.server.store, nats)
+        host = args.host or config.server.host
+        port = args.port if args.port is not None else config.server.port
+        await role.start(host, port, key_path)
+        print(f"cardroom gateway {role.id} on {host}:{port} over {nats}\n"
+              f"host key fingerprint: {fingerprint}\n"
+              f"players connect with: ssh -p {port} NAME@{host}", file=sys.__stdout__, flush=True)
+    _until_signal(role.stop)
+    await role.stop.wait()
+    await role.shutdown()
+    return 0

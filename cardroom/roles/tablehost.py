@@ -1,0 +1,203 @@
+"""`cardroom serve --role tables`: a table host. It deals the tables it holds leases on
+(`cardroom.store.leases`) and serves them over NATS (`cardroom.bus.host.TableHost`).
+
+The lease loop renews every RENEW_EVERY seconds with a TTL of TTL seconds; a table whose last
+successful renewal is older than TTL - MARGIN (measured from when it was sent, on the monotonic
+clock) is fenced at once: its table stops dealing here (self-fence), and the store's own fence
+refuses any write the host might still try. The host publishes a heartbeat (HEARTBEAT, its id and
+tables) so gateways can tell a silent host from a quiet table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+
+from cardroom.bus.connection import connect
+from cardroom.bus.host import TableHost
+from cardroom.room.clock import LoopClock
+from cardroom.room.room import Room
+from cardroom.room.writer import StoreWriter
+from cardroom.store.audit import require_balanced
+from cardroom.store.leases import Leases
+from cardroom.store.postgres import PostgresStore
+
+log = logging.getLogger("cardroom.roles.tables")
+
+TTL, MARGIN, RENEW_EVERY = 10.0, 3.0, 3.0
+HEARTBEAT = "cr.host.hb"
+HEARTBEAT_EVERY = 1.0
+
+
+def host_id() -> str:
+    """Unique per process (leases.py: two processes under one id could not be fenced apart)."""
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class TableHostRole:
+    def __init__(self, config, url: str, nats: str, *, tables=None, owner: str | None = None) -> None:
+        from cardroom.serve import room_settings, table_settings, warm_evaluators
+
+        self.owner = owner or host_id()
+        self.nats = nats
+        wanted = set(tables) if tables else None
+        self.configs = [t for t in config.tables if wanted is None or t.name in wanted]
+        unknown = (wanted or set()) - {t.name for t in self.configs}
+        if unknown:
+            raise ValueError(f"no table called {', '.join(sorted(unknown))} in the config")
+        warm_evaluators(config)
+        self.store = PostgresStore(url, lease_owner=self.owner)
+        require_balanced(self.store)
+        self.leases = Leases(self.store)
+        self.writer = StoreWriter()
+        self.room = Room([], self.store, LoopClock(), settings=room_settings(config), writer=self.writer)
+        self._settings = {t.name: table_settings(config, t) for t in self.configs}
+        self.held: set[str] = set()
+        self.renewed_at = 0.0          # monotonic time the last successful renewal was sent
+        self.nc = None
+        self.host: TableHost | None = None
+        self.stop = asyncio.Event()
+        self._tasks: list[asyncio.Task] = []
+
+    async def _off(self, call, *args):
+        return await self.writer.run(lambda: call(*args))
+
+    # ------------------------------------------------------------------ leases
+    def _cash_out_all(self, table: str) -> list:
+        """Every chip on `table` back to its owner's balance; the holdings that were there."""
+        held = self.store.table_holdings(table)
+        for h in held:
+            if h.chips_cents:
+                self.store.cash_out(h.account_id, table, h.chips_cents)
+        return held
+
+    async def _take_over(self, table: str) -> None:
+        """A table just claimed: its chips go back to their owners (on the writer thread) and each
+        owner is seated again (on the loop, where the table lives) at his seat with the same chips:
+        money-neutral, the ledger shows both moves. He is marked disconnected until his session
+        finds the seat through the bus. A stack the table's limits no longer allow stays in the
+        owner's balance."""
+        held = await self._off(self._cash_out_all, table)
+        names = {a.id: a.name for a in await self._off(self.store.accounts)}
+        t = self.room.tables[table]
+        for h in held:
+            if not h.chips_cents or h.account_id not in names:
+                continue
+            try:
+                t.sit(h.account_id, names[h.account_id], h.seat)
+                t.buy_in(h.account_id, h.chips_cents)
+                t.set_connected(h.account_id, False)
+            except Exception as e:  # noqa: BLE001 - the chips are safe in the balance
+                log.warning("table %s: could not seat account %d again: %s", table, h.account_id, e)
+                seat = t.seat_of(h.account_id)
+                if seat is not None and not seat.table_chips:
+                    t.leave(h.account_id)
+
+    async def claim_free(self) -> None:
+        for name in self._settings:
+            if name in self.held:
+                continue
+            sent = time.monotonic()
+            token = await self._off(self.leases.claim, self.owner, name, TTL)
+            if token is None:
+                continue
+            if not self.held:
+                # The first claim of this process: hands no live host is dealing are void.
+                voided = await self._off(self._void_mine)
+                if voided:
+                    log.warning("voided %d hand(s) of a stopped host: %s", len(voided), ", ".join(voided))
+            if name not in self.room.tables:
+                self.room.add_table(self._settings[name])
+            await self._take_over(name)
+            self.held.add(name)
+            self.renewed_at = max(self.renewed_at, sent)
+            log.info("%s holds table %s (token %d)", self.owner, name, token)
+            await self._restart_host()
+
+    def _void_mine(self) -> list[str]:
+        try:
+            return self.store.void_unfinished_hands()
+        except Exception as e:  # noqa: BLE001 - a hand of a table another host holds is fenced
+            log.warning("voiding unfinished hands: %s", e)
+            return []
+
+    async def _restart_host(self) -> None:
+        if self.host is not None:
+            await self.host.stop()
+        live = [n for n in self.held if n in self.room.tables]
+        self.host = TableHost(self.room, self.nc, tables=live)
+        await self.host.start()
+
+    def fence(self, tables) -> None:
+        """Stop acting for `tables` at once (the lease is, or may be, another host's now)."""
+        for name in tables:
+            log.error("%s lost table %s: it stops dealing here", self.owner, name)
+            self.room.tables.pop(name).stop()   # a new tenure deals on a fresh table
+            self.held.discard(name)
+
+    async def lease_loop(self) -> None:
+        while not self.stop.is_set():
+            if self.held and time.monotonic() - self.renewed_at > TTL - MARGIN:
+                self.fence(set(self.held))
+                await self._restart_host()
+            sent = time.monotonic()
+            try:
+                mine = await asyncio.wait_for(self._off(self.leases.renew, self.owner, TTL), MARGIN)
+                self.renewed_at = sent
+                lost = self.held - mine
+                if lost:
+                    self.fence(lost)
+                    await self._restart_host()
+                await self.claim_free()
+            except Exception as e:  # noqa: BLE001 - the database away: the margin decides
+                log.warning("lease renewal failed: %s", e)
+            try:
+                await asyncio.wait_for(self.stop.wait(), RENEW_EVERY)
+            except TimeoutError:
+                pass
+
+    async def heartbeat_loop(self) -> None:
+        while not self.stop.is_set():
+            try:
+                await self.nc.publish(HEARTBEAT, json.dumps(
+                    {"host": self.owner, "tables": sorted(self.held)}).encode())
+            except Exception as e:  # noqa: BLE001 - NATS away: it reconnects by itself
+                log.debug("heartbeat: %s", e)
+            try:
+                await asyncio.wait_for(self.stop.wait(), HEARTBEAT_EVERY)
+            except TimeoutError:
+                pass
+
+    # ------------------------------------------------------------------ life
+    async def start(self) -> None:
+        async def reconnected():
+            if self.host is not None:
+                await self.host.reconnected()
+
+        self.nc = await connect(self.nats, name=f"cardroom-tables-{self.owner}", reconnected=reconnected)
+        await self.claim_free()
+        if self.host is None:
+            await self._restart_host()
+        self._tasks = [asyncio.create_task(self.lease_loop()),
+                       asyncio.create_task(self.heartbeat_loop())]
+
+    async def shutdown(self) -> None:
+        self.stop.set()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self.host is not None:
+            await self.host.stop()
+        self.room.stop_tables()
+        # Stepping down: unfinished hands void (stacks back), chips back to the accounts, then
+        # the leases free for anyone at once.
+        await self._off(self._void_mine)
+        for name in sorted(self.held):
+            await self._off(self._cash_out_all, name)
+            await self._off(self.leases.release, self.owner, name)
+        await self.nc.close()
+        self.writer.close()
+        self.store.close()

@@ -1,0 +1,154 @@
+"""`cardroom serve --role tables` as a real process on a real PostgreSQL and nats-server: players
+reach its tables through a Gateway, and a host killed with SIGKILL leaves no chip lost -- the
+restarted host voids what was unfinished and seats everyone again with the same chips.
+
+(The gateway role's SSH sessions are not played here: the TUI still calls the client
+synchronously, so a RemoteClient cannot drive it yet.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardroom.bus.client import Gateway
+from cardroom.bus.connection import connect
+from cardroom.store.audit import check_store
+from cardroom.store.leases import Leases
+from cardroom.store.postgres import PostgresStore
+from tests.bus.conftest import until
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLE = "Planet Hold'em $2/$4"
+CONFIG = f'''
+[server]
+host = "127.0.0.1"
+port = 2222
+
+[room]
+starting_money = "1000.00"
+
+[[tables]]
+name = "{TABLE}"
+game = "holdem"
+structure = "fixed"
+stakes = ["2", "4"]
+seats = 10
+'''
+
+
+def start_host(config: Path, url: str, nats: str, data: Path) -> subprocess.Popen:
+    """A table host process; its output goes to a file (a pipe nobody reads would fill and stop it)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    data.mkdir(parents=True, exist_ok=True)
+    out = data / "out.txt"
+    with out.open("w") as f:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cardroom", "serve", "--role", "tables", "--config", str(config),
+             "--store", url, "--nats", nats, "--data-dir", str(data), "--log-stderr"],
+            env=env, stdout=f, stderr=subprocess.STDOUT)
+    end = time.monotonic() + 30
+    while time.monotonic() < end and proc.poll() is None:
+        if "cardroom table host" in out.read_text():
+            return proc
+        time.sleep(0.05)
+    proc.kill()
+    pytest.fail(f"the table host did not start: {out.read_text()}")
+
+
+def test_sqlite_is_refused(tmp_path):
+    (tmp_path / "config.toml").write_text(CONFIG)
+    done = subprocess.run([sys.executable, "-m", "cardroom", "serve", "--role", "tables", "--config",
+                           str(tmp_path / "config.toml"), "--data-dir", str(tmp_path / "d")],
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "needs a PostgreSQL store" in done.stderr
+
+
+async def test_host_killed_and_restarted_seats_players_again(tmp_path, pg_cluster, nats_server):
+    url = pg_cluster.new_database()
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG)
+    host = start_host(config, url, nats_server.url, tmp_path / "host")
+    store = PostgresStore(url)
+    nc = await connect(nats_server.url, name="test-gateway")
+    gateway = Gateway(nc, store, tables=[TABLE])
+    await gateway.start()
+    try:
+        alice = await gateway.login("alice")
+        bob = await gateway.login("bob")
+        for client, seat in ((alice, 1), (bob, 2)):
+            await client.watch(TABLE)
+            assert await client.join(TABLE, seat) == seat
+            await client.buy_in(TABLE, 10000)
+        await until(lambda: TABLE in alice.my_tables() and TABLE in bob.my_tables(), what="seated")
+        await until(lambda: {h.account_id for h in store.table_holdings(TABLE)}
+                    == {alice.account_id, bob.account_id}, what="both buy-ins recorded")
+        total = 2 * 100000       # both starting sums: on the table, in a hand's escrow, or kept
+        await asyncio.sleep(1.5)  # the hand's countdown: it deals, and the kill cuts it off
+
+        leases = Leases(store)
+        first = leases.owners()[TABLE]
+        host.send_signal(signal.SIGKILL)       # mid-hand or between hands: no chip may be lost
+        host.wait()
+        host = start_host(config, url, nats_server.url, tmp_path / "host2")
+        await until(lambda: leases.owners()[TABLE].token > first.token, deadline=30,
+                    what="the new host claims the table once the dead one's lease expired")
+        await until(lambda: len([h for h in store.table_holdings(TABLE) if h.chips_cents]) == 2,
+                    deadline=10, what="both seated again by the new host")
+        seats = {h.account_id: h.seat for h in store.table_holdings(TABLE)}
+        assert seats == {alice.account_id: 1, bob.account_id: 2}
+        chips = sum(h.chips_cents for h in store.table_holdings(TABLE))
+        assert store.balance(alice.account_id) + store.balance(bob.account_id) + chips == total
+        assert check_store(store) == []
+    finally:
+        await gateway.close()
+        await nc.close()
+        host.terminate()
+        try:
+            host.wait(15)
+        except subprocess.TimeoutExpired:
+            host.kill()
+        store.close()
+
+
+def test_two_gateways_listen_on_one_port_with_one_key(tmp_path, pg_cluster, nats_server):
+    from tests.pgcluster import free_port
+
+    url = pg_cluster.new_database()
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG)
+    port = free_port()
+    procs, outs = [], []
+    try:
+        for n in (1, 2):
+            out = tmp_path / f"gw{n}.txt"
+            with out.open("w") as f:
+                procs.append(subprocess.Popen(
+                    [sys.executable, "-m", "cardroom", "serve", "--role", "gateway", "--config", str(config),
+                     "--store", url, "--nats", nats_server.url, "--port", str(port), "--host-key",
+                     str(tmp_path / "host_key"), "--data-dir", str(tmp_path / f"gw{n}"), "--headless"],
+                    env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=f, stderr=subprocess.STDOUT))
+            outs.append(out)
+            end = time.monotonic() + 30
+            while "players connect with" not in out.read_text():
+                assert procs[-1].poll() is None and time.monotonic() < end, out.read_text()
+                time.sleep(0.05)
+        prints = [line for out in outs for line in out.read_text().splitlines() if "fingerprint" in line]
+        assert len(prints) == 2 and prints[0] == prints[1]      # one host key for both
+        assert all(p.poll() is None for p in procs)             # the second bind did not fail
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(15)
+            except subprocess.TimeoutExpired:
+                p.kill()
