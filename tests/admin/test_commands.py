@@ -298,7 +298,7 @@ def test_unban_by_fingerprint_and_by_name(admin):
 def test_a_mute_outlives_a_restart_of_the_room(admin):
     """Kept in the store like a ban: a new Room over the same database still refuses the chat."""
     from cardroom.room.room import Room
-    from tests.room.conftest import table_settings
+    from tests.rooms import table_settings
 
     alice, _ = admin.players()
     assert admin.run("mute alice").ok
@@ -639,7 +639,7 @@ class ThreadedRoom:
         from cardroom.room.room import Room
         from cardroom.room.writer import StoreWriter
         from cardroom.store.sqlite import SqliteStore
-        from tests.room.conftest import table_settings
+        from tests.rooms import table_settings
 
         self.store, self.writer = SqliteStore(tmp_path / "r.sqlite3"), StoreWriter()
         self.room = Room([table_settings("T")], self.store, LoopClock(), rng=random.Random(1),
