@@ -8,6 +8,7 @@ import pytest
 from ssh_helpers import FakeTransport, InputApp, Running, StandInApp, wait_for
 from textual.widgets import Input
 
+from cardroom import textual_adapter
 from cardroom.ssh.driver import EXIT_SEQUENCE, _PasteGuard, downgrade_sgr
 from cardroom.ssh.terminal import ColorDepth
 
@@ -301,15 +302,14 @@ async def test_a_key_reaches_the_app_in_the_loop_turn_it_arrives():
 
     limits = Limits()
     session, app, r = await _session_running_an_app(limits)
-    queue = app._message_queue
-    before = queue.qsize()
+    before = textual_adapter.message_backlog(app)
     session.data_received("a", None)
-    assert queue.qsize() == before + 1          # posted to the app within the call
+    assert textual_adapter.message_backlog(app) == before + 1          # posted to the app within the call
     await wait_for(lambda: app.keys == ["a"])
     flood = "x" * (limits.input_slice * 4)
     session.data_received(flood, None)
     # one helping now (slices until the turn's events are used up), the rest later
-    assert app._message_queue.qsize() <= before + max(limits.input_slice, limits.input_events_per_turn) < len(flood)
+    assert textual_adapter.message_backlog(app) <= before + max(limits.input_slice, limits.input_events_per_turn) < len(flood)
     await wait_for(lambda: len(app.keys) == 1 + len(flood))
     await r.stop()
 
@@ -320,14 +320,13 @@ async def test_a_key_is_taken_by_the_app_before_the_work_queued_ahead_of_it(text
     from cardroom.ssh.limits import Limits
 
     session, app, r = await _session_running_an_app(Limits())
-    queue = app._message_queue
-    before = queue.qsize()
+    before = textual_adapter.message_backlog(app)
     loop = asyncio.get_running_loop()
     seen: list[int] = []
     for _ in range(20):                         # other sessions' work, queued first
-        loop.call_soon(lambda: seen.append(queue.qsize()))
+        loop.call_soon(lambda: seen.append(textual_adapter.message_backlog(app)))
     session.data_received("b", None)
-    assert queue.qsize() == before + 1
+    assert textual_adapter.message_backlog(app) == before + 1
     await wait_for(lambda: len(seen) == 20)
     assert seen[0] == before                    # the app had taken the key before any of it ran
     await wait_for(lambda: app.keys == ["b"])
