@@ -375,6 +375,6 @@ async def test_closed_railbirds_leave_no_app_and_no_group_behind(table_world):
     assert w.mirrors.groups == {} and w.mirrors.following == 0
     w.sessions.clear()
     del birds, b
-    await asyncio.sleep(0.1)
-    gc.collect()
+    await wait_for(lambda: (gc.collect(), all(r() is None for r in refs))[1],
+                   what="the stopped railbirds' apps to be collected")
     assert [r for r in refs if r() is not None] == []
