@@ -48,3 +48,18 @@ async def wait_for(predicate: Callable[[], object], timeout: float = 5.0, what: 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout}s waiting for {what}")
         await asyncio.sleep(interval)
+
+
+async def wait_until_still(measure: Callable[[], object], still: float = 0.1, timeout: float = 5.0,
+                           what: str = "output to settle") -> None:
+    """Wait until `measure()` has not changed for `still` seconds (a screen done painting, say):
+    a condition on what was written, not a guess at how long writing takes."""
+    deadline = time.monotonic() + timeout
+    last, since = measure(), time.monotonic()
+    while time.monotonic() - since < still:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        await asyncio.sleep(0.01)
+        now = measure()
+        if now != last:
+            last, since = now, time.monotonic()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from tests.rooms import wait_until_still
 from ssh_helpers import FakeTransport, InputApp, Running, StandInApp, wait_for
 from textual.widgets import Input
 
@@ -30,7 +31,7 @@ async def test_lone_escape_released_by_timer(run_app):
     loop = asyncio.get_running_loop()
     started = loop.time()
     r.driver.feed("\x1b")
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # deliberate, shorter than ESCAPE_DELAY: the ESC must not be a key yet
     assert r.app.keys == []  # could still be the start of a sequence
     await wait_for(lambda: r.app.keys == ["escape"], timeout=1)
     assert loop.time() - started < 0.5
@@ -67,7 +68,7 @@ async def test_writes_after_peer_vanished_are_swallowed(run_app):
     written = len(r.transport.chunks)
     r.driver.resize(100, 30)
     r.driver.feed("y")
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # deliberate: time in which a closed driver must write nothing
     await r.stop()
     assert len(r.transport.chunks) == written
     assert r.app.return_code == 0
@@ -96,7 +97,7 @@ async def test_no_blinking_cursor(run_app, textual_speedups):
     await wait_for(lambda: r.app.focused is not None)
     assert isinstance(r.app.focused, Input)
     assert r.app.focused.cursor_blink is False
-    await asyncio.sleep(0.3)
+    await wait_until_still(lambda: len(r.transport.chunks), what="the first paint to end")
     before = len(r.transport.chunks)
     await asyncio.sleep(1.2)  # two blink periods: an idle screen must write nothing
     assert len(r.transport.chunks) == before
@@ -257,7 +258,7 @@ async def test_a_synchronised_frame_is_one_write_and_a_bell_still_goes_out():
     await r.ready()
     r.driver.feed("\x1b[?2026;2$y")                    # the terminal: synchronised output, reset
     await wait_for(lambda: app._sync_available)
-    await asyncio.sleep(0.2)
+    await wait_until_still(lambda: len(r.transport.chunks), what="the first paint to end")
     before = len(r.transport.chunks)
     app.query_one("#status", Static).update("one-piece")
     await wait_for(lambda: "one-piece" in r.transport.output)
@@ -267,7 +268,7 @@ async def test_a_synchronised_frame_is_one_write_and_a_bell_still_goes_out():
     before = len(r.transport.chunks)
     app.bell()
     assert r.transport.chunks[before:] == []           # held until the turn ends ...
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # the subject: one turn of the loop, no more
     assert "\x07" in "".join(r.transport.chunks[before:])    # ... then sent
     await r.stop()
 
