@@ -191,8 +191,7 @@ async def test_gc_policy_freezes_live_sessions_and_collects_after_closes():
         assert gc.get_threshold() == policy.thresholds     # no automatic full collections now
         assert policy.thresholds[2] >= 1000 * before[2]
         junk = Cycle()
-        await asyncio.sleep(0.05)
-        assert gc.get_freeze_count() > 0
+        await wait_for(lambda: gc.get_freeze_count() > 0, what="the policy's young collection to freeze")
         del junk
         gc.collect()
         assert any(isinstance(o, Cycle) for o in gc.get_objects(generation=None) if type(o) is Cycle) \
@@ -200,8 +199,7 @@ async def test_gc_policy_freezes_live_sessions_and_collects_after_closes():
         policy.session_closed()
         assert gc.get_freeze_count() > 0          # one close: not yet worth a full collection
         policy.session_closed()
-        await asyncio.sleep(0.01)
-        assert policy.closed_since_collect == 0   # two: collected (and frozen again)
+        await wait_for(lambda: policy.closed_since_collect == 0, what="the full collection after two closes")   # two: collected (and frozen again)
         gc.unfreeze()
         assert not [o for o in gc.get_objects() if isinstance(o, Cycle)]
     finally:
@@ -242,7 +240,7 @@ async def test_gc_policy_collects_young_garbage_on_a_clock():
         policy.session_closed()                     # no session: the clock stops
         await asyncio.sleep(0.03)
         generations.clear()
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)    # deliberate: a stopped clock collects nothing in this time
         assert generations == []
     finally:
         gc.callbacks.remove(seen)
@@ -554,7 +552,7 @@ class _Dialogs(textual.app.App[None]):
 
         class Slow(Screen):
             async def on_mount(self) -> None:
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(1.0)    # the subject: a screen slow to mount
 
         self.push_screen(Slow())
 
