@@ -28,9 +28,11 @@ def table_settings(name="T", game="holdem", kind="fixed", small=200, big=400, se
 
 
 def build_room(path: Path, *tables: TableSettings, clock=None, seed: int = 1, rng=None,
-               settings: RoomSettings | None = None, start: bool = True, **kw) -> tuple[Room, SqliteStore, object]:
-    """A real Room over a real SqliteStore at `path`: (room, store, clock). The caller closes the store."""
-    store = SqliteStore(path)
+               settings: RoomSettings | None = None, start: bool = True, store_options: dict | None = None,
+               **kw) -> tuple[Room, SqliteStore, object]:
+    """A real Room over a real SqliteStore at `path` (`store_options` go to SqliteStore): (room, store,
+    clock). The caller closes the store."""
+    store = SqliteStore(path, **(store_options or {}))
     clock = FakeClock() if clock is None else clock
     room = Room(list(tables) or [table_settings()], store, clock, settings=settings or RoomSettings(),
                 rng=rng if rng is not None else random.Random(seed), **kw)
