@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import random
 import sqlite3
 from contextlib import closing
 
 import pytest
 
 from cardroom import textual_adapter
-from cardroom.room.clock import FakeClock
-from cardroom.room.room import Room, RoomSettings
-from cardroom.store.sqlite import SqliteStore
-from tests.rooms import table_settings
+from tests.rooms import build_room, table_settings
 
 SIZE = (120, 40)
 
@@ -23,11 +19,9 @@ class World:
     """A room for one test: its clock, its tables, helpers to seat players and move the clock."""
 
     def __init__(self, path, tables, seed):
-        self.store = SqliteStore(path)
+        self.room, self.store, self.clock = build_room(path, *tables, seed=seed, start=False)
         with closing(sqlite3.connect(path)) as raw, raw:   # the first hand is #1001, for snapshots
             raw.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('hands', 1000)")
-        self.clock = FakeClock()
-        self.room = Room(tables, self.store, self.clock, settings=RoomSettings(), rng=random.Random(seed))
         self.room.start()
 
     def seat(self, table, names, stack=10_000, auto_blind=True):
