@@ -633,18 +633,13 @@ class ThreadedRoom:
     """The server's set-up: a room whose store writes run on the StoreWriter thread (real loop)."""
 
     def __init__(self, tmp_path) -> None:
-        import random
-
         from cardroom.room.clock import LoopClock
-        from cardroom.room.room import Room
         from cardroom.room.writer import StoreWriter
-        from cardroom.store.sqlite import SqliteStore
-        from tests.rooms import table_settings
+        from tests.rooms import build_room, table_settings
 
-        self.store, self.writer = SqliteStore(tmp_path / "r.sqlite3"), StoreWriter()
-        self.room = Room([table_settings("T")], self.store, LoopClock(), rng=random.Random(1),
-                         writer=self.writer)
-        self.room.start()
+        self.writer = StoreWriter()
+        self.room, self.store, _ = build_room(tmp_path / "r.sqlite3", table_settings("T"), clock=LoopClock(),
+                                              writer=self.writer)
         self.ctx = AdminContext(self.room, self.store, BOSS_FP, lambda: None)
 
     async def close(self) -> None:
