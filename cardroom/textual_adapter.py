@@ -449,6 +449,41 @@ def _repaint_only_what_changed():
             (Compositor, "_get_renders", get_renders_changed_only)]
 
 
+def compositor_class() -> type:
+    """Textual's private Compositor (textual._compositor), handed out here so that the test comparing
+    the partial repaint with Textual's own need not import a Textual private module itself."""
+    from textual._compositor import Compositor
+    return Compositor
+
+
+def compositor_of(screen: Any) -> Any:
+    """A screen's private Compositor (`Screen._compositor`), for the same test."""
+    return screen._compositor
+
+
+def filters_of(app: Any) -> list[Any]:
+    """The app's output filters (`App._filters`): the truecolor-filter guard shares one per theme."""
+    return app._filters
+
+
+def bind_key(node: Any, key: str, action: str) -> None:
+    """Bind `key` on a screen or widget at run time (`DOMNode._bindings`; Textual has no public way)."""
+    node._bindings.bind(key, action)
+
+
+def textuals_own(owner: Any, name: str) -> Any:
+    """Textual's own function that a guard replaced on `owner` (kept on the patch as `.textual`):
+    the guards' tests put it back to show what goes wrong without the guard."""
+    return getattr(owner, name).textual
+
+
+def mark_dirty(compositor: Any, regions: Iterable[Any]) -> None:
+    """Make `regions` the compositor's changed regions (`Compositor._dirty_regions`), as a refresh
+    of those widgets would: the same test repaints them with the guard and with Textual's own code."""
+    compositor._dirty_regions.clear()
+    compositor._dirty_regions.update(regions)
+
+
 @_guard("one-truecolor-filter-per-theme", "speedup", "textual.app:App._refresh_truecolor_filter",
         "textual.app:App._watch_ansi_color", "textual.filter:ANSIToTruecolor")
 def _one_truecolor_filter_per_theme():

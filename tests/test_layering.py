@@ -88,8 +88,18 @@ def _violations(path: Path, text: str | None = None) -> list[str]:
     return bad
 
 
+def _unlayered(paths) -> list[str]:
+    return [str(p.relative_to(ROOT)) for p in paths if _layer(p) is None]
+
+
 def test_every_module_has_a_layer():
-    assert not [str(p.relative_to(ROOT)) for p in MODULES if _layer(p) is None]
+    assert not _unlayered(MODULES)
+
+
+@pytest.mark.parametrize("new", ["scheduler.py", "metrics/__init__.py", "metrics/export.py"])
+def test_a_new_top_level_module_without_a_layer_fails(new):
+    """A module or package added under cardroom/ must be given a layer in LAYER_OF before it passes."""
+    assert _unlayered([*MODULES, ROOT / new]) == [new]
 
 
 @pytest.mark.parametrize("layer", sorted(ALLOWED))
@@ -108,6 +118,10 @@ def test_nothing_below_serve_imports_the_bus():
     assert [layer for layer, allowed in ALLOWED.items() if "bus" in allowed] == ["bus", "serve", "cli"]
 
 
+def test_the_tui_may_import_neither_ssh_nor_the_bus():
+    assert not {"ssh", "bus", "serve", "cli", "admin", "store"} & ALLOWED["tui"]
+
+
 def test_the_tui_imports_nothing_of_the_hosting_layer():
     """The TUI runs the same at a local terminal (hot-seat) and over ssh: it takes nothing from
     cardroom/ssh, and what it needs of Textual's internals comes from the adapter."""
@@ -117,6 +131,10 @@ def test_the_tui_imports_nothing_of_the_hosting_layer():
 
 
 @pytest.mark.parametrize("source", ["def leak():\n    from ...ssh import driver\n", "from cardroom import ssh\n",
-                                    "import cardroom.ssh.guards\n", "from cardroom.serve import start\n"])
+                                    "import cardroom.ssh.guards\n", "from cardroom.serve import start\n",
+                                    "from cardroom.bus import codec\n", "from ...bus.client import BusClient\n",
+                                    "import cardroom.bus\n", "from cardroom.ssh.hosting import Hosting\n",
+                                    "from ...ssh import pacing\n", "def f():\n    import cardroom.ssh.pacing\n",
+                                    "from cardroom.ssh import hosting\n"])
 def test_an_import_across_the_grain_is_caught_however_written(source):
     assert _violations(ROOT / "tui" / "screens" / "table.py", source)

@@ -5,7 +5,8 @@ import asyncio
 import pytest
 
 from cardroom.admin.commands import AdminContext
-from tests.room.conftest import make_room, seat_players, table_settings  # noqa: F401 (fixture)
+from tests.rooms import table_settings
+from tests.room.conftest import make_room, seat_players  # noqa: F401 (fixture)
 
 BOSS_FP = "SHA256:" + "B" * 43
 ALICE_FP = "SHA256:" + "a" * 43

@@ -298,7 +298,7 @@ def test_unban_by_fingerprint_and_by_name(admin):
 def test_a_mute_outlives_a_restart_of_the_room(admin):
     """Kept in the store like a ban: a new Room over the same database still refuses the chat."""
     from cardroom.room.room import Room
-    from tests.room.conftest import table_settings
+    from tests.rooms import table_settings
 
     alice, _ = admin.players()
     assert admin.run("mute alice").ok
@@ -633,18 +633,13 @@ class ThreadedRoom:
     """The server's set-up: a room whose store writes run on the StoreWriter thread (real loop)."""
 
     def __init__(self, tmp_path) -> None:
-        import random
-
         from cardroom.room.clock import LoopClock
-        from cardroom.room.room import Room
         from cardroom.room.writer import StoreWriter
-        from cardroom.store.sqlite import SqliteStore
-        from tests.room.conftest import table_settings
+        from tests.rooms import build_room, table_settings
 
-        self.store, self.writer = SqliteStore(tmp_path / "r.sqlite3"), StoreWriter()
-        self.room = Room([table_settings("T")], self.store, LoopClock(), rng=random.Random(1),
-                         writer=self.writer)
-        self.room.start()
+        self.writer = StoreWriter()
+        self.room, self.store, _ = build_room(tmp_path / "r.sqlite3", table_settings("T"), clock=LoopClock(),
+                                              writer=self.writer)
         self.ctx = AdminContext(self.room, self.store, BOSS_FP, lambda: None)
 
     async def close(self) -> None:

@@ -20,7 +20,7 @@ from cardroom.room.client import LocalClient
 from cardroom.room.room import Room
 from cardroom.store.sqlite import SqliteStore
 from tests.bus.play import TABLE
-from tests.room.conftest import table_settings
+from tests.rooms import table_settings
 
 DEADLINE = 10.0
 

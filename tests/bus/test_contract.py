@@ -11,7 +11,7 @@ from cardroom.room.api import RoomError
 from cardroom.room.client import RoomClient
 from tests.bus.conftest import until
 from tests.bus.play import TABLE
-from tests.room.conftest import table_settings
+from tests.rooms import table_settings
 
 STACK = 10_000
 

@@ -1,23 +1,8 @@
-"""Real rooms for tests: a real SQLite store in a temp dir and a fake clock."""
-
-import random
+"""Real rooms for tests: a real SQLite store in a temp dir and a fake clock (built by tests/rooms.py)."""
 
 import pytest
 
-from cardroom.engine.betting import Rules, Structure
-from cardroom.engine.variants import find_variant
-from cardroom.room.clock import FakeClock
-from cardroom.room.room import Room, RoomSettings
-from cardroom.room.table import TableSettings
-from cardroom.store.sqlite import SqliteStore
-
-
-def table_settings(name="T", game="holdem", kind="fixed", small=200, big=400, seats=6, **kw):
-    variant = find_variant(game)
-    structure = kw.pop("structure", None) or Structure.make(kind, small, big, stud=variant.bring_in,
-                                                           ante=25 if variant.bring_in else 0)
-    rules = kw.pop("rules", None) or Rules(rake_percent=0)
-    return TableSettings(name, variant, structure, rules, seats=seats, **kw)
+from tests.rooms import build_room
 
 
 @pytest.fixture
@@ -25,12 +10,9 @@ def make_room(tmp_path):
     stores = []
 
     def make(*tables, seed=1, settings=None):
-        store = SqliteStore(tmp_path / f"room{len(stores)}.sqlite3")
+        room, store, clock = build_room(tmp_path / f"room{len(stores)}.sqlite3", *tables, seed=seed,
+                                        settings=settings)
         stores.append(store)
-        clock = FakeClock()
-        room = Room(list(tables) or [table_settings()], store, clock,
-                    settings=settings or RoomSettings(), rng=random.Random(seed))
-        room.start()
         return room, clock
 
     yield make

@@ -10,7 +10,8 @@ from cardroom.engine.cards import format_cards
 from cardroom.engine.phh import import_hand
 from cardroom.room.api import RoomError
 from cardroom.room.history import export_phh, export_pokerstars
-from tests.room.conftest import actor_client, seat_players, table_settings
+from tests.rooms import table_settings
+from tests.room.conftest import actor_client, seat_players
 
 
 def _bots_play(room, clock, clients, hands, table="T"):

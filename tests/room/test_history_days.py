@@ -15,7 +15,8 @@ from cardroom.room.history import (
 )
 from cardroom.room.room import Room, RoomSettings
 from cardroom.store.sqlite import SqliteStore
-from tests.room.conftest import seat_players, table_settings
+from tests.rooms import table_settings
+from tests.room.conftest import seat_players
 
 
 def _room_across_midnight(tmp_path, hands=6):

@@ -20,7 +20,8 @@ from cardroom.room.room import Room
 from cardroom.room.table import SETTLE_RETRIES
 from cardroom.room.writer import StoreWriter
 from cardroom.store.sqlite import SqliteStore
-from tests.room.conftest import seat_players, table_settings
+from tests.rooms import table_settings
+from tests.room.conftest import seat_players
 
 
 class Held:

@@ -5,7 +5,8 @@ import pytest
 
 from cardroom.room.api import RoomError
 from cardroom.room.room import span
-from tests.room.conftest import actor_client, seat_players, table_settings
+from tests.rooms import table_settings
+from tests.room.conftest import actor_client, seat_players
 
 
 def _warnings(client):

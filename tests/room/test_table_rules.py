@@ -9,7 +9,8 @@ from cardroom.engine import events as ev
 from cardroom.room.api import BadBuyIn, ChatRefused, NotAllowedNow, RoomError, SeatTaken
 from cardroom.room.history import export_pokerstars
 from cardroom.room.seating import SeatFacts, plan_hand
-from tests.room.conftest import actor_client, seat_players, table_settings
+from tests.rooms import table_settings
+from tests.room.conftest import actor_client, seat_players
 
 
 def _play_hand_out(room, clock, clients, table="T", kind="check/call"):

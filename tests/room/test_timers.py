@@ -3,7 +3,8 @@ timeouts, sit-out limits, the wait list's seat hold, reconnecting within a hand.
 
 from cardroom.engine import events as ev
 from cardroom.room.room import RoomSettings
-from tests.room.conftest import actor_client, seat_players, table_settings
+from tests.rooms import table_settings
+from tests.room.conftest import actor_client, seat_players
 
 
 def _start(room, clock, names=("alice", "bob", "carol"), table="T"):

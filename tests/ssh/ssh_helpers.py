@@ -16,6 +16,7 @@ from textual.widgets import Input, Static
 
 from cardroom.ssh.driver import SessionDriver, bind_app
 from cardroom.ssh.terminal import ColorDepth
+from tests.rooms import wait_for  # noqa: F401 (the shared condition wait; ssh tests import it from here)
 
 
 class StandInApp(App[None]):
@@ -94,14 +95,6 @@ class FakeTransport:
     @property
     def output(self) -> str:
         return "".join(self.chunks)
-
-
-async def wait_for(predicate: Any, timeout: float = 5.0, interval: float = 0.01) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(interval)
 
 
 class Running:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from tests.rooms import wait_until_still
 from ssh_helpers import FakeTransport, InputApp, Running, StandInApp, wait_for
 from textual.widgets import Input
 
+from cardroom import textual_adapter
 from cardroom.ssh.driver import EXIT_SEQUENCE, _PasteGuard, downgrade_sgr
 from cardroom.ssh.terminal import ColorDepth
 
@@ -29,7 +31,7 @@ async def test_lone_escape_released_by_timer(run_app):
     loop = asyncio.get_running_loop()
     started = loop.time()
     r.driver.feed("\x1b")
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # deliberate, shorter than ESCAPE_DELAY: the ESC must not be a key yet
     assert r.app.keys == []  # could still be the start of a sequence
     await wait_for(lambda: r.app.keys == ["escape"], timeout=1)
     assert loop.time() - started < 0.5
@@ -66,7 +68,7 @@ async def test_writes_after_peer_vanished_are_swallowed(run_app):
     written = len(r.transport.chunks)
     r.driver.resize(100, 30)
     r.driver.feed("y")
-    await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # deliberate: time in which a closed driver must write nothing
     await r.stop()
     assert len(r.transport.chunks) == written
     assert r.app.return_code == 0
@@ -95,7 +97,7 @@ async def test_no_blinking_cursor(run_app, textual_speedups):
     await wait_for(lambda: r.app.focused is not None)
     assert isinstance(r.app.focused, Input)
     assert r.app.focused.cursor_blink is False
-    await asyncio.sleep(0.3)
+    await wait_until_still(lambda: len(r.transport.chunks), what="the first paint to end")
     before = len(r.transport.chunks)
     await asyncio.sleep(1.2)  # two blink periods: an idle screen must write nothing
     assert len(r.transport.chunks) == before
@@ -256,7 +258,7 @@ async def test_a_synchronised_frame_is_one_write_and_a_bell_still_goes_out():
     await r.ready()
     r.driver.feed("\x1b[?2026;2$y")                    # the terminal: synchronised output, reset
     await wait_for(lambda: app._sync_available)
-    await asyncio.sleep(0.2)
+    await wait_until_still(lambda: len(r.transport.chunks), what="the first paint to end")
     before = len(r.transport.chunks)
     app.query_one("#status", Static).update("one-piece")
     await wait_for(lambda: "one-piece" in r.transport.output)
@@ -266,7 +268,7 @@ async def test_a_synchronised_frame_is_one_write_and_a_bell_still_goes_out():
     before = len(r.transport.chunks)
     app.bell()
     assert r.transport.chunks[before:] == []           # held until the turn ends ...
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # the subject: one turn of the loop, no more
     assert "\x07" in "".join(r.transport.chunks[before:])    # ... then sent
     await r.stop()
 
@@ -301,15 +303,14 @@ async def test_a_key_reaches_the_app_in_the_loop_turn_it_arrives():
 
     limits = Limits()
     session, app, r = await _session_running_an_app(limits)
-    queue = app._message_queue
-    before = queue.qsize()
+    before = textual_adapter.message_backlog(app)
     session.data_received("a", None)
-    assert queue.qsize() == before + 1          # posted to the app within the call
+    assert textual_adapter.message_backlog(app) == before + 1          # posted to the app within the call
     await wait_for(lambda: app.keys == ["a"])
     flood = "x" * (limits.input_slice * 4)
     session.data_received(flood, None)
     # one helping now (slices until the turn's events are used up), the rest later
-    assert app._message_queue.qsize() <= before + max(limits.input_slice, limits.input_events_per_turn) < len(flood)
+    assert textual_adapter.message_backlog(app) <= before + max(limits.input_slice, limits.input_events_per_turn) < len(flood)
     await wait_for(lambda: len(app.keys) == 1 + len(flood))
     await r.stop()
 
@@ -320,14 +321,13 @@ async def test_a_key_is_taken_by_the_app_before_the_work_queued_ahead_of_it(text
     from cardroom.ssh.limits import Limits
 
     session, app, r = await _session_running_an_app(Limits())
-    queue = app._message_queue
-    before = queue.qsize()
+    before = textual_adapter.message_backlog(app)
     loop = asyncio.get_running_loop()
     seen: list[int] = []
     for _ in range(20):                         # other sessions' work, queued first
-        loop.call_soon(lambda: seen.append(queue.qsize()))
+        loop.call_soon(lambda: seen.append(textual_adapter.message_backlog(app)))
     session.data_received("b", None)
-    assert queue.qsize() == before + 1
+    assert textual_adapter.message_backlog(app) == before + 1
     await wait_for(lambda: len(seen) == 20)
     assert seen[0] == before                    # the app had taken the key before any of it ran
     await wait_for(lambda: app.keys == ["b"])

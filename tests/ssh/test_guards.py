@@ -191,8 +191,7 @@ async def test_gc_policy_freezes_live_sessions_and_collects_after_closes():
         assert gc.get_threshold() == policy.thresholds     # no automatic full collections now
         assert policy.thresholds[2] >= 1000 * before[2]
         junk = Cycle()
-        await asyncio.sleep(0.05)
-        assert gc.get_freeze_count() > 0
+        await wait_for(lambda: gc.get_freeze_count() > 0, what="the policy's young collection to freeze")
         del junk
         gc.collect()
         assert any(isinstance(o, Cycle) for o in gc.get_objects(generation=None) if type(o) is Cycle) \
@@ -200,8 +199,7 @@ async def test_gc_policy_freezes_live_sessions_and_collects_after_closes():
         policy.session_closed()
         assert gc.get_freeze_count() > 0          # one close: not yet worth a full collection
         policy.session_closed()
-        await asyncio.sleep(0.01)
-        assert policy.closed_since_collect == 0   # two: collected (and frozen again)
+        await wait_for(lambda: policy.closed_since_collect == 0, what="the full collection after two closes")   # two: collected (and frozen again)
         gc.unfreeze()
         assert not [o for o in gc.get_objects() if isinstance(o, Cycle)]
     finally:
@@ -242,7 +240,7 @@ async def test_gc_policy_collects_young_garbage_on_a_clock():
         policy.session_closed()                     # no session: the clock stops
         await asyncio.sleep(0.03)
         generations.clear()
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)    # deliberate: a stopped clock collects nothing in this time
         assert generations == []
     finally:
         gc.callbacks.remove(seen)
@@ -275,13 +273,12 @@ async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
     changed widgets, the bytes of the partial repaint equal those of Textual's own."""
     import random
 
-    from textual._compositor import Compositor
     from test_mirror import TableWorld
 
     from cardroom.tui.app import build_app
 
     textual_adapter.install(["repaint-only-what-changed"])
-    textuals = Compositor.render_partial_update.textual
+    textuals = textual_adapter.compositor_class().render_partial_update.textual
     rng = random.Random(5)
     w = TableWorld(tmp_path)
     try:
@@ -294,16 +291,15 @@ async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
                 await pilot.press("enter", "enter")
                 await pilot.pause()
                 screen = app.screen
-                compositor = screen._compositor
+                compositor = textual_adapter.compositor_of(screen)
                 widgets = list(compositor.visible_widgets)
                 for _ in range(40):
                     chosen = rng.sample(widgets, rng.randint(1, min(6, len(widgets))))
                     regions = {compositor.visible_widgets[x][0].intersection(compositor.visible_widgets[x][1])
                                for x in chosen}
                     outputs = []
-                    for render in (Compositor.render_partial_update, textuals):
-                        compositor._dirty_regions.clear()
-                        compositor._dirty_regions.update(regions)
+                    for render in (textual_adapter.compositor_class().render_partial_update, textuals):
+                        textual_adapter.mark_dirty(compositor, regions)
                         update = render(compositor)
                         outputs.append(update.render_segments(app.console) if update else None)
                     assert outputs[0] == outputs[1], [type(x).__name__ for x in chosen]
@@ -329,7 +325,7 @@ def test_apps_share_one_truecolor_filter_per_theme_and_switching_it_off_is_their
     textual_adapter.install(["one-truecolor-filter-per-theme"])
 
     def filter_of(app):
-        return next(f for f in app._filters if isinstance(f, ANSIToTruecolor))
+        return next(f for f in textual_adapter.filters_of(app) if isinstance(f, ANSIToTruecolor))
 
     apps = [bind_app(StandInApp(), FakeTransport()) for _ in range(3)]
     assert filter_of(apps[0]) is filter_of(apps[1]) is filter_of(apps[2])
@@ -404,7 +400,7 @@ class _Keyed(textual.app.App[None]):
         yield Input(id="inp")
 
     def on_mount(self) -> None:
-        self.screen._bindings.bind("x", "app.note('screen x')")
+        textual_adapter.bind_key(self.screen, "x", "app.note('screen x')")
         self.query_one("#deep").focus()
 
     def action_note(self, what: str) -> None:
@@ -505,7 +501,7 @@ async def test_keys_typed_in_one_burst_apply_in_the_order_typed(monkeypatch):
     assert typed == {"inp": "100", "area": "acb"}
     assert notes == ["escape"]                  # a key the widget does not bind still bubbles up
     for widget_class in (Input, TextArea):
-        monkeypatch.setattr(widget_class, "_on_key", widget_class._on_key.textual)
+        monkeypatch.setattr(widget_class, "_on_key", textual_adapter.textuals_own(widget_class, "_on_key"))
     textual_typed, _ = await _typed_in_one_burst(bursts)
     assert textual_typed == {"inp": "105", "area": "abc"}
 
@@ -556,7 +552,7 @@ class _Dialogs(textual.app.App[None]):
 
         class Slow(Screen):
             async def on_mount(self) -> None:
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(1.0)    # the subject: a screen slow to mount
 
         self.push_screen(Slow())
 
@@ -583,7 +579,8 @@ async def test_keys_typed_ahead_of_a_dialog_go_into_it(monkeypatch):
     textual_adapter.install(textual_adapter.TYPING_FIXES)
     assert await _burst_on_dialogs(["r", "1", "0", "enter"]) == (["10"], [])
     assert await _burst_on_dialogs(["j", "4", "2", "enter"]) == (["42"], [])
-    monkeypatch.setattr(textual.app.App, "_dispatch_message", textual.app.App._dispatch_message.textual)
+    monkeypatch.setattr(textual.app.App, "_dispatch_message",
+                        textual_adapter.textuals_own(textual.app.App, "_dispatch_message"))
     answers, _ = await _burst_on_dialogs(["j", "4", "2", "enter"])
     assert answers != ["42"]
 

@@ -8,22 +8,16 @@ colours, attributes), not what the apps believe they drew."""
 from __future__ import annotations
 
 import asyncio
-import random
 
 import pyte
 import pytest
 from ssh_helpers import FakeTransport, wait_for
+from tests.rooms import build_room, table_settings
 
-from cardroom.engine.betting import Rules, Structure
-from cardroom.engine.variants import find_variant
-from cardroom.room.clock import FakeClock
-from cardroom.room.room import Room, RoomSettings
-from cardroom.room.table import TableSettings
 from cardroom.ssh.driver import bind_app
 from cardroom.ssh.hosting import ServerHosting
 from cardroom.ssh.mirror import Mirrors
 from cardroom.ssh.terminal import ColorDepth
-from cardroom.store.sqlite import SqliteStore
 from cardroom.tui.app import build_app
 from cardroom.tui.screens.table import TableScreen
 
@@ -91,12 +85,7 @@ class Session:
 
 class TableWorld:
     def __init__(self, tmp_path) -> None:
-        variant = find_variant("holdem")
-        settings = TableSettings("T", variant, Structure.make("fixed", 200, 400), Rules(rake_percent=0), seats=6)
-        self.store = SqliteStore(tmp_path / "room.sqlite3")
-        self.clock = FakeClock()
-        self.room = Room([settings], self.store, self.clock, settings=RoomSettings(), rng=random.Random(3))
-        self.room.start()
+        self.room, self.store, self.clock = build_room(tmp_path / "room.sqlite3", table_settings(), seed=3)
         self.players = []
         for name in ("ann", "bob", "cy"):
             c = self.room.connect(name)
@@ -375,6 +364,6 @@ async def test_closed_railbirds_leave_no_app_and_no_group_behind(table_world):
     assert w.mirrors.groups == {} and w.mirrors.following == 0
     w.sessions.clear()
     del birds, b
-    await asyncio.sleep(0.1)
-    gc.collect()
+    await wait_for(lambda: (gc.collect(), all(r() is None for r in refs))[1],
+                   what="the stopped railbirds' apps to be collected")
     assert [r for r in refs if r() is not None] == []

@@ -98,7 +98,7 @@ async def test_two_players_join_a_table_and_finish_a_hand(room_server):
     await _until(lambda: table.hand is not None)
     first = table.hand
     name = await _wait_actor(table, first)
-    await asyncio.sleep(0.3)                            # the table screen is up
+    await screens[name].wait_for("Fold")                # the table screen is up, offering the fold
     screens[name].send("f")                             # a fold ends a heads-up hand
     await _until(lambda: first.over)
     await _until(lambda: len(table.stats) >= 1)        # once the writer has recorded it

@@ -67,7 +67,7 @@ async def test_shutdown_in_plays_the_hand_out_then_stops_the_server(tmp_path):
         for _, screen in players.values():
             await screen.wait_for("room closes in 1 second")
         await _until(lambda: served.room.draining)
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)      # deliberate: time in which the server must NOT stop mid-hand
         assert not served.stop.is_set() and not hand.over     # the hand in progress is played out
         actor = hand.players[hand.actor].name
         players[actor][1].send("f")                            # heads-up: a fold ends it

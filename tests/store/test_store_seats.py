@@ -12,7 +12,7 @@ from cardroom.room.clock import FakeClock
 from cardroom.room.ports import HandStart, Refused, SeatStack, TableHolding
 from cardroom.room.room import Room
 from cardroom.store import open_store as open_any
-from tests.room.conftest import table_settings
+from tests.rooms import table_settings
 
 
 def conserved(store):

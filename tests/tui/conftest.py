@@ -2,39 +2,26 @@
 
 from __future__ import annotations
 
-import random
 import sqlite3
 from contextlib import closing
 
 import pytest
 
-from cardroom.engine.betting import Rules, Structure
-from cardroom.engine.variants import find_variant
-from cardroom.room.clock import FakeClock
-from cardroom.room.room import Room, RoomSettings
-from cardroom.room.table import TableSettings
-from cardroom.store.sqlite import SqliteStore
+from cardroom import textual_adapter
+from tests.rooms import build_room, table_settings
 
 SIZE = (120, 40)
 
 
-def table_settings(name="T", game="holdem", kind="fixed", small=200, big=400, seats=6, **kw):
-    variant = find_variant(game)
-    structure = kw.pop("structure", None) or Structure.make(kind, small, big, stud=variant.bring_in,
-                                                           ante=25 if variant.bring_in else 0)
-    rules = kw.pop("rules", None) or Rules(rake_percent=0)
-    return TableSettings(name, variant, structure, rules, seats=seats, **kw)
 
 
 class World:
     """A room for one test: its clock, its tables, helpers to seat players and move the clock."""
 
     def __init__(self, path, tables, seed):
-        self.store = SqliteStore(path)
+        self.room, self.store, self.clock = build_room(path, *tables, seed=seed, start=False)
         with closing(sqlite3.connect(path)) as raw, raw:   # the first hand is #1001, for snapshots
             raw.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('hands', 1000)")
-        self.clock = FakeClock()
-        self.room = Room(tables, self.store, self.clock, settings=RoomSettings(), rng=random.Random(seed))
         self.room.start()
 
     def seat(self, table, names, stack=10_000, auto_blind=True):
@@ -76,7 +63,7 @@ def world(tmp_path):
 
 def screen_text(app) -> str:
     """The screen as plain text lines: exactly the characters a person would read."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    return "\n".join(strip.text for strip in textual_adapter.compositor_of(app.screen).render_strips())
 
 
 def passive(client, table="T"):
@@ -121,7 +108,7 @@ async def open_table(app, pilot, table="T"):
 
 def notified(app) -> str:
     """Every notification the app has shown (toasts slide in; their text is checked here)."""
-    return "\n".join(n.message for n in app._notifications)
+    return "\n".join(n.message for n in textual_adapter.toasts(app))
 
 
 def alices_turn_three_handed(world, *tables, stack=10_000):

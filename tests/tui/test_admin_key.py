@@ -13,7 +13,8 @@ from cardroom.config import config_from_dict
 from cardroom.tui import build_app
 from cardroom.tui.screens.lobby import LobbyScreen
 
-from .conftest import SIZE, screen_text, table_settings
+from tests.rooms import table_settings
+from .conftest import SIZE, screen_text
 
 ADMIN_KEY = "SHA256:" + "A" * 43
 PLAYER_KEY = "SHA256:" + "B" * 43

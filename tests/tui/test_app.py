@@ -11,7 +11,8 @@ from cardroom.tui.dialogs.amount import AmountDialog
 from cardroom.tui.render import BadAmount, money, parse_amount
 from cardroom.tui.screens.lobby import LobbyScreen
 
-from .conftest import SIZE, alices_turn_three_handed, notified, open_table, others_until, screen_text, table_settings
+from tests.rooms import table_settings
+from .conftest import SIZE, alices_turn_three_handed, notified, open_table, others_until, screen_text
 
 import pytest
 

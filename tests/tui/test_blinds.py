@@ -160,7 +160,7 @@ async def test_a_new_player_may_post_a_big_blind_to_play_at_once_or_wait_for_it(
     """Seed 001: "A new player can choose to post the equivalent of the big blind to enter the
     game at any time except when he is between the button and the big blind position." Seen over
     ssh: a player who sat down in a game under way was only ever told "waiting"."""
-    from .conftest import table_settings
+    from tests.rooms import table_settings
 
     w = world(table_settings(seats=6), table_settings("Stud", game="stud"))
     # Four players: the next big blind is the fourth's, and the newcomer sits after him, where

@@ -91,7 +91,8 @@ def test_a_draw_hand_history_names_each_street_as_the_felt_does(world):
     from cardroom.engine.variants import find_variant
     from cardroom.tui.screens.history import hand_lines
 
-    from .conftest import passive, table_settings
+    from tests.rooms import table_settings
+    from .conftest import passive
 
     w = world(table_settings(game="27-triple"))
     clients = w.seat("T", ["alice", "bob", "carol"])
@@ -112,7 +113,8 @@ def test_a_hand_mucked_at_the_showdown_is_in_the_others_history_with_its_cards(w
     from cardroom.engine.variants import find_variant
     from cardroom.tui.screens.history import hand_lines
 
-    from .conftest import passive, table_settings
+    from tests.rooms import table_settings
+    from .conftest import passive
 
     w = world(table_settings(game="27-triple"))
     clients = w.seat("T", ["alice", "bob", "carol"])

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from cardroom.tui import build_app
 
-from .conftest import SIZE, open_table, passive, table_settings
+from tests.rooms import table_settings
+from .conftest import SIZE, open_table, passive
 
 
 def drawn(felt) -> list:

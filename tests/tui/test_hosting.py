@@ -8,7 +8,8 @@ from cardroom.tui.app import build_app
 from cardroom.tui.hosting import NoHosting
 from cardroom.tui.screens.table import TableScreen
 
-from .conftest import SIZE, alices_turn_three_handed, open_table, table_settings
+from tests.rooms import table_settings
+from .conftest import SIZE, alices_turn_three_handed, open_table
 
 
 class RecordingHosting:

@@ -9,7 +9,8 @@ from cardroom.tui.render import RANKS, SUIT_SYMBOLS
 from cardroom.tui.screens.pass_device import PassScreen
 from cardroom.tui.screens.table import TableScreen
 
-from .conftest import SIZE, screen_text, table_settings
+from tests.rooms import table_settings
+from .conftest import SIZE, screen_text
 
 
 def hidden_cards(client, table="T") -> set[str]:

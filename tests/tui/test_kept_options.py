@@ -6,7 +6,8 @@ from cardroom.tui import UIOptions, build_app
 from cardroom.tui.dialogs.options import OptionsDialog
 from cardroom.tui.hotseat import seat_hotseat
 
-from .conftest import SIZE, open_table, table_settings
+from tests.rooms import table_settings
+from .conftest import SIZE, open_table
 
 
 async def _change_options(app, pilot, **ticks):

@@ -62,7 +62,8 @@ async def test_line_drawn_widgets_paint_as_textuals_styling_pass_would(world):
     from cardroom.tui import build_app
     from cardroom.tui.widgets.lines import TextLines
 
-    from .conftest import open_table, table_settings
+    from tests.rooms import table_settings
+    from .conftest import open_table
 
     w = world(table_settings())
     alice, _ = w.seat("T", ["alice", "bob"])

@@ -8,7 +8,8 @@ from cardroom.tui import UIOptions, build_app
 from cardroom.tui.screens.lobby import LobbyScreen
 from cardroom.tui.screens.table import TableScreen
 
-from .conftest import SIZE, others_until, passive, screen_text, table_settings
+from tests.rooms import table_settings
+from .conftest import SIZE, others_until, passive, screen_text
 
 
 def sit(w, clients, table, stack=10_000):

@@ -7,6 +7,7 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
 
+from cardroom import textual_adapter
 from cardroom.tui.widgets.keys import KeyFooter
 from cardroom.tui.widgets.lines import Line
 
@@ -14,7 +15,7 @@ from cardroom.tui.widgets.lines import Line
 
 def bottom_row(app) -> list:
     """The footer's row as drawn: (text, style) pieces."""
-    return [(seg.text, seg.style) for seg in app.screen._compositor.render_strips()[-1]]
+    return [(seg.text, seg.style) for seg in textual_adapter.compositor_of(app.screen).render_strips()[-1]]
 
 
 def count_redraws(widget) -> list:

@@ -10,7 +10,8 @@ import pytest
 
 from cardroom.tui import UIOptions, build_app
 
-from .conftest import open_table, others_until, table_settings
+from tests.rooms import table_settings
+from .conftest import open_table, others_until
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 

@@ -290,7 +290,7 @@ async def test_leave_while_the_database_refuses_the_cash_out_says_so_and_keeps_t
     from cardroom.store.sqlite import SqliteStore
     from cardroom.tui.screens.table import TableScreen
 
-    from .conftest import table_settings
+    from tests.rooms import table_settings
 
     store = SqliteStore(tmp_path / "room.sqlite3", busy_timeout_ms=50)
     room = Room([table_settings()], store, FakeClock(), rng=random.Random(1))
@@ -322,18 +322,11 @@ async def test_leave_while_the_database_refuses_the_cash_out_says_so_and_keeps_t
 
 
 async def test_a_buy_in_the_database_refuses_is_not_reported_as_made(tmp_path):
-    import random
     import sqlite3
 
-    from cardroom.room.clock import FakeClock
-    from cardroom.room.room import Room
-    from cardroom.store.sqlite import SqliteStore
+    from tests.rooms import build_room
 
-    from .conftest import table_settings
-
-    store = SqliteStore(tmp_path / "room.sqlite3", busy_timeout_ms=50)
-    room = Room([table_settings()], store, FakeClock(), rng=random.Random(1))
-    room.start()
+    room, store, _ = build_room(tmp_path / "room.sqlite3", store_options={"busy_timeout_ms": 50})
     alice = room.connect("alice")
     alice.join("T")
     app = build_app(alice)

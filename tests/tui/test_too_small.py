@@ -9,7 +9,8 @@ from cardroom.tui.screens.table import TableScreen
 from cardroom.tui.screens.too_small import TooSmallScreen
 from cardroom.tui.screens.welcome import WelcomeScreen
 
-from .conftest import open_table, screen_text, table_settings
+from tests.rooms import table_settings
+from .conftest import open_table, screen_text
 
 
 async def test_a_small_terminal_is_asked_to_grow_and_the_room_comes_back_when_it_does(world):
