@@ -35,6 +35,7 @@ from cardroom.room.api import RoomError, TableView
 from cardroom.textual_adapter import toasts
 from cardroom.tui.hosting import Hosting, NoHosting
 from cardroom.tui.hotseat import HotSeat, redact_view
+from cardroom.tui.navigation import OpenHelp, OpenHistory, OpenKeys, OpenLobby, OpenMoney, OpenTable
 from cardroom.tui.options import UIOptions
 from cardroom.tui.screens.too_small import TooSmallScreen, too_small
 
@@ -254,6 +255,33 @@ class CardroomApp(App):
         else:
             self.push_screen(screen)
         return screen
+
+    # Navigation: screens post where they want to go (tui/navigation.py); only the app builds screens.
+    def on_open_lobby(self, message: OpenLobby) -> None:
+        from cardroom.tui.screens.lobby import LobbyScreen
+        self.switch_screen(LobbyScreen())
+        if message.then_table is not None:
+            self.open_table(message.then_table)
+
+    def on_open_table(self, message: OpenTable) -> None:
+        from cardroom.tui.screens.table import TableScreen
+        self.push_screen(TableScreen(message.name, buy_in=message.buy_in))
+
+    def on_open_money(self, message: OpenMoney) -> None:
+        from cardroom.tui.screens.money import MoneyScreen
+        self.push_screen(MoneyScreen())
+
+    def on_open_keys(self, message: OpenKeys) -> None:
+        from cardroom.tui.screens.keys import KeysScreen
+        self.push_screen(KeysScreen())
+
+    def on_open_history(self, message: OpenHistory) -> None:
+        from cardroom.tui.screens.history import HistoryScreen
+        self.push_screen(HistoryScreen())
+
+    def on_open_help(self, message: OpenHelp) -> None:
+        from cardroom.tui.screens.help import HelpScreen
+        self.push_screen(HelpScreen(message.rules, message.table))
 
     def _check_waiting(self) -> None:
         """With sound on, ring when a table other than the one on screen starts waiting for me."""

@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Static
 
 from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError
+from cardroom.tui.navigation import OpenHistory, OpenKeys, OpenMoney, OpenTable
 from cardroom.tui.render import money
 from cardroom.tui.widgets.keys import KeyFooter
 from cardroom.tui.widgets.rowtable import RowTable
@@ -151,11 +152,8 @@ class LobbyScreen(Screen):
         event.stop()
         self.action_watch()
 
-    def _open(self, name: str, *, buy_in: bool = False):
-        from cardroom.tui.screens.table import TableScreen
-        screen = TableScreen(name, buy_in=buy_in)
-        self.app.push_screen(screen)
-        return screen
+    def _open(self, name: str, *, buy_in: bool = False) -> None:
+        self.post_message(OpenTable(name, buy_in=buy_in))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "next_table":
@@ -206,16 +204,13 @@ class LobbyScreen(Screen):
         self.notify(f"You are number {place} on the wait list for {name}", markup=False)
 
     def action_money(self) -> None:
-        from cardroom.tui.screens.money import MoneyScreen
-        self.app.push_screen(MoneyScreen())
+        self.post_message(OpenMoney())
 
     def action_keys(self) -> None:
-        from cardroom.tui.screens.keys import KeysScreen
-        self.app.push_screen(KeysScreen())
+        self.post_message(OpenKeys())
 
     def action_history(self) -> None:
-        from cardroom.tui.screens.history import HistoryScreen
-        self.app.push_screen(HistoryScreen())
+        self.post_message(OpenHistory())
 
 
 _STRUCTURES = (("Spread Limit", "Spread"), ("Pot Limit", "PL"), ("No Limit", "NL"))

@@ -8,7 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from cardroom.tui.screens.welcome import money_text
+from cardroom.tui.navigation import OpenKeys
+from cardroom.tui.render import money_text
 
 
 class MoneyScreen(ModalScreen):
@@ -32,8 +33,7 @@ class MoneyScreen(ModalScreen):
     def action_keys(self) -> None:
         if self.app.hotseat is not None:
             return
-        from cardroom.tui.screens.keys import KeysScreen
-        self.app.push_screen(KeysScreen())
+        self.post_message(OpenKeys())
 
     def action_close(self) -> None:
         self.dismiss()
