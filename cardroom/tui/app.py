@@ -136,7 +136,7 @@ class CardroomApp(App):
         """Listen to the room and show the first screen."""
         from cardroom.tui.screens.welcome import WelcomeScreen
         self.client.on_change(self._room_changed)
-        self.push_screen(WelcomeScreen())
+        self.push_screen(WelcomeScreen(self.client))
 
     def on_room_changed(self, message: RoomChanged) -> None:
         self._pending = False
@@ -253,7 +253,7 @@ class CardroomApp(App):
     # Navigation: screens post where they want to go (tui/navigation.py); only the app builds screens.
     def on_open_lobby(self, message: OpenLobby) -> None:
         from cardroom.tui.screens.lobby import LobbyScreen
-        self.switch_screen(LobbyScreen())
+        self.switch_screen(LobbyScreen(self.client, self.options))
         if message.then_table is not None:
             self.open_table(message.then_table)
 
@@ -263,15 +263,15 @@ class CardroomApp(App):
 
     def on_open_money(self, message: OpenMoney) -> None:
         from cardroom.tui.screens.money import MoneyScreen
-        self.push_screen(MoneyScreen())
+        self.push_screen(MoneyScreen(self.client, shared=self.hotseat is not None))
 
     def on_open_keys(self, message: OpenKeys) -> None:
         from cardroom.tui.screens.keys import KeysScreen
-        self.push_screen(KeysScreen())
+        self.push_screen(KeysScreen(self.client))
 
     def on_open_history(self, message: OpenHistory) -> None:
         from cardroom.tui.screens.history import HistoryScreen
-        self.push_screen(HistoryScreen())
+        self.push_screen(HistoryScreen(self.client))
 
     def on_open_help(self, message: OpenHelp) -> None:
         from cardroom.tui.screens.help import HelpScreen

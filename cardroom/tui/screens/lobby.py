@@ -38,15 +38,17 @@ class LobbyScreen(Screen):
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, client, options) -> None:
         super().__init__()
+        self.client = client     # the session's RoomClient
+        self.options = options   # display options (ASCII)
         self._mine: tuple = ()
         self._title = None
         self._timer = None
         self._narrow: bool | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(("Tables", "bold"), "   ", self.app.client.name), id="lobby-title",
+        yield Static(Text.assemble(("Tables", "bold"), "   ", self.client.name), id="lobby-title",
                      markup=False)
         table = RowTable(id="lobby-table", zebra_stripes=True)
         yield table
@@ -89,7 +91,7 @@ class LobbyScreen(Screen):
 
     def refresh_from_room(self) -> None:
         table = self.query_one(DataTable)
-        rows = self.app.client.lobby()
+        rows = self.client.lobby()
         mine = set(self.app.my_tables())
         waiting = set(self.app.waiting_for_me()) & mine
         self._show_title(mine, waiting)
@@ -109,9 +111,9 @@ class LobbyScreen(Screen):
                     table.update_cell(r.name, col, cell, update_width=True)   # "seated" outgrows "You"
 
     def _show_title(self, mine: set, waiting: set) -> None:
-        title = Text.assemble(("Tables", "bold"), "   ", self.app.client.name)
+        title = Text.assemble(("Tables", "bold"), "   ", self.client.name)
         if waiting:
-            star = "*" if self.app.options.ascii else "\u2605"
+            star = "*" if self.options.ascii else "\u2605"
             n = len(waiting)
             title.append(f"   {star} {n} table{'s' if n > 1 else ''} waiting for you", "bold yellow")
         elif mine:
@@ -122,7 +124,7 @@ class LobbyScreen(Screen):
             self.query_one("#lobby-title", Static).update(title)
 
     def _cells(self, r, mine: set = frozenset(), waiting: set = frozenset()) -> tuple:
-        ascii_only = self.app.options.ascii
+        ascii_only = self.options.ascii
         if r.name in waiting:
             star = "*" if ascii_only else "\u2605"
             you = Text(star if self._narrow else f"{star} turn", "bold yellow")
@@ -158,8 +160,6 @@ class LobbyScreen(Screen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "next_table":
             return bool(self._mine)
-        if action == "keys":     # not on a shared (hot-seat) terminal
-            return self.app.hotseat is None
         return True
 
     def action_next_table(self) -> None:
@@ -175,7 +175,7 @@ class LobbyScreen(Screen):
         if name is None:
             return
         try:
-            self.app.client.watch(name)
+            self.client.watch(name)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
@@ -186,7 +186,7 @@ class LobbyScreen(Screen):
         if name is None:
             return
         try:
-            self.app.client.join(name)
+            self.client.join(name)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
@@ -197,7 +197,7 @@ class LobbyScreen(Screen):
         if name is None:
             return
         try:
-            place = self.app.client.join_wait_list(name)
+            place = self.client.join_wait_list(name)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return

@@ -20,8 +20,12 @@ class WelcomeScreen(Screen):
                 Binding("h", "history", "History"), Binding("k", "keys", "My keys"),
                 Binding("ctrl+q", "app.quit", "Quit")]
 
+    def __init__(self, client) -> None:
+        super().__init__()
+        self.client = client     # the session's RoomClient
+
     def compose(self) -> ComposeResult:
-        client = self.app.client
+        client = self.client
         with Vertical(classes="page"):
             yield Static(Text("cardroom", "bold"), id="welcome-title")
             yield Static(Text.assemble("Welcome, ", (client.name, "bold"), "."), id="welcome-who")
@@ -34,7 +38,7 @@ class WelcomeScreen(Screen):
     def action_lobby(self) -> None:
         # Back mid-hand (a dropped connection keeps the seat): the clock is running, so the table
         # waiting for me opens over the lobby at once; Escape goes back to the lobby.
-        waiting = self.app.client.waiting_for_me()
+        waiting = self.client.waiting_for_me()
         self.post_message(OpenLobby(then_table=waiting[0] if waiting else None))
 
     def action_money(self) -> None:
