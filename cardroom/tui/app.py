@@ -250,7 +250,12 @@ class CardroomApp(App):
             self.push_screen(screen)
         return screen
 
-    # Navigation: screens post where they want to go (tui/navigation.py); only the app builds screens.
+    # Navigation: screens say where they want to go (tui/navigation.py); only the app builds screens.
+    def navigate(self, message: Message) -> None:
+        """Show where a screen asked to go, at once rather than by the message queue: keys typed
+        ahead in the same packet (a join and its buy-in amount) must reach the new screen."""
+        getattr(self, message.handler_name)(message)
+
     def on_open_lobby(self, message: OpenLobby) -> None:
         from cardroom.tui.screens.lobby import LobbyScreen
         self.switch_screen(LobbyScreen(self.client, self.options))

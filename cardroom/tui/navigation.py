@@ -1,4 +1,5 @@
-"""Where a screen asks to go: messages posted to the app, which builds and shows the screen.
+"""Where a screen asks to go: messages given to the app (`app.navigate(OpenTable(name))`), which
+builds and shows the screen; handled at once, in the screen's own turn (see CardroomApp.navigate).
 
 A screen never imports another screen; it says where to go and the app (the one place that knows
 every screen and what each needs) answers, so the screens form no import ring."""

@@ -155,7 +155,7 @@ class LobbyScreen(Screen):
         self.action_watch()
 
     def _open(self, name: str, *, buy_in: bool = False) -> None:
-        self.post_message(OpenTable(name, buy_in=buy_in))
+        self.app.navigate(OpenTable(name, buy_in=buy_in))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "next_table":
@@ -204,13 +204,13 @@ class LobbyScreen(Screen):
         self.notify(f"You are number {place} on the wait list for {name}", markup=False)
 
     def action_money(self) -> None:
-        self.post_message(OpenMoney())
+        self.app.navigate(OpenMoney())
 
     def action_keys(self) -> None:
-        self.post_message(OpenKeys())
+        self.app.navigate(OpenKeys())
 
     def action_history(self) -> None:
-        self.post_message(OpenHistory())
+        self.app.navigate(OpenHistory())
 
 
 _STRUCTURES = (("Spread Limit", "Spread"), ("Pot Limit", "PL"), ("No Limit", "NL"))

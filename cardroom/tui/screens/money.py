@@ -38,7 +38,7 @@ class MoneyScreen(ModalScreen):
     def action_keys(self) -> None:
         if self.shared:
             return
-        self.post_message(OpenKeys())
+        self.app.navigate(OpenKeys())
 
     def action_close(self) -> None:
         self.dismiss()

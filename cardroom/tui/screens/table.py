@@ -362,15 +362,15 @@ class TableScreen(HandActions, Screen):
     def action_history(self) -> None:
         if not self.app.private_ok():
             return
-        self.post_message(OpenHistory())
+        self.app.navigate(OpenHistory())
 
     def action_help(self) -> None:
-        self.post_message(OpenHelp(self.view.rules, self.view.name))
+        self.app.navigate(OpenHelp(self.view.rules, self.view.name))
 
     def action_money(self) -> None:
         if not self.app.private_ok():
             return
-        self.post_message(OpenMoney())
+        self.app.navigate(OpenMoney())
 
     def action_lobby(self) -> None:
         """Back to the lobby; my seat here is kept (and the lobby marks this table as mine)."""

@@ -39,13 +39,13 @@ class WelcomeScreen(Screen):
         # Back mid-hand (a dropped connection keeps the seat): the clock is running, so the table
         # waiting for me opens over the lobby at once; Escape goes back to the lobby.
         waiting = self.client.waiting_for_me()
-        self.post_message(OpenLobby(then_table=waiting[0] if waiting else None))
+        self.app.navigate(OpenLobby(then_table=waiting[0] if waiting else None))
 
     def action_money(self) -> None:
-        self.post_message(OpenMoney())
+        self.app.navigate(OpenMoney())
 
     def action_keys(self) -> None:
-        self.post_message(OpenKeys())
+        self.app.navigate(OpenKeys())
 
     def action_history(self) -> None:
-        self.post_message(OpenHistory())
+        self.app.navigate(OpenHistory())
