@@ -1,6 +1,6 @@
 """The app and its factory.
 
-    app = build_app(client, hotseat=None, options=None, admin=None, hosting=None)
+    app = build_app(client, options=None, admin=None, hosting=None)
 
 One app per session. The room tells the app "something changed" through `client.on_change`; the
 callback only posts the app a `RoomChanged` message (coalesced: at most one waiting), and the app,
@@ -34,7 +34,7 @@ from textual.screen import Screen
 from cardroom.room.api import RoomError, TableView
 from cardroom.textual_adapter import toasts
 from cardroom.tui.hosting import Hosting, NoHosting
-from cardroom.tui.hotseat import HotSeat, redact_view
+from cardroom.tui.navigation import OpenHelp, OpenHistory, OpenKeys, OpenLobby, OpenMoney, OpenTable
 from cardroom.tui.options import UIOptions
 from cardroom.tui.screens.too_small import TooSmallScreen, too_small
 
@@ -53,17 +53,19 @@ class CardroomApp(App):
                 Binding("f12", "admin", "Admin"),
                 Binding("ctrl+a", "admin", "Admin", show=False)]
 
-    def __init__(self, client, *, hotseat: HotSeat | None = None, options: UIOptions | None = None,
+    # The local players sharing this terminal: None but in HotSeatApp (tui/hotseat.py), which
+    # overrides the hooks below where a shared terminal behaves otherwise.
+    hotseat = None
+
+    def __init__(self, client, *, options: UIOptions | None = None,
                  admin: Callable[[], Screen] | None = None, hosting: Hosting | None = None) -> None:
         super().__init__()
         self.client = client
-        self.hotseat = hotseat
         self.options = options or UIOptions()
         self.admin = admin
         self._admin_screen: Screen | None = None
         self._waiting: frozenset = frozenset()     # tables waiting for my decision, last seen
         self.table_memory: dict = {}               # table -> (hand key, holds) kept across switches
-        self.revealed = None          # hot-seat: the local player whose cards may be shown now
         self._pending = False
         self.hosting: Hosting = hosting if hosting is not None else NoHosting()   # tui/hosting.py
         self._last_page = client.pages[-1] if client.pages else None
@@ -80,7 +82,7 @@ class CardroomApp(App):
         """Equal for two sessions exactly when their screens would be drawn the same: the table
         screen of a railbird (sitting nowhere, no page or toast pending) at the same size, theme
         and options; None when this screen shows anything of this session's own."""
-        if self.hotseat is not None or self.client.closed or self._session_ending or toasts(self):
+        if self.client.closed or self._session_ending or toasts(self):
             return None
         screen_key = getattr(self.screen, "share_key", None)
         key = screen_key() if screen_key is not None else None
@@ -127,42 +129,41 @@ class CardroomApp(App):
 
     def on_mount(self) -> None:
         self._load_kept()
-        clients = list(self.hotseat.clients.values()) if self.hotseat else [self.client]
-        for c in clients:
-            c.on_change(self._room_changed)
-        if self.hotseat is not None:
-            from cardroom.tui.screens.table import TableScreen
-            for c in clients:
-                c.watch(self.hotseat.table)
-            if self.hotseat.solo:
-                self.revealed = self.client   # one person and bots: nobody to hide his cards from
-            self.push_screen(TableScreen(self.hotseat.table))
-            self._hotseat_check()
-        else:
-            from cardroom.tui.screens.welcome import WelcomeScreen
-            self.push_screen(WelcomeScreen())
+        self._start()
         self._check_size(self.size)
+
+    def _start(self) -> None:
+        """Listen to the room and show the first screen."""
+        from cardroom.tui.screens.welcome import WelcomeScreen
+        self.client.on_change(self._room_changed)
+        self.push_screen(WelcomeScreen(self.client))
 
     def on_room_changed(self, message: RoomChanged) -> None:
         self._pending = False
         self._show_pages()
-        if self.hotseat is None and self.client.closed and not self._session_ending:
-            # Taken over by a newer login, or banned: the session ends (the page said why).
-            self._session_ending = True
-            self.set_timer(1.5, self.exit)
+        if self._session_ended():
             return
         if isinstance(self.screen, TooSmallScreen):
             return      # the screens under it catch up when the window is big enough again
-        if self.hotseat is not None:
-            self._hotseat_check()
-        else:
-            self._check_waiting()
+        self._room_checks()
         refresh = getattr(self.screen, "refresh_from_room", None)
         if refresh is not None:
             refresh()
             # Hosted over ssh: drawn now, in this turn of the loop, rather than four turns later
             # together with every other screen woken meanwhile (one long turn for all).
             self.hosting.paint_now(self)
+
+    def _session_ended(self) -> bool:
+        if self.client.closed and not self._session_ending:
+            # Taken over by a newer login, or banned: the session ends (the page said why).
+            self._session_ending = True
+            self.set_timer(1.5, self.exit)
+            return True
+        return False
+
+    def _room_checks(self) -> None:
+        """What the app itself does when the room changed, before the screen redraws."""
+        self._check_waiting()
 
     def _show_pages(self) -> None:
         pages = self.client.pages
@@ -184,22 +185,18 @@ class CardroomApp(App):
         return clock.now() if clock is not None else time.monotonic()
 
     def who(self) -> str:
-        if self.hotseat is not None:
-            return self.revealed.name if self.revealed is not None else ""
         return self.client.name
 
     def table_view(self, table: str) -> TableView:
-        """The view the table screen draws: my own, or in hot-seat a railbird's copy unless the
-        player whose view it is has taken the seat (after the pass screen)."""
-        if self.hotseat is not None and self.revealed is None:
-            return redact_view(self.client.view(table))
+        """The view the table screen draws: my own."""
         return self.client.view(table)
 
     def private_ok(self) -> bool:
-        if self.hotseat is not None and self.revealed is None:
-            self.notify("Not now: wait for your turn", severity="warning")
-            return False
+        """May my own things (money, histories) be shown now? Always, on my own terminal."""
         return True
+
+    def acted(self) -> None:
+        """After my decision at a table: nothing to do on my own terminal."""
 
     # ------------------------------------------------------------------ multi-tabling
     def my_tables(self) -> list[str]:
@@ -209,9 +206,7 @@ class CardroomApp(App):
         return self._player_tables(lambda: self.client.waiting_for_me())
 
     def _player_tables(self, ask) -> list[str]:
-        """Table names the room keeps for this player: none in hot-seat or when the room can't say."""
-        if self.hotseat is not None:
-            return []
+        """Table names the room keeps for this player: none when the room can't say."""
         try:
             return list(ask())
         except RoomError:
@@ -255,6 +250,38 @@ class CardroomApp(App):
             self.push_screen(screen)
         return screen
 
+    # Navigation: screens say where they want to go (tui/navigation.py); only the app builds screens.
+    def navigate(self, message: Message) -> None:
+        """Show where a screen asked to go, at once rather than by the message queue: keys typed
+        ahead in the same packet (a join and its buy-in amount) must reach the new screen."""
+        getattr(self, message.handler_name)(message)
+
+    def on_open_lobby(self, message: OpenLobby) -> None:
+        from cardroom.tui.screens.lobby import LobbyScreen
+        self.switch_screen(LobbyScreen(self.client, self.options))
+        if message.then_table is not None:
+            self.open_table(message.then_table)
+
+    def on_open_table(self, message: OpenTable) -> None:
+        from cardroom.tui.screens.table import TableScreen
+        self.push_screen(TableScreen(message.name, buy_in=message.buy_in))
+
+    def on_open_money(self, message: OpenMoney) -> None:
+        from cardroom.tui.screens.money import MoneyScreen
+        self.push_screen(MoneyScreen(self.client, shared=self.hotseat is not None))
+
+    def on_open_keys(self, message: OpenKeys) -> None:
+        from cardroom.tui.screens.keys import KeysScreen
+        self.push_screen(KeysScreen(self.client))
+
+    def on_open_history(self, message: OpenHistory) -> None:
+        from cardroom.tui.screens.history import HistoryScreen
+        self.push_screen(HistoryScreen(self.client))
+
+    def on_open_help(self, message: OpenHelp) -> None:
+        from cardroom.tui.screens.help import HelpScreen
+        self.push_screen(HelpScreen(message.rules, message.table))
+
     def _check_waiting(self) -> None:
         """With sound on, ring when a table other than the one on screen starts waiting for me."""
         if self.client.closed:
@@ -267,11 +294,8 @@ class CardroomApp(App):
 
     # ------------------------------------------------------------------ kept across logins
     def _keeper(self):
-        """The client whose preferences this screen shows: the session's own; in hot-seat the one
-        local player's (a screen passed between several people keeps nobody's)."""
-        if self.hotseat is None or self.hotseat.solo:
-            return self.client
-        return None
+        """The client whose preferences this screen shows: the session's own."""
+        return self.client
 
     def _load_kept(self) -> None:
         """The options and theme the player kept: they win over the session's defaults."""
@@ -318,50 +342,6 @@ class CardroomApp(App):
         self._admin_screen = screen
         self.push_screen(screen)
 
-    # ------------------------------------------------------------------ hot-seat
-    def acted(self) -> None:
-        """After a local player's decision: hide their cards until the next pass screen."""
-        if self.hotseat is not None:
-            if not self.hotseat.solo:
-                self.revealed = None
-            self._hotseat_check()
-
-    def _hotseat_check(self) -> None:
-        from cardroom.tui.screens.pass_device import PassScreen
-        actor = self.hotseat.actor()
-        if self.hotseat.solo:
-            # The one local player keeps the screen: no pass screen, his own view throughout.
-            if actor is not None:
-                actor.ready(self.hotseat.table)
-            return
-        if actor is not None and actor is self.revealed:
-            actor.ready(self.hotseat.table)   # a new decision of the player at the device: their clock
-            return
-        if self.revealed is not None and actor is not self.revealed:
-            self.revealed = None        # the decision moved on (a timeout, a leave): hide
-        passing = isinstance(self.screen, PassScreen)
-        if actor is None:
-            if passing:
-                self.pop_screen()
-            return
-        if passing:
-            self.screen.set_player(actor)
-            return
-        while len(self.screen_stack) > 2:   # close any dialog of the previous player
-            self.pop_screen()
-        self.push_screen(PassScreen(actor), self._taken)
-
-    def _taken(self, client) -> None:
-        if client is None:
-            return
-        if self.hotseat.actor() is client:
-            self.client = client
-            self.revealed = client
-            client.ready(self.hotseat.table)   # the clock starts now, not while the device was passed
-        refresh = getattr(self.screen, "refresh_from_room", None)
-        if refresh is not None:
-            refresh()
-
     # ------------------------------------------------------------------ command palette
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):
@@ -392,12 +372,11 @@ def _params(action: str) -> tuple:
         return ()
 
 
-def build_app(client, *, hotseat: HotSeat | None = None, options: UIOptions | None = None,
+def build_app(client, *, options: UIOptions | None = None,
               admin: Callable[[], Screen] | None = None, hosting: Hosting | None = None) -> CardroomApp:
     """The one way to make the app (SSH sessions, hot-seat and tests alike).
 
-    client: the session's RoomClient (in hot-seat, any one of the local players' clients).
-    hotseat: the local players sharing this terminal, or None.
+    client: the session's RoomClient. (Hot-seat play is tui/hotseat.py's HotSeatApp.)
     options: display preferences (four-colour deck, suit letters, ASCII, sound).
     admin: for admin accounts only, a callable returning the admin panel (a Screen); F12 or
         ctrl+a pushes it. The composition root decides who gets it; None: no admin key at all.
@@ -407,4 +386,4 @@ def build_app(client, *, hotseat: HotSeat | None = None, options: UIOptions | No
         raise RoomError("a session needs a client")
     if admin is not None and not callable(admin):
         raise TypeError("admin must be a callable returning a Screen")
-    return CardroomApp(client, hotseat=hotseat, options=options, admin=admin, hosting=hosting)
+    return CardroomApp(client, options=options, admin=admin, hosting=hosting)

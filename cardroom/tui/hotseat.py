@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from cardroom.room.api import TableView
+from cardroom.tui.app import CardroomApp
+from cardroom.tui.options import UIOptions
 
 
 @dataclass
@@ -53,6 +55,103 @@ def redact_view(view: TableView) -> TableView:
                    auto_action="ask", sitting_out=False, blind_prompt=0)
 
 
+class HotSeatApp(CardroomApp):
+    """The app of a shared terminal: the table of `hotseat`, drawn through the client of the
+    local player whose turn it is (after the pass screen), else as a railbird sees it. No
+    welcome, lobby, keys or kept preferences (those are one person's)."""
+
+    def __init__(self, hotseat: HotSeat, *, options: UIOptions | None = None) -> None:
+        super().__init__(next(iter(hotseat.clients.values())), options=options)
+        self.hotseat = hotseat
+        self.revealed = None          # the local player whose cards may be shown now
+
+    def _start(self) -> None:
+        from cardroom.tui.screens.table import TableScreen
+        clients = list(self.hotseat.clients.values())
+        for c in clients:
+            c.on_change(self._room_changed)
+        for c in clients:
+            c.watch(self.hotseat.table)
+        if self.hotseat.solo:
+            self.revealed = self.client   # one person and bots: nobody to hide his cards from
+        self.push_screen(TableScreen(self.hotseat.table))
+        self._hotseat_check()
+
+    def share_key(self):
+        return None       # a shared terminal's screen is nobody else's
+
+    def _session_ended(self) -> bool:
+        return False
+
+    def _room_checks(self) -> None:
+        self._hotseat_check()
+
+    def who(self) -> str:
+        return self.revealed.name if self.revealed is not None else ""
+
+    def table_view(self, table: str) -> TableView:
+        """A railbird's copy unless the player whose view it is has taken the seat (after the
+        pass screen)."""
+        if self.revealed is None:
+            return redact_view(self.client.view(table))
+        return self.client.view(table)
+
+    def private_ok(self) -> bool:
+        if self.revealed is None:
+            self.notify("Not now: wait for your turn", severity="warning")
+            return False
+        return True
+
+    def _player_tables(self, ask) -> list[str]:
+        return []         # one table, no multi-tabling
+
+    def _keeper(self):
+        """The one local player's preferences; a screen passed between several people keeps nobody's."""
+        return self.client if self.hotseat.solo else None
+
+    def acted(self) -> None:
+        """After a local player's decision: hide their cards until the next pass screen."""
+        if not self.hotseat.solo:
+            self.revealed = None
+        self._hotseat_check()
+
+    def _hotseat_check(self) -> None:
+        from cardroom.tui.screens.pass_device import PassScreen
+        actor = self.hotseat.actor()
+        if self.hotseat.solo:
+            # The one local player keeps the screen: no pass screen, his own view throughout.
+            if actor is not None:
+                actor.ready(self.hotseat.table)
+            return
+        if actor is not None and actor is self.revealed:
+            actor.ready(self.hotseat.table)   # a new decision of the player at the device: their clock
+            return
+        if self.revealed is not None and actor is not self.revealed:
+            self.revealed = None        # the decision moved on (a timeout, a leave): hide
+        passing = isinstance(self.screen, PassScreen)
+        if actor is None:
+            if passing:
+                self.pop_screen()
+            return
+        if passing:
+            self.screen.set_player(actor)
+            return
+        while len(self.screen_stack) > 2:   # close any dialog of the previous player
+            self.pop_screen()
+        self.push_screen(PassScreen(actor), self._taken)
+
+    def _taken(self, client) -> None:
+        if client is None:
+            return
+        if self.hotseat.actor() is client:
+            self.client = client
+            self.revealed = client
+            client.ready(self.hotseat.table)   # the clock starts now, not while the device was passed
+        refresh = getattr(self.screen, "refresh_from_room", None)
+        if refresh is not None:
+            refresh()
+
+
 def seat_hotseat(room, table: str, players: list[str], bots: int, *, buy_in: int | None = None,
                  seed: int | None = None) -> HotSeat:
     """Connect and seat the local players and `bots` practice bots at `table` (must run on the loop
@@ -88,10 +187,8 @@ async def run_hotseat(room, table: str, players: list[str], bots: int, *, buy_in
     import asyncio
     import signal
 
-    from cardroom.tui.app import build_app
     hotseat = seat_hotseat(room, table, players, bots, buy_in=buy_in, seed=seed)
-    first = next(iter(hotseat.clients.values()))
-    app = build_app(first, hotseat=hotseat, options=options)
+    app = HotSeatApp(hotseat, options=options)
     loop = asyncio.get_running_loop()
     quits = (signal.SIGTERM, signal.SIGHUP)
     for sig in quits:

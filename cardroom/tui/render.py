@@ -89,3 +89,15 @@ def street_label(street: str, phase: str) -> str:
     if street in _STUD_STREETS:
         return street + " street"
     return street
+
+
+def money_text(m) -> Text:
+    t = Text()
+    t.append("Balance   ", "bold")
+    t.append(money(m.balance) + "\n")
+    for table, chips in sorted(m.on_tables.items()):
+        t.append("On table  ", "bold")
+        t.append(f"{table}: {money(chips)}\n")     # table names are plain text
+    t.append("Total     ", "bold")
+    t.append(money(m.total))
+    return t

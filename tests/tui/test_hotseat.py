@@ -3,8 +3,8 @@ player's hidden cards are on the screen unless it is that player's own (revealed
 
 from __future__ import annotations
 
-from cardroom.tui import UIOptions, build_app
-from cardroom.tui.hotseat import redact_view, seat_hotseat
+from cardroom.tui import UIOptions
+from cardroom.tui.hotseat import HotSeatApp, redact_view, seat_hotseat
 from cardroom.tui.render import RANKS, SUIT_SYMBOLS
 from cardroom.tui.screens.pass_device import PassScreen
 from cardroom.tui.screens.table import TableScreen
@@ -35,7 +35,7 @@ async def test_two_local_players_and_a_bot_play_a_hand_without_seeing_each_other
     auto_blind_on(hs)
     w.clock.advance(0.01)
     clients = hs.clients
-    app = build_app(clients["alice"], hotseat=hs, options=UIOptions(sound=False))
+    app = HotSeatApp(hs, options=UIOptions(sound=False))
     frames = 0
     passes = set()
     async with app.run_test(size=SIZE) as pilot:
@@ -97,7 +97,7 @@ async def test_a_local_players_clock_starts_when_they_take_the_device(world):
     hs = seat_hotseat(w.room, "T", ["alice", "bob"], bots=0, seed=3)
     auto_blind_on(hs)
     w.clock.advance(0.01)
-    app = build_app(hs.clients["alice"], hotseat=hs, options=UIOptions(sound=False))
+    app = HotSeatApp(hs, options=UIOptions(sound=False))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, PassScreen)
@@ -119,7 +119,7 @@ async def test_one_local_player_with_bots_keeps_his_own_view_and_is_never_asked_
     auto_blind_on(hs)
     w.clock.advance(0.01)
     ann = hs.clients["ann"]
-    app = build_app(ann, hotseat=hs, options=UIOptions(sound=False))
+    app = HotSeatApp(hs, options=UIOptions(sound=False))
     async with app.run_test(size=SIZE) as pilot:
         hand_id = ann.view("T").hand_id
         turns = seen_off_turn = 0
@@ -151,7 +151,7 @@ async def test_a_betting_key_while_a_bot_acts_says_to_wait_not_to_take_a_seat(wo
     w = world(table_settings(seats=4))
     hs = seat_hotseat(w.room, "T", ["alice", "bob"], bots=2, seed=3)
     w.clock.advance(0.01)
-    app = build_app(hs.clients["alice"], hotseat=hs, options=UIOptions(sound=False))
+    app = HotSeatApp(hs, options=UIOptions(sound=False))
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(100):
             await pilot.pause()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cardroom.tui import UIOptions, build_app
 from cardroom.tui.dialogs.options import OptionsDialog
-from cardroom.tui.hotseat import seat_hotseat
+from cardroom.tui.hotseat import HotSeatApp, seat_hotseat
 
 from tests.rooms import table_settings
 from .conftest import SIZE, open_table
@@ -65,7 +65,7 @@ async def test_a_shared_hot_seat_keeps_nobodys_options_and_a_solo_one_keeps_his(
     w = world(table_settings(seats=4))
     hs = seat_hotseat(w.room, "T", ["alice", "bob"], bots=1, seed=3)
     w.clock.advance(0.01)
-    app = build_app(hs.clients["alice"], hotseat=hs)
+    app = HotSeatApp(hs)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         app.theme = "nord"
@@ -76,7 +76,7 @@ async def test_a_shared_hot_seat_keeps_nobodys_options_and_a_solo_one_keeps_his(
     w = world(table_settings(seats=4))
     hs = seat_hotseat(w.room, "T", ["ann"], bots=2, seed=5)
     w.clock.advance(0.01)
-    app = build_app(hs.clients["ann"], hotseat=hs)
+    app = HotSeatApp(hs)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         app.theme = "nord"

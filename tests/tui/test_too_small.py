@@ -4,7 +4,7 @@ one; it goes when the window is made big enough (issue 22)."""
 from __future__ import annotations
 
 from cardroom.tui import UIOptions, build_app
-from cardroom.tui.hotseat import seat_hotseat
+from cardroom.tui.hotseat import HotSeatApp, seat_hotseat
 from cardroom.tui.screens.table import TableScreen
 from cardroom.tui.screens.too_small import TooSmallScreen
 from cardroom.tui.screens.welcome import WelcomeScreen
@@ -59,7 +59,7 @@ async def test_a_hot_seat_in_a_small_terminal_does_not_pass_the_device_under_the
     w = world(table_settings(seats=4))
     hs = seat_hotseat(w.room, "T", ["alice", "bob"], bots=1, seed=3)
     w.clock.advance(0.01)
-    app = build_app(hs.clients["alice"], hotseat=hs, options=UIOptions(sound=False))
+    app = HotSeatApp(hs, options=UIOptions(sound=False))
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)

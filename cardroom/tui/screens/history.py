@@ -26,6 +26,10 @@ from cardroom.tui.widgets.rowtable import RowTable
 class HistoryScreen(Screen):
     BINDINGS = [Binding("enter", "open", "Open"), Binding("escape,h", "close", "Back")]
 
+    def __init__(self, client) -> None:
+        super().__init__()
+        self.client = client     # the session's RoomClient
+
     def compose(self) -> ComposeResult:
         yield Static(Text("Your hands", "bold"), id="history-title")
         yield RowTable(id="history-table")
@@ -35,8 +39,8 @@ class HistoryScreen(Screen):
         table = self.query_one(DataTable)
         for c in ("Hand", "Table", "Started", "Result"):
             table.add_column(c, key=c)
-        me = self.app.client.account_id
-        for rec in self.app.client.hands(limit=50):
+        me = self.client.account_id
+        for rec in self.client.hands(limit=50):
             result = ""
             for s in rec.seats:
                 if s.account_id == me and s.end_cents is not None:
@@ -59,7 +63,7 @@ class HistoryScreen(Screen):
 
     def _open(self, hand_id: str) -> None:
         try:
-            hand = self.app.client.hand(hand_id)
+            hand = self.client.hand(hand_id)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
@@ -77,7 +81,7 @@ class HistoryScreen(Screen):
 
     def _variant(self, table: str):
         try:
-            return find_variant(self.app.client.view(table).game)
+            return find_variant(self.client.view(table).game)
         except (RoomError, UnknownVariant):
             return None
 

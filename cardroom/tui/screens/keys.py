@@ -28,6 +28,10 @@ class KeysScreen(Screen):
                 Binding("r", "remove", "Remove key", show=False),
                 Binding("escape", "back", "Back")]
 
+    def __init__(self, client) -> None:
+        super().__init__()
+        self.client = client     # the session's RoomClient
+
     def compose(self) -> ComposeResult:
         yield Static(Text("My keys", "bold"), id="keys-title")
         with Vertical(classes="page", id="keys-page"):
@@ -49,14 +53,14 @@ class KeysScreen(Screen):
     # ------------------------------------------------------------------ what is shown
     def keys(self) -> tuple[str, ...]:
         try:
-            return tuple(self.app.client.keys())
+            return tuple(self.client.keys())
         except RoomError as e:
             self.say(str(e), error=True)
             return ()
 
     def reload(self, select: str | None = None) -> None:
         table = self.query_one(DataTable)
-        mine = self.app.client.fingerprint
+        mine = self.client.fingerprint
         table.clear()
         keys = self.keys()
         for fp in keys:
@@ -104,7 +108,7 @@ class KeysScreen(Screen):
             return
         before = set(self.keys())
         try:
-            fp = await self.app.client.add_key(line)
+            fp = await self.client.add_key(line)
         except RoomError as e:
             self.say(f"Not added: {e}", error=True)
             return
@@ -118,14 +122,14 @@ class KeysScreen(Screen):
         if fp is None:
             return
         question = f"Remove the key {fp}? It will no longer log in as you."
-        if fp == self.app.client.fingerprint:
+        if fp == self.client.fingerprint:
             question += " It is the key you logged in with this session."
 
         async def answer(yes: bool | None) -> None:
             if not yes:
                 return
             try:
-                await self.app.client.remove_key(fp)
+                await self.client.remove_key(fp)
             except RoomError as e:
                 self.say(f"Not removed: {e}", error=True)
                 return

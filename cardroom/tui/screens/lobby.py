@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Static
 
 from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError
+from cardroom.tui.navigation import OpenHistory, OpenKeys, OpenMoney, OpenTable
 from cardroom.tui.render import money
 from cardroom.tui.widgets.keys import KeyFooter
 from cardroom.tui.widgets.rowtable import RowTable
@@ -37,15 +38,17 @@ class LobbyScreen(Screen):
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, client, options) -> None:
         super().__init__()
+        self.client = client     # the session's RoomClient
+        self.options = options   # display options (ASCII)
         self._mine: tuple = ()
         self._title = None
         self._timer = None
         self._narrow: bool | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble(("Tables", "bold"), "   ", self.app.client.name), id="lobby-title",
+        yield Static(Text.assemble(("Tables", "bold"), "   ", self.client.name), id="lobby-title",
                      markup=False)
         table = RowTable(id="lobby-table", zebra_stripes=True)
         yield table
@@ -88,7 +91,7 @@ class LobbyScreen(Screen):
 
     def refresh_from_room(self) -> None:
         table = self.query_one(DataTable)
-        rows = self.app.client.lobby()
+        rows = self.client.lobby()
         mine = set(self.app.my_tables())
         waiting = set(self.app.waiting_for_me()) & mine
         self._show_title(mine, waiting)
@@ -108,9 +111,9 @@ class LobbyScreen(Screen):
                     table.update_cell(r.name, col, cell, update_width=True)   # "seated" outgrows "You"
 
     def _show_title(self, mine: set, waiting: set) -> None:
-        title = Text.assemble(("Tables", "bold"), "   ", self.app.client.name)
+        title = Text.assemble(("Tables", "bold"), "   ", self.client.name)
         if waiting:
-            star = "*" if self.app.options.ascii else "\u2605"
+            star = "*" if self.options.ascii else "\u2605"
             n = len(waiting)
             title.append(f"   {star} {n} table{'s' if n > 1 else ''} waiting for you", "bold yellow")
         elif mine:
@@ -121,7 +124,7 @@ class LobbyScreen(Screen):
             self.query_one("#lobby-title", Static).update(title)
 
     def _cells(self, r, mine: set = frozenset(), waiting: set = frozenset()) -> tuple:
-        ascii_only = self.app.options.ascii
+        ascii_only = self.options.ascii
         if r.name in waiting:
             star = "*" if ascii_only else "\u2605"
             you = Text(star if self._narrow else f"{star} turn", "bold yellow")
@@ -151,17 +154,12 @@ class LobbyScreen(Screen):
         event.stop()
         self.action_watch()
 
-    def _open(self, name: str, *, buy_in: bool = False):
-        from cardroom.tui.screens.table import TableScreen
-        screen = TableScreen(name, buy_in=buy_in)
-        self.app.push_screen(screen)
-        return screen
+    def _open(self, name: str, *, buy_in: bool = False) -> None:
+        self.app.navigate(OpenTable(name, buy_in=buy_in))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "next_table":
             return bool(self._mine)
-        if action == "keys":     # not on a shared (hot-seat) terminal
-            return self.app.hotseat is None
         return True
 
     def action_next_table(self) -> None:
@@ -177,7 +175,7 @@ class LobbyScreen(Screen):
         if name is None:
             return
         try:
-            self.app.client.watch(name)
+            self.client.watch(name)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
@@ -188,7 +186,7 @@ class LobbyScreen(Screen):
         if name is None:
             return
         try:
-            self.app.client.join(name)
+            self.client.join(name)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
@@ -199,23 +197,20 @@ class LobbyScreen(Screen):
         if name is None:
             return
         try:
-            place = self.app.client.join_wait_list(name)
+            place = self.client.join_wait_list(name)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
         self.notify(f"You are number {place} on the wait list for {name}", markup=False)
 
     def action_money(self) -> None:
-        from cardroom.tui.screens.money import MoneyScreen
-        self.app.push_screen(MoneyScreen())
+        self.app.navigate(OpenMoney())
 
     def action_keys(self) -> None:
-        from cardroom.tui.screens.keys import KeysScreen
-        self.app.push_screen(KeysScreen())
+        self.app.navigate(OpenKeys())
 
     def action_history(self) -> None:
-        from cardroom.tui.screens.history import HistoryScreen
-        self.app.push_screen(HistoryScreen())
+        self.app.navigate(OpenHistory())
 
 
 _STRUCTURES = (("Spread Limit", "Spread"), ("Pot Limit", "PL"), ("No Limit", "NL"))

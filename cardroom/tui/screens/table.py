@@ -25,6 +25,7 @@ from cardroom.room.api import RoomError, TableView
 from cardroom.tui.dialogs.amount import buy_in_dialog
 from cardroom.tui.dialogs.confirm import Confirm
 from cardroom.tui.dialogs.options import OptionsDialog
+from cardroom.tui.navigation import OpenHelp, OpenHistory, OpenMoney
 from cardroom.tui.render import money
 from cardroom.tui.screens import table_keys
 from cardroom.tui.screens.table_actions import HandActions
@@ -361,18 +362,15 @@ class TableScreen(HandActions, Screen):
     def action_history(self) -> None:
         if not self.app.private_ok():
             return
-        from cardroom.tui.screens.history import HistoryScreen
-        self.app.push_screen(HistoryScreen())
+        self.app.navigate(OpenHistory())
 
     def action_help(self) -> None:
-        from cardroom.tui.screens.help import HelpScreen
-        self.app.push_screen(HelpScreen(self.view.rules, self.view.name))
+        self.app.navigate(OpenHelp(self.view.rules, self.view.name))
 
     def action_money(self) -> None:
         if not self.app.private_ok():
             return
-        from cardroom.tui.screens.money import MoneyScreen
-        self.app.push_screen(MoneyScreen())
+        self.app.navigate(OpenMoney())
 
     def action_lobby(self) -> None:
         """Back to the lobby; my seat here is kept (and the lobby marks this table as mine)."""

@@ -10,20 +10,9 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from cardroom.tui.render import money
+from cardroom.tui.navigation import OpenHistory, OpenKeys, OpenLobby, OpenMoney
+from cardroom.tui.render import money_text
 from cardroom.tui.widgets.keys import KeyFooter
-
-
-def money_text(m) -> Text:
-    t = Text()
-    t.append("Balance   ", "bold")
-    t.append(money(m.balance) + "\n")
-    for table, chips in sorted(m.on_tables.items()):
-        t.append("On table  ", "bold")
-        t.append(f"{table}: {money(chips)}\n")     # table names are plain text
-    t.append("Total     ", "bold")
-    t.append(money(m.total))
-    return t
 
 
 class WelcomeScreen(Screen):
@@ -31,8 +20,12 @@ class WelcomeScreen(Screen):
                 Binding("h", "history", "History"), Binding("k", "keys", "My keys"),
                 Binding("ctrl+q", "app.quit", "Quit")]
 
+    def __init__(self, client) -> None:
+        super().__init__()
+        self.client = client     # the session's RoomClient
+
     def compose(self) -> ComposeResult:
-        client = self.app.client
+        client = self.client
         with Vertical(classes="page"):
             yield Static(Text("cardroom", "bold"), id="welcome-title")
             yield Static(Text.assemble("Welcome, ", (client.name, "bold"), "."), id="welcome-who")
@@ -43,22 +36,16 @@ class WelcomeScreen(Screen):
         yield KeyFooter()
 
     def action_lobby(self) -> None:
-        from cardroom.tui.screens.lobby import LobbyScreen
-        self.app.switch_screen(LobbyScreen())
         # Back mid-hand (a dropped connection keeps the seat): the clock is running, so the table
         # waiting for me opens over the lobby at once; Escape goes back to the lobby.
-        waiting = self.app.client.waiting_for_me()
-        if waiting:
-            self.app.open_table(waiting[0])
+        waiting = self.client.waiting_for_me()
+        self.app.navigate(OpenLobby(then_table=waiting[0] if waiting else None))
 
     def action_money(self) -> None:
-        from cardroom.tui.screens.money import MoneyScreen
-        self.app.push_screen(MoneyScreen())
+        self.app.navigate(OpenMoney())
 
     def action_keys(self) -> None:
-        from cardroom.tui.screens.keys import KeysScreen
-        self.app.push_screen(KeysScreen())
+        self.app.navigate(OpenKeys())
 
     def action_history(self) -> None:
-        from cardroom.tui.screens.history import HistoryScreen
-        self.app.push_screen(HistoryScreen())
+        self.app.navigate(OpenHistory())

@@ -1,0 +1,36 @@
+"""Screens navigate by messages to the app (tui/navigation.py): no screen module imports another
+screen module, at the top or inside a function, so the screens form no import ring."""
+
+import ast
+from pathlib import Path
+
+import cardroom.tui.screens as screens_pkg
+
+SCREENS = Path(screens_pkg.__file__).parent
+
+
+def _defines_screen(tree: ast.Module) -> bool:
+    return any(isinstance(node, ast.ClassDef)
+               and any(getattr(b, "id", getattr(b, "attr", "")).endswith("Screen") for b in node.bases)
+               for node in tree.body)
+
+
+def _imported(tree: ast.Module) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            if node.module == "cardroom.tui.screens":
+                names.update(f"cardroom.tui.screens.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    return names
+
+
+def test_no_screen_module_imports_another_screen_module():
+    trees = {p.stem: ast.parse(p.read_text()) for p in SCREENS.glob("*.py")}
+    screen_modules = {f"cardroom.tui.screens.{stem}" for stem, t in trees.items() if _defines_screen(t)}
+    assert {"cardroom.tui.screens.lobby", "cardroom.tui.screens.table"} <= screen_modules
+    offenders = {stem: sorted(_imported(t) & (screen_modules - {f"cardroom.tui.screens.{stem}"}))
+                 for stem, t in trees.items()}
+    assert {stem: found for stem, found in offenders.items() if found} == {}
