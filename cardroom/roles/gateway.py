@@ -89,12 +89,12 @@ class GatewayRole:
             if info.end is not None:
                 client.on_end(info.end)
             if info.hosting is not None:
-                info.hosting.on_ended(lambda: self._closed(client))
+                info.hosting.on_ended(lambda: self._session_ended(client))
             return build_app(client, options=UIOptions(ascii=not info.utf8), hosting=info.hosting)
 
         return factory
 
-    def _closed(self, client) -> None:
+    def _session_ended(self, client) -> None:
         self._claims.pop(client, None)
         client.close()
 
