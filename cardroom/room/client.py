@@ -263,3 +263,10 @@ class LocalClient:
 
     async def ready(self, table: str) -> None:
         self.session.ready(table)
+
+
+def as_client(client) -> RoomClient:
+    """What a screen talks to: a `Session` of this process's room gets its `LocalClient`; any
+    RoomClient (a LocalClient, a gateway's RemoteClient) is itself."""
+    from cardroom.room.room import Session
+    return LocalClient(client) if isinstance(client, Session) else client

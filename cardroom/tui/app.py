@@ -22,7 +22,6 @@ app only pushes what it is given (F12 or ctrl+a), so the TUI never imports the a
 from __future__ import annotations
 
 
-import time
 from pathlib import Path
 from typing import Callable, Hashable, Iterable
 
@@ -32,6 +31,7 @@ from textual.message import Message
 from textual.screen import Screen
 
 from cardroom.room.api import RoomError, TableView
+from cardroom.room.client import as_client
 from cardroom.textual_adapter import toasts
 from cardroom.tui.hosting import Hosting, NoHosting
 from cardroom.tui.navigation import OpenHelp, OpenHistory, OpenKeys, OpenLobby, OpenMoney, OpenTable
@@ -60,7 +60,9 @@ class CardroomApp(App):
     def __init__(self, client, *, options: UIOptions | None = None,
                  admin: Callable[[], Screen] | None = None, hosting: Hosting | None = None) -> None:
         super().__init__()
-        self.client = client
+        # Every call that asks the room is awaited: in this process it is done at once, through a
+        # gateway it is a round trip on the bus (the screens cannot tell which).
+        self.client = as_client(client)
         self.options = options or UIOptions()
         self.admin = admin
         self._admin_screen: Screen | None = None
@@ -68,7 +70,7 @@ class CardroomApp(App):
         self.table_memory: dict = {}               # table -> (hand key, holds) kept across switches
         self._pending = False
         self.hosting: Hosting = hosting if hosting is not None else NoHosting()   # tui/hosting.py
-        self._last_page = client.pages[-1] if client.pages else None
+        self._last_page = self.client.pages[-1] if self.client.pages else None
         self._session_ending = False
         self._kept_theme = ""         # the theme kept for this player (or the default)
 
@@ -127,28 +129,29 @@ class CardroomApp(App):
             self.pop_screen()
             self._wake()        # what changed meanwhile, and a hot-seat pass that is due
 
-    def on_mount(self) -> None:
-        self._load_kept()
-        self._start()
+    async def on_mount(self) -> None:
+        await self._load_kept()
+        await self._start()
         self._check_size(self.size)
 
-    def _start(self) -> None:
+    async def _start(self) -> None:
         """Listen to the room and show the first screen."""
         from cardroom.tui.screens.welcome import WelcomeScreen
         self.client.on_change(self._room_changed)
         self.push_screen(WelcomeScreen(self.client))
 
-    def on_room_changed(self, message: RoomChanged) -> None:
+    async def on_room_changed(self, message: RoomChanged) -> None:
         self._pending = False
         self._show_pages()
         if self._session_ended():
             return
         if isinstance(self.screen, TooSmallScreen):
             return      # the screens under it catch up when the window is big enough again
-        self._room_checks()
+        await self._room_checks()
         refresh = getattr(self.screen, "refresh_from_room", None)
         if refresh is not None:
-            refresh()
+            if (shown := refresh()) is not None:     # a screen that asks the room first
+                await shown
             # Hosted over ssh: drawn now, in this turn of the loop, rather than four turns later
             # together with every other screen woken meanwhile (one long turn for all).
             self.hosting.paint_now(self)
@@ -161,7 +164,7 @@ class CardroomApp(App):
             return True
         return False
 
-    def _room_checks(self) -> None:
+    async def _room_checks(self) -> None:
         """What the app itself does when the room changed, before the screen redraws."""
         self._check_waiting()
 
@@ -181,8 +184,7 @@ class CardroomApp(App):
     # ------------------------------------------------------------------ what screens read
     def now(self) -> float:
         """The room's clock (seconds), which the table's decision clock runs on."""
-        clock = getattr(getattr(self.client, "room", None), "clock", None)
-        return clock.now() if clock is not None else time.monotonic()
+        return self.client.now()
 
     def who(self) -> str:
         return self.client.name
@@ -195,7 +197,7 @@ class CardroomApp(App):
         """May my own things (money, histories) be shown now? Always, on my own terminal."""
         return True
 
-    def acted(self) -> None:
+    async def acted(self) -> None:
         """After my decision at a table: nothing to do on my own terminal."""
 
     # ------------------------------------------------------------------ multi-tabling
@@ -235,11 +237,11 @@ class CardroomApp(App):
                 return name
         return order[0] if order else None
 
-    def open_table(self, name: str, *, replace: bool = False):
+    async def open_table(self, name: str, *, replace: bool = False):
         """Watch `name` and show it: pushed over the lobby, or in place of the current table."""
         from cardroom.tui.screens.table import TableScreen
         try:
-            self.client.watch(name)
+            await self.client.watch(name)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return None
@@ -251,16 +253,18 @@ class CardroomApp(App):
         return screen
 
     # Navigation: screens say where they want to go (tui/navigation.py); only the app builds screens.
-    def navigate(self, message: Message) -> None:
+    async def navigate(self, message: Message) -> None:
         """Show where a screen asked to go, at once rather than by the message queue: keys typed
         ahead in the same packet (a join and its buy-in amount) must reach the new screen."""
-        getattr(self, message.handler_name)(message)
+        shown = getattr(self, message.handler_name)(message)
+        if shown is not None:
+            await shown
 
-    def on_open_lobby(self, message: OpenLobby) -> None:
+    async def on_open_lobby(self, message: OpenLobby) -> None:
         from cardroom.tui.screens.lobby import LobbyScreen
         self.switch_screen(LobbyScreen(self.client, self.options))
         if message.then_table is not None:
-            self.open_table(message.then_table)
+            await self.open_table(message.then_table)
 
     def on_open_table(self, message: OpenTable) -> None:
         from cardroom.tui.screens.table import TableScreen
@@ -297,10 +301,14 @@ class CardroomApp(App):
         """The client whose preferences this screen shows: the session's own."""
         return self.client
 
-    def _load_kept(self) -> None:
+    async def _load_kept(self) -> None:
         """The options and theme the player kept: they win over the session's defaults."""
         keeper = self._keeper()
-        kept = keeper.preferences() if keeper is not None else {}
+        try:
+            kept = await keeper.preferences() if keeper is not None else {}
+        except RoomError as e:      # the records are away: the session's defaults, and say so
+            self.notify(f"Your kept options could not be read: {e}", severity="warning", markup=False)
+            kept = {}
         self.options.apply_kept(kept)
         theme = kept.get("theme")
         if theme in self.available_themes:
@@ -318,10 +326,17 @@ class CardroomApp(App):
         keeper = self._keeper()
         if keeper is None or not values:
             return
-        try:
-            keeper.save_preferences(values)
-        except RoomError as e:
-            self.notify(str(e), severity="warning", markup=False)
+        self.send(keeper.save_preferences(values))
+
+    def send(self, call) -> None:
+        """An intent nobody waits on (a preference kept, a table no longer watched), in the
+        background: a refusal is shown, and no screen waits on the answer."""
+        async def go() -> None:
+            try:
+                await call
+            except RoomError as e:
+                self.notify(str(e), severity="warning", markup=False)
+        self.run_worker(go(), group="send", exit_on_error=False)
 
     # ------------------------------------------------------------------ admin
     def check_action(self, action: str, parameters: tuple) -> bool | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from cardroom.room.api import TableView
+from cardroom.room.client import as_client
 from cardroom.tui.app import CardroomApp
 from cardroom.tui.options import UIOptions
 
@@ -61,21 +62,23 @@ class HotSeatApp(CardroomApp):
     welcome, lobby, keys or kept preferences (those are one person's)."""
 
     def __init__(self, hotseat: HotSeat, *, options: UIOptions | None = None) -> None:
+        # Its own copy: the players' RoomClients (a Session given is wrapped), the caller's untouched.
+        hotseat = HotSeat({name: as_client(c) for name, c in hotseat.clients.items()}, hotseat.table)
         super().__init__(next(iter(hotseat.clients.values())), options=options)
         self.hotseat = hotseat
         self.revealed = None          # the local player whose cards may be shown now
 
-    def _start(self) -> None:
+    async def _start(self) -> None:
         from cardroom.tui.screens.table import TableScreen
         clients = list(self.hotseat.clients.values())
         for c in clients:
             c.on_change(self._room_changed)
         for c in clients:
-            c.watch(self.hotseat.table)
+            await c.watch(self.hotseat.table)
         if self.hotseat.solo:
             self.revealed = self.client   # one person and bots: nobody to hide his cards from
         self.push_screen(TableScreen(self.hotseat.table))
-        self._hotseat_check()
+        await self._hotseat_check()
 
     def share_key(self):
         return None       # a shared terminal's screen is nobody else's
@@ -83,8 +86,8 @@ class HotSeatApp(CardroomApp):
     def _session_ended(self) -> bool:
         return False
 
-    def _room_checks(self) -> None:
-        self._hotseat_check()
+    async def _room_checks(self) -> None:
+        await self._hotseat_check()
 
     def who(self) -> str:
         return self.revealed.name if self.revealed is not None else ""
@@ -109,22 +112,22 @@ class HotSeatApp(CardroomApp):
         """The one local player's preferences; a screen passed between several people keeps nobody's."""
         return self.client if self.hotseat.solo else None
 
-    def acted(self) -> None:
+    async def acted(self) -> None:
         """After a local player's decision: hide their cards until the next pass screen."""
         if not self.hotseat.solo:
             self.revealed = None
-        self._hotseat_check()
+        await self._hotseat_check()
 
-    def _hotseat_check(self) -> None:
+    async def _hotseat_check(self) -> None:
         from cardroom.tui.screens.pass_device import PassScreen
         actor = self.hotseat.actor()
         if self.hotseat.solo:
             # The one local player keeps the screen: no pass screen, his own view throughout.
             if actor is not None:
-                actor.ready(self.hotseat.table)
+                await actor.ready(self.hotseat.table)
             return
         if actor is not None and actor is self.revealed:
-            actor.ready(self.hotseat.table)   # a new decision of the player at the device: their clock
+            await actor.ready(self.hotseat.table)   # a new decision of the player at the device: their clock
             return
         if self.revealed is not None and actor is not self.revealed:
             self.revealed = None        # the decision moved on (a timeout, a leave): hide
@@ -140,13 +143,13 @@ class HotSeatApp(CardroomApp):
             self.pop_screen()
         self.push_screen(PassScreen(actor), self._taken)
 
-    def _taken(self, client) -> None:
+    async def _taken(self, client) -> None:
         if client is None:
             return
         if self.hotseat.actor() is client:
             self.client = client
             self.revealed = client
-            client.ready(self.hotseat.table)   # the clock starts now, not while the device was passed
+            await client.ready(self.hotseat.table)   # the clock starts now, not while the device was passed
         refresh = getattr(self.screen, "refresh_from_room", None)
         if refresh is not None:
             refresh()

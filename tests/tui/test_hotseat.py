@@ -104,7 +104,7 @@ async def test_a_local_players_clock_starts_when_they_take_the_device(world):
         actor = app.screen.client
         w.clock.advance(60.0)
         await pilot.pause()
-        assert hs.actor() is actor and actor.view("T").seconds_left is None
+        assert app.hotseat.actor() is actor and actor.view("T").seconds_left is None
         await pilot.press("enter")
         await pilot.pause()
         assert app.revealed is actor

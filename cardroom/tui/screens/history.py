@@ -35,12 +35,17 @@ class HistoryScreen(Screen):
         yield RowTable(id="history-table")
         yield KeyFooter()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         table = self.query_one(DataTable)
         for c in ("Hand", "Table", "Started", "Result"):
             table.add_column(c, key=c)
         me = self.client.account_id
-        for rec in self.client.hands(limit=50):
+        try:
+            records = await self.client.hands(limit=50)
+        except RoomError as e:
+            self.notify(str(e), severity="error", markup=False)
+            records = []
+        for rec in records:
             result = ""
             for s in rec.seats:
                 if s.account_id == me and s.end_cents is not None:
@@ -52,18 +57,18 @@ class HistoryScreen(Screen):
             self.query_one("#history-title", Static).update(Text("You have played no hands yet", "bold"))
         table.focus()
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self._open(str(event.row_key.value))
+        await self._open(str(event.row_key.value))
 
-    def action_open(self) -> None:
+    async def action_open(self) -> None:
         table = self.query_one(DataTable)
         if table.row_count:
-            self._open(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
+            await self._open(str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value))
 
-    def _open(self, hand_id: str) -> None:
+    async def _open(self, hand_id: str) -> None:
         try:
-            hand = self.client.hand(hand_id)
+            hand = await self.client.hand(hand_id)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return

@@ -43,26 +43,26 @@ class KeysScreen(Screen):
             yield Static("", id="keys-status", markup=False)
         yield KeyFooter()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_column("Fingerprint", key="fp")
         table.add_column("", key="note")
-        self.reload()
+        await self.reload()
         table.focus()
 
     # ------------------------------------------------------------------ what is shown
-    def keys(self) -> tuple[str, ...]:
+    async def keys(self) -> tuple[str, ...]:
         try:
-            return tuple(self.client.keys())
+            return tuple(await self.client.keys())
         except RoomError as e:
             self.say(str(e), error=True)
             return ()
 
-    def reload(self, select: str | None = None) -> None:
+    async def reload(self, select: str | None = None) -> None:
+        keys = await self.keys()
         table = self.query_one(DataTable)
         mine = self.client.fingerprint
         table.clear()
-        keys = self.keys()
         for fp in keys:
             table.add_row(Text(fp), Text(THIS_SESSION, "bold") if fp == mine else Text(""), key=fp)
         if select in keys:
@@ -106,14 +106,14 @@ class KeysScreen(Screen):
         if not line:
             self.say("Paste a public key line first: ssh-ed25519 AAAA...", error=True)
             return
-        before = set(self.keys())
+        before = set(await self.keys())
         try:
             fp = await self.client.add_key(line)
         except RoomError as e:
             self.say(f"Not added: {e}", error=True)
             return
         event.input.value = ""
-        self.reload(select=fp)
+        await self.reload(select=fp)
         self.say(f"That key was already yours: {fp}" if fp in before else f"Added {fp}")
         # The paste box keeps the focus: moved to the list, the next key pasted went astray.
 
@@ -133,7 +133,7 @@ class KeysScreen(Screen):
             except RoomError as e:
                 self.say(f"Not removed: {e}", error=True)
                 return
-            self.reload()
+            await self.reload()
             self.say(f"Removed {fp}")
         self.app.push_screen(Confirm(question, "Remove"), answer)
 

@@ -150,67 +150,67 @@ class LobbyScreen(Screen):
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
         return str(key.value)
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        self.action_watch()
+        await self.action_watch()
 
-    def _open(self, name: str, *, buy_in: bool = False) -> None:
-        self.app.navigate(OpenTable(name, buy_in=buy_in))
+    async def _open(self, name: str, *, buy_in: bool = False) -> None:
+        await self.app.navigate(OpenTable(name, buy_in=buy_in))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "next_table":
             return bool(self._mine)
         return True
 
-    def action_next_table(self) -> None:
+    async def action_next_table(self) -> None:
         """The next of my tables (those waiting for my decision first)."""
         name = self.app.next_table(None)
         if name is None:
             self.notify("You are not seated at any table", severity="warning")
             return
-        self.app.open_table(name)
+        await self.app.open_table(name)
 
-    def action_watch(self) -> None:
+    async def action_watch(self) -> None:
         name = self._selected()
         if name is None:
             return
         try:
-            self.client.watch(name)
+            await self.client.watch(name)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
-        self._open(name)
+        await self._open(name)
 
-    def action_join(self) -> None:
+    async def action_join(self) -> None:
         name = self._selected()
         if name is None:
             return
         try:
-            self.client.join(name)
+            await self.client.join(name)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
-        self._open(name, buy_in=True)
+        await self._open(name, buy_in=True)
 
-    def action_wait_list(self) -> None:
+    async def action_wait_list(self) -> None:
         name = self._selected()
         if name is None:
             return
         try:
-            place = self.client.join_wait_list(name)
+            place = await self.client.join_wait_list(name)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
         self.notify(f"You are number {place} on the wait list for {name}", markup=False)
 
-    def action_money(self) -> None:
-        self.app.navigate(OpenMoney())
+    async def action_money(self) -> None:
+        await self.app.navigate(OpenMoney())
 
-    def action_keys(self) -> None:
-        self.app.navigate(OpenKeys())
+    async def action_keys(self) -> None:
+        await self.app.navigate(OpenKeys())
 
-    def action_history(self) -> None:
-        self.app.navigate(OpenHistory())
+    async def action_history(self) -> None:
+        await self.app.navigate(OpenHistory())
 
 
 _STRUCTURES = (("Spread Limit", "Spread"), ("Pot Limit", "PL"), ("No Limit", "NL"))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from cardroom.room.api import RoomError
 from cardroom.tui.navigation import OpenKeys
 from cardroom.tui.render import money_text
 
@@ -23,22 +25,30 @@ class MoneyScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("My Money", id="dialog-title")
-            yield Static(money_text(self.client.my_money()), id="money-text")
+            yield Static("", id="money-text")
             yield Static("k: my SSH keys   Esc to close" if not self.shared else "Esc to close",
                          classes="dialog-line")
 
-    def refresh_from_room(self) -> None:
-        self.query_one("#money-text", Static).update(money_text(self.client.my_money()))
+    async def on_mount(self) -> None:
+        await self.refresh_from_room()
+
+    async def refresh_from_room(self) -> None:
+        try:
+            text = money_text(await self.client.my_money())
+        except RoomError as e:
+            text = Text(f"Your money could not be read: {e}")
+        if self.is_attached:
+            self.query_one("#money-text", Static).update(text)
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "keys":     # not on a shared (hot-seat) terminal
             return not self.shared
         return True
 
-    def action_keys(self) -> None:
+    async def action_keys(self) -> None:
         if self.shared:
             return
-        self.app.navigate(OpenKeys())
+        await self.app.navigate(OpenKeys())
 
     def action_close(self) -> None:
         self.dismiss()

@@ -85,13 +85,13 @@ class TableScreen(HandActions, Screen):
             yield ChatPane(id="chat")
         yield KeyFooter()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.refresh_from_room()
         self.set_interval(1.0, self._tick)
         if self._buy_in_on_mount:
             # Pushed while this screen mounts, so keys typed ahead ("j100" Enter) wait for the
             # dialog instead of reaching the table (textual_adapter: keys-wait-for-their-screen).
-            self.action_buy_in(just_seated=True)
+            await self.action_buy_in(just_seated=True)
 
     def on_screen_resume(self) -> None:
         self.refresh_from_room()
@@ -103,7 +103,7 @@ class TableScreen(HandActions, Screen):
         # watching (multi-tabling: the other tables say when they wait for him).
         client = self.app.client
         if self.app.hotseat is None and not client.closed and self.table not in client.my_tables():
-            client.unwatch(self.table)
+            self.app.send(client.unwatch(self.table))
 
     def _tick(self) -> None:
         # The bar of the decision clock moves between the table's own (last-10-seconds) ticks.
@@ -273,10 +273,10 @@ class TableScreen(HandActions, Screen):
         return table_keys.key_works(self, action, parameters)
 
     # ------------------------------------------------------------------ intents
-    def _do(self, fn, *args, **kw) -> bool:
+    async def _do(self, fn, *args, **kw) -> bool:
         """Send one intent; a RoomError is shown and changes nothing. True when it went through."""
         try:
-            fn(*args, **kw)
+            await fn(*args, **kw)
         except RoomError as e:
             self.notify(str(e), title="Not done", severity="error", markup=False)
             return False
@@ -284,26 +284,30 @@ class TableScreen(HandActions, Screen):
             self.refresh_from_room()
         return True
 
-    def action_auto(self, auto: str) -> None:
-        self._do(self.app.client.set_auto, self.table, auto)
+    async def action_auto(self, auto: str) -> None:
+        await self._do(self.app.client.set_auto, self.table, auto)
 
-    def action_join(self, seat: int | None = None) -> None:
-        if self._do(self.app.client.join, self.table, seat):
-            self.action_buy_in(just_seated=True)
+    async def action_join(self, seat: int | None = None) -> None:
+        if await self._do(self.app.client.join, self.table, seat):
+            await self.action_buy_in(just_seated=True)
 
-    def action_wait_list(self) -> None:
+    async def action_wait_list(self) -> None:
         try:
-            place = self.app.client.join_wait_list(self.table)
+            place = await self.app.client.join_wait_list(self.table)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
         self.notify(f"You are number {place} on the wait list", markup=False)
 
-    def action_buy_in(self, just_seated: bool = False) -> None:
+    async def action_buy_in(self, just_seated: bool = False) -> None:
         """The buy-in (or change of stake) dialog. `just_seated`: opened by the join itself, so
         cancelling it gives the seat back instead of leaving an empty stack in it."""
         v = self.view
-        money_ = self.app.client.my_money()
+        try:
+            money_ = await self.app.client.my_money()
+        except RoomError as e:
+            self.notify(str(e), title="Not done", severity="error", markup=False)
+            return
         # The room's count (the stack the hand began with), not the stack behind the chips in
         # the pot: with the latter the dialog offered a top-up the room then refused.
         have = v.table_chips
@@ -320,30 +324,30 @@ class TableScreen(HandActions, Screen):
             return
         dialog = buy_in_dialog(self.table, lo, hi, default, money_.balance, have)
 
-        def answer(cents: int | None) -> None:
+        async def answer(cents: int | None) -> None:
             if cents is None:
-                if just_seated and self._do(self.app.client.leave, self.table):
+                if just_seated and await self._do(self.app.client.leave, self.table):
                     self.notify(f"You did not buy in: seat given back at {self.table}", markup=False)
                 return
             # Not counted here after it: the store refused it, and the page says why.
-            if self._do(self.app.client.buy_in, self.table, cents) and self.view.table_chips > have:
+            if await self._do(self.app.client.buy_in, self.table, cents) and self.view.table_chips > have:
                 self.notify(f"Bought in for {money(cents)}", markup=False)
         self.app.push_screen(dialog, answer)
 
-    def action_sit(self, which: str = "") -> None:
+    async def action_sit(self, which: str = "") -> None:
         if self.view.sitting_out:
-            self._do(self.app.client.sit_in, self.table)
+            await self._do(self.app.client.sit_in, self.table)
         else:
-            self._do(self.app.client.sit_out, self.table)
+            await self._do(self.app.client.sit_out, self.table)
 
-    def action_leave(self) -> None:
+    async def action_leave(self) -> None:
         me = self.my_seat_state()
         in_hand = me is not None and me.status in ("active", "all-in", "protected") and \
             self.view.phase in ("bet", "draw")
 
-        def go(yes: bool | None = True) -> None:
+        async def go(yes: bool | None = True) -> None:
             # Still seated after it: the store refused the cash-out, and the page says why.
-            if yes and self._do(self.app.client.leave, self.table) \
+            if yes and await self._do(self.app.client.leave, self.table) \
                     and self.table not in self.app.client.my_tables():
                 self.notify(f"You left {self.table}", markup=False)
                 if self.app.hotseat is None:
@@ -354,30 +358,30 @@ class TableScreen(HandActions, Screen):
                         if me.status in ("all-in", "protected") else "Leave now? Your hand will be folded.")
             self.app.push_screen(Confirm(question, "Leave"), go)
         else:
-            go()
+            await go()
 
     def action_chat(self, dealer: bool = False) -> None:
         self.query_one(ChatPane).focus_input(dealer)
 
-    def action_history(self) -> None:
+    async def action_history(self) -> None:
         if not self.app.private_ok():
             return
-        self.app.navigate(OpenHistory())
+        await self.app.navigate(OpenHistory())
 
-    def action_help(self) -> None:
-        self.app.navigate(OpenHelp(self.view.rules, self.view.name))
+    async def action_help(self) -> None:
+        await self.app.navigate(OpenHelp(self.view.rules, self.view.name))
 
-    def action_money(self) -> None:
+    async def action_money(self) -> None:
         if not self.app.private_ok():
             return
-        self.app.navigate(OpenMoney())
+        await self.app.navigate(OpenMoney())
 
     def action_lobby(self) -> None:
         """Back to the lobby; my seat here is kept (and the lobby marks this table as mine)."""
         if self.app.hotseat is None:
             self.app.pop_screen()
 
-    def action_next_table(self) -> None:
+    async def action_next_table(self) -> None:
         """Multi-tabling: the next of my tables, those waiting for my decision first."""
         if self.app.hotseat is not None or self.app.screen is not self:
             return
@@ -385,7 +389,7 @@ class TableScreen(HandActions, Screen):
         if name is None:
             self.notify("You are not seated at another table", severity="warning")
             return
-        self.app.open_table(name, replace=True)
+        await self.app.open_table(name, replace=True)
 
     def action_options(self) -> None:
         v = self.view
@@ -393,18 +397,18 @@ class TableScreen(HandActions, Screen):
         dialog = OptionsDialog(self.app.options, seated=seated, auto_blind=v.auto_blind,
                                post_blinds=(self.post_missed is not False) if v.missed_blinds else None)
 
-        def answer(values: dict | None) -> None:
+        async def answer(values: dict | None) -> None:
             if values is None:
                 return
             self.app.keep(self.app.options.change(values))
             self.restyle()
             if seated and values.get("auto_blind") is not None and values["auto_blind"] != v.auto_blind:
-                self._do(self.app.client.set_auto_blind, self.table, values["auto_blind"])
+                await self._do(self.app.client.set_auto_blind, self.table, values["auto_blind"])
             if seated and "post_blinds" in values:
-                if self._do(self.app.client.post_or_wait, self.table, values["post_blinds"]):
+                if await self._do(self.app.client.post_or_wait, self.table, values["post_blinds"]):
                     self.post_missed = values["post_blinds"]
             if values.get("stake"):
-                self.action_buy_in()
+                await self.action_buy_in()
         self.app.push_screen(dialog, answer)
 
     def restyle(self) -> None:
@@ -419,22 +423,22 @@ class TableScreen(HandActions, Screen):
         self.action_hold(event.index)
 
     @on(Felt.SeatClicked)
-    def _seat_clicked(self, event: Felt.SeatClicked) -> None:
+    async def _seat_clicked(self, event: Felt.SeatClicked) -> None:
         state = next((s for s in self.view.seats if s.number == event.number), None)
         if state is not None and state.status == "empty" and self.view.my_seat is None \
                 and self.app.hotseat is None:
-            self.action_join(event.number)
+            await self.action_join(event.number)
 
     @on(Chip.Pressed)
     async def _chip(self, event: Chip.Pressed) -> None:
         await self.run_action(event.action)
 
     @on(ChatPane.Send)
-    def _send(self, event: ChatPane.Send) -> None:
+    async def _send(self, event: ChatPane.Send) -> None:
         if not self.app.private_ok():
             return
         try:
-            self.app.client.chat(self.table, event.text, dealer=event.dealer)
+            await self.app.client.chat(self.table, event.text, dealer=event.dealer)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
         self.refresh_from_room()

@@ -12,10 +12,10 @@ from cardroom.tui.screens.table_keys import VERBS, asked_post_or_wait
 
 
 class HandActions:
-    def _act(self, kind: str, amount: int = 0, discards=()) -> bool:
-        ok = self._do(self.app.client.act, self.table, kind, amount, discards)
+    async def _act(self, kind: str, amount: int = 0, discards=()) -> bool:
+        ok = await self._do(self.app.client.act, self.table, kind, amount, discards)
         if ok:
-            self.app.acted()
+            await self.app.acted()
         self.app.hosting.paint_now(self.app)   # my own action first, not after everyone's repaints
         return ok
 
@@ -25,7 +25,7 @@ class HandActions:
         self.holds = self.holds ^ {i}
         self._show()
 
-    def action_draw(self) -> None:
+    async def action_draw(self) -> None:
         lg = self.legal
         if lg is None or lg.phase != "draw":
             self.notify("It is not your draw", severity="warning")
@@ -36,14 +36,14 @@ class HandActions:
                         severity="error")
             return
         if not discards:
-            def answer(yes: bool | None) -> None:
+            async def answer(yes: bool | None) -> None:
                 if yes:
-                    self._act("stand pat")
+                    await self._act("stand pat")
             self.app.push_screen(Confirm("Hold all your cards and stand pat?", "Stand pat"), answer)
             return
-        self._act("draw", discards=discards)
+        await self._act("draw", discards=discards)
 
-    def action_refused(self, kind: str) -> None:
+    async def action_refused(self, kind: str) -> None:
         """A betting key pressed while its action is dimmed. The pages' buttons are greyed out,
         which a key cannot be, so it says why instead of doing nothing: out of turn the screen
         says so (and nothing is sent, so the key never acts later); on one's own turn the intent
@@ -51,7 +51,7 @@ class HandActions:
         betting is capped, the big blind must be raised) and changes nothing."""
         v = self.view
         if v.legal is not None:
-            self._act(kind)
+            await self._act(kind)
             return
         why = ("Not now: wait for your turn" if self.app.hotseat is not None else   # a redacted view
                "You are watching this table: press j to take a seat" if v.my_seat is None else
@@ -60,31 +60,31 @@ class HandActions:
         if not any(n.message == why for n in toasts(self.app)):
             self.notify(why, severity="warning")
 
-    def action_fold(self) -> None:
-        self._act("fold")
+    async def action_fold(self) -> None:
+        await self._act("fold")
 
-    def action_check(self) -> None:
-        self._act("check")
+    async def action_check(self) -> None:
+        await self._act("check")
 
-    def action_call(self) -> None:
-        self._act("call")
+    async def action_call(self) -> None:
+        await self._act("call")
 
-    def action_bring_in(self) -> None:
-        self._act("bring-in")
+    async def action_bring_in(self) -> None:
+        await self._act("bring-in")
 
-    def action_tap(self) -> None:
+    async def action_tap(self) -> None:
         """Tapping the table (seed 002): a check in a betting round, pat at the draw."""
         lg = self.legal
         if lg is None:
             return
         if lg.phase == "draw":
-            self._act("stand pat")
+            await self._act("stand pat")
         else:
             # Facing a bet the room refuses the check and says what is owed (the screen's own
             # message read "$0 to call" where the must-raise house rule allows no call).
-            self._act("check")
+            await self._act("check")
 
-    def action_wager(self, kind: str = "bet") -> None:
+    async def action_wager(self, kind: str = "bet") -> None:
         lg = self.legal
         if lg is None or not lg.min_to:
             return
@@ -99,9 +99,9 @@ class HandActions:
         structure = self.view.rules.structure if self.view.rules else "fixed"
         dialog = wager_dialog(lg, me.bet if me else 0, pot, structure)
 
-        def answer(cents: int | None) -> None:
+        async def answer(cents: int | None) -> None:
             if cents is not None:
-                self._act("complete" if kind == "complete" else kind, cents)
+                await self._act("complete" if kind == "complete" else kind, cents)
         self.app.push_screen(dialog, answer)
 
     def _confirm_wager(self, kind: str, amount: int) -> None:
@@ -111,31 +111,31 @@ class HandActions:
         # the dealer will ("and is all-in"), before it is made.
         all_in = " (all-in)" if me is not None and amount >= me.bet + me.stack else ""
 
-        def answer(yes: bool | None) -> None:
+        async def answer(yes: bool | None) -> None:
             if yes:
-                self._act(kind, amount)
+                await self._act(kind, amount)
         self.app.push_screen(Confirm(f"{verb} {money(amount)}{all_in}?", verb.split()[0]), answer)
 
-    def action_post_blind(self, post: bool = True) -> None:
+    async def action_post_blind(self, post: bool = True) -> None:
         """Answer the blind prompt (Auto Blind off): post, or decline and sit out."""
         v = self.view
         if not v.blind_prompt:
             return
-        if self._do(self.app.client.post_blind, self.table, post):
+        if await self._do(self.app.client.post_blind, self.table, post):
             self.notify(f"You post the blind of {money(v.blind_prompt)}" if post
                         else "You declined the blind: you are sitting out", markup=False)
-            self.app.acted()
+            await self.app.acted()
 
-    def action_post_missed(self, post: bool = True) -> None:
+    async def action_post_missed(self, post: bool = True) -> None:
         """Missed blinds (or new here): post as soon as I may (True) or wait for the big blind (False)."""
         v = self.view
         if not asked_post_or_wait(v):
             return
-        if self._do(self.app.client.post_or_wait, self.table, post):
+        if await self._do(self.app.client.post_or_wait, self.table, post):
             if post and v.sitting_out:
                 # "Post now" is to play now: it sits the player in as well (he stayed sitting out,
                 # and was dealt out, until he also pressed s; found by a play-tester).
-                self._do(self.app.client.sit_in, self.table)
+                await self._do(self.app.client.sit_in, self.table)
             self.post_missed = post
             self._show()                 # the prompt and the action line both follow the answer
             what = "your missed blinds" if v.missed_blinds else "a big blind"

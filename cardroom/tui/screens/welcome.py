@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
+from cardroom.room.api import RoomError
 from cardroom.tui.navigation import OpenHistory, OpenKeys, OpenLobby, OpenMoney
 from cardroom.tui.render import money_text
 from cardroom.tui.widgets.keys import KeyFooter
@@ -29,23 +30,31 @@ class WelcomeScreen(Screen):
         with Vertical(classes="page"):
             yield Static(Text("cardroom", "bold"), id="welcome-title")
             yield Static(Text.assemble("Welcome, ", (client.name, "bold"), "."), id="welcome-who")
-            yield Static(money_text(client.my_money()), id="welcome-money")
+            yield Static("", id="welcome-money")
             waiting = client.waiting_for_me()
             yield Static(Text(f"It is your turn at {waiting[0]}: press Enter to go there." if waiting
                               else "Press Enter for the table list.", "italic"), id="welcome-next")
         yield KeyFooter()
 
-    def action_lobby(self) -> None:
+    async def on_mount(self) -> None:
+        try:
+            text = money_text(await self.client.my_money())
+        except RoomError as e:
+            text = Text(f"Your money could not be read: {e}")
+        if self.is_attached:
+            self.query_one("#welcome-money", Static).update(text)
+
+    async def action_lobby(self) -> None:
         # Back mid-hand (a dropped connection keeps the seat): the clock is running, so the table
         # waiting for me opens over the lobby at once; Escape goes back to the lobby.
         waiting = self.client.waiting_for_me()
-        self.app.navigate(OpenLobby(then_table=waiting[0] if waiting else None))
+        await self.app.navigate(OpenLobby(then_table=waiting[0] if waiting else None))
 
-    def action_money(self) -> None:
-        self.app.navigate(OpenMoney())
+    async def action_money(self) -> None:
+        await self.app.navigate(OpenMoney())
 
-    def action_keys(self) -> None:
-        self.app.navigate(OpenKeys())
+    async def action_keys(self) -> None:
+        await self.app.navigate(OpenKeys())
 
-    def action_history(self) -> None:
-        self.app.navigate(OpenHistory())
+    async def action_history(self) -> None:
+        await self.app.navigate(OpenHistory())
