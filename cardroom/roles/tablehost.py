@@ -106,11 +106,12 @@ class TableHostRole:
             token = await self._off(self.leases.claim, self.owner, name, TTL)
             if token is None:
                 continue
-            if not self.held:
-                # The first claim of this process: hands no live host is dealing are void.
-                voided = await self._off(self._void_mine)
-                if voided:
-                    log.warning("voided %d hand(s) of a stopped host: %s", len(voided), ", ".join(voided))
+            # The table's hand a dead host was dealing is void (stacks back), under this lease;
+            # the other tables' live hands are their hosts' own.
+            voided = await self._off(self._void_mine, [name])
+            if voided:
+                log.warning("table %s: voided %d hand(s) of a stopped host: %s", name, len(voided),
+                            ", ".join(voided))
             if name not in self.room.tables:
                 self.room.add_table(self._settings[name])
             await self._take_over(name)
@@ -119,9 +120,9 @@ class TableHostRole:
             log.info("%s holds table %s (token %d)", self.owner, name, token)
             await self._restart_host()
 
-    def _void_mine(self) -> list[str]:
+    def _void_mine(self, tables) -> list[str]:
         try:
-            return self.store.void_unfinished_hands()
+            return self.store.void_unfinished_hands(tables)
         except Exception as e:  # noqa: BLE001 - a hand of a table another host holds is fenced
             log.warning("voiding unfinished hands: %s", e)
             return []
@@ -194,7 +195,7 @@ class TableHostRole:
         self.room.stop_tables()
         # Stepping down: unfinished hands void (stacks back), chips back to the accounts, then
         # the leases free for anyone at once.
-        await self._off(self._void_mine)
+        await self._off(self._void_mine, sorted(self.held))
         for name in sorted(self.held):
             await self._off(self._cash_out_all, name)
             await self._off(self.leases.release, self.owner, name)

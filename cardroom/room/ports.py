@@ -29,7 +29,7 @@ writers (SQLite's WAL; PostgreSQL's MVCC), so the room makes them directly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, NamedTuple, Protocol, runtime_checkable
@@ -326,9 +326,11 @@ class HandStore(Protocol):
         each seat gets its start-of-hand stack back. Returns the hand as it now stands, so a
         caller unsure whether a settlement went through reads it in the status. UnknownHand."""
 
-    def void_unfinished_hands(self) -> list[str]:
+    def void_unfinished_hands(self, tables: Iterable[str] | None = None) -> list[str]:
         """At start-up: every hand still in progress becomes void and each seat gets its
-        start-of-hand stack back on its table. Returns the voided hand ids. Idempotent."""
+        start-of-hand stack back on its table. Returns the voided hand ids. Idempotent.
+        `tables`: only the hands of these tables (a table host taking a table over must not void
+        the live hands of tables other hosts deal); each is fenced as any write to its money is."""
 
     def get_hand(self, hand_id: str) -> HandRecord | None: ...
 

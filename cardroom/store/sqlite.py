@@ -24,7 +24,7 @@ import os
 import sqlite3
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -656,12 +656,15 @@ class SqliteStore:
             self._void(c, seq, hand, reason)
             return self._hand(c, hand_id)[1]
 
-    def void_unfinished_hands(self) -> list[str]:
+    def void_unfinished_hands(self, tables: Iterable[str] | None = None) -> list[str]:
+        wanted = None if tables is None else {_text(t, "table") for t in tables}
         with self._tx() as c:
-            live = [r[0] for r in c.execute("SELECT id FROM hands WHERE status = 'in_progress'"
-                                            " ORDER BY seq").fetchall()]
+            live = [hand_id for hand_id, table in c.execute(
+                "SELECT id, table_name FROM hands WHERE status = 'in_progress' ORDER BY seq").fetchall()
+                if wanted is None or table in wanted]
             for hand_id in live:
                 seq, hand = self._hand(c, hand_id)
+                self._fence(c, hand.table)
                 self._void(c, seq, hand, "hand cut off (restart); start-of-hand stack returned")
             return live
 

@@ -300,3 +300,23 @@ def test_racing_claims_and_settlements_never_both_write(room):
         else:
             assert got["settled"] == "settled", got
         balanced(b)
+
+
+def test_a_host_voids_the_cut_off_hand_of_its_table_only(room):
+    """Host B takes over table U from a dead host and voids U's unfinished hand; host A's live
+    hand at T is not touched, and B may not void T's (A's lease fences it)."""
+    a, a_leases = room.host("host-a")
+    b, b_leases = room.host("host-b")
+    assert a_leases.claim("host-a", "T", 30) is not None
+    assert b_leases.claim("host-b", "U", 30) is not None
+    a.buy_in(room.ann, "T", 1_000, seat=1)
+    a.buy_in(room.bob, "T", 1_000, seat=2)
+    b.buy_in(room.ann, "U", 500, seat=1)
+    live = start(a, room)
+    cut = b.begin_hand(HandStart("U", (SeatStack(1, room.ann, 500),))).hand_id
+    assert b.void_unfinished_hands(["U"]) == [cut]
+    assert room.plain.get_hand(live).status == "in_progress"
+    with pytest.raises(LeaseLost):
+        b.void_unfinished_hands(["T"])
+    assert room.plain.get_hand(live).status == "in_progress"
+    balanced(room.plain)

@@ -259,3 +259,19 @@ def test_void_hand_gives_back_the_start_stacks_and_leaves_a_settled_hand_alone(s
     with pytest.raises(UnknownHand):
         store.void_hand("999", "no such hand")
     conserved(store)
+
+
+def test_void_unfinished_hands_of_named_tables_leaves_the_others_live(store, seated):
+    """A table host taking a table over voids that table's cut-off hand only: the hands other
+    hosts are dealing at their tables go on (every unfinished hand in the database was voided)."""
+    a, b = seated
+    c = store.get_or_create("cat", 1_000)
+    store.buy_in(c.id, "t2", 1_000)
+    first = store.begin_hand(start(a, b, sa=3_000)).hand_id
+    second = store.begin_hand(HandStart("t2", (SeatStack(5, c.id, 1_000),))).hand_id
+    assert store.void_unfinished_hands(["t2"]) == [second]
+    assert store.get_hand(first).status == "in_progress"
+    assert store.get_hand(second).status == "void"
+    assert store.void_unfinished_hands(["t2"]) == []
+    assert store.void_unfinished_hands(["t1"]) == [first]
+    assert store.total_money() == store.expected_money()
