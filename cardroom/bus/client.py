@@ -20,6 +20,11 @@ own with no tables (`gateway.room`), whose Sessions are the accounts' side of it
 (login's claim through the writer thread, keys, preferences, a newer login taking over an older
 one on this gateway); its reads run in a small thread pool, never on the loop.
 
+Liveness (bus/liveness.py): the gateway's heartbeat every second (its id begins every one of its
+sessions' ids, so a table host that stops hearing it takes them offline), and the table hosts'
+heard: a table whose host has been silent for HOST_SILENT seconds shows as "reconnecting" (its
+status; no decision offered, no clock) until a host serves it again.
+
 Bus trouble (no host serves the table, a host that does not answer in time, NATS away) is a
 RoomError saying so, within `timeout` seconds: never a hang.
 """
@@ -36,7 +41,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from cardroom.bus import codec, subjects
+from cardroom.bus import codec, liveness, subjects
 from cardroom.room import api
 from cardroom.room.api import RoomError
 from cardroom.room.clock import LoopClock
@@ -111,10 +116,17 @@ class _Public:
 
 class Gateway:
     def __init__(self, nc, store, *, tables: Iterable[str] = (), settings: RoomSettings | None = None,
-                 writer: Writer | None = None, timeout: float = INTENT_TIMEOUT, store_threads: int = 2) -> None:
+                 writer: Writer | None = None, timeout: float = INTENT_TIMEOUT, store_threads: int = 2,
+                 gateway_id: str | None = None, host_silent: float = liveness.HOST_SILENT) -> None:
         self.nc = nc
         self.store = store
         self.timeout = timeout
+        self.id = gateway_id or secrets.token_hex(6)   # begins each of its sessions' ids (liveness.session_id)
+        self._hosts = liveness.Heard()       # table -> when a host last said it serves it
+        self._silent: set[str] = set()       # tables shown as reconnecting
+        self.host_silent = host_silent
+        self._running = False
+        self._loops: list[asyncio.Task] = []
         self.order = list(tables)            # the lobby's order (config.toml's); others after
         self.room = Room([], store, LoopClock(), settings=settings, writer=writer or StoreWriter())
         self._pool = concurrent.futures.ThreadPoolExecutor(store_threads, thread_name_prefix="gateway-store")
@@ -129,6 +141,13 @@ class Gateway:
     async def start(self) -> None:
         self._subs.append(await self.nc.subscribe(subjects.LOBBY, cb=self._on_lobby))
         self._subs.append(await self.nc.subscribe(subjects.PRESENCE_ASK, cb=self._on_presence_ask))
+        self._subs.append(await self.nc.subscribe(subjects.HOST_HB, cb=self._on_host_beat))
+        self._running = True
+        loop = asyncio.get_running_loop()
+        self._loops = [loop.create_task(liveness.beat(self.nc, subjects.GATEWAY_HB,
+                                                      lambda: {"g": self.id, "n": len(self.clients)},
+                                                      lambda: self._running)),
+                       loop.create_task(self._hosts_loop())]
 
     async def reconnected(self) -> None:
         """Back on the bus: the hosts may have missed who came and went meanwhile."""
@@ -136,6 +155,9 @@ class Gateway:
             await client._presence(True)
 
     async def close(self) -> None:
+        self._running = False
+        for task in self._loops:
+            task.cancel()
         for client in list(self.clients):
             client.close()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -176,6 +198,30 @@ class Gateway:
             return
         for row in rows:
             self._rows[row.name] = row
+
+    async def _on_host_beat(self, msg) -> None:
+        try:
+            tables = codec.loads(msg.data)["tables"]
+        except (codec.CodecError, KeyError, TypeError):
+            return
+        if isinstance(tables, list):
+            self._hosts.hear(t for t in tables if isinstance(t, str))
+
+    def reconnecting(self, table: str) -> bool:
+        return table in self._silent
+
+    async def _hosts_loop(self) -> None:
+        """Each second: the tables whose host fell silent, or was heard again; their watchers redraw."""
+        while self._running:
+            await asyncio.sleep(liveness.HEARTBEAT_EVERY)
+            silent = {t for t in self._public.keys() | {t for c in self.clients for t in c._own}
+                      if self._hosts.silent(t, self.host_silent)}
+            changed, self._silent = silent ^ self._silent, silent
+            if changed:
+                log.warning("tables reconnecting: %s", ", ".join(sorted(silent)) or "none")
+                for client in list(self.clients):
+                    if changed & (client._watching | client._own.keys()):
+                        client._arrived()
 
     async def _on_presence_ask(self, msg) -> None:
         for client in list(self.clients):
@@ -250,7 +296,7 @@ class RemoteClient:
     def __init__(self, gateway: Gateway, session: Session) -> None:
         self.gateway = gateway
         self.session = session             # the account's side: pages, keys, preferences, the end
-        self.sid = secrets.token_hex(8)    # this remote session, as the table hosts know it
+        self.sid = liveness.session_id(gateway.id)   # this remote session, as the table hosts know it
         self._own: dict[str, _Held] = {}   # table -> my latest view of it (a reply, my seat's subject)
         self._watching: set[str] = set()
         self._callback: Callable[[], None] | None = None
@@ -393,6 +439,9 @@ class RemoteClient:
         held = self._held(table)
         if held is None:
             raise RoomError(f"{table!r} is not being watched")
+        if self.gateway.reconnecting(table):
+            # Its host is silent (killed, cut off): nothing may be decided, no clock runs here.
+            return replace(held.view, status="reconnecting", legal=None, seconds_left=None, countdown=None)
         return held.now(self.now())
 
     def _seated(self) -> list[api.TableView]:

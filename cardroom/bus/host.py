@@ -21,6 +21,9 @@ What it does, per table it serves:
   couple of seconds (a gateway that just came has the lobby within that);
 - pages (Room.page: wait-list offers, buy-ins the store refused, admin words) and the end of a
   session (kicked, banned) on the account's subject `cr.a.<account>`;
+- heartbeats (bus/liveness.py): this host's every second (`cr.host.hb`, its tables), and the
+  gateways' heard: the sessions of a gateway silent for GATEWAY_LOST seconds (killed, cut off)
+  go offline here as if each had said so, and come back online when their gateway says so again;
 - presence (`cr.presence`): a remote session online or offline. The host opens a session for an
   account seated at one of its tables when it comes online (his seat is connected again and his
   views flow), or for anyone at his first intent; when the last remote session of an account
@@ -41,7 +44,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Iterable
 
-from cardroom.bus import codec, subjects
+from cardroom.bus import codec, liveness, subjects
 from cardroom.room import api
 from cardroom.room.api import RoomError
 from cardroom.room.ports import StoreError
@@ -69,7 +72,7 @@ class _HostedSession(Session):
 
 class TableHost:
     def __init__(self, room: Room, nc, *, tables: Iterable[str] | None = None,
-                 lobby_every: float = LOBBY_EVERY) -> None:
+                 lobby_every: float = LOBBY_EVERY, gateway_lost: float = liveness.GATEWAY_LOST) -> None:
         self.room = room
         self.nc = nc
         self.names = list(room.tables) if tables is None else [room.table(n).name for n in tables]
@@ -90,6 +93,8 @@ class TableHost:
         self._tasks: set[asyncio.Task] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._failing = False           # publishing failed last time (logged once per outage)
+        self._gateways = liveness.Heard()  # gateway id -> when its heartbeat was last heard
+        self.gateway_lost = gateway_lost
         self.running = False
 
     # ------------------------------------------------------------------ life
@@ -102,7 +107,11 @@ class TableHost:
             self._subs.append(await self.nc.subscribe(subjects.intents(name),
                                                       cb=functools.partial(self._on_intent, name)))
         self._subs.append(await self.nc.subscribe(subjects.PRESENCE, cb=self._on_presence))
+        self._subs.append(await self.nc.subscribe(subjects.GATEWAY_HB, cb=self._on_gateway_beat))
         self._spawn(self._lobby_loop())
+        self._spawn(liveness.beat(self.nc, subjects.HOST_HB, lambda: {"h": self.epoch, "tables": self.names},
+                                  lambda: self.running))
+        self._spawn(self._gateways_loop())
         await self.reconnected()
 
     async def reconnected(self) -> None:
@@ -229,8 +238,29 @@ class TableHost:
     def _seated_here(self, account: int) -> bool:
         return any(self.room.tables[n].seat_of(account) is not None for n in self.names)
 
-    def _offline(self, account: int, sid: str) -> None:
-        self._forget(sid)
+    async def _on_gateway_beat(self, msg) -> None:
+        try:
+            gateway = codec.loads(msg.data)["g"]
+        except (codec.CodecError, KeyError, TypeError):
+            return
+        if isinstance(gateway, str):
+            self._gateways.hear((gateway,))
+
+    async def _gateways_loop(self) -> None:
+        while self.running:
+            await asyncio.sleep(liveness.HEARTBEAT_EVERY)
+            for gateway in self._gateways.lost(self.gateway_lost):
+                lost = [(a, sid) for a, sids in self._online.items() for sid in sids
+                        if liveness.gateway_of(sid) == gateway]
+                if lost:
+                    log.warning("gateway %s is silent: its %d session(s) here are offline", gateway, len(lost))
+                for account, sid in lost:
+                    # Not ended: the same session says it is online again if its gateway comes back.
+                    self._offline(account, sid, ended=False)
+
+    def _offline(self, account: int, sid: str, *, ended: bool = True) -> None:
+        if ended:
+            self._forget(sid)
         sids = self._online.get(account)
         if sids is not None:
             sids.discard(sid)

@@ -7,6 +7,7 @@
     cr.a.<account>            the account's events: pages, and the end of its session
     cr.presence               a remote session online / offline (gateway -> table hosts)
     cr.presence.ask           a table host that just came asks every gateway to say who is online
+    cr.gateway.hb             a gateway's heartbeat; cr.host.hb a table host's (bus/liveness.py)
 
 A table's name may hold spaces, apostrophes, `$`, `/`, dots and any letter; a subject token may
 not hold a dot, a space or a wildcard. `<tok>` is a readable slug of the name plus a short hash
@@ -25,6 +26,8 @@ PREFIX = "cr"
 LOBBY = f"{PREFIX}.lobby"
 PRESENCE = f"{PREFIX}.presence"
 PRESENCE_ASK = f"{PREFIX}.presence.ask"
+GATEWAY_HB = f"{PREFIX}.gateway.hb"
+HOST_HB = f"{PREFIX}.host.hb"
 EVERYTHING = f"{PREFIX}.>"
 _SLUG_MAX = 24
 

@@ -3,8 +3,8 @@ processes, holding no table state: each session's client is a RemoteClient (card
 
 Several gateways on one machine listen on one port (SO_REUSEPORT) with one host key. One live
 session per account across all of them: a login publishes a claim (CLAIM) and every gateway
-ends its own older session of that account, as one process does for a second login. Each
-gateway publishes a heartbeat (HEARTBEAT).
+ends its own older session of that account, as one process does for a second login. The
+gateway's heartbeat is its Gateway's (bus/liveness.py).
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from cardroom.store import open_store
 log = logging.getLogger("cardroom.roles.gateway")
 
 CLAIM = "cr.session.claim"
-HEARTBEAT = "cr.gateway.hb"
-HEARTBEAT_EVERY = 1.0
 TAKEN_OVER = "You logged in from somewhere else: this session is closed"
 
 
@@ -43,7 +41,6 @@ class GatewayRole:
         self.nc = None
         self.server = None
         self.stop = asyncio.Event()
-        self._tasks: list[asyncio.Task] = []
         self._claims: dict[object, str] = {}     # client -> its claim's id
 
     async def start(self, host: str, port: int, key_path) -> None:
@@ -57,7 +54,7 @@ class GatewayRole:
 
         self.nc = await connect(self.nats, name=f"cardroom-gateway-{self.id}", reconnected=reconnected)
         self.gateway = Gateway(self.nc, self.store, tables=[t.name for t in self.config.tables],
-                               settings=self._settings)
+                               settings=self._settings, gateway_id=self.id)
         await self.gateway.start()
         await self.nc.subscribe(CLAIM, cb=self._on_claim)
         s = self.config.server
@@ -70,7 +67,6 @@ class GatewayRole:
             guest=make_guest(self.store) if s.guest_passwords else None,
             extras=Extras(self.store, lambda _fp: None, frozenset()),
             textual_speedups=s.textual_speedups, shared_screens=s.shared_screens, reuse_port=True)
-        self._tasks.append(asyncio.create_task(self._heartbeat()))
 
     def _app_factory(self):
         from cardroom.tui.app import build_app
@@ -111,21 +107,8 @@ class GatewayRole:
                 client.session.taken_over = True
                 client.session.end(TAKEN_OVER)
 
-    async def _heartbeat(self) -> None:
-        while not self.stop.is_set():
-            try:
-                await self.nc.publish(HEARTBEAT, json.dumps(
-                    {"gateway": self.id, "sessions": len(self._claims)}).encode())
-            except Exception as e:  # noqa: BLE001 - NATS away: it reconnects by itself
-                log.debug("heartbeat: %s", e)
-            try:
-                await asyncio.wait_for(self.stop.wait(), HEARTBEAT_EVERY)
-            except TimeoutError:
-                pass
-
     async def shutdown(self) -> None:
         self.stop.set()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.server is not None:
             await self.server.close()
         if self.gateway is not None:

@@ -4,14 +4,13 @@
 The lease loop renews every RENEW_EVERY seconds with a TTL of TTL seconds; a table whose last
 successful renewal is older than TTL - MARGIN (measured from when it was sent, on the monotonic
 clock) is fenced at once: its table stops dealing here (self-fence), and the store's own fence
-refuses any write the host might still try. The host publishes a heartbeat (HEARTBEAT, its id and
-tables) so gateways can tell a silent host from a quiet table.
+refuses any write the host might still try. Its TableHost publishes the heartbeat gateways tell
+a silent host from a quiet table by (bus/liveness.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import secrets
@@ -30,8 +29,6 @@ from cardroom.store.postgres import PostgresStore
 log = logging.getLogger("cardroom.roles.tables")
 
 TTL, MARGIN, RENEW_EVERY = 10.0, 3.0, 3.0
-HEARTBEAT = "cr.host.hb"
-HEARTBEAT_EVERY = 1.0
 
 
 def host_id() -> str:
@@ -162,18 +159,6 @@ class TableHostRole:
             except TimeoutError:
                 pass
 
-    async def heartbeat_loop(self) -> None:
-        while not self.stop.is_set():
-            try:
-                await self.nc.publish(HEARTBEAT, json.dumps(
-                    {"host": self.owner, "tables": sorted(self.held)}).encode())
-            except Exception as e:  # noqa: BLE001 - NATS away: it reconnects by itself
-                log.debug("heartbeat: %s", e)
-            try:
-                await asyncio.wait_for(self.stop.wait(), HEARTBEAT_EVERY)
-            except TimeoutError:
-                pass
-
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
         async def reconnected():
@@ -184,8 +169,7 @@ class TableHostRole:
         await self.claim_free()
         if self.host is None:
             await self._restart_host()
-        self._tasks = [asyncio.create_task(self.lease_loop()),
-                       asyncio.create_task(self.heartbeat_loop())]
+        self._tasks = [asyncio.create_task(self.lease_loop())]
 
     async def shutdown(self) -> None:
         self.stop.set()

@@ -260,3 +260,48 @@ async def test_garbage_on_the_subjects_a_gateway_reads_is_dropped(world, nats_se
     assert alice.view(TABLE).chat[-1].text == "after the junk" and not alice.closed
     await until(lambda: [(r.name, r.players) for r in alice.lobby()] == [(TABLE, 2)], what="the lobby")
     await raw.close()
+
+
+@remote
+async def test_a_silent_gateways_sessions_go_offline_and_come_back_with_it(world):
+    """A gateway killed with SIGKILL says nothing: its host hears its heartbeat stop and marks
+    its players' seats disconnected (the disconnect rules apply); the same sessions are online
+    again when the gateway is heard once more, and their intents work."""
+    alice, bob = await seat(world, names=("alice", "bob"))
+    table = world.room.tables[TABLE]
+    await until(lambda: table.seat_of(alice.account_id).connected, what="alice online")
+    world.host.gateway_lost = 1.5       # beats come every second
+    beats = world.gateway._loops
+    for task in beats:
+        task.cancel()                      # the gateway falls silent, as a killed process would
+    await until(lambda: not table.seat_of(alice.account_id).connected
+                and not table.seat_of(bob.account_id).connected, what="both marked disconnected")
+    await world.gateway.start()            # heard again (as after a cut in the network)
+    await world.gateway.reconnected()
+    await until(lambda: table.seat_of(alice.account_id).connected, what="alice online again")
+    assert await bob.chat(TABLE, "back") is None
+    await world.settle()
+    assert alice.view(TABLE).chat[-1].text == "back"
+
+
+@remote
+async def test_a_table_whose_host_is_silent_shows_reconnecting_then_resumes(world, nats_server):
+    alice, bob = await seat(world, names=("alice", "bob"))
+    woke = []
+    alice.on_change(lambda: woke.append(1))
+    world.gateway.host_silent = 1.5     # beats come every second
+    await until(lambda: world.gateway._hosts.silent(TABLE, 60) is False and TABLE in world.gateway._hosts._at,
+                what="the host heard serving the table")
+    old_status = alice.view(TABLE).status
+    old = world.host
+    await old.stop()                       # its heartbeat stops with it
+    await until(lambda: alice.view(TABLE).status == "reconnecting", what="shown as reconnecting")
+    v = alice.view(TABLE)
+    assert v.legal is None and v.seconds_left is None and woke
+    world.host = TableHost(world.room, await connect(nats_server.url, name="tables-2"), lobby_every=0.2)
+    await world.host.start()
+    await until(lambda: alice.view(TABLE).status != "reconnecting", what="back when a host serves it again")
+    assert alice.view(TABLE).status == old_status
+    await world.host.stop()
+    await world.host.nc.close()
+    world.host = old

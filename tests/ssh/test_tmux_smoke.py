@@ -10,7 +10,6 @@ Set CARDROOM_TMUX_CAPTURE=path to keep the text of the table screen mid-hand.
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -20,63 +19,13 @@ from pathlib import Path
 
 import pytest
 
-MISSING = [tool for tool in ("tmux", "ssh", "ssh-keygen") if shutil.which(tool) is None]
+from tests.tmux import EXIT_MARK, MISSING, Tmux, free_port, keygen, ssh_command
+
 pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)} on PATH "
                                 "(a real terminal multiplexer and the OpenSSH client)")
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = "Smoke Hold'em $2/$4"
-EXIT_MARK = "CARDROOM-SSH-EXIT="
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _keygen(path: Path) -> str:
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "smoke", "-f", str(path)],
-                   check=True, capture_output=True)
-    out = subprocess.run(["ssh-keygen", "-lf", f"{path}.pub"], check=True, capture_output=True,
-                         text=True).stdout
-    return out.split()[1]          # "256 SHA256:... smoke (ED25519)"
-
-
-class Tmux:
-    def __init__(self) -> None:
-        self.base = ["tmux", "-L", f"cardroom-test-{os.getpid()}", "-f", "/dev/null"]
-
-    def __call__(self, *args: str) -> str:
-        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True,
-                              timeout=10).stdout
-
-    def screen(self, target: str) -> str:
-        return self("capture-pane", "-p", "-t", target)
-
-    def keys(self, target: str, *keys: str) -> None:
-        for key in keys:
-            self("send-keys", "-t", target, key)
-            time.sleep(0.05)
-
-    def wait(self, target: str, *texts: str, timeout: float = 10.0) -> str:
-        """The pane's text once it shows every one of `texts`."""
-        deadline = time.monotonic() + timeout
-        while True:
-            text = self.screen(target)
-            if all(t in text for t in texts):
-                return text
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{target}: never showed {texts!r}; the pane:\n{text}")
-            time.sleep(0.15)
-
-    def kill(self) -> None:
-        """Stop this test's tmux server and remove its socket file (kill-server leaves it)."""
-        path = subprocess.run([*self.base, "display", "-p", "#{socket_path}"], capture_output=True,
-                              text=True, timeout=10).stdout.strip()
-        subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=10)
-        if path:
-            Path(path).unlink(missing_ok=True)
 
 
 def _server(tmp: Path, port: int, admin: str) -> subprocess.Popen:
@@ -116,22 +65,16 @@ rake_percent = 0
     raise AssertionError("the server never listened")
 
 
-def _ssh(port: int, key: Path, name: str) -> str:
-    return (f"ssh -F /dev/null -p {port} -i {key} -o StrictHostKeyChecking=no "
-            f"-o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -o BatchMode=yes -o LogLevel=ERROR "
-            f"{name}@127.0.0.1; echo {EXIT_MARK}$?; sleep 60")
-
-
 def test_two_players_over_real_ssh_in_tmux(tmp_path):
     started = time.monotonic()
-    admin = _keygen(tmp_path / "alice")
-    _keygen(tmp_path / "bob")
-    port = _free_port()
+    admin = keygen(tmp_path / "alice")
+    keygen(tmp_path / "bob")
+    port = free_port()
     tmux = Tmux()
     server = _server(tmp_path, port, admin)
     try:
         for name in ("alice", "bob"):
-            tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", _ssh(port, tmp_path / name, name))
+            tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", ssh_command(port, tmp_path / name, name))
 
         # alice: welcome, lobby, the admin panel, then join and buy in.
         tmux.wait("alice", "Welcome, alice", timeout=15)

@@ -55,6 +55,9 @@ def situation(s) -> str:
 def question(view: TableView, post_missed: bool | None) -> Text | None:
     """The question the table puts to me now (the blind, or missed blinds), or None; its keys
     (Enter / Esc, p / w) are in KEYS. post_missed: my answer so far (None: not yet)."""
+    if view.status == "reconnecting":      # its host fell silent (bus/liveness.py): say what is kept
+        return Text.assemble(("The table is reconnecting", "bold"),
+                             ": seats and chips are kept; a hand cut off is void (stacks back)")
     if view.my_seat is None:
         return None
     if view.blind_prompt:

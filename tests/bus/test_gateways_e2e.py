@@ -1,0 +1,181 @@
+"""The room spread over processes, played as people play it: a table host and two gateways (real
+processes on a real PostgreSQL and nats-server), alice and bob each in a tmux pane running the
+OpenSSH client, alice through one gateway and bob through the other.
+
+One story, in order: a hand across the two gateways; alice's gateway killed with SIGKILL (bob sees
+her disconnected; she logs in through the other gateway and is back in her seat); the table host
+killed with SIGKILL mid-hand (both screens say the table is reconnecting; a new host takes the
+table over, voids the cut-off hand and seats them again with the stacks they began it with; play
+resumes). No chip is lost: the ledger check is clean and the money is what it was.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cardroom.store.audit import check_store
+from cardroom.store.postgres import PostgresStore
+from tests.bus.test_roles import ROOT, start_host
+from tests.tmux import EXIT_MARK, MISSING, Tmux, free_port, keygen, ssh_command
+
+pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"needs {', '.join(MISSING)} on PATH "
+                                "(a real terminal multiplexer and the OpenSSH client)")
+
+TABLE = "Spread Hold'em $2/$4"
+START = 100_000          # each account's starting money, in cents
+
+
+def config_text() -> str:
+    return f'''
+[server]
+host = "127.0.0.1"
+max_per_ip = 20
+
+[room]
+starting_money = "{START // 100}"
+
+[[tables]]
+name = "{TABLE}"
+game = "holdem"
+structure = "fixed"
+stakes = ["2", "4"]
+seats = 6
+rake_percent = 0
+'''
+
+
+def start_gateway(config: Path, url: str, nats: str, port: int, key: Path, data: Path) -> subprocess.Popen:
+    data.mkdir(parents=True, exist_ok=True)
+    out = data / "out.txt"
+    with out.open("w") as f:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cardroom", "serve", "--role", "gateway", "--config", str(config),
+             "--store", url, "--nats", nats, "--port", str(port), "--host-key", str(key),
+             "--data-dir", str(data), "--headless", "--log-stderr"],
+            env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=f, stderr=subprocess.STDOUT)
+    end = time.monotonic() + 30
+    while "players connect with" not in out.read_text():
+        if proc.poll() is not None or time.monotonic() > end:
+            proc.kill()
+            pytest.fail(f"the gateway did not start: {out.read_text()}")
+        time.sleep(0.05)
+    return proc
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def wait_gone(tmux: Tmux, target: str, text: str, timeout: float) -> str:
+    end = time.monotonic() + timeout
+    while True:
+        screen = tmux.screen(target)
+        if text not in screen:
+            return screen
+        assert time.monotonic() < end, f"{target}: still shows {text!r}:\n{screen}"
+        time.sleep(0.15)
+
+
+def actor_of(tmux: Tmux, names, timeout: float = 15.0) -> str:
+    """The player whose turn it is in a hand under way (posting any blind asked for meanwhile)."""
+    end = time.monotonic() + timeout
+    while True:
+        for name in names:
+            screen = tmux.screen(name)
+            if "Post the blind of" in screen:
+                tmux.keys(name, "Enter")
+            elif "Your turn" in screen and "hand #" in screen:
+                return name
+        assert time.monotonic() < end, "no hand started: " + "\n".join(tmux.screen(n) for n in names)
+        time.sleep(0.15)
+
+
+def test_two_gateways_a_gateway_killed_and_a_table_host_killed_mid_hand(tmp_path, pg_cluster, nats_server):
+    url = pg_cluster.new_database()
+    config = tmp_path / "config.toml"
+    config.write_text(config_text())
+    for name in ("alice", "bob"):
+        keygen(tmp_path / name)
+    key = tmp_path / "host_key"
+    ports = {"alice": free_port(), "bob": free_port()}
+    tmux = Tmux()
+    host = start_host(config, url, nats_server.url, tmp_path / "host")
+    gateways = {name: start_gateway(config, url, nats_server.url, ports[name], key, tmp_path / f"gw-{name}")
+                for name in ("alice", "bob")}
+    store = PostgresStore(url)
+    try:
+        # -- a hand across the two gateways ---------------------------------------------------
+        for name in ("alice", "bob"):
+            tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30",
+                 ssh_command(ports[name], tmp_path / name, name))
+        for name in ("alice", "bob"):
+            tmux.wait(name, f"Welcome, {name}", timeout=20)
+            tmux.keys(name, "Enter")
+            tmux.wait(name, "Tables", TABLE)
+            tmux.keys(name, "j")
+            tmux.wait(name, f"Buy in at {TABLE}")
+            tmux.keys(name, "Enter")
+            tmux.wait(name, f"{name} (seat")
+        actor = actor_of(tmux, ("alice", "bob"))
+        other = "bob" if actor == "alice" else "alice"
+        tmux.keys(actor, "f")
+        tmux.wait(other, f"{actor} folds")
+
+        # -- alice's gateway killed: disconnected, then back through the other gateway --------
+        gateways["alice"].send_signal(signal.SIGKILL)
+        gateways["alice"].wait()
+        tmux.wait("alice", EXIT_MARK, timeout=10)                # her ssh saw the connection drop
+        tmux.wait("bob", "(disconnected)", timeout=20)      # the host heard her gateway fall silent
+        tmux("respawn-pane", "-k", "-t", "alice", ssh_command(ports["bob"], tmp_path / "alice", "alice"))
+        tmux.wait("alice", "Welcome, alice", timeout=20)
+        tmux.keys("alice", "Enter")
+        tmux.wait("alice", "Tables", TABLE)
+        tmux.keys("alice", "]")                                  # the next of my tables: my seat kept
+        tmux.wait("alice", "alice (seat", TABLE)
+        wait_gone(tmux, "bob", "(disconnected)", timeout=10)
+
+        # -- the table host killed mid-hand ---------------------------------------------------
+        actor = actor_of(tmux, ("alice", "bob"))
+        mid = tmux.screen(actor)
+        hand_id = re.search(r"hand #(\S+)", mid).group(1)
+        assert store.get_hand(hand_id).status == "in_progress"
+        began = {s.account_id: s.start_cents for s in store.get_hand(hand_id).seats}
+        host.send_signal(signal.SIGKILL)
+        host.wait()
+        for name in ("alice", "bob"):
+            tmux.wait(name, "[reconnecting]", "The table is reconnecting", timeout=15)
+        host = start_host(config, url, nats_server.url, tmp_path / "host2")
+        # The dead host's lease runs out (10 s) before the new one may deal the table.
+        for name in ("alice", "bob"):
+            wait_gone(tmux, name, "[reconnecting]", timeout=30)
+        end = time.monotonic() + 15
+        while store.get_hand(hand_id).status != "void":
+            assert time.monotonic() < end, store.get_hand(hand_id)
+            time.sleep(0.1)
+        # Seated again with the stacks they began the cut-off hand with (the next hand waits
+        # for its blinds, which nobody has posted yet).
+        assert {h.account_id: h.chips_cents for h in store.table_holdings(TABLE)} == began
+        for name in ("alice", "bob"):
+            tmux.wait(name, f"{name} (seat", TABLE)
+        actor_of(tmux, ("alice", "bob"), timeout=30)              # and play resumes
+        assert store.total_money() == store.expected_money() == 2 * START   # balances, tables, escrow
+        assert check_store(store) == []
+    finally:
+        tmux.kill()
+        for proc in [host, *gateways.values()]:
+            stop(proc)
+        store.close()
