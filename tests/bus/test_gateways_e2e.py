@@ -179,3 +179,33 @@ def test_two_gateways_a_gateway_killed_and_a_table_host_killed_mid_hand(tmp_path
         for proc in [host, *gateways.values()]:
             stop(proc)
         store.close()
+
+
+def test_one_live_session_per_account_across_gateways(tmp_path, pg_cluster, nats_server):
+    """alice logs in through one gateway, then through the other: the first session ends saying
+    why (its ssh exits), as a second login does in one process; the second plays on."""
+    url = pg_cluster.new_database()
+    config = tmp_path / "config.toml"
+    config.write_text(config_text())
+    keygen(tmp_path / "alice")
+    key = tmp_path / "host_key"
+    ports = [free_port(), free_port()]
+    tmux = Tmux()
+    host = start_host(config, url, nats_server.url, tmp_path / "host")
+    gateways = [start_gateway(config, url, nats_server.url, p, key, tmp_path / f"gw{i}")
+                for i, p in enumerate(ports)]
+    try:
+        tmux("new-session", "-d", "-s", "first", "-x", "100", "-y", "30",
+             ssh_command(ports[0], tmp_path / "alice", "alice"))
+        tmux.wait("first", "Welcome, alice", timeout=20)
+        tmux("new-session", "-d", "-s", "second", "-x", "100", "-y", "30",
+             ssh_command(ports[1], tmp_path / "alice", "alice"))
+        tmux.wait("second", "Welcome, alice", timeout=20)
+        first = tmux.wait("first", EXIT_MARK, timeout=15)
+        assert "logged in from somewhere else" in first, first
+        tmux.keys("second", "Enter")
+        tmux.wait("second", "Tables", TABLE)             # the newer session goes on
+    finally:
+        tmux.kill()
+        for proc in [host, *gateways]:
+            stop(proc)
