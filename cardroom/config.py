@@ -104,6 +104,7 @@ class ServerConfig:
     shared_screens: bool = True              # railbirds of a table share one drawing (ssh/mirror.py)
     textual_speedups: bool = True            # the speedup guards of cardroom/textual_adapter.py
     store: str | None = None                 # a postgresql:// URL; None: the SQLite file in data_dir
+    nats: str | None = None                  # the NATS server of table hosts and gateways (--nats wins)
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,7 +385,7 @@ def _blinds_and_antes(s: _Section, variant: Variant, kind: str, small_bet: int, 
 
 
 _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", "max_per_ip",
-                "guest_passwords", "admins", "shared_screens", "textual_speedups", "store"}
+                "guest_passwords", "admins", "shared_screens", "textual_speedups", "store", "nats"}
 _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
               "chat_lines", "chat_per_seconds", "currency"} | _money_keys("starting_money")
@@ -443,8 +444,11 @@ def _server(data: Any, path: Path, admins: Any = None) -> ServerConfig:
     if store is not None and not is_store_url(store):
         s.fail(f"{store!r} is not a postgresql:// URL (leave it out for the SQLite file in "
                "data_dir)", "store")
+    nats = s.str("nats", d.nats, 4096)
+    if nats is not None and not nats.startswith(("nats://", "tls://")):
+        s.fail(f"{nats!r} is not a nats:// URL (like nats://127.0.0.1:4222)", "nats")
     return ServerConfig(host, port, data_dir.resolve(), login_timeout, max_connections, max_per_ip,
-                        guest, tuple(found), shared, speedups, store)
+                        guest, tuple(found), shared, speedups, store, nats)
 
 
 def _room(data: Any, path: Path) -> RoomSettings:

@@ -105,3 +105,11 @@ def test_cardroom_serve_store_flag_must_be_a_url(tmp_path, capsys):
     argv = ["serve", "--config", str(config_file(tmp_path)), "--headless", "--store", "x.sqlite3"]
     assert cli_main(argv) == 2
     assert "not a postgresql:// URL" in capsys.readouterr().err
+
+
+def test_the_nats_url_is_read_from_the_config_and_a_bad_one_refused(tmp_path):
+    url = "nats://10.0.0.5:4222"
+    assert load_config(config_file(tmp_path, f'nats = "{url}"')).server.nats == url
+    assert load_config(config_file(tmp_path)).server.nats is None       # --nats, or the local default
+    with pytest.raises(ConfigError, match="not a nats:// URL"):
+        load_config(config_file(tmp_path, 'nats = "10.0.0.5:4222"'))

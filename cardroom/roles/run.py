@@ -30,7 +30,7 @@ def refusal(config, args) -> str | None:
 
 
 async def run(config, args, data_dir: Path) -> int:
-    nats = args.nats or DEFAULT_NATS
+    nats = args.nats or config.server.nats or DEFAULT_NATS
     if args.role == "tables":
         from cardroom.roles.tablehost import TableHostRole
 
