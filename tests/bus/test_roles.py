@@ -152,3 +152,52 @@ def test_two_gateways_listen_on_one_port_with_one_key(tmp_path, pg_cluster, nats
                 p.wait(15)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+async def test_a_live_host_takes_over_the_tables_of_one_killed_mid_hand(tmp_path, pg_cluster, nats_server):
+    """Two table hosts for the same tables: the first holds them, the second waits. The first is
+    killed with SIGKILL during a hand: once its lease runs out the second claims the table, voids
+    the hand (stacks back) and seats both players again; the players' clients go on with it."""
+    url = pg_cluster.new_database()
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG)
+    first = start_host(config, url, nats_server.url, tmp_path / "host1")
+    store = PostgresStore(url)
+    leases = Leases(store)
+    await until(lambda: TABLE in leases.owners(), deadline=10, what="the first host holds the table")
+    second = start_host(config, url, nats_server.url, tmp_path / "host2")
+    nc = await connect(nats_server.url, name="test-gateway")
+    gateway = Gateway(nc, store, tables=[TABLE])
+    await gateway.start()
+    try:
+        alice = await gateway.login("alice")
+        bob = await gateway.login("bob")
+        for client, seat in ((alice, 1), (bob, 2)):
+            await client.watch(TABLE)
+            await client.join(TABLE, seat)
+            await client.buy_in(TABLE, 10000)
+            await client.set_auto_blind(TABLE, True)
+        await until(lambda: alice.view(TABLE).hand_id and alice.view(TABLE).phase == "bet",
+                    deadline=15, what="a hand under way")
+        hand_id = alice.view(TABLE).hand_id
+        owner = leases.owners()[TABLE]
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        await until(lambda: leases.owners()[TABLE].owner != owner.owner, deadline=30,
+                    what="the live host claims the table once the dead one's lease expired")
+        await until(lambda: store.get_hand(hand_id).status == "void", deadline=10, what="the hand void")
+        await until(lambda: alice.view(TABLE).my_seat == 1 and bob.view(TABLE).my_seat == 2
+                    and alice.view(TABLE).status != "reconnecting", deadline=15,
+                    what="both in their seats at the new host")
+        assert check_store(store) == []
+        assert store.total_money() == store.expected_money()
+    finally:
+        await gateway.close()
+        await nc.close()
+        for host in (first, second):
+            host.terminate()
+            try:
+                host.wait(15)
+            except subprocess.TimeoutExpired:
+                host.kill()
+        store.close()
