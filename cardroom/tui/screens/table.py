@@ -101,8 +101,8 @@ class TableScreen(HandActions, Screen):
         # A railbird who closes the table stops watching it: the lobby counts its railbirds, and
         # the table would go on waking this session at every change. A seated player keeps
         # watching (multi-tabling: the other tables say when they wait for him).
-        client = self.app.client
-        if self.app.hotseat is None and not client.closed and self.table not in client.my_tables():
+        client = self.client
+        if not self.shared and not client.closed and self.table not in client.my_tables():
             self.app.send(client.unwatch(self.table))
 
     def _tick(self) -> None:
@@ -116,6 +116,18 @@ class TableScreen(HandActions, Screen):
         self._show_clock(self.app.now() - self._seen_at)
 
     # ------------------------------------------------------------------ attributes down
+    @property
+    def client(self):
+        """The RoomClient of whoever is at this terminal now: the session's own, or in hot-seat
+        the local player who has taken the device (it changes hands between decisions)."""
+        return self.app.client
+
+    @property
+    def shared(self) -> bool:
+        """Several people share this terminal (hot-seat): no seat-taking, no lobby, nobody's
+        own things between their turns."""
+        return self.app.hotseat is not None
+
     @property
     def is_draw_game(self) -> bool:
         return self.variant is not None and self.variant.kind == "draw"
@@ -285,15 +297,15 @@ class TableScreen(HandActions, Screen):
         return True
 
     async def action_auto(self, auto: str) -> None:
-        await self._do(self.app.client.set_auto, self.table, auto)
+        await self._do(self.client.set_auto, self.table, auto)
 
     async def action_join(self, seat: int | None = None) -> None:
-        if await self._do(self.app.client.join, self.table, seat):
+        if await self._do(self.client.join, self.table, seat):
             await self.action_buy_in(just_seated=True)
 
     async def action_wait_list(self) -> None:
         try:
-            place = await self.app.client.join_wait_list(self.table)
+            place = await self.client.join_wait_list(self.table)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return
@@ -304,7 +316,7 @@ class TableScreen(HandActions, Screen):
         cancelling it gives the seat back instead of leaving an empty stack in it."""
         v = self.view
         try:
-            money_ = await self.app.client.my_money()
+            money_ = await self.client.my_money()
         except RoomError as e:
             self.notify(str(e), title="Not done", severity="error", markup=False)
             return
@@ -326,19 +338,19 @@ class TableScreen(HandActions, Screen):
 
         async def answer(cents: int | None) -> None:
             if cents is None:
-                if just_seated and await self._do(self.app.client.leave, self.table):
+                if just_seated and await self._do(self.client.leave, self.table):
                     self.notify(f"You did not buy in: seat given back at {self.table}", markup=False)
                 return
             # Not counted here after it: the store refused it, and the page says why.
-            if await self._do(self.app.client.buy_in, self.table, cents) and self.view.table_chips > have:
+            if await self._do(self.client.buy_in, self.table, cents) and self.view.table_chips > have:
                 self.notify(f"Bought in for {money(cents)}", markup=False)
         self.app.push_screen(dialog, answer)
 
     async def action_sit(self, which: str = "") -> None:
         if self.view.sitting_out:
-            await self._do(self.app.client.sit_in, self.table)
+            await self._do(self.client.sit_in, self.table)
         else:
-            await self._do(self.app.client.sit_out, self.table)
+            await self._do(self.client.sit_out, self.table)
 
     async def action_leave(self) -> None:
         me = self.my_seat_state()
@@ -347,10 +359,10 @@ class TableScreen(HandActions, Screen):
 
         async def go(yes: bool | None = True) -> None:
             # Still seated after it: the store refused the cash-out, and the page says why.
-            if yes and await self._do(self.app.client.leave, self.table) \
-                    and self.table not in self.app.client.my_tables():
+            if yes and await self._do(self.client.leave, self.table) \
+                    and self.table not in self.client.my_tables():
                 self.notify(f"You left {self.table}", markup=False)
-                if self.app.hotseat is None:
+                if not self.shared:
                     self.app.pop_screen()
         if in_hand:
             # An all-in hand cannot be folded: it plays on to the showdown, and the seat goes after.
@@ -378,12 +390,12 @@ class TableScreen(HandActions, Screen):
 
     def action_lobby(self) -> None:
         """Back to the lobby; my seat here is kept (and the lobby marks this table as mine)."""
-        if self.app.hotseat is None:
+        if not self.shared:
             self.app.pop_screen()
 
     async def action_next_table(self) -> None:
         """Multi-tabling: the next of my tables, those waiting for my decision first."""
-        if self.app.hotseat is not None or self.app.screen is not self:
+        if self.shared or self.app.screen is not self:
             return
         name = self.app.next_table(self.table)
         if name is None:
@@ -403,9 +415,9 @@ class TableScreen(HandActions, Screen):
             self.app.keep(self.app.options.change(values))
             self.restyle()
             if seated and values.get("auto_blind") is not None and values["auto_blind"] != v.auto_blind:
-                await self._do(self.app.client.set_auto_blind, self.table, values["auto_blind"])
+                await self._do(self.client.set_auto_blind, self.table, values["auto_blind"])
             if seated and "post_blinds" in values:
-                if await self._do(self.app.client.post_or_wait, self.table, values["post_blinds"]):
+                if await self._do(self.client.post_or_wait, self.table, values["post_blinds"]):
                     self.post_missed = values["post_blinds"]
             if values.get("stake"):
                 await self.action_buy_in()
@@ -426,7 +438,7 @@ class TableScreen(HandActions, Screen):
     async def _seat_clicked(self, event: Felt.SeatClicked) -> None:
         state = next((s for s in self.view.seats if s.number == event.number), None)
         if state is not None and state.status == "empty" and self.view.my_seat is None \
-                and self.app.hotseat is None:
+                and not self.shared:
             await self.action_join(event.number)
 
     @on(Chip.Pressed)
@@ -438,7 +450,7 @@ class TableScreen(HandActions, Screen):
         if not self.app.private_ok():
             return
         try:
-            await self.app.client.chat(self.table, event.text, dealer=event.dealer)
+            await self.client.chat(self.table, event.text, dealer=event.dealer)
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
         self.refresh_from_room()

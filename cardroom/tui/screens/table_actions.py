@@ -13,7 +13,7 @@ from cardroom.tui.screens.table_keys import VERBS, asked_post_or_wait
 
 class HandActions:
     async def _act(self, kind: str, amount: int = 0, discards=()) -> bool:
-        ok = await self._do(self.app.client.act, self.table, kind, amount, discards)
+        ok = await self._do(self.client.act, self.table, kind, amount, discards)
         if ok:
             await self.app.acted()
         self.app.hosting.paint_now(self.app)   # my own action first, not after everyone's repaints
@@ -53,7 +53,7 @@ class HandActions:
         if v.legal is not None:
             await self._act(kind)
             return
-        why = ("Not now: wait for your turn" if self.app.hotseat is not None else   # a redacted view
+        why = ("Not now: wait for your turn" if self.shared else   # a redacted view
                "You are watching this table: press j to take a seat" if v.my_seat is None else
                "You are not in this hand" if not v.my_cards else "It is not your turn")
         # Keys pressed again while waiting add no second copy of a toast still on screen.
@@ -121,7 +121,7 @@ class HandActions:
         v = self.view
         if not v.blind_prompt:
             return
-        if await self._do(self.app.client.post_blind, self.table, post):
+        if await self._do(self.client.post_blind, self.table, post):
             self.notify(f"You post the blind of {money(v.blind_prompt)}" if post
                         else "You declined the blind: you are sitting out", markup=False)
             await self.app.acted()
@@ -131,11 +131,11 @@ class HandActions:
         v = self.view
         if not asked_post_or_wait(v):
             return
-        if await self._do(self.app.client.post_or_wait, self.table, post):
+        if await self._do(self.client.post_or_wait, self.table, post):
             if post and v.sitting_out:
                 # "Post now" is to play now: it sits the player in as well (he stayed sitting out,
                 # and was dealt out, until he also pressed s; found by a play-tester).
-                await self._do(self.app.client.sit_in, self.table)
+                await self._do(self.client.sit_in, self.table)
             self.post_missed = post
             self._show()                 # the prompt and the action line both follow the answer
             what = "your missed blinds" if v.missed_blinds else "a big blind"

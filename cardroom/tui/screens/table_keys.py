@@ -191,7 +191,7 @@ def _tap_chip(s, now: str) -> str | None:
 
 def _seat_chip(free: bool, label: str) -> Callable[..., str | None]:
     """Join when a seat is free, else the wait list (not in hot-seat: every seat is someone's)."""
-    return lambda s, now: label if (now == "watching" and s.app.hotseat is None
+    return lambda s, now: label if (now == "watching" and not s.shared
                                     and free_seat(s.view) == free) else None
 
 
@@ -227,14 +227,14 @@ KEYS = (
       for key, kind in (("f", "fold"), ("c", "call"), ("r", "raise"), ("space", "check"), ("enter", "draw"))],
     *[Key(key, f"auto('{auto}')", label, lambda s, auto: s.view.my_seat is not None, group=AUTO)
       for auto, key, label in AUTO_KEYS],
-    Key("j", "join", "Join", lambda s: s.view.my_seat is None and s.app.hotseat is None,
+    Key("j", "join", "Join", lambda s: s.view.my_seat is None and not s.shared,
         _seat_chip(True, "Join")),
     Key("p", "post_missed(True)", "Post now", _asked_post,
         lambda s, now: (("Post missed blinds now" if s.view.missed_blinds else "Post a big blind now")
                         if now == "post_or_wait" else None)),
     Key("w", "post_missed(False)", "Wait for big blind", _asked_post, _on("post_or_wait", "Wait for the big blind")),
     Key("w", "wait_list", "Wait list",
-        lambda s: s.view.my_seat is None and s.app.hotseat is None and not free_seat(s.view),
+        lambda s: s.view.my_seat is None and not s.shared and not free_seat(s.view),
         _seat_chip(False, "Wait list")),
     Key("b", "buy_in", "Buy in", lambda s: s.view.my_seat is not None and s.view.buy_in is not None,
         _on("buy_in", "Buy in")),
@@ -250,7 +250,7 @@ KEYS = (
     Key("o", "options", "Options"),
     Key("m", "money", "My Money"),
     Key("escape", "post_blind(False)", "Sit out", _asked_blind, _on("blind", "Sit out"), chip_key="esc"),
-    Key("escape", "lobby", "Lobby", lambda s: s.app.hotseat is None, show=False),
+    Key("escape", "lobby", "Lobby", lambda s: not s.shared, show=False),
     Key("right_square_bracket", "next_table", "Next table", _elsewhere),
     Key("ctrl+n", "next_table", "Next table", _elsewhere, show=False),
 )
@@ -289,7 +289,7 @@ def _note(s, now: str) -> str:
                 "Waiting for the big blind" if s.post_missed is False else
                 "You missed the blinds" if v.missed_blinds else "New here")
     if now == "watching":
-        return "Waiting for the next decision" if s.app.hotseat is not None else "You are watching"
+        return "Waiting for the next decision" if s.shared else "You are watching"
     if now == "buy_in":
         return "Buy in to play"
     if now == "sitting_out":
