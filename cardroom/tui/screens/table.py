@@ -22,13 +22,10 @@ from textual.widgets import Static
 
 from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError, TableView
-from cardroom.tui.dialogs.amount import buy_in_dialog
-from cardroom.tui.dialogs.confirm import Confirm
 from cardroom.tui.dialogs.options import OptionsDialog
 from cardroom.tui.navigation import OpenHelp, OpenHistory, OpenMoney
-from cardroom.tui.render import money
 from cardroom.tui.screens import table_keys
-from cardroom.tui.screens.table_actions import HandActions
+from cardroom.tui.screens.table_actions import HandActions, SeatActions
 from cardroom.tui.screens.table_keys import AUTO_KEYS, asked_post_or_wait
 from cardroom.tui.widgets.bars import ActionBar, AutoBar, Chip
 from cardroom.tui.widgets.card import HandCard
@@ -39,7 +36,7 @@ from cardroom.tui.widgets.hand import MyHand
 from cardroom.tui.widgets.keys import KeyFooter
 
 
-class TableScreen(HandActions, Screen):
+class TableScreen(HandActions, SeatActions, Screen):
     AUTO_FOCUS = None
     BINDINGS = table_keys.BINDINGS     # each key, what it does and when: table_keys.KEYS
 
@@ -298,79 +295,6 @@ class TableScreen(HandActions, Screen):
 
     async def action_auto(self, auto: str) -> None:
         await self._do(self.client.set_auto, self.table, auto)
-
-    async def action_join(self, seat: int | None = None) -> None:
-        if await self._do(self.client.join, self.table, seat):
-            await self.action_buy_in(just_seated=True)
-
-    async def action_wait_list(self) -> None:
-        try:
-            place = await self.client.join_wait_list(self.table)
-        except RoomError as e:
-            self.notify(str(e), severity="error", markup=False)
-            return
-        self.notify(f"You are number {place} on the wait list", markup=False)
-
-    async def action_buy_in(self, just_seated: bool = False) -> None:
-        """The buy-in (or change of stake) dialog. `just_seated`: opened by the join itself, so
-        cancelling it gives the seat back instead of leaving an empty stack in it."""
-        v = self.view
-        try:
-            money_ = await self.client.my_money()
-        except RoomError as e:
-            self.notify(str(e), title="Not done", severity="error", markup=False)
-            return
-        # The room's count (the stack the hand began with), not the stack behind the chips in
-        # the pot: with the latter the dialog offered a top-up the room then refused.
-        have = v.table_chips
-        if v.buy_in is not None:
-            lo, hi, default = v.buy_in
-        elif v.rules is not None:
-            lo, hi = v.rules.min_buy_in, v.rules.max_buy_in
-            if hi is not None and have >= hi:
-                self.notify(f"You have {money(have)} here, the most this table allows is {money(hi)}: "
-                            "no chips can be added", severity="warning", markup=False)
-                return
-            default = min(money_.balance, (hi - have) if hi is not None else money_.balance)
-        else:
-            return
-        dialog = buy_in_dialog(self.table, lo, hi, default, money_.balance, have)
-
-        async def answer(cents: int | None) -> None:
-            if cents is None:
-                if just_seated and await self._do(self.client.leave, self.table):
-                    self.notify(f"You did not buy in: seat given back at {self.table}", markup=False)
-                return
-            # Not counted here after it: the store refused it, and the page says why.
-            if await self._do(self.client.buy_in, self.table, cents) and self.view.table_chips > have:
-                self.notify(f"Bought in for {money(cents)}", markup=False)
-        self.app.push_screen(dialog, answer)
-
-    async def action_sit(self, which: str = "") -> None:
-        if self.view.sitting_out:
-            await self._do(self.client.sit_in, self.table)
-        else:
-            await self._do(self.client.sit_out, self.table)
-
-    async def action_leave(self) -> None:
-        me = self.my_seat_state()
-        in_hand = me is not None and me.status in ("active", "all-in", "protected") and \
-            self.view.phase in ("bet", "draw")
-
-        async def go(yes: bool | None = True) -> None:
-            # Still seated after it: the store refused the cash-out, and the page says why.
-            if yes and await self._do(self.client.leave, self.table) \
-                    and self.table not in self.client.my_tables():
-                self.notify(f"You left {self.table}", markup=False)
-                if not self.shared:
-                    self.app.pop_screen()
-        if in_hand:
-            # An all-in hand cannot be folded: it plays on to the showdown, and the seat goes after.
-            question = ("Leave? You are all-in: your hand plays on to the showdown, then you go."
-                        if me.status in ("all-in", "protected") else "Leave now? Your hand will be folded.")
-            self.app.push_screen(Confirm(question, "Leave"), go)
-        else:
-            await go()
 
     def action_chat(self, dealer: bool = False) -> None:
         self.query_one(ChatPane).focus_input(dealer)

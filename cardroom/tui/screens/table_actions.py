@@ -1,11 +1,13 @@
-"""The table screen's actions that play a hand (a mixin of TableScreen): the betting and draw
-keys, a dimmed betting key's answer, and the answers to the blind questions. They send intents
-through the screen's `_do` and show what follows with its `_show`."""
+"""The table screen's actions (mixins of TableScreen): `HandActions` play a hand (the betting and
+draw keys, a dimmed betting key's answer, the answers to the blind questions); `SeatActions` take,
+stake and leave a seat. They send intents through the screen's `_do` and show what follows with
+its `_show`."""
 
 from __future__ import annotations
 
+from cardroom.room.api import RoomError
 from cardroom.textual_adapter import toasts
-from cardroom.tui.dialogs.amount import wager_dialog
+from cardroom.tui.dialogs.amount import buy_in_dialog, wager_dialog
 from cardroom.tui.dialogs.confirm import Confirm
 from cardroom.tui.render import money
 from cardroom.tui.screens.table_keys import VERBS, asked_post_or_wait
@@ -141,3 +143,78 @@ class HandActions:
             what = "your missed blinds" if v.missed_blinds else "a big blind"
             self.notify(f"You will post {what} as soon as you may" if post
                         else "You will wait for the big blind", markup=False)
+
+
+class SeatActions:
+    async def action_join(self, seat: int | None = None) -> None:
+        if await self._do(self.client.join, self.table, seat):
+            await self.action_buy_in(just_seated=True)
+
+    async def action_wait_list(self) -> None:
+        try:
+            place = await self.client.join_wait_list(self.table)
+        except RoomError as e:
+            self.notify(str(e), severity="error", markup=False)
+            return
+        self.notify(f"You are number {place} on the wait list", markup=False)
+
+    async def action_buy_in(self, just_seated: bool = False) -> None:
+        """The buy-in (or change of stake) dialog. `just_seated`: opened by the join itself, so
+        cancelling it gives the seat back instead of leaving an empty stack in it."""
+        v = self.view
+        try:
+            money_ = await self.client.my_money()
+        except RoomError as e:
+            self.notify(str(e), title="Not done", severity="error", markup=False)
+            return
+        # The room's count (the stack the hand began with), not the stack behind the chips in
+        # the pot: with the latter the dialog offered a top-up the room then refused.
+        have = v.table_chips
+        if v.buy_in is not None:
+            lo, hi, default = v.buy_in
+        elif v.rules is not None:
+            lo, hi = v.rules.min_buy_in, v.rules.max_buy_in
+            if hi is not None and have >= hi:
+                self.notify(f"You have {money(have)} here, the most this table allows is {money(hi)}: "
+                            "no chips can be added", severity="warning", markup=False)
+                return
+            default = min(money_.balance, (hi - have) if hi is not None else money_.balance)
+        else:
+            return
+        dialog = buy_in_dialog(self.table, lo, hi, default, money_.balance, have)
+
+        async def answer(cents: int | None) -> None:
+            if cents is None:
+                if just_seated and await self._do(self.client.leave, self.table):
+                    self.notify(f"You did not buy in: seat given back at {self.table}", markup=False)
+                return
+            # Not counted here after it: the store refused it, and the page says why.
+            if await self._do(self.client.buy_in, self.table, cents) and self.view.table_chips > have:
+                self.notify(f"Bought in for {money(cents)}", markup=False)
+        self.app.push_screen(dialog, answer)
+
+    async def action_sit(self, which: str = "") -> None:
+        if self.view.sitting_out:
+            await self._do(self.client.sit_in, self.table)
+        else:
+            await self._do(self.client.sit_out, self.table)
+
+    async def action_leave(self) -> None:
+        me = self.my_seat_state()
+        in_hand = me is not None and me.status in ("active", "all-in", "protected") and \
+            self.view.phase in ("bet", "draw")
+
+        async def go(yes: bool | None = True) -> None:
+            # Still seated after it: the store refused the cash-out, and the page says why.
+            if yes and await self._do(self.client.leave, self.table) \
+                    and self.table not in self.client.my_tables():
+                self.notify(f"You left {self.table}", markup=False)
+                if not self.shared:
+                    self.app.pop_screen()
+        if in_hand:
+            # An all-in hand cannot be folded: it plays on to the showdown, and the seat goes after.
+            question = ("Leave? You are all-in: your hand plays on to the showdown, then you go."
+                        if me.status in ("all-in", "protected") else "Leave now? Your hand will be folded.")
+            self.app.push_screen(Confirm(question, "Leave"), go)
+        else:
+            await go()
