@@ -48,7 +48,9 @@ def free_port() -> int:
 
 
 class Cluster:
-    """A running cluster; `url(db)` connects to one of its databases as its superuser."""
+    """A running cluster; `url(db)` connects to one of its databases as its superuser.
+    `stop_server()` and `start_server()` stop it and run it again on the same port and data (a
+    database restarted under the room); `stop()` ends it for good and deletes it."""
 
     def __init__(self, bindir: Path) -> None:
         self.bindir = bindir
@@ -61,8 +63,16 @@ class Cluster:
         self.data = self.folder / "data"
         self._run("initdb", "-D", str(self.data), "-U", self.user, "--auth=trust", "-E", "UTF8",
                   "--no-sync")
+        self.start_server()
+
+    def start_server(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-w", "-l", str(self.folder / "log"),
                   "-o", f"-p {self.port} -k {self.folder} {SERVER_OPTIONS}", "start")
+
+    def stop_server(self, mode: str = "fast") -> None:
+        """Stop the server: `fast` ends every session (their transactions roll back), as a restart
+        by an operator does; `immediate` is a crash (recovery runs at the next start)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def _run(self, tool: str, *args: str) -> None:
         cmd = [str(self.bindir / tool), *args]
@@ -79,6 +89,6 @@ class Cluster:
 
     def stop(self) -> None:
         try:
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            self.stop_server("immediate")
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)

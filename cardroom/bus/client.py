@@ -45,7 +45,8 @@ from cardroom.bus import codec, liveness, subjects
 from cardroom.room import api
 from cardroom.room.api import RoomError
 from cardroom.room.clock import LoopClock
-from cardroom.room.room import Room, RoomSettings, Session, check_preferences
+from cardroom.room.ports import StoreError
+from cardroom.room.room import Room, RoomSettings, Session, check_preferences, room_error
 from cardroom.room.writer import StoreWriter, Writer
 
 if TYPE_CHECKING:
@@ -173,7 +174,8 @@ class Gateway:
 
     async def login(self, name: str, fingerprint: str | None = None) -> RemoteClient:
         """A client for `name` (claimed with the key, or created without one): RoomError if the
-        store refuses (a name another key holds) or the bus is away."""
+        store refuses (a name another key holds) or fails, or the bus fails. A login while NATS
+        is reconnecting goes on: its subscriptions and presence are sent when the bus is back."""
         session = await self.room.login(name, fingerprint)
         client = RemoteClient(self, session)
         try:
@@ -265,8 +267,12 @@ class Gateway:
 
     # ------------------------------------------------------------------ plumbing
     async def off_loop(self, call: Callable, *args):
-        """A store read in the gateway's pool: a slow database holds up this caller only."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool, call, *args)
+        """A store read in the gateway's pool: a slow database holds up this caller only. A
+        store that fails (PostgreSQL restarting) is a RoomError saying so, as a write's is."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, call, *args)
+        except StoreError as e:
+            raise room_error(e) from None
 
     def _spawn(self, coro) -> None:
         async def guarded():

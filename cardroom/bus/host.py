@@ -88,7 +88,7 @@ class TableHost:
         self._rows: dict[str, api.TableSummary] = {}   # lobby rows as last published
         self._dirty: set[str] = set()
         self._flusher: asyncio.Task | None = None
-        self._observers: dict[str, object] = {}
+        self._observers: list[tuple[object, object]] = []   # (table, its observer of ours)
         self._subs: list = []
         self._tasks: set[asyncio.Task] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -102,8 +102,9 @@ class TableHost:
         self._loop = asyncio.get_running_loop()
         self.running = True
         for name in self.names:
-            observe = self._observers[name] = lambda name=name: self._changed(name)
-            self.room.tables[name].observers.append(observe)
+            table, observe = self.room.tables[name], lambda name=name: self._changed(name)
+            table.observers.append(observe)
+            self._observers.append((table, observe))
             self._subs.append(await self.nc.subscribe(subjects.intents(name),
                                                       cb=functools.partial(self._on_intent, name)))
         self._subs.append(await self.nc.subscribe(subjects.PRESENCE, cb=self._on_presence))
@@ -127,8 +128,9 @@ class TableHost:
         for account in list(self._sessions):
             self._close(account)
         self._online.clear()
-        for name, observe in self._observers.items():
-            self.room.tables[name].observers.remove(observe)
+        # From the tables as they were served: a fenced one is no longer the room's.
+        for table, observe in self._observers:
+            table.observers.remove(observe)
         self._observers.clear()
         for sub in self._subs:
             try:

@@ -20,6 +20,7 @@ import time
 from cardroom.bus.connection import connect
 from cardroom.bus.host import TableHost
 from cardroom.room.clock import LoopClock
+from cardroom.room.ports import StoreError
 from cardroom.room.room import Room
 from cardroom.room.writer import StoreWriter
 from cardroom.store.audit import require_balanced
@@ -140,11 +141,11 @@ class TableHostRole:
 
     async def lease_loop(self) -> None:
         while not self.stop.is_set():
-            if self.held and time.monotonic() - self.renewed_at > TTL - MARGIN:
-                self.fence(set(self.held))
-                await self._restart_host()
-            sent = time.monotonic()
             try:
+                if self.held and time.monotonic() - self.renewed_at > TTL - MARGIN:
+                    self.fence(set(self.held))
+                    await self._restart_host()
+                sent = time.monotonic()
                 mine = await asyncio.wait_for(self._off(self.leases.renew, self.owner, TTL), MARGIN)
                 self.renewed_at = sent
                 lost = self.held - mine
@@ -152,8 +153,10 @@ class TableHostRole:
                     self.fence(lost)
                     await self._restart_host()
                 await self.claim_free()
-            except Exception as e:  # noqa: BLE001 - the database away: the margin decides
+            except (StoreError, TimeoutError) as e:   # the database away: the margin decides
                 log.warning("lease renewal failed: %s", e)
+            except Exception:  # noqa: BLE001 - the loop goes on: ended, it would never renew or claim again
+                log.exception("the lease loop")
             try:
                 await asyncio.wait_for(self.stop.wait(), RENEW_EVERY)
             except TimeoutError:

@@ -37,7 +37,7 @@ T = TypeVar("T")
 _BUSY = "the card room's records are busy: please try again in a minute"
 
 
-def _room_error(e: StoreError) -> RoomError:
+def room_error(e: StoreError) -> RoomError:
     """What a player reads of a store error: a refusal says why; a failure is ours (logged)."""
     if isinstance(e, Refused):
         return RoomError(str(e))
@@ -162,7 +162,7 @@ class Room:
         try:
             account = self._account(name, fingerprint)
         except StoreError as e:
-            raise _room_error(e) from None
+            raise room_error(e) from None
         return self.open_session(account, fingerprint)
 
     async def login(self, name: str, fingerprint: str | None = None) -> Session:
@@ -175,7 +175,7 @@ class Room:
         try:
             return await self.writer.run(call)
         except StoreError as e:
-            raise _room_error(e) from None
+            raise room_error(e) from None
 
     def _account(self, name: str, fingerprint: str | None) -> Account:
         if fingerprint:

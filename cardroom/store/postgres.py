@@ -16,8 +16,8 @@ sequence, and transactions:
 
 As in SqliteStore, one connection writes and one reads, each behind its own lock, so any thread
 may call; the room sends writes through its writer thread. A connection that broke (PostgreSQL
-restarted) is opened again by the next call; the call that found it broken raises
-StoreUnavailable, as when SQLite is busy.
+restarted) is opened again by the next call, which then goes on; a call while the server is
+away, or whose connection broke mid-transaction, raises StoreUnavailable, as when SQLite is busy.
 """
 
 from __future__ import annotations
@@ -150,14 +150,9 @@ class PostgresStore(SqliteStore):
     def _tx(self, *, write: bool = True) -> Iterator[_Connection]:
         """One transaction, as SqliteStore._tx; a broken connection is replaced first."""
         with self._lock if write else self._read_lock:
-            attr = "_conn" if write else "_reader"
-            c = getattr(self, attr)
-            if c.raw.closed or c.raw.broken:
-                c = self._connect()
-                setattr(self, attr, c)
             try:
-                c.execute("BEGIN ISOLATION LEVEL SERIALIZABLE" if write
-                          else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                c = self._begin("_conn" if write else "_reader", "BEGIN ISOLATION LEVEL SERIALIZABLE"
+                                if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 try:
                     yield c
                     c.execute("COMMIT")
@@ -171,6 +166,26 @@ class PostgresStore(SqliteStore):
                 raise Refused(f"the database refused the change: {e}") from e
             except psycopg.Error as e:
                 raise StoreUnavailable(f"{self.where} failed: {e}") from e
+
+    def _begin(self, attr: str, begin: str) -> _Connection:
+        """The connection `attr` with a transaction begun. One PostgreSQL dropped while it was
+        idle (a restart, an admin ending sessions) is found so by BEGIN, which did nothing: it is
+        replaced and the transaction begun on the new one, so the first call after a restart
+        works like any other. A connection lost later, mid-transaction, fails the call (its
+        commit may have happened: only the caller can tell)."""
+        c = getattr(self, attr)
+        if not (c.raw.closed or c.raw.broken):
+            try:
+                c.execute(begin)
+                return c
+            except psycopg.OperationalError:
+                if not c.raw.broken:
+                    raise
+        c.close()
+        c = self._connect()
+        setattr(self, attr, c)
+        c.execute(begin)
+        return c
 
     def _fence(self, c: _Connection, table: str) -> None:
         """Refuse the write unless this store's table host holds a live lease of `table`. FOR

@@ -93,8 +93,9 @@ def test_pg_an_unreachable_server_is_refused_without_showing_the_password(pg_clu
 
 
 def test_pg_a_dropped_connection_is_opened_again(pg_url):
-    """PostgreSQL restarted (here: the store's sessions ended by an admin): the call that finds
-    the connection broken says the store is unavailable, changing nothing; the next one works."""
+    """PostgreSQL restarted (here: the store's sessions ended by an admin): the next call finds
+    its idle connection dropped when it begins, and goes on, on a new one -- the write and the
+    read both work at once, as if nothing had happened."""
     import psycopg
 
     with open_store(pg_url) as s:
@@ -102,13 +103,34 @@ def test_pg_a_dropped_connection_is_opened_again(pg_url):
         with psycopg.connect(pg_url, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                           " WHERE application_name = 'cardroom'")
-        with pytest.raises(StoreUnavailable):
-            s.buy_in(ann.id, "t1", 100)
-        with pytest.raises(StoreUnavailable):
-            s.balance(ann.id)
         s.buy_in(ann.id, "t1", 100)
         assert s.balance(ann.id) == 900 and s.table_chips(ann.id, "t1") == 100
         s.audit()
+
+
+def test_pg_a_call_while_the_server_is_away_says_so_then_works_again(tmp_path):
+    """The server stopped: a call is StoreUnavailable (never a hang past the connect timeout),
+    and once it is back the same store works, with nothing changed meanwhile."""
+    from tests.pgcluster import Cluster, missing, pg_bin
+
+    if pg_bin() is None:
+        missing("its server binaries (initdb, pg_ctl) are not installed")
+    cluster = Cluster(pg_bin())
+    try:
+        with open_store(cluster.url()) as s:
+            ann = s.get_or_create("ann", 1_000)
+            cluster.stop_server()
+            with pytest.raises(StoreUnavailable):
+                s.buy_in(ann.id, "t1", 100)
+            with pytest.raises(StoreUnavailable):
+                s.balance(ann.id)
+            cluster.start_server()
+            assert s.balance(ann.id) == 1_000
+            s.buy_in(ann.id, "t1", 100)
+            assert s.balance(ann.id) == 900 and s.table_chips(ann.id, "t1") == 100
+            s.audit()
+    finally:
+        cluster.stop()
 
 
 def test_open_store_takes_a_url_or_a_path(tmp_path, pg_url):
