@@ -264,7 +264,13 @@ class Table:
             self._drive()
 
     def set_auto_blind(self, account: int, on: bool) -> None:
-        self._need_seat(account).auto_blind = bool(on)
+        seat = self._need_seat(account)
+        seat.auto_blind = bool(on)
+        if on and self.blinds.asked(seat.number):
+            # Turned on while asked: that is his yes. Left pending, the hand waited the whole
+            # prompt and then sat him out for not answering.
+            self.blinds.post(account, True)
+            return
         self._changed()
 
     def set_connected(self, account: int, connected: bool) -> None:

@@ -644,3 +644,17 @@ def test_the_dealer_names_each_kind_of_post():
                     "cat posts a live big blind of $2", "cat posts a dead small blind of $2",
                     "cat posts an ante of $2"]
     assert narrate(ev.Posted(0, "live", 150, True), names, holdem) == "ann posts a live big blind of $1.50 and is all-in"
+
+
+def test_rule_auto_blind_turned_on_while_asked_posts_the_blind(make_room):
+    """Auto Blind posts the blinds for the player (seed 000): ticked while the prompt is up, it
+    answers it -- the hand is dealt at once, not after the prompt's time with him sat out."""
+    room, clock = make_room()
+    players = _three_without_auto_blind(room, clock)
+    t = room.tables["T"]
+    asked = [x for x in players if x.view("T").blind_prompt]
+    assert asked and t.hand is None
+    for x in asked:
+        x.set_auto_blind("T", True)
+    assert t.hand is not None and not t.hand.over
+    assert not any(x.view("T").sitting_out for x in players)
