@@ -128,6 +128,12 @@ def parse_amount(text: str) -> int:
     return cents
 
 
+async def _done(value):
+    """An act's result: the bus's RoomAdmin acts are coroutines (cardroom/bus/admin.py), the
+    local one's plain calls."""
+    return await value if inspect.isawaitable(value) else value
+
+
 async def _write(ctx: AdminContext, call: Callable[[], T]) -> T:
     """A store write, on the room's writer (its errors are the store's own, shown by execute)."""
     return await ctx.admin_room.write(call)
@@ -238,18 +244,18 @@ def _seated_at(ctx: AdminContext, account_id: int) -> list[str]:
     return [s.table for s in ctx.admin_room.seats_of(account_id)]
 
 
-def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) -> list[str]:
+async def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) -> list[str]:
     """Kick `account` from every table and wait list; one output line per table."""
     out = []
     tables = ctx.admin_room
     for table in tables.tables():
         if account.id in table.waiting:
-            tables.leave_wait_list(table.name, account.id)
+            await _done(tables.leave_wait_list(table.name, account.id))
             out.append(f"removed {_show(account.name)} from the wait list of {_show(table.name)}")
         if not any(s.account == account.id for s in table.seats):
             continue
         before = ctx.store.balance(account.id)
-        seat = tables.kick(table.name, account.id, reason)
+        seat = await _done(tables.kick(table.name, account.id, reason))
         if seat is None:
             # What came back, read from the ledger: a kick on the player's turn folds the hand first,
             # so the seat's stack before the kick can include chips already in the pot.
@@ -329,11 +335,11 @@ def _tables(ctx: AdminContext, rest: str) -> Result:
 def _set_status(status: str) -> Callable[[AdminContext, str], Result]:
     usage = f"{_VERBS[status]} TABLE"
 
-    def run(ctx: AdminContext, rest: str) -> Result:
+    async def run(ctx: AdminContext, rest: str) -> Result:
         table = _table(ctx, rest, usage)
         if table.status == status:
             return _ok(f"{_show(table.name)} is already {status}")
-        ctx.admin_room.set_status(table.name, status)
+        await _done(ctx.admin_room.set_status(table.name, status))
         lines = [f"{_show(table.name)} is now {status}"]
         if status != "open" and table.hand_live:
             lines.append("the hand in progress is played out; no new hand starts")
@@ -348,7 +354,7 @@ def _set_status(status: str) -> Callable[[AdminContext, str], Result]:
 _VERBS = {"open": "open", "closed": "close", "paused": "pause"}
 
 
-def _kick(ctx: AdminContext, rest: str) -> Result:
+async def _kick(ctx: AdminContext, rest: str) -> Result:
     usage = "kick NAME [REASON...]"
     name, reason_raw = _first(rest)
     account = _player(ctx, name, usage)
@@ -358,7 +364,7 @@ def _kick(ctx: AdminContext, rest: str) -> Result:
         raise _Bad(f"{_show(account.name)} is not seated at any table")
     if _is_self(ctx, account):
         raise _Bad("you cannot kick yourself")   # it would end this session too
-    lines = _remove_from_tables(ctx, account, reason)
+    lines = await _remove_from_tables(ctx, account, reason)
     lines += _end_sessions(ctx, account, "An admin removed you from " + ", ".join(seated)
                            + (f": {reason}" if reason else ""))
     return _ok(*lines)
@@ -390,7 +396,7 @@ async def _ban(ctx: AdminContext, rest: str) -> Result:
     lines = [f"banned {len(fingerprints)} key(s) ({who}): "
              + ", ".join(_show(fp, 60) for fp in fingerprints)]
     if account is not None:
-        lines += _remove_from_tables(ctx, account, reason)
+        lines += await _remove_from_tables(ctx, account, reason)
         lines += _end_sessions(ctx, account, "You are banned from the card room"
                                + (f": {reason}" if reason else ""))
     return _ok(*lines)

@@ -16,6 +16,7 @@ import os
 import secrets
 import socket
 
+from cardroom.bus.admin import RemoteRoomAdmin
 from cardroom.bus.client import Gateway
 from cardroom.bus.connection import connect
 from cardroom.room.api import RoomError
@@ -38,6 +39,7 @@ class GatewayRole:
         self.store = open_store(url)
         self._settings = room_settings(config)
         self.gateway: Gateway | None = None
+        self.admin: RemoteRoomAdmin | None = None
         self.nc = None
         self.server = None
         self.stop = asyncio.Event()
@@ -56,6 +58,8 @@ class GatewayRole:
         self.gateway = Gateway(self.nc, self.store, tables=[t.name for t in self.config.tables],
                                settings=self._settings, gateway_id=self.id)
         await self.gateway.start()
+        self.admin = RemoteRoomAdmin(self.gateway)     # every gateway publishes its sessions
+        await self.admin.start()
         await self.nc.subscribe(CLAIM, cb=self._on_claim)
         s = self.config.server
         limits = Limits(max_connections=s.max_connections, max_per_ip=s.max_per_ip,
@@ -86,9 +90,24 @@ class GatewayRole:
                 client.on_end(info.end)
             if info.hosting is not None:
                 info.hosting.on_ended(lambda: self._session_ended(client))
-            return build_app(client, options=UIOptions(ascii=not info.utf8), hosting=info.hosting)
+            return build_app(client, admin=self._admin_panel(client, info.key_fingerprint),
+                             options=UIOptions(ascii=not info.utf8), hosting=info.hosting)
 
         return factory
+
+    def _admin_panel(self, client, fingerprint):
+        """The admin panel for a key of config.server.admins (as serve.py decides), over the whole
+        room; its `shutdown now` stops this gateway only (cardroom/bus/admin.py)."""
+        admins = set(self.config.server.admins)
+        client.is_admin = bool(fingerprint and fingerprint in admins)
+        if not client.is_admin:
+            return None
+        from cardroom.admin.commands import AdminContext
+        from cardroom.admin.panel import AdminPanel
+
+        ctx = AdminContext(self.gateway.room, self.store, fingerprint, self.stop.set,
+                           authorized=lambda: client.is_admin, room_admin=self.admin)
+        return lambda: AdminPanel(ctx)
 
     def _session_ended(self, client) -> None:
         self._claims.pop(client, None)
@@ -111,6 +130,8 @@ class GatewayRole:
         self.stop.set()
         if self.server is not None:
             await self.server.close()
+        if self.admin is not None:
+            await self.admin.close()
         if self.gateway is not None:
             await self.gateway.close()
         if self.nc is not None:

@@ -17,6 +17,7 @@ import secrets
 import socket
 import time
 
+from cardroom.bus.admin import HostAdmin
 from cardroom.bus.connection import connect
 from cardroom.bus.host import TableHost
 from cardroom.room.clock import LoopClock
@@ -59,6 +60,7 @@ class TableHostRole:
         self.renewed_at = 0.0          # monotonic time the last successful renewal was sent
         self.nc = None
         self.host: TableHost | None = None
+        self.admin: HostAdmin | None = None
         self.stop = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
 
@@ -127,10 +129,13 @@ class TableHostRole:
 
     async def _restart_host(self) -> None:
         if self.host is not None:
+            await self.admin.close()
             await self.host.stop()
         live = [n for n in self.held if n in self.room.tables]
         self.host = TableHost(self.room, self.nc, tables=live)
         await self.host.start()
+        self.admin = HostAdmin(self.host, stop=self.stop.set)   # a shutdown countdown ends this process
+        await self.admin.start()
 
     def fence(self, tables) -> None:
         """Stop acting for `tables` at once (the lease is, or may be, another host's now)."""
@@ -178,6 +183,7 @@ class TableHostRole:
         self.stop.set()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.host is not None:
+            await self.admin.close()
             await self.host.stop()
         self.room.stop_tables()
         # Stepping down: unfinished hands void (stacks back), chips back to the accounts, then
