@@ -95,6 +95,7 @@ class TableHost:
         self._failing = False           # publishing failed last time (logged once per outage)
         self._gateways = liveness.Heard()  # gateway id -> when its heartbeat was last heard
         self.gateway_lost = gateway_lost
+        self._lost: set[str] = set()       # gateways whose sessions were taken offline for silence
         self.running = False
 
     # ------------------------------------------------------------------ life
@@ -247,11 +248,17 @@ class TableHost:
             return
         if isinstance(gateway, str):
             self._gateways.hear((gateway,))
+            if gateway in self._lost:
+                # Heard again (NATS came back): its sessions were taken offline here; ask the
+                # gateways who is online rather than wait for their next login.
+                self._lost.discard(gateway)
+                await self._publish(subjects.PRESENCE_ASK, codec.dumps({"h": self.epoch}))
 
     async def _gateways_loop(self) -> None:
         while self.running:
             await asyncio.sleep(liveness.HEARTBEAT_EVERY)
             for gateway in self._gateways.lost(self.gateway_lost):
+                self._lost.add(gateway)
                 lost = [(a, sid) for a, sids in self._online.items() for sid in sids
                         if liveness.gateway_of(sid) == gateway]
                 if lost:
