@@ -148,6 +148,8 @@ class CardroomApp(App):
         if isinstance(self.screen, TooSmallScreen):
             return      # the screens under it catch up when the window is big enough again
         await self._room_checks()
+        if not self.screen.is_mounted:
+            return      # a screen still being pushed (a reply over the bus came first) reads the room at its mount
         refresh = getattr(self.screen, "refresh_from_room", None)
         if refresh is not None:
             if (shown := refresh()) is not None:     # a screen that asks the room first

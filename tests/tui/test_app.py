@@ -328,3 +328,30 @@ async def test_the_palette_has_no_dead_screenshot_and_one_quit(world):
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Screenshot" not in titles and titles.count("Quit") == 1, titles
         assert "^q quit" in screen_text(app)
+
+
+async def test_a_room_change_heard_while_the_table_screen_is_pushed_waits_for_its_mount(world):
+    """Seen on a gateway (benchmarks ssh --topology scaled): a railbird's watch answered over the
+    bus together with a change of the room; the app refreshed the TableScreen it had just pushed
+    before the screen was composed, and the session crashed (NoMatches '#table-title')."""
+    import asyncio
+
+    from cardroom.room.client import LocalClient
+
+    class RemoteLike(LocalClient):
+        async def watch(self, table):
+            view = await super().watch(table)
+            await asyncio.sleep(0)            # the reply comes over the bus ...
+            self.session._notify()            # ... with a change of the room
+            return view
+
+    w = world(table_settings("T", seats=6))
+    w.seat("T", ["alice", "bob"])
+    app = build_app(RemoteLike(w.room.connect("erin")))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("enter")                      # watch
+        await pilot.pause()
+        assert app.is_running
+        assert "You are watching" in screen_text(app)
