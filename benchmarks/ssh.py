@@ -2,14 +2,24 @@
 
     python -m benchmarks ssh [--sessions 1000] [--seated 200] [--tables 25] [--duration 60]
                              [--think 2.0] [--batch 50] [--size 100x30] [--seed 1]
+                             [--topology single|scaled] [--gateways 2] [--capacity 100,200,...]
                              [--no-shared-screens] [--hold-db 5] [--hold-every 15] [--json]
 
-The real server (`cardroom.serve.start`: config -> SQLite -> room -> asyncssh -> one Textual app
-per PTY session) runs in a CHILD process, so its RSS (/proc/<pid>/status VmRSS) and CPU
-(/proc/<pid>/stat) are its own; the child reports table events over a pipe (see
-`benchmarks/_ssh_load.py`). This process runs the N clients: bare asyncssh client sessions with
-a PTY (xterm-256color, 100x30), no terminal emulation; a session's output is only timed and, for
-the chat-line check, stripped of escape sequences.
+The real server runs in CHILD processes (benchmarks/_topology.py, _ssh_server.py), so their RSS
+(/proc/<pid>/status VmRSS) and CPU (/proc/<pid>/stat) are their own:
+- `--topology single` (default): one `cardroom serve` process (config -> SQLite -> room ->
+  asyncssh -> one Textual app per PTY session);
+- `--topology scaled`: a throw-away PostgreSQL cluster, nats-server, one table host and
+  `--gateways` SSH gateways sharing one port, each its own process on this machine; CPU is
+  reported by role, and the table host's CPU per hand dealt.
+The process dealing the tables reports table events over a pipe. This process runs the N
+clients: bare asyncssh client sessions with a PTY (xterm-256color, 100x30), no terminal
+emulation; a session's output is only timed and, for the chat-line check, stripped of escape
+sequences.
+
+`--capacity 100,200,400` runs each count on both topologies (a fifth seated), climbing until a
+target is missed, and prints the most sessions each topology served within both p99 targets
+(key -> own screen < 100 ms, action -> others < 1 s, every session in) and their ratio.
 
 Every session logs in with its own new ed25519 key (which claims the name), presses Enter on the
 welcome screen and moves the lobby cursor to its table. `--seated` players press `j` and accept
@@ -48,23 +58,26 @@ import argparse
 import asyncio
 import json
 import math
-import os
 import random
 import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from benchmarks import positive
+from benchmarks._ssh_load import Recorder, Session, make_client_session_class, pick_key, plan_tables
+from benchmarks._topology import Scaled, topology
 from cardroom.serve import DB_NAME
-from benchmarks._ssh_load import (Recorder, Session, make_client_session_class, pick_key, plan_tables,
-                                  proc_stat)
 
-ROOT = Path(__file__).resolve().parent.parent
-TARGET_P99_MS = 100.0
+TARGET_P99_MS = 100.0              # key -> own screen
+TARGET_OTHERS_P99_MS = 1000.0      # action -> the other screens at the table
+TARGET_LOGIN_S = 120.0             # every session logged in (scaled, 1,000 sessions)
 TARGET_MIB_PER_SESSION = 10.0
+
+
+def _cpu_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    return {role: after[role] - before.get(role, 0.0) for role in after}
 
 
 def _args(argv: list[str]) -> argparse.Namespace:
@@ -83,10 +96,24 @@ def _args(argv: list[str]) -> argparse.Namespace:
                    help="hold the database busy for this many seconds at a time (default 0: never)")
     p.add_argument("--hold-every", type=float, default=15.0,
                    help="start a hold this often, s (default 15)")
+    p.add_argument("--topology", choices=("single", "scaled"), default="single",
+                   help="single: one cardroom serve process; scaled: PostgreSQL, NATS, one table host "
+                        "and --gateways SSH gateways, each its own process (default single)")
+    p.add_argument("--gateways", type=positive, default=2, help="gateways of the scaled topology (default 2)")
+    p.add_argument("--capacity", default="",
+                   help="comma-separated session counts (say 100,200,300): run each on both topologies "
+                        "(a fifth of them seated, --duration each), climbing until a p99 target is "
+                        "missed, and print the most sessions each kept the targets with, and the ratio")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     a = p.parse_args(argv)
     if not 0 <= a.seated <= a.sessions or a.sessions < 1:
         p.error("need 1 <= sessions and 0 <= seated <= sessions")
+    if a.hold_db and a.topology == "scaled":
+        p.error("--hold-db holds the SQLite file of the single topology")
+    try:
+        a.capacity = sorted({positive(x) for x in a.capacity.split(",") if x.strip()})
+    except argparse.ArgumentTypeError as e:
+        p.error(f"--capacity: {e}")
     a.tables = a.tables or max(25, math.ceil(a.seated / 8))
     return a
 
@@ -127,8 +154,6 @@ class Bench:
         self.by_table: dict[str, list[Session]] = {}
         self.turn: dict[str, str] = {}          # table -> key of its current decision
         self.blinds: dict[tuple[str, str], Session] = {}   # (table, player) asked for a blind
-        self.statuses: asyncio.Queue = asyncio.Queue()
-        self.ready_event: asyncio.Future | None = None
         self.acts_seen = 0
         w, h = args.size.lower().split("x")
         self.size = (int(w), int(h))
@@ -166,11 +191,6 @@ class Bench:
                         s.expect(s.last_key, marker, "own", first_bytes=False)
                 else:
                     s.expect(ev["ts"], marker, "other", first_bytes=True)
-        elif kind == "status":
-            self.statuses.put_nowait(ev)
-        elif kind == "ready":
-            if self.ready_event and not self.ready_event.done():
-                self.ready_event.set_result(ev)
 
     def _post_blind(self, sess: Session, table: str) -> None:
         """Enter on the blind prompt, again every few seconds until the hand is dealt."""
@@ -216,11 +236,6 @@ class Bench:
                 await asyncio.sleep(max(0.0, args.hold_every - args.hold_db))
         finally:
             conn.close()
-
-    async def status(self, proc_in) -> dict:
-        proc_in.write(b"status\n")
-        proc_in.flush()
-        return await asyncio.wait_for(self.statuses.get(), 30)
 
     # ------------------------------------------------------------------ one session
     async def login(self, sess: Session, port: int) -> None:
@@ -282,54 +297,33 @@ class Bench:
                 self.players[name] = s
 
         tmp = tempfile.TemporaryDirectory(prefix="cardroom-ssh-bench-")
-        out_r, out_w = os.pipe()
-        in_r, in_w = os.pipe()
         spec = {"data_dir": tmp.name, "tables": args.tables, "seated": args.seated,
-                "sessions": args.sessions, "out_fd": out_w, "in_fd": in_r,
-                "shared_screens": args.shared_screens}
-        # The server process runs the whole benchmark: Popen returns at once, nothing here waits on it.
-        child = subprocess.Popen(  # noqa: ASYNC220
-            [sys.executable, "-c", "from benchmarks._ssh_load import server_main; server_main()",
-             json.dumps(spec)], cwd=str(ROOT), pass_fds=(out_w, in_r), stdin=subprocess.DEVNULL)
-        os.close(out_w)
-        os.close(in_r)
-        proc_in = os.fdopen(in_w, "wb", buffering=0)
-        loop = asyncio.get_running_loop()
-        reader = asyncio.StreamReader(limit=1 << 20)
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(out_r, "rb", buffering=0))
-        self.ready_event = loop.create_future()
-
-        async def pump() -> None:
-            while True:
-                line = await reader.readline()
-                if not line:
-                    return
-                self.on_event(json.loads(line))
-
-        pump_task = asyncio.create_task(pump())
+                "sessions": args.sessions, "shared_screens": args.shared_screens}
+        topo = topology(args.topology, spec, self.on_event, args.gateways)
         result: dict = {}
         try:
-            ready = await asyncio.wait_for(self.ready_event, 60)
-            port, pid = ready["port"], ready["pid"]
-            _log(args, f"server pid {pid} on port {port}: {args.tables} tables, {args.sessions} sessions "
+            await topo.start()
+            port = topo.port
+            _log(args, f"{topo.name} topology ({', '.join(f'{r} {p}' for r, p in topo.pids_by_role().items())})"
+                       f" on port {port}: {args.tables} tables, {args.sessions} sessions "
                        f"({args.seated} seated), RLIMIT_NOFILE {nofile}")
             await asyncio.sleep(2.0)
-            base = proc_stat(pid)
+            base = topo.rss()
 
             t_conn = time.monotonic()
-            cpu_conn0 = proc_stat(pid)["cpu"]
+            cpu_conn0 = topo.cpu_by_role()
             for start in range(0, len(self.sessions), args.batch):
                 batch = self.sessions[start:start + args.batch]
                 await asyncio.gather(*(self.login(s, port) for s in batch))
                 bad = [s for s in batch if s.error]
                 _log(args, f"{start + len(batch)}/{len(self.sessions)} logged in"
                            + (f", {len(bad)} failed: {bad[0].error}" if bad else "")
-                           + f"; server RSS {proc_stat(pid)['VmRSS'] / 1024:.0f} MiB")
+                           + f"; sessions' RSS {topo.rss()['VmRSS'] / 1024:.0f} MiB")
             connect_s = time.monotonic() - t_conn
-            connect_cpu = proc_stat(pid)["cpu"] - cpu_conn0
+            connect_cpu = _cpu_delta(cpu_conn0, topo.cpu_by_role())
             await asyncio.sleep(3.0)
-            st0 = await self.status(proc_in)
-            all_in = proc_stat(pid)
+            st0 = await topo.status()
+            all_in, cpu0 = topo.rss(), topo.cpu_by_role()
             ok = sum(1 for s in self.sessions if s.ready and not s.closed)
 
             _log(args, f"{ok} sessions in; measuring {args.duration:.0f} s")
@@ -351,10 +345,10 @@ class Bench:
             if holder is not None:
                 await holder
             t1 = time.monotonic()
-            end_stat = proc_stat(pid)
+            end_stat, cpu = topo.rss(), _cpu_delta(cpu0, topo.cpu_by_role())
             me1 = resource.getrusage(resource.RUSAGE_SELF)
             bytes1 = sum(s.bytes for s in self.sessions)
-            st1 = await self.status(proc_in)
+            st1 = await topo.status()
             window = t1 - t0
             still = sum(1 for s in self.sessions if s.ready and not s.closed)
             rec = self.rec
@@ -365,12 +359,15 @@ class Bench:
                 error_kinds[kind] = error_kinds.get(kind, 0) + 1
             rss_base, rss_all = base["VmRSS"] / 1024, all_in["VmRSS"] / 1024
             per = (rss_all - rss_base) / max(1, ok)
-            server_cpu = end_stat["cpu"] - all_in["cpu"]
+            server_cpu = sum(cpu.values())
+            hands = st1["hands"] - st0["hands"]
             client_cpu = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
+            watching = sum(1 for s in self.sessions if s.role == "railbird" and s.ready)
             result = {
+                "topology": topo.name, "gateways": topo.gateways,
                 "sessions_requested": args.sessions, "sessions_connected": ok, "sessions_at_end": still,
                 "seated_requested": args.seated, "seated_at_tables": st0["seated"],
-                "sitting_out_at_end": st1["sitting_out"], "watchers": st0["watchers"],
+                "sitting_out_at_end": st1["sitting_out"], "watchers": watching,
                 "tables": args.tables, "think_s": args.think, "term_size": args.size,
                 "login_errors": len(errors), "first_login_error": errors[0] if errors else "",
                 "login_errors_by_kind": error_kinds,
@@ -381,11 +378,17 @@ class Bench:
                 "pacer": {**st1.get("pacer", {}),
                           "woken_per_s": round((st1.get("pacer", {}).get("woken", 0)
                                                 - st0.get("pacer", {}).get("woken", 0)) / window, 1)},
-                "connect_seconds": round(connect_s, 1), "connect_server_cpu_s": round(connect_cpu, 1),
+                "connect_seconds": round(connect_s, 1),
+                "connect_server_cpu_s": round(sum(connect_cpu.values()), 1),
+                "connect_cpu_by_role_s": {r: round(v, 1) for r, v in connect_cpu.items()},
+                "cpu_by_role_s": {r: round(v, 1) for r, v in cpu.items()},
+                "table_host_cpu_ms_per_hand": (round(1000 * cpu["table host"] / hands, 1)
+                                               if "table host" in cpu and hands else None),
                 "rss_base_mib": round(rss_base, 1), "rss_all_mib": round(rss_all, 1),
                 "rss_end_mib": round(end_stat["VmRSS"] / 1024, 1),
                 "rss_peak_mib": round(end_stat["VmHWM"] / 1024, 1),
                 "rss_per_session_mib": round(per, 3),
+                "rss_session_processes": len(topo.session_pids()),
                 "own_key_first_bytes_ms": {"p50": _pct(rec.own_bytes, 50), "p99": _pct(rec.own_bytes, 99),
                                            "max": _pct(rec.own_bytes, 100), "n": len(rec.own_bytes)},
                 "own_key_chat_line_ms": {"p50": _pct(rec.own_line, 50), "p99": _pct(rec.own_line, 99),
@@ -444,31 +447,32 @@ class Bench:
                 "server_written_kib": round((st1["written"] - st0["written"]) / 1024, 1),
             }
             p99 = result["own_key_first_bytes_ms"]["p99"]
+            others = result["action_to_others_chat_line_ms"]["p99"]
             held_p99 = result["own_key_first_bytes_while_db_held_ms"]["p99"]
             result["ratios"] = {
                 "sessions_vs_1000": round(ok / 1000, 3),
                 "own_p99_vs_100ms": round(p99 / TARGET_P99_MS, 3) if p99 is not None else None,
+                "others_p99_vs_1s": round(others / TARGET_OTHERS_P99_MS, 3) if others is not None else None,
+                "login_vs_120s": round(connect_s / TARGET_LOGIN_S, 3),
                 "own_p99_db_held_vs_100ms": round(held_p99 / TARGET_P99_MS, 3) if held_p99 is not None else None,
                 "rss_per_session_vs_10mib": round(per / TARGET_MIB_PER_SESSION, 3),
             }
+            result["targets_met"] = targets_met(result)
         finally:
             for s in self.sessions:
                 if s.conn is not None:
                     s.conn.close()
             await asyncio.sleep(1.0)
-            try:
-                proc_in.write(b"stop\n")
-                proc_in.close()
-            except OSError:
-                pass
-            try:
-                await asyncio.wait_for(asyncio.to_thread(child.wait), 30)
-            except asyncio.TimeoutError:
-                child.kill()
-                child.wait()
-            pump_task.cancel()
+            await topo.stop()
             tmp.cleanup()
         return result
+
+
+def targets_met(r: dict) -> bool:
+    """Every session in, key -> own screen p99 < 100 ms and action -> others p99 < 1 s."""
+    own, others = r["own_key_first_bytes_ms"]["p99"], r["action_to_others_chat_line_ms"]["p99"]
+    return (r["sessions_connected"] == r["sessions_requested"] and own is not None and others is not None
+            and own < TARGET_P99_MS and others < TARGET_OTHERS_P99_MS)
 
 
 def _fmt(v, unit="") -> str:
@@ -484,17 +488,21 @@ def _table(r: dict) -> str:
     oth, othb = r["action_to_others_chat_line_ms"], r["action_to_others_first_bytes_ms"]
     ratio = r["ratios"]
     held, rec_ = r["own_key_first_bytes_while_db_held_ms"], r["hand_end_recorded_ms"]
+    cpu = ", ".join(f"{role} {v} s" for role, v in r["cpu_by_role_s"].items())
     rows = [
+        ("topology", r["topology"] + (f", {r['gateways']} gateways" if r["gateways"] else ""), "", ""),
         ("sessions connected", f"{r['sessions_connected']}/{r['sessions_requested']} "
                                f"({r['seated_at_tables']} seated, {r['watchers']} watching, {r['tables']} tables)",
          "1000", _fmt(ratio["sessions_vs_1000"], "x")),
         ("login errors", f"{r['login_errors']}" + (" (" + ", ".join(f"{n}x {k}" for k, n in
                                                    r["login_errors_by_kind"].items()) + ")"
                                                    if r["login_errors"] else ""), "0", ""),
-        ("connect phase", f"{r['connect_seconds']} s, server CPU {r['connect_server_cpu_s']} s", "", ""),
-        ("server RSS idle", f"{r['rss_base_mib']} MiB", "", ""),
-        ("server RSS, all sessions in", f"{r['rss_all_mib']} MiB (end {r['rss_end_mib']}, peak {r['rss_peak_mib']})", "", ""),
-        ("RSS per session", f"{r['rss_per_session_mib']:.2f} MiB", "< 10 MiB", _fmt(ratio["rss_per_session_vs_10mib"], "x")),
+        ("connect phase (all logged in)", f"{r['connect_seconds']} s, server CPU {r['connect_server_cpu_s']} s "
+                                          f"({', '.join(f'{k} {v}' for k, v in r['connect_cpu_by_role_s'].items())})",
+         "< 120 s", _fmt(ratio["login_vs_120s"], "x")),
+        ("sessions' RSS idle", f"{r['rss_base_mib']} MiB", "", ""),
+        ("sessions' RSS, all in", f"{r['rss_all_mib']} MiB (end {r['rss_end_mib']}, peak {r['rss_peak_mib']})", "", ""),
+        ("RSS per session", f"{r['rss_per_session_mib']:.2f} MiB (over {r['rss_session_processes']} process(es))", "< 10 MiB", _fmt(ratio["rss_per_session_vs_10mib"], "x")),
         ("key -> own screen (first bytes)", f"p50 {_fmt(own['p50'], ' ms')}  p99 {_fmt(own['p99'], ' ms')}  "
                                             f"max {_fmt(own['max'], ' ms')}  n={own['n']}",
          "p99 < 100 ms", _fmt(ratio["own_p99_vs_100ms"], "x")),
@@ -506,13 +514,16 @@ def _table(r: dict) -> str:
         ("hand end -> recorded by the store",
          f"p50 {_fmt(rec_['p50'], ' ms')}  max {_fmt(rec_['max'], ' ms')}  n={rec_['n']}", "", ""),
         ("action -> other screens (chat line)", f"p50 {_fmt(oth['p50'], ' ms')}  p99 {_fmt(oth['p99'], ' ms')}  "
-                                                f"max {_fmt(oth['max'], ' ms')}  n={oth['n']}", "", ""),
+                                                f"max {_fmt(oth['max'], ' ms')}  n={oth['n']}",
+         "p99 < 1000 ms", _fmt(ratio["others_p99_vs_1s"], "x")),
         ("action -> other screens (first bytes)", f"p50 {_fmt(othb['p50'], ' ms')}  p99 {_fmt(othb['p99'], ' ms')}  n={othb['n']}", "", ""),
         ("hands / actions in window", f"{r['hands']} hands ({r['hands_per_min']}/min), {r['actions']} actions "
                                       f"({r['actions_per_s']}/s) in {r['window_s']} s", "", ""),
+        ("targets met (all in, both p99)", "yes" if r["targets_met"] else "no", "", ""),
         ("keys / retries / timeouts", f"{r['keys_sent']} / {r['key_retries']} / {r['timeouts']}; "
                                       f"chat lines missed {r['chat_lines_missed']}", "", ""),
-        ("server CPU", f"{r['server_cpu_s']} s = {r['server_cpu_pct_of_core']}% of a core", "", ""),
+        ("server CPU", f"{r['server_cpu_s']} s = {r['server_cpu_pct_of_core']}% of a core ({cpu})", "", ""),
+        ("table host CPU per hand", _fmt(r["table_host_cpu_ms_per_hand"], " ms"), "", ""),
         ("client CPU", f"{r['client_cpu_s']} s = {r['client_cpu_pct_of_core']}% of a core", "", ""),
         ("output to clients", f"{r['output_kib_per_s']} KiB/s", "", ""),
         ("shared railbird screens", (f"{r['mirror'].get('groups', 0)} groups, {r['mirror'].get('following', 0)} "
@@ -541,8 +552,63 @@ def _table(r: dict) -> str:
     return "\n".join(lines)
 
 
+def capacity(args) -> dict:
+    """The most sessions each topology served within both p99 targets, from a climb through
+    `args.capacity` (a fifth of the sessions seated), stopping a topology at its first miss."""
+    runs, best, skipped = [], {}, {}
+    for name in ("single", "scaled"):
+        why = Scaled.missing() if name == "scaled" else None
+        if why:
+            skipped[name] = why
+            continue
+        best[name] = 0
+        for n in args.capacity:
+            seated = max(1, n // 5)
+            run = argparse.Namespace(**{**vars(args), "topology": name, "sessions": n, "seated": seated,
+                                        "tables": args.tables or max(25, math.ceil(seated / 8))})
+            _log(run, f"capacity: {name} with {n} sessions ({seated} seated)")
+            r = asyncio.run(Bench(run).run())
+            if not r:
+                break
+            runs.append(r)
+            if not r["targets_met"]:
+                break
+            best[name] = n
+    ratio = (round(best["scaled"] / best["single"], 2)
+             if best.get("single") and "scaled" in best else None)
+    return {"ladder": args.capacity, "capacity": best, "scaled_vs_single": ratio, "skipped": skipped,
+            "runs": runs}
+
+
+def _capacity_table(c: dict) -> str:
+    lines = ["topology  gateways  sessions  seated  own p99 ms  others p99 ms  login s  server CPU %  "
+             "host ms/hand  met", "-" * 104]
+    for r in c["runs"]:
+        own, oth = r["own_key_first_bytes_ms"]["p99"], r["action_to_others_chat_line_ms"]["p99"]
+        lines.append(f"{r['topology']:<8}  {r['gateways']:>8}  {r['sessions_connected']:>4}/{r['sessions_requested']:<4}"
+                     f"{r['seated_at_tables']:>6}  {_fmt(own):>10}  {_fmt(oth):>13}  {r['connect_seconds']:>7}  "
+                     f"{r['server_cpu_pct_of_core']:>12}  {_fmt(r['table_host_cpu_ms_per_hand']):>12}  "
+                     f"{'yes' if r['targets_met'] else 'no'}")
+    for name, why in c["skipped"].items():
+        lines.append(f"{name}: skipped, {why}")
+    cap = c["capacity"]
+    lines.append("")
+    lines.append("capacity (most sessions within key -> own p99 < 100 ms and action -> others p99 < 1 s, "
+                 f"of {', '.join(map(str, c['ladder']))}): "
+                 + ", ".join(f"{k} {v or 'none'}" for k, v in cap.items())
+                 + (f"; scaled / single = {c['scaled_vs_single']}x" if c["scaled_vs_single"] else ""))
+    return "\n".join(lines)
+
+
 def main(argv: list[str]) -> int:
     args = _args(argv)
+    if args.capacity:
+        c = capacity(args)
+        print(json.dumps(c, indent=2) if args.json else _capacity_table(c))
+        return 0 if c["runs"] else 1
+    if args.topology == "scaled" and (why := Scaled.missing()):
+        print(f"the scaled topology cannot run here: {why}", file=sys.stderr)
+        return 2
     result = asyncio.run(Bench(args).run())
     if not result:
         return 1

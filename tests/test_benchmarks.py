@@ -55,3 +55,36 @@ def test_a_benchmark_of_nothing_is_refused_up_front(argv, capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "error: argument" in err and "Traceback" not in err
+
+
+def test_the_ssh_benchmark_pools_every_processs_report_into_one():
+    """The scaled topology's table host and gateways each report their own counters; the room's
+    report adds counts up, pools samples and keeps the longest pause of any process."""
+    from benchmarks._topology import merge_status
+    host = {"e": "status", "hands": 3, "settle_s": [0.1], "gc": {"0": [2, 0.01, 0.005], "1": [0, 0, 0],
+                                                             "2": [1, 0.2, 0.2]},
+            "slow": {"Table.act": [1, 0.06]}, "turns": [5, 1, 0, 0, 0], "last_in": None}
+    gw1 = {"e": "status", "paints": 10, "pacer": {"woken": 4, "lag_ms": 2.5}, "dirty": {"Felt": 3},
+           "gc": {"0": [1, 0.02, 0.02], "1": [1, 0.1, 0.1], "2": [0, 0, 0]}, "turns": [1, 0, 0, 0, 2],
+           "slow": {"Table.act": [2, 0.09]}, "in_to_write": [0.01]}
+    gw2 = {"e": "status", "paints": 5, "pacer": {"woken": 1, "lag_ms": 9.0}, "dirty": {"Felt": 1, "Chat": 2},
+           "in_to_write": [0.02, 0.03], "last_in": 123.0}
+    out = merge_status([host, gw1, gw2])
+    assert out["hands"] == 3 and out["paints"] == 15 and out["settle_s"] == [0.1]
+    assert out["in_to_write"] == [0.01, 0.02, 0.03]
+    assert out["pacer"] == {"woken": 5, "lag_ms": 9.0}
+    assert out["dirty"] == {"Felt": 4, "Chat": 2}
+    assert out["gc"]["0"] == [3, 0.03, 0.02] and out["gc"]["2"] == [1, 0.2, 0.2]
+    assert out["slow"] == {"Table.act": [3, 0.09]} and out["turns"] == [6, 1, 0, 0, 2]
+    assert "e" not in out and "last_in" not in out
+
+
+def test_the_ssh_benchmarks_targets_need_every_session_in_and_both_p99s():
+    from benchmarks.ssh import targets_met
+
+    def run(own, others, connected=10):
+        return {"sessions_requested": 10, "sessions_connected": connected,
+                "own_key_first_bytes_ms": {"p99": own}, "action_to_others_chat_line_ms": {"p99": others}}
+    assert targets_met(run(99.0, 999.0))
+    assert not targets_met(run(101.0, 10.0)) and not targets_met(run(10.0, 1001.0))
+    assert not targets_met(run(10.0, 10.0, connected=9)) and not targets_met(run(None, 10.0))
