@@ -74,6 +74,31 @@ async def test_watch_shows_the_table_and_the_railbird_in_it(world):
     assert other.view(TABLE).railbirds == ("other",)
 
 
+async def test_a_railbird_who_comes_wakes_no_other_session_and_is_in_their_views(world):
+    """In one process a watch repaints nobody; over the bus every session at the table was woken
+    for each railbird that came (1,000 sessions: a third of the gateways' CPU per login). Seated
+    players mid-hand (a clock running) and railbirds alike stay asleep, and their views, read
+    next, name the newcomer."""
+    seated = await seat(world, ("alice", "bob"))
+    rail = await world.login("rail")
+    await rail.watch(TABLE)
+    await deal(world)
+    assert rail.view(TABLE).hand_id is not None and rail.view(TABLE).seconds_left is not None
+    woken = {c.name: 0 for c in (*seated, rail)}
+    for c in (*seated, rail):
+        c.on_change(lambda name=c.name: woken.__setitem__(name, woken[name] + 1))
+    carol = await world.login("carol")
+    await carol.watch(TABLE)
+    await world.settle()
+    assert rail.view(TABLE).railbirds == ("carol", "rail")
+    assert woken == {"alice": 0, "bob": 0, "rail": 0}
+    before = seated[0].view(TABLE)
+    first = actor(seated)
+    await first.act(TABLE, "call" if first.view(TABLE).legal.call else "check")
+    await world.settle()
+    assert woken["rail"] >= 1 and woken["alice"] >= 1 and seated[0].view(TABLE) != before   # a move wakes them
+
+
 async def test_join_and_buy_in_are_seen_at_once_and_in_the_money(world):
     c = await world.login("alice")
     before = (await c.my_money()).balance
