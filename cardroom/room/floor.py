@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 
 from cardroom.room import api
 from cardroom.room.narration import money
+from cardroom.room.seat import Seat
 
 if TYPE_CHECKING:
-    from cardroom.room.table import Table, _Seat
+    from cardroom.room.table import Table
 
 log = logging.getLogger("cardroom.table")
 RATHOLE_SECONDS = 3600.0
@@ -28,7 +29,6 @@ class Floor:
         self.left_with: dict[int, tuple[int, float]] = {}   # account -> (stack, when it left)
 
     def sit(self, account: int, name: str, seat: int | None = None) -> int:
-        from cardroom.room.table import _Seat
         t = self.table
         held = t.holds.held
         if t.status == "closed":
@@ -49,7 +49,7 @@ class Floor:
         if seat in held:
             held.pop(seat)[1].cancel()
         t.holds.wait_list = [(a, n) for a, n in t.holds.wait_list if a != account]
-        s = _Seat(seat, account, name)
+        s = Seat(seat, account, name)
         s.stack = t.store.table_chips(account, t.name)  # chips left here before (a restart)
         t.seats[seat] = s
         # The very first players at a table owe nothing; later arrivals post or wait (seed 001).
@@ -95,7 +95,7 @@ class Floor:
         t.writer.submit(lambda: t.store.buy_in(account, t.name, cents, seat=seat.number),
                         lambda _, error: self._bought_in(seat, cents, error))
 
-    def _bought_in(self, seat: _Seat, cents: int, error: Exception | None) -> None:
+    def _bought_in(self, seat: Seat, cents: int, error: Exception | None) -> None:
         t = self.table
         seat.buying -= cents
         if error is not None:   # a page: it reaches him wherever he is by now
@@ -133,7 +133,7 @@ class Floor:
             return
         self.remove(seat, "leaves the table")
 
-    def remove(self, seat: _Seat, why: str) -> None:
+    def remove(self, seat: Seat, why: str) -> None:
         """The seat goes once the store has its chips back in its account. Refused (the
         database failing): the player keeps the seat and is told why."""
         t = self.table
@@ -151,7 +151,7 @@ class Floor:
         t.writer.submit(lambda: t.store.cash_out(seat.account, t.name, stack),
                         lambda _, error: self._cashed_out(seat, stack, why, error))
 
-    def _cashed_out(self, seat: _Seat, stack: int, why: str, error: Exception | None) -> None:
+    def _cashed_out(self, seat: Seat, stack: int, why: str, error: Exception | None) -> None:
         t = self.table
         seat.cashing_out = False
         if error is None:
@@ -165,7 +165,7 @@ class Floor:
         t._changed()
         t._maybe_start()
 
-    def _gone(self, seat: _Seat, why: str) -> None:
+    def _gone(self, seat: Seat, why: str) -> None:
         t = self.table
         for timer in (seat.sit_out_timer, seat.empty_timer):
             if timer:

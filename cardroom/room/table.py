@@ -36,6 +36,7 @@ from cardroom.room.dealing import Dealing
 from cardroom.room.decisionclock import DecisionClock
 from cardroom.room.floor import RATHOLE_SECONDS, Floor
 from cardroom.room.ports import Store
+from cardroom.room.seat import Seat
 from cardroom.room.seating import HandPlan
 from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
 from cardroom.room.waitlist import SeatHolds
@@ -86,40 +87,6 @@ class TableSettings:
         return None
 
 
-class _Seat:
-    """A seated account (mutable, private to the table)."""
-
-    def __init__(self, number: int, account: int, name: str) -> None:
-        self.number = number
-        self.account = account
-        self.name = name
-        self.stack = 0
-        self.sitting_out = False
-        self.sit_out_count = 0
-        self.sit_out_timer = None
-        self.empty_timer = None    # runs while the seat has no chips and its player is away
-        self.connected = True
-        self.auto_blind = False     # seed 000: asked to post each blind until he turns it on
-        self.auto = "ask"
-        self.owes = "new"
-        self.missed_sb = False
-        self.missed_bb = False
-        self.wants_post = True
-        self.timed_out = False
-        self.leaving = False
-        self.pending_chips = 0
-        self.buying = 0            # a buy-in the store has not recorded yet
-        self.cashing_out = False   # the store is moving this seat's chips back to its account
-        self.bot = None            # a random.Random when a practice bot plays this seat
-        self.message = ""
-
-    @property
-    def table_chips(self) -> int:
-        """Chips here as a change of stake counts them: the stack (the one a hand in progress
-        began with) plus chips waiting to be added after it."""
-        return self.stack + self.pending_chips + self.buying
-
-
 class Table:
     def __init__(self, settings: TableSettings, store: Store, clock: Clock, *, rng=None,
                  quota: Callable[[int], bool] | None = None,
@@ -137,7 +104,7 @@ class Table:
         # Set by the room while it shuts down (Room.shutdown_in): no new hand starts, and it is
         # called when this table has no hand in progress.
         self.closing: Callable[[], None] | None = None
-        self.seats: dict[int, _Seat] = {}
+        self.seats: dict[int, Seat] = {}
         self.hand: Hand | None = None
         self.hand_id = ""
         self.hand_seats: list[int] = []       # player index -> seat number
@@ -191,13 +158,13 @@ class Table:
         self.chat.append(api.ChatLine(kind, name, text, self.clock.now()))
 
     # ================================================================= seats and money
-    def seat_of(self, account: int) -> _Seat | None:
+    def seat_of(self, account: int) -> Seat | None:
         for s in self.seats.values():
             if s.account == account:
                 return s
         return None
 
-    def _need_seat(self, account: int) -> _Seat:
+    def _need_seat(self, account: int) -> Seat:
         seat = self.seat_of(account)
         if seat is None:
             raise api.NotSeated("you are not seated at this table")
@@ -337,13 +304,13 @@ class Table:
 
     # ================================================================= the hand
     # Public for the per-seat view (tableview.py) and the admin API: read-only questions.
-    def in_hand(self, seat: _Seat) -> bool:
+    def in_hand(self, seat: Seat) -> bool:
         return self.hand is not None and not self.hand.over and seat.number in self.hand_seats
 
-    def player_index(self, seat: _Seat) -> int:
+    def player_index(self, seat: Seat) -> int:
         return self.hand_seats.index(seat.number)
 
-    def blind_asked(self, seat: _Seat) -> int:
+    def blind_asked(self, seat: Seat) -> int:
         """The blind this seat is asked to post (Auto Blind off), or 0."""
         return self.blinds.asked(seat.number)
 
@@ -432,7 +399,7 @@ class Table:
         lows = [v[1] for v in shown if v[1] is not None]
         return lo is not None and (not lows or lo >= max(lows))
 
-    def _default(self, seat: _Seat, lg) -> list:
+    def _default(self, seat: Seat, lg) -> list:
         """What the dealer does for an absent player: check if free, else fold; stand pat at a draw."""
         if lg.phase == "draw":
             return self.hand.stand_pat()

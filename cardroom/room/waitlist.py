@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardroom.room import api
+from cardroom.room.seat import Seat
 
 if TYPE_CHECKING:
-    from cardroom.room.table import Table, _Seat
+    from cardroom.room.table import Table
 
 
 class SeatHolds:
@@ -60,7 +61,7 @@ class SeatHolds:
         self.table._changed()
 
     # ---------------------------------------------------------------- sitting out
-    def start_sit_out(self, seat: _Seat) -> None:
+    def start_sit_out(self, seat: Seat) -> None:
         t = self.table
         seat.sitting_out = True
         seat.sit_out_count += 1
@@ -75,7 +76,7 @@ class SeatHolds:
         limit = t.settings.sit_out_limit
         seat.sit_out_timer = t.clock.call_later(limit, lambda s=seat: self._sit_out_expired(s))
 
-    def _sit_out_expired(self, seat: _Seat) -> None:
+    def _sit_out_expired(self, seat: Seat) -> None:
         t = self.table
         if t.seats.get(seat.number) is not seat or not seat.sitting_out:
             return
@@ -86,7 +87,7 @@ class SeatHolds:
             t.floor.remove(seat, "sat out too long and is removed")
 
     # ---------------------------------------------------------------- empty and away
-    def free_if_empty_and_away(self, seat: _Seat) -> None:
+    def free_if_empty_and_away(self, seat: Seat) -> None:
         """A seat with no chips whose player is away (he dropped with the buy-in dialog open, or
         went bust while disconnected) can never be dealt in: it is given back after the grace a
         disconnected player with chips gets (the sit-out limit: he is timed out, sat out, and
@@ -100,7 +101,7 @@ class SeatHolds:
             seat.empty_timer = t.clock.call_later(t.settings.sit_out_limit,
                                                   lambda: self._empty_seat_expired(seat))
 
-    def _empty_seat_expired(self, seat: _Seat) -> None:
+    def _empty_seat_expired(self, seat: Seat) -> None:
         t = self.table
         seat.empty_timer = None
         if t.seats.get(seat.number) is seat and not (
