@@ -85,7 +85,7 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
                 "settle_s": []}
     last_turn: dict[str, tuple] = {}
 
-    orig_changed, orig_act = Table._changed, Table.act
+    orig_changed, orig_act = Table.changed, Table.act
     orig_finish, orig_timeout, orig_recorded = Settlement.finish, DecisionClock.timeout, Settlement.recorded
 
     def changed(self) -> None:
@@ -152,7 +152,7 @@ async def _serve(spec: dict, out_fd: int, in_fd: int) -> None:
                   "a": [s.name for s in table.seats.values() if table.blind_asked(s)]})
         return asking
 
-    Table._changed, Table.act = changed, act
+    Table.changed, Table.act = changed, act
     Settlement.finish, DecisionClock.timeout = finish, timeout
     Settlement.recorded, BlindPrompts.ask = recorded, ask_for_blinds
     _count_repaints(counters)

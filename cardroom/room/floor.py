@@ -3,7 +3,7 @@
 Apart from `Table` because every move of chips between an account and the table is a store
 write that answers later (through the writer): a buy-in counts as `buying` until the store has
 it, a leaver keeps the seat (`cashing_out`) until his chips are back in his account, and both
-must respect a hand the store is recording (`Table._recording`). Leaving and coming back short
+must respect a hand the store is recording (`Table.recording`). Leaving and coming back short
 within `RATHOLE_SECONDS` is refused here too.
 """
 
@@ -55,10 +55,10 @@ class Floor:
         # The very first players at a table owe nothing; later arrivals post or wait (seed 001).
         if not t.hand and not t.plan:
             s.owes = ""
-        t._say(f"{name} sits down in seat {seat}", "system", "Table")
+        t.say(f"{name} sits down in seat {seat}", "system", "Table")
         log.info("%s: %s sits down in seat %d", t.name, name, seat)
-        t._changed()
-        t._maybe_start()
+        t.changed()
+        t.maybe_start()
         return seat
 
     def buy_in_limits(self, account: int) -> tuple[int, int | None, int]:
@@ -76,7 +76,7 @@ class Floor:
 
     def buy_in(self, account: int, cents: int) -> None:
         t = self.table
-        seat = t._need_seat(account)
+        seat = t.need_seat(account)
         if seat.cashing_out:
             raise api.NotAllowedNow("you are leaving this table: your chips are going back to your account")
         lo, hi, _ = self.buy_in_limits(account)
@@ -99,7 +99,7 @@ class Floor:
         t = self.table
         seat.buying -= cents
         if error is not None:   # a page: it reaches him wherever he is by now
-            t._page(seat.account, f"{t.name}: your buy-in of {money(cents)} was not made: {error}")
+            t.page(seat.account, f"{t.name}: your buy-in of {money(cents)} was not made: {error}")
         elif t.seats.get(seat.number) is not seat or seat.cashing_out:
             # He left (or is leaving) while the store recorded it: the chips go back to his account.
             t.writer.submit(lambda: t.store.cash_out(seat.account, t.name, cents),
@@ -108,28 +108,28 @@ class Floor:
             return
         else:
             log.info("%s: %s buys in for %s", t.name, seat.name, money(cents))
-            if t.in_hand(seat) or seat.number in t._recording:
+            if t.in_hand(seat) or seat.number in t.recording:
                 seat.pending_chips += cents   # a change of table stake waits for the hand to end
                 seat.message = f"{money(cents)} will be added after this hand"
             else:
                 seat.stack += cents
         if t.seats.get(seat.number) is seat:
             t.holds.free_if_empty_and_away(seat)   # no chips came, and he is away: the grace starts
-        t._changed()
-        t._maybe_start()
+        t.changed()
+        t.maybe_start()
 
     def leave(self, account: int) -> None:
         t = self.table
-        seat = t._need_seat(account)
+        seat = t.need_seat(account)
         if t.in_hand(seat) and not t.hand.folded[t.player_index(seat)]:
             seat.leaving = True        # folded when the action reaches him; chips after the hand
             if t.hand.actor == t.player_index(seat):
-                t._drive()
-            t._changed()
+                t.drive()
+            t.changed()
             return
         if t.in_hand(seat):
             seat.leaving = True
-            t._changed()
+            t.changed()
             return
         self.remove(seat, "leaves the table")
 
@@ -139,9 +139,9 @@ class Floor:
         t = self.table
         if seat.cashing_out:
             return
-        if seat.number in t._recording:
+        if seat.number in t.recording:
             seat.leaving = True   # its chips are the hand's until the store has recorded it
-            t._changed()
+            t.changed()
             return
         if not seat.stack:
             self._gone(seat, why)
@@ -160,10 +160,10 @@ class Floor:
             return
         log.error("cashing out %s at %s failed: %s", seat.name, t.name, error)
         seat.leaving = False
-        t._page(seat.account, f"{t.name}: your chips could not be returned to your account ({error}): "
+        t.page(seat.account, f"{t.name}: your chips could not be returned to your account ({error}): "
                               "you are still seated; try leaving again in a moment")
-        t._changed()
-        t._maybe_start()
+        t.changed()
+        t.maybe_start()
 
     def _gone(self, seat: Seat, why: str) -> None:
         t = self.table
@@ -171,7 +171,7 @@ class Floor:
             if timer:
                 timer.cancel()
         del t.seats[seat.number]
-        t._say(f"{seat.name} {why}", "system", "Table")
+        t.say(f"{seat.name} {why}", "system", "Table")
         log.info("%s: %s %s, cashing out %s", t.name, seat.name, why, money(seat.stack))
         t.holds.offer(seat.number)
-        t._changed()
+        t.changed()

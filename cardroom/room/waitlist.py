@@ -34,12 +34,12 @@ class SeatHolds:
         if len(t.seats) + len(self.held) < t.settings.seats:
             raise api.NotAllowedNow("a seat is free: join the game now")
         self.wait_list.append((account, name))
-        t._changed()
+        t.changed()
         return len(self.wait_list)
 
     def leave(self, account: int) -> None:
         self.wait_list = [(a, n) for a, n in self.wait_list if a != account]
-        self.table._changed()
+        self.table.changed()
 
     def offer(self, number: int) -> None:
         """A seat opened: page the first on the wait list and hold it for them a short while."""
@@ -49,16 +49,16 @@ class SeatHolds:
         account, name = self.wait_list.pop(0)
         timer = t.clock.call_later(t.settings.seat_hold_seconds, lambda: self._hold_expired(number, account))
         self.held[number] = (account, timer)
-        t._page(account, f"A seat is open for you at {t.name}: join within "
+        t.page(account, f"A seat is open for you at {t.name}: join within "
                          f"{int(t.settings.seat_hold_seconds)} seconds")
-        t._changed()
+        t.changed()
 
     def _hold_expired(self, number: int, account: int) -> None:
         if self.held.get(number, (None,))[0] != account:
             return
         del self.held[number]
         self.offer(number)
-        self.table._changed()
+        self.table.changed()
 
     # ---------------------------------------------------------------- sitting out
     def start_sit_out(self, seat: Seat) -> None:
@@ -67,7 +67,7 @@ class SeatHolds:
         seat.sit_out_count += 1
         if seat.sit_out_count > t.settings.sit_outs_allowed:
             seat.message = "you sat out more than three times: removed from the table"
-            t._page(seat.account, f"You were removed from {t.name}: sat out too often")
+            t.page(seat.account, f"You were removed from {t.name}: sat out too often")
             if not t.in_hand(seat):
                 t.floor.remove(seat, "is removed after sitting out too often")
             else:
@@ -80,7 +80,7 @@ class SeatHolds:
         t = self.table
         if t.seats.get(seat.number) is not seat or not seat.sitting_out:
             return
-        t._page(seat.account, f"You sat out too long at {t.name}: your chips are back in your account")
+        t.page(seat.account, f"You sat out too long at {t.name}: your chips are back in your account")
         if t.in_hand(seat):
             seat.leaving = True
         else:
