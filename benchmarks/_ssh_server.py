@@ -160,7 +160,7 @@ def _hook_tables(send, counters: dict) -> None:
     counters.update({"hands": 0, "timeouts": 0, "acts": 0, "refused": 0, "settle_s": []})
     last_turn: dict[str, tuple] = {}
 
-    orig_changed, orig_act = Table._changed, Table.act
+    orig_changed, orig_act = Table.changed, Table.act
     orig_finish, orig_timeout, orig_recorded = Settlement.finish, DecisionClock.timeout, Settlement.recorded
     orig_ask = BlindPrompts.ask
 
@@ -226,7 +226,7 @@ def _hook_tables(send, counters: dict) -> None:
                   "a": [s.name for s in table.seats.values() if table.blind_asked(s)]})
         return asking
 
-    Table._changed, Table.act = changed, act
+    Table.changed, Table.act = changed, act
     Settlement.finish, DecisionClock.timeout = finish, timeout
     Settlement.recorded, BlindPrompts.ask = recorded, ask_for_blinds
 

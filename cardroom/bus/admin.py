@@ -179,8 +179,8 @@ class HostAdmin:
                 for name in self.host.names:     # the table line; the pages are the gateways'
                     t = room.tables.get(name)
                     if t is not None:
-                        t._say(d["text"], "system", "Room")
-                        t._changed()
+                        t.say(d["text"], "system", "Room")
+                        t.changed()
             elif op == "mute" and type(d["a"]) is int and type(d["on"]) is bool:
                 (room.muted.add if d["on"] else room.muted.discard)(d["a"])
             elif op == "shutdown_in" and isinstance(d["s"], (int, float)) and 0 < d["s"] <= 86400:

@@ -134,7 +134,7 @@ class TableView:
     rules: TableRules | None = None
     buy_in: tuple[int, int | None, int] | None = None  # (min, max, default) when I may buy in
     pending_chips: int = 0          # a stake change waiting for the hand to end
-    table_chips: int = 0            # my chips here as a change of stake counts them (_Seat.table_chips)
+    table_chips: int = 0            # my chips here as a change of stake counts them (Seat.table_chips)
     missed_blinds: bool = False     # I must post missed blinds or wait for the big blind
     missed_posts: tuple[int, int] = (0, 0)   # what posting them costs: (live, dead)
     new_player: bool = False        # I sat down in a game under way: post a big blind now or wait for it

@@ -43,7 +43,7 @@ class BlindPrompts:
         # Hot-seat: the prompt waits for the player to take the device, as a decision clock does.
         self.timer = (None if t.settings.clock_waits_for_ready
                       else t.clock.call_later(t.settings.action_seconds, self.unanswered))
-        t._changed()
+        t.changed()
         return True
 
     def amount(self, plan: HandPlan, number: int) -> int:
@@ -57,7 +57,7 @@ class BlindPrompts:
         """Answer the blind prompt: post (the hand is dealt once everyone asked has answered) or
         decline (sit out)."""
         t = self.table
-        seat = t._need_seat(account)
+        seat = t.need_seat(account)
         if seat.number not in self.asking:
             raise api.NotAllowedNow("there is no blind to post now")
         del self.asking[seat.number]
@@ -71,7 +71,7 @@ class BlindPrompts:
                 self.timer.cancel()
             t.dealing.start()
         else:
-            t._changed()
+            t.changed()
 
     def unanswered(self) -> None:
         t = self.table

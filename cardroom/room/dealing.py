@@ -2,7 +2,7 @@
 
 Apart from `Table` because starting a hand is a conversation with the store of its own: the
 seats and the deck's order go to the writer (`begin_hand`), the dealt seats' chips are the
-hand's meanwhile (`Table._recording`), and a store that refuses or fails pauses the table or
+hand's meanwhile (`Table.recording`), and a store that refuses or fails pauses the table or
 tries again later. When the store has it, the engine's `Hand` is made and its first events played.
 """
 
@@ -33,7 +33,7 @@ class Dealing:
 
     def start(self) -> None:
         t = self.table
-        t._next_hand = None
+        t.next_hand_timer = None
         if t.status != "open" or t.closing is not None or not t.idle():
             return
         facts = [SeatFacts(s.number, ready=s.stack > 0 and not s.sitting_out and not s.leaving,
@@ -65,29 +65,29 @@ class Dealing:
         deck = Deck(t.rng)
         start = HandStart(t.name, tuple(SeatStack(p.seat, a, p.stack) for p, a in zip(players, accounts)),
                           format_cards(deck.order()))
-        t._recording = frozenset(plan.dealt)
+        t.recording = frozenset(plan.dealt)
         t.writer.submit(lambda: t.store.begin_hand(start),
                            lambda record, error: self._begun(plan, players, accounts, deck, record, error))
 
     def _begun(self, plan: HandPlan, players: list[Player], accounts: list[int], deck: Deck,
                     record: HandRecord | None, error: Exception | None) -> None:
         t = self.table
-        t._recording = frozenset()
+        t.recording = frozenset()
         if error is not None:
             log.error("table %s cannot start a hand: %s", t.name, error)
             if isinstance(error, Refused):
                 t.status = "paused"
-                t._say(f"The table is paused: {error}", "system", "Table")
+                t.say(f"The table is paused: {error}", "system", "Table")
             else:   # the database is busy or failing: try again after a pause
-                t._say(f"The next hand waits for the card room's records ({error})", "system", "Table")
-                t._next_hand = t.clock.call_later(max(t.settings.between_hands, SETTLE_RETRIES[-1]),
+                t.say(f"The next hand waits for the card room's records ({error})", "system", "Table")
+                t.next_hand_timer = t.clock.call_later(max(t.settings.between_hands, SETTLE_RETRIES[-1]),
                                                         self.start)
             for number in plan.dealt:
                 seat = t.seats.get(number)
                 if seat is not None and seat.leaving:
                     t.floor.remove(seat, "leaves the table")
-            t._changed()
-            t._maybe_start()   # a room shutting down hears that this table is idle
+            t.changed()
+            t.maybe_start()   # a room shutting down hears that this table is idle
             return
         st = t.settings.structure
         button = plan.dealt.index(plan.button) if plan.button is not None else 0
@@ -109,5 +109,5 @@ class Dealing:
             if s.wants_post and s.owes and s.number not in plan.dealt and s.stack > 0 \
                     and not (s.sitting_out or s.leaving):
                 s.message = KEPT_OUT
-        t._say(f"Hand #{hand_id} begins")
-        t._after_events(list(t.hand.events))
+        t.say(f"Hand #{hand_id} begins")
+        t.after_events(list(t.hand.events))

@@ -59,14 +59,14 @@ class DecisionClock:
         if hand is t.hand and not hand.over and hand.actor == p and t.hand_seats[p] == seat.number:
             self.unclocked = None
             self.run(p)
-            t._changed()
+            t.changed()
 
     def tick(self, hand: Hand, p: int, k: int) -> None:
         t = self.table
         if hand is t.hand and hand.actor == p:
             if k == t.settings.countdown_seconds:
-                t._say(f"{hand.players[p].name}, you have {k} seconds to act")
-            t._changed()
+                t.say(f"{hand.players[p].name}, you have {k} seconds to act")
+            t.changed()
 
     def timeout(self, hand: Hand, p: int) -> None:
         t = self.table
@@ -81,7 +81,7 @@ class DecisionClock:
         # timeout is played as check-or-fold and the quota is kept (quota is only asked otherwise).
         if lg.phase == "bet" and not lg.bring_in and hand.totals[p] > 0:
             # The day's count is a store write: the timeout is played when the writer answers.
-            t.writer.submit(lambda: t._quota(seat.account),
+            t.writer.submit(lambda: t.use_quota(seat.account),
                             lambda protect, error: self.timed_out(hand, p, bool(protect) and not error))
         else:
             self.timed_out(hand, p, False)
@@ -95,13 +95,13 @@ class DecisionClock:
             events = hand.protect_all_in(p)
             seat.message = "you timed out: played as a protected all-in"
         else:
-            events = t._default(seat, hand.legal())
+            events = t.play_default(seat, hand.legal())
             seat.message = "you timed out"
-        t._narrate(events)
+        t.narrate_events(events)
         if hand.over:
             t.settlement.finish()
         else:
-            t._drive()
+            t.drive()
 
     def seconds_left(self) -> float | None:
         if self.deadline is None:

@@ -3,7 +3,7 @@
 Apart from `Table` because every move of chips between an account and the table is a store
 write that answers later (through the writer): a buy-in counts as `buying` until the store has
 it, a leaver keeps the seat (`cashing_out`) until his chips are back in his account, and both
-must respect a hand the store is recording (`Table._recording`). Leaving and coming back short
+must respect a hand the store is recording (`Table.recording`). Leaving and coming back short
 within `RATHOLE_SECONDS` is refused here too.
 """
 
@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 
 from cardroom.room import api
 from cardroom.room.narration import money
+from cardroom.room.seat import Seat
 
 if TYPE_CHECKING:
-    from cardroom.room.table import Table, _Seat
+    from cardroom.room.table import Table
 
 log = logging.getLogger("cardroom.table")
 RATHOLE_SECONDS = 3600.0
@@ -28,7 +29,6 @@ class Floor:
         self.left_with: dict[int, tuple[int, float]] = {}   # account -> (stack, when it left)
 
     def sit(self, account: int, name: str, seat: int | None = None) -> int:
-        from cardroom.room.table import _Seat
         t = self.table
         held = t.holds.held
         if t.status == "closed":
@@ -49,16 +49,16 @@ class Floor:
         if seat in held:
             held.pop(seat)[1].cancel()
         t.holds.wait_list = [(a, n) for a, n in t.holds.wait_list if a != account]
-        s = _Seat(seat, account, name)
+        s = Seat(seat, account, name)
         s.stack = t.store.table_chips(account, t.name)  # chips left here before (a restart)
         t.seats[seat] = s
         # The very first players at a table owe nothing; later arrivals post or wait (seed 001).
         if not t.hand and not t.plan:
             s.owes = ""
-        t._say(f"{name} sits down in seat {seat}", "system", "Table")
+        t.say(f"{name} sits down in seat {seat}", "system", "Table")
         log.info("%s: %s sits down in seat %d", t.name, name, seat)
-        t._changed()
-        t._maybe_start()
+        t.changed()
+        t.maybe_start()
         return seat
 
     def buy_in_limits(self, account: int) -> tuple[int, int | None, int]:
@@ -76,7 +76,7 @@ class Floor:
 
     def buy_in(self, account: int, cents: int) -> None:
         t = self.table
-        seat = t._need_seat(account)
+        seat = t.need_seat(account)
         if seat.cashing_out:
             raise api.NotAllowedNow("you are leaving this table: your chips are going back to your account")
         lo, hi, _ = self.buy_in_limits(account)
@@ -95,11 +95,11 @@ class Floor:
         t.writer.submit(lambda: t.store.buy_in(account, t.name, cents, seat=seat.number),
                         lambda _, error: self._bought_in(seat, cents, error))
 
-    def _bought_in(self, seat: _Seat, cents: int, error: Exception | None) -> None:
+    def _bought_in(self, seat: Seat, cents: int, error: Exception | None) -> None:
         t = self.table
         seat.buying -= cents
         if error is not None:   # a page: it reaches him wherever he is by now
-            t._page(seat.account, f"{t.name}: your buy-in of {money(cents)} was not made: {error}")
+            t.page(seat.account, f"{t.name}: your buy-in of {money(cents)} was not made: {error}")
         elif t.seats.get(seat.number) is not seat or seat.cashing_out:
             # He left (or is leaving) while the store recorded it: the chips go back to his account.
             t.writer.submit(lambda: t.store.cash_out(seat.account, t.name, cents),
@@ -108,40 +108,40 @@ class Floor:
             return
         else:
             log.info("%s: %s buys in for %s", t.name, seat.name, money(cents))
-            if t.in_hand(seat) or seat.number in t._recording:
+            if t.in_hand(seat) or seat.number in t.recording:
                 seat.pending_chips += cents   # a change of table stake waits for the hand to end
                 seat.message = f"{money(cents)} will be added after this hand"
             else:
                 seat.stack += cents
         if t.seats.get(seat.number) is seat:
             t.holds.free_if_empty_and_away(seat)   # no chips came, and he is away: the grace starts
-        t._changed()
-        t._maybe_start()
+        t.changed()
+        t.maybe_start()
 
     def leave(self, account: int) -> None:
         t = self.table
-        seat = t._need_seat(account)
+        seat = t.need_seat(account)
         if t.in_hand(seat) and not t.hand.folded[t.player_index(seat)]:
             seat.leaving = True        # folded when the action reaches him; chips after the hand
             if t.hand.actor == t.player_index(seat):
-                t._drive()
-            t._changed()
+                t.drive()
+            t.changed()
             return
         if t.in_hand(seat):
             seat.leaving = True
-            t._changed()
+            t.changed()
             return
         self.remove(seat, "leaves the table")
 
-    def remove(self, seat: _Seat, why: str) -> None:
+    def remove(self, seat: Seat, why: str) -> None:
         """The seat goes once the store has its chips back in its account. Refused (the
         database failing): the player keeps the seat and is told why."""
         t = self.table
         if seat.cashing_out:
             return
-        if seat.number in t._recording:
+        if seat.number in t.recording:
             seat.leaving = True   # its chips are the hand's until the store has recorded it
-            t._changed()
+            t.changed()
             return
         if not seat.stack:
             self._gone(seat, why)
@@ -151,7 +151,7 @@ class Floor:
         t.writer.submit(lambda: t.store.cash_out(seat.account, t.name, stack),
                         lambda _, error: self._cashed_out(seat, stack, why, error))
 
-    def _cashed_out(self, seat: _Seat, stack: int, why: str, error: Exception | None) -> None:
+    def _cashed_out(self, seat: Seat, stack: int, why: str, error: Exception | None) -> None:
         t = self.table
         seat.cashing_out = False
         if error is None:
@@ -160,18 +160,18 @@ class Floor:
             return
         log.error("cashing out %s at %s failed: %s", seat.name, t.name, error)
         seat.leaving = False
-        t._page(seat.account, f"{t.name}: your chips could not be returned to your account ({error}): "
+        t.page(seat.account, f"{t.name}: your chips could not be returned to your account ({error}): "
                               "you are still seated; try leaving again in a moment")
-        t._changed()
-        t._maybe_start()
+        t.changed()
+        t.maybe_start()
 
-    def _gone(self, seat: _Seat, why: str) -> None:
+    def _gone(self, seat: Seat, why: str) -> None:
         t = self.table
         for timer in (seat.sit_out_timer, seat.empty_timer):
             if timer:
                 timer.cancel()
         del t.seats[seat.number]
-        t._say(f"{seat.name} {why}", "system", "Table")
+        t.say(f"{seat.name} {why}", "system", "Table")
         log.info("%s: %s %s, cashing out %s", t.name, seat.name, why, money(seat.stack))
         t.holds.offer(seat.number)
-        t._changed()
+        t.changed()

@@ -233,8 +233,8 @@ class Room:
 
     def broadcast(self, text: str) -> None:
         for table in self.tables.values():
-            table._say(text, "system", "Room")
-            table._changed()
+            table.say(text, "system", "Room")
+            table.changed()
         for clients in list(self.clients.values()):
             for c in clients:
                 c._page(text)
@@ -279,7 +279,7 @@ class Room:
         for table in self.tables.values():
             if table.closing is not None:
                 table.closing = None
-                table._maybe_start()
+                table.maybe_start()
 
     def _closing_words(self) -> str:
         if self.draining:

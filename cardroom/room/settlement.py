@@ -4,7 +4,7 @@ Apart from `Table` because settling is a conversation with the store that outliv
 the settlement goes to the writer, a passing refusal is retried after `SETTLE_RETRIES`, then the
 hand is voided (every stack back to its start), and a void that fails is retried until it goes
 through. Only when the store has the hand's end do the seats get their new stacks
-(`recorded`); meanwhile the table's `_recording` keeps those chips the hand's.
+(`recorded`); meanwhile the table's `recording` keeps those chips the hand's.
 """
 
 from __future__ import annotations
@@ -42,10 +42,10 @@ class Settlement:
             deltas[account] = hand.stacks[i] - hand.start_stacks[i]
         about = dict(table=t.name, hand_id=t.hand_id, when=t.clock.wall(), seats=t.settings.seats,
                      currency=t.settings.currency)
-        t._recording = frozenset(t.hand_seats)
+        t.recording = frozenset(t.hand_seats)
         self.settle(t.hand_id, hand, deltas, record_of(hand, **about), public_text(hand, **about), 0)
-        if t._recording:
-            t._changed()   # the hand's end is on every screen while the store records it
+        if t.recording:
+            t.changed()   # the hand's end is on every screen while the store records it
 
     def settle(self, hand_id: str, hand: Hand, deltas: dict[int, int], events: str, history: str,
                tries: int) -> None:
@@ -60,9 +60,9 @@ class Settlement:
                 self.void(hand_id, hand, error, 0)   # retrying cannot help, or did not
                 return
             if tries == 0:
-                t._say(f"Recording hand #{hand_id} is taking a moment: the card room's records are busy",
+                t.say(f"Recording hand #{hand_id} is taking a moment: the card room's records are busy",
                        "system", "Table")
-                t._changed()
+                t.changed()
             t.clock.call_later(SETTLE_RETRIES[tries],
                                lambda: self.settle(hand_id, hand, deltas, events, history, tries + 1))
         t.writer.submit(lambda: t.store.settle_hand(hand_id, deltas, hand.rake, events, history), then)
@@ -76,9 +76,9 @@ class Settlement:
             if isinstance(error, Refused):   # no such hand: nothing a retry can mend
                 log.error("voiding hand %s was refused: %s", hand_id, error)
                 t.status = "paused"
-                t._say(f"The table is paused: hand #{hand_id} could not be recorded ({error})",
+                t.say(f"The table is paused: hand #{hand_id} could not be recorded ({error})",
                        "system", "Table")
-                t._changed()
+                t.changed()
                 return
             if error is not None:
                 log.error("voiding hand %s failed (try %d): %s", hand_id, tries + 1, error)
@@ -90,9 +90,9 @@ class Settlement:
                 return
             text = (f"Hand #{hand_id} could not be recorded ({why}): it is void, and every player "
                     f"has the stack he began it with back")
-            t._say(text, "system", "Table")
+            t.say(text, "system", "Table")
             for account in t.hand_accounts:
-                t._page(account, f"{t.name}: {text}")
+                t.page(account, f"{t.name}: {text}")
             self.recorded(hand, voided=True)
         t.writer.submit(lambda: t.store.void_hand(hand_id, f"the settlement could not be recorded: {why}"),
                         then)
@@ -100,7 +100,7 @@ class Settlement:
     def recorded(self, hand: Hand, voided: bool = False) -> None:
         """The store has the hand's end: settled, or void (every stack back to its start)."""
         t = self.table
-        t._recording = frozenset()
+        t.recording = frozenset()
         dealt = len(t.hand_seats)
         stacks = hand.start_stacks if voided else hand.stacks
         if not voided:
@@ -120,8 +120,8 @@ class Settlement:
             elif seat.stack == 0:
                 seat.message = "you are out of chips: buy in to keep playing"
                 t.holds.free_if_empty_and_away(seat)
-        t._changed()
-        t._maybe_start()
+        t.changed()
+        t.maybe_start()
 
 
 def saw_second_round(hand: Hand, i: int) -> bool:

@@ -9,7 +9,7 @@ tests drive a table through hours of play without sleeping.
 
 Money: a seat's stack between hands equals its chips on this table in the store; a hand moves
 the dealt seats' stacks into escrow (`begin_hand`) and settles them in one transaction. While
-the store records a hand's start or end (`_recording`), those seats' chips are the hand's: a
+the store records a hand's start or end (`recording`), those seats' chips are the hand's: a
 buy-in waits for the hand as during it, and a seat that goes leaves when the hand is recorded.
 A settlement the store cannot take is retried, then the hand is voided: its stacks go back.
 """
@@ -36,6 +36,7 @@ from cardroom.room.dealing import Dealing
 from cardroom.room.decisionclock import DecisionClock
 from cardroom.room.floor import RATHOLE_SECONDS, Floor
 from cardroom.room.ports import Store
+from cardroom.room.seat import Seat
 from cardroom.room.seating import HandPlan
 from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
 from cardroom.room.waitlist import SeatHolds
@@ -86,40 +87,6 @@ class TableSettings:
         return None
 
 
-class _Seat:
-    """A seated account (mutable, private to the table)."""
-
-    def __init__(self, number: int, account: int, name: str) -> None:
-        self.number = number
-        self.account = account
-        self.name = name
-        self.stack = 0
-        self.sitting_out = False
-        self.sit_out_count = 0
-        self.sit_out_timer = None
-        self.empty_timer = None    # runs while the seat has no chips and its player is away
-        self.connected = True
-        self.auto_blind = False     # seed 000: asked to post each blind until he turns it on
-        self.auto = "ask"
-        self.owes = "new"
-        self.missed_sb = False
-        self.missed_bb = False
-        self.wants_post = True
-        self.timed_out = False
-        self.leaving = False
-        self.pending_chips = 0
-        self.buying = 0            # a buy-in the store has not recorded yet
-        self.cashing_out = False   # the store is moving this seat's chips back to its account
-        self.bot = None            # a random.Random when a practice bot plays this seat
-        self.message = ""
-
-    @property
-    def table_chips(self) -> int:
-        """Chips here as a change of stake counts them: the stack (the one a hand in progress
-        began with) plus chips waiting to be added after it."""
-        return self.stack + self.pending_chips + self.buying
-
-
 class Table:
     def __init__(self, settings: TableSettings, store: Store, clock: Clock, *, rng=None,
                  quota: Callable[[int], bool] | None = None,
@@ -137,7 +104,7 @@ class Table:
         # Set by the room while it shuts down (Room.shutdown_in): no new hand starts, and it is
         # called when this table has no hand in progress.
         self.closing: Callable[[], None] | None = None
-        self.seats: dict[int, _Seat] = {}
+        self.seats: dict[int, Seat] = {}
         self.hand: Hand | None = None
         self.hand_id = ""
         self.hand_seats: list[int] = []       # player index -> seat number
@@ -149,8 +116,9 @@ class Table:
         # Told of every change, watched or not, and counted as nobody's watch (the bus's table host).
         self.observers: list[Callable[[], None]] = []
         self.stats: deque[tuple[float, int, int, int]] = deque(maxlen=200)  # (time, pot, dealt, saw)
-        self._next_hand = None
-        self._recording: frozenset[int] = frozenset()   # seats of a hand the store is recording
+        # Set by the collaborators too (Dealing, Settlement): see "what the table's collaborators call".
+        self.next_hand_timer = None                     # the call that deals the next hand, when due
+        self.recording: frozenset[int] = frozenset()   # seats of a hand the store is recording
         # Each job with its own state lives in its own collaborator (their modules say why).
         self.decision_clock = DecisionClock(self)
         self.holds = SeatHolds(self)
@@ -168,16 +136,23 @@ class Table:
         """Seats held for a player from the wait list: seat -> (account, timer)."""
         return self.holds.held
 
-    # ================================================================= watching
-    def watch(self, account: int, callback: Callable[[], None], name: str = "") -> None:
-        self.watchers[account] = callback
-        self.watcher_names[account] = name or str(account)
+    # ================================================================= what the collaborators call
+    # What the table's collaborators call: its internal API. DecisionClock, SeatHolds, BlindPrompts,
+    # Settlement, Floor and Dealing (and the room, for its broadcasts and its shutdown) reach the
+    # table only through these methods, its public attributes (`recording` and `next_hand_timer`
+    # among them) and its intents below. Every underscore name stays this module's own
+    # (tests/room/test_table_api.py keeps it so).
+    def page(self, account: int, text: str) -> None:
+        """Tell one account something wherever it is (the room's pager; a no-op by default)."""
+        self._page(account, text)
 
-    def unwatch(self, account: int) -> None:
-        self.watchers.pop(account, None)
-        self.watcher_names.pop(account, None)
+    def use_quota(self, account: int) -> bool:
+        """Count a protected all-in against the account's daily quota: False once it is used up.
+        A store write: the decision clock calls it through the writer."""
+        return self._quota(account)
 
-    def _changed(self) -> None:
+    def changed(self) -> None:
+        """Something changed: tell the observers and every watcher (each redraws its view)."""
         for observe in self.observers:
             observe()
         for account, cb in list(self.watchers.items()):
@@ -187,21 +162,106 @@ class Table:
                 log.exception("watcher of %s failed; dropped", self.name)
                 self.watchers.pop(account, None)
 
-    def _say(self, text: str, kind: str = "dealer", name: str = "Dealer") -> None:
+    def say(self, text: str, kind: str = "dealer", name: str = "Dealer") -> None:
+        """Add a line to the table's chat (the dealer's, unless `kind` and `name` say otherwise)."""
         self.chat.append(api.ChatLine(kind, name, text, self.clock.now()))
 
-    # ================================================================= seats and money
-    def seat_of(self, account: int) -> _Seat | None:
-        for s in self.seats.values():
-            if s.account == account:
-                return s
-        return None
-
-    def _need_seat(self, account: int) -> _Seat:
+    def need_seat(self, account: int) -> Seat:
+        """The account's seat here, or NotSeated."""
         seat = self.seat_of(account)
         if seat is None:
             raise api.NotSeated("you are not seated at this table")
         return seat
+
+    def maybe_start(self) -> None:
+        """The table may be idle now: tell a closing room so, or schedule the next hand if it can
+        be dealt (open, two ready players, none scheduled yet)."""
+        if not self.idle():
+            return
+        if self.closing is not None:
+            self.closing()
+            return
+        if self.next_hand_timer is not None or self.status != "open":
+            return
+        if sum(1 for s in self.seats.values() if s.stack > 0 and not s.sitting_out) < 2:
+            return
+        delay = self.settings.between_hands if self.plan else 0.0
+        self.next_hand_timer = self.clock.call_later(delay, self.dealing.start)
+
+    def after_events(self, events: list) -> None:
+        """A hand's first events were played (Dealing): narrate them, then settle or drive on."""
+        self.narrate_events(events)
+        if self.hand.over:
+            self.settlement.finish()
+            return
+        self.drive()
+
+    def drive(self) -> None:
+        """Play every decision that needs no person (auto actions, leavers, showdown, bots), then
+        start the clock for the next person."""
+        self.decision_clock.cancel()
+        hand = self.hand
+        while hand is not None and not hand.over:
+            p = hand.actor
+            seat = self.seats[self.hand_seats[p]]
+            lg = hand.legal()
+            if lg.phase == "showdown":
+                events = hand.show() if self._should_show(p) or not lg.muck else hand.muck()
+            elif seat.leaving:
+                events = hand.fold() if lg.phase == "bet" and lg.fold else self.play_default(seat, lg)
+            elif lg.phase == "draw" and hand.protected[p]:
+                # A protected all-in is not asked again this hand: he stands pat (else each draw
+                # of a triple draw would wait out his clock again).
+                events = hand.stand_pat()
+            elif seat.bot is not None:
+                self.decision_clock.arm(self.settings.bot_delay, lambda h=hand, p=p: self._bot_move(h, p))
+                self.changed()
+                return
+            elif seat.auto != "ask" and lg.phase == "bet":
+                kind, amount = auto_decision(seat.auto, lg)
+                seat.auto = "ask"   # an auto action is used for one decision only
+                events = self._apply(p, kind, amount, ())
+            else:
+                self.decision_clock.start(p)
+                self.changed()
+                return
+            self.narrate_events(events)
+        if hand is not None and hand.over:
+            self.settlement.finish()
+
+    def narrate_events(self, events: list) -> None:
+        """The dealer's chat lines for events of the hand."""
+        names = [p.name for p in self.hand.players]
+        for e in events:
+            line = narrate(e, names, self.settings.variant)
+            if line:
+                self.say(line)
+
+    def play_default(self, seat: Seat, lg) -> list:
+        """What the dealer does for an absent player: check if free, else fold; stand pat at a draw."""
+        if lg.phase == "draw":
+            return self.hand.stand_pat()
+        if lg.check:
+            return self.hand.check()
+        if lg.bring_in:
+            return self.hand.bring_in()
+        return self.hand.fold()
+
+    # ================================================================= watching
+    def watch(self, account: int, callback: Callable[[], None], name: str = "") -> None:
+        self.watchers[account] = callback
+        self.watcher_names[account] = name or str(account)
+
+    def unwatch(self, account: int) -> None:
+        self.watchers.pop(account, None)
+        self.watcher_names.pop(account, None)
+
+    # ================================================================= seats and money
+    def seat_of(self, account: int) -> Seat | None:
+        for s in self.seats.values():
+            if s.account == account:
+                return s
+        return None
 
     def free_seats(self) -> list[int]:
         n = self.settings.seats
@@ -224,14 +284,14 @@ class Table:
 
     # ================================================================= sitting out, wait list
     def sit_out(self, account: int) -> None:
-        seat = self._need_seat(account)
+        seat = self.need_seat(account)
         if seat.sitting_out:
             return
         self.holds.start_sit_out(seat)
-        self._changed()
+        self.changed()
 
     def sit_in(self, account: int) -> None:
-        seat = self._need_seat(account)
+        seat = self.need_seat(account)
         if not seat.sitting_out:
             return
         seat.sitting_out = False
@@ -239,13 +299,13 @@ class Table:
         if seat.sit_out_timer:
             seat.sit_out_timer.cancel()
             seat.sit_out_timer = None
-        self._changed()
-        self._maybe_start()
+        self.changed()
+        self.maybe_start()
 
     def set_wants_post(self, account: int, post: bool) -> None:
         """A new or returning player: post the big blind now (True) or wait for it (False)."""
-        self._need_seat(account).wants_post = bool(post)
-        self._changed()
+        self.need_seat(account).wants_post = bool(post)
+        self.changed()
 
     def join_wait_list(self, account: int, name: str) -> int:
         return self.holds.join(account, name)
@@ -257,21 +317,21 @@ class Table:
     def set_auto(self, account: int, auto: str) -> None:
         if auto not in api.AUTO_ACTIONS:
             raise RoomError(f"unknown auto action {auto!r}")
-        seat = self._need_seat(account)
+        seat = self.need_seat(account)
         seat.auto = auto
-        self._changed()
+        self.changed()
         if self.in_hand(seat) and self.hand.actor == self.player_index(seat) and auto != "ask":
-            self._drive()
+            self.drive()
 
     def set_auto_blind(self, account: int, on: bool) -> None:
-        seat = self._need_seat(account)
+        seat = self.need_seat(account)
         seat.auto_blind = bool(on)
         if on and self.blinds.asked(seat.number):
             # Turned on while asked: that is his yes. Left pending, the hand waited the whole
             # prompt and then sat him out for not answering.
             self.blinds.post(account, True)
             return
-        self._changed()
+        self.changed()
 
     def set_connected(self, account: int, connected: bool) -> None:
         seat = self.seat_of(account)
@@ -279,18 +339,18 @@ class Table:
             return
         seat.connected = connected
         self.holds.free_if_empty_and_away(seat)
-        self._changed()
+        self.changed()
 
     def make_bot(self, account: int, rng) -> None:
-        seat = self._need_seat(account)
+        seat = self.need_seat(account)
         seat.bot = rng
         if self.in_hand(seat) and self.hand.actor == self.player_index(seat):
-            self._drive()
+            self.drive()
 
     # ================================================================= chat
     def post_chat(self, name: str, text: str) -> None:
         self.chat.append(api.ChatLine("player", name, text, self.clock.now()))
-        self._changed()
+        self.changed()
 
     def ask_dealer(self, account: int, text: str) -> str:
         """Dealer chat: the dealer answers how many cards a player drew, while that is public."""
@@ -311,17 +371,17 @@ class Table:
                 answer = "; ".join(parts)
         else:
             answer = "I answer questions about the draw; type: how many did NAME draw?"
-        self._say(answer)
-        self._changed()
+        self.say(answer)
+        self.changed()
         return answer
 
     # ================================================================= admin
     def set_status(self, status: str) -> None:
         self.status = status
-        self._say(f"The table is {status}", "system", "Table")
-        self._changed()
+        self.say(f"The table is {status}", "system", "Table")
+        self.changed()
         if status == "open":
-            self._maybe_start()
+            self.maybe_start()
 
     def kick(self, account: int, reason: str = "") -> bool:
         seat = self.seat_of(account)
@@ -330,96 +390,32 @@ class Table:
         if self.in_hand(seat):
             seat.leaving = True
             if self.hand.actor == self.player_index(seat):
-                self._drive()
+                self.drive()
         else:
             self.floor.remove(seat, "is removed by an admin" + (f": {reason}" if reason else ""))
         return True
 
     # ================================================================= the hand
     # Public for the per-seat view (tableview.py) and the admin API: read-only questions.
-    def in_hand(self, seat: _Seat) -> bool:
+    def in_hand(self, seat: Seat) -> bool:
         return self.hand is not None and not self.hand.over and seat.number in self.hand_seats
 
-    def player_index(self, seat: _Seat) -> int:
+    def player_index(self, seat: Seat) -> int:
         return self.hand_seats.index(seat.number)
 
-    def blind_asked(self, seat: _Seat) -> int:
+    def blind_asked(self, seat: Seat) -> int:
         """The blind this seat is asked to post (Auto Blind off), or 0."""
         return self.blinds.asked(seat.number)
 
-    def _maybe_start(self) -> None:
-        if not self.idle():
-            return
-        if self.closing is not None:
-            self.closing()
-            return
-        if self._next_hand is not None or self.status != "open":
-            return
-        if sum(1 for s in self.seats.values() if s.stack > 0 and not s.sitting_out) < 2:
-            return
-        delay = self.settings.between_hands if self.plan else 0.0
-        self._next_hand = self.clock.call_later(delay, self.dealing.start)
-
     def idle(self) -> bool:
         """No hand in progress, and none the store is recording (its start or its end)."""
-        return not self._recording and (self.hand is None or self.hand.over)
+        return not self.recording and (self.hand is None or self.hand.over)
 
     # ------------------------------------------------------------------ Auto Blind off
     def post_blind(self, account: int, post: bool) -> None:
         """Answer the blind prompt: post (the hand is dealt once everyone asked has answered) or
         decline (sit out)."""
         self.blinds.post(account, post)
-
-    def _after_events(self, events: list) -> None:
-        names = [p.name for p in self.hand.players]
-        for e in events:
-            line = narrate(e, names, self.settings.variant)
-            if line:
-                self._say(line)
-        if self.hand.over:
-            self.settlement.finish()
-            return
-        self._drive()
-
-    def _drive(self) -> None:
-        """Play every decision that needs no person (auto actions, leavers, showdown, bots), then
-        start the clock for the next person."""
-        self.decision_clock.cancel()
-        hand = self.hand
-        while hand is not None and not hand.over:
-            p = hand.actor
-            seat = self.seats[self.hand_seats[p]]
-            lg = hand.legal()
-            if lg.phase == "showdown":
-                events = hand.show() if self._should_show(p) or not lg.muck else hand.muck()
-            elif seat.leaving:
-                events = hand.fold() if lg.phase == "bet" and lg.fold else self._default(seat, lg)
-            elif lg.phase == "draw" and hand.protected[p]:
-                # A protected all-in is not asked again this hand: he stands pat (else each draw
-                # of a triple draw would wait out his clock again).
-                events = hand.stand_pat()
-            elif seat.bot is not None:
-                self.decision_clock.arm(self.settings.bot_delay, lambda h=hand, p=p: self._bot_move(h, p))
-                self._changed()
-                return
-            elif seat.auto != "ask" and lg.phase == "bet":
-                kind, amount = auto_decision(seat.auto, lg)
-                seat.auto = "ask"   # an auto action is used for one decision only
-                events = self._apply(p, kind, amount, ())
-            else:
-                self.decision_clock.start(p)
-                self._changed()
-                return
-            self._narrate(events)
-        if hand is not None and hand.over:
-            self.settlement.finish()
-
-    def _narrate(self, events: list) -> None:
-        names = [p.name for p in self.hand.players]
-        for e in events:
-            line = narrate(e, names, self.settings.variant)
-            if line:
-                self._say(line)
 
     def _should_show(self, p: int) -> bool:
         """Cards speak: show when the hand can still win something, else muck (losers may muck)."""
@@ -432,22 +428,12 @@ class Table:
         lows = [v[1] for v in shown if v[1] is not None]
         return lo is not None and (not lows or lo >= max(lows))
 
-    def _default(self, seat: _Seat, lg) -> list:
-        """What the dealer does for an absent player: check if free, else fold; stand pat at a draw."""
-        if lg.phase == "draw":
-            return self.hand.stand_pat()
-        if lg.check:
-            return self.hand.check()
-        if lg.bring_in:
-            return self.hand.bring_in()
-        return self.hand.fold()
-
     def _apply(self, p: int, kind: str, amount: int, discards) -> list:
         return self.hand.act(kind, amount, discards)
 
     def act(self, account: int, kind: str, amount: int = 0, discards=()) -> None:
         """A player's decision. Out of turn, illegal or stale: a RoomError and nothing changes."""
-        seat = self._need_seat(account)
+        seat = self.need_seat(account)
         if type(amount) is not int:   # the engine compares amounts only: 400.0 or True would pass
             raise RoomError("an amount must be a whole number of cents")
         if not self.in_hand(seat):
@@ -460,12 +446,12 @@ class Table:
         except IllegalAction as e:
             raise RoomError(str(e)) from None
         seat.timed_out = False
-        self._narrate(events)
+        self.narrate_events(events)
         if self.hand.over:
             self.decision_clock.cancel()
             self.settlement.finish()
         else:
-            self._drive()
+            self.drive()
 
     def _bot_move(self, hand: Hand, p: int) -> None:
         if hand is not self.hand or hand.over or hand.actor != p:
@@ -478,12 +464,12 @@ class Table:
             events = self._apply(p, kind, amount, discards)
         except IllegalAction:
             log.exception("bot chose an illegal action; playing the default")
-            events = self._default(seat, lg)
-        self._narrate(events)
+            events = self.play_default(seat, lg)
+        self.narrate_events(events)
         if self.hand.over:
             self.settlement.finish()
         else:
-            self._drive()
+            self.drive()
 
     # ================================================================= the clock
     def stop(self) -> None:

@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardroom.room import api
+from cardroom.room.seat import Seat
 
 if TYPE_CHECKING:
-    from cardroom.room.table import Table, _Seat
+    from cardroom.room.table import Table
 
 
 class SeatHolds:
@@ -33,12 +34,12 @@ class SeatHolds:
         if len(t.seats) + len(self.held) < t.settings.seats:
             raise api.NotAllowedNow("a seat is free: join the game now")
         self.wait_list.append((account, name))
-        t._changed()
+        t.changed()
         return len(self.wait_list)
 
     def leave(self, account: int) -> None:
         self.wait_list = [(a, n) for a, n in self.wait_list if a != account]
-        self.table._changed()
+        self.table.changed()
 
     def offer(self, number: int) -> None:
         """A seat opened: page the first on the wait list and hold it for them a short while."""
@@ -48,25 +49,25 @@ class SeatHolds:
         account, name = self.wait_list.pop(0)
         timer = t.clock.call_later(t.settings.seat_hold_seconds, lambda: self._hold_expired(number, account))
         self.held[number] = (account, timer)
-        t._page(account, f"A seat is open for you at {t.name}: join within "
+        t.page(account, f"A seat is open for you at {t.name}: join within "
                          f"{int(t.settings.seat_hold_seconds)} seconds")
-        t._changed()
+        t.changed()
 
     def _hold_expired(self, number: int, account: int) -> None:
         if self.held.get(number, (None,))[0] != account:
             return
         del self.held[number]
         self.offer(number)
-        self.table._changed()
+        self.table.changed()
 
     # ---------------------------------------------------------------- sitting out
-    def start_sit_out(self, seat: _Seat) -> None:
+    def start_sit_out(self, seat: Seat) -> None:
         t = self.table
         seat.sitting_out = True
         seat.sit_out_count += 1
         if seat.sit_out_count > t.settings.sit_outs_allowed:
             seat.message = "you sat out more than three times: removed from the table"
-            t._page(seat.account, f"You were removed from {t.name}: sat out too often")
+            t.page(seat.account, f"You were removed from {t.name}: sat out too often")
             if not t.in_hand(seat):
                 t.floor.remove(seat, "is removed after sitting out too often")
             else:
@@ -75,18 +76,18 @@ class SeatHolds:
         limit = t.settings.sit_out_limit
         seat.sit_out_timer = t.clock.call_later(limit, lambda s=seat: self._sit_out_expired(s))
 
-    def _sit_out_expired(self, seat: _Seat) -> None:
+    def _sit_out_expired(self, seat: Seat) -> None:
         t = self.table
         if t.seats.get(seat.number) is not seat or not seat.sitting_out:
             return
-        t._page(seat.account, f"You sat out too long at {t.name}: your chips are back in your account")
+        t.page(seat.account, f"You sat out too long at {t.name}: your chips are back in your account")
         if t.in_hand(seat):
             seat.leaving = True
         else:
             t.floor.remove(seat, "sat out too long and is removed")
 
     # ---------------------------------------------------------------- empty and away
-    def free_if_empty_and_away(self, seat: _Seat) -> None:
+    def free_if_empty_and_away(self, seat: Seat) -> None:
         """A seat with no chips whose player is away (he dropped with the buy-in dialog open, or
         went bust while disconnected) can never be dealt in: it is given back after the grace a
         disconnected player with chips gets (the sit-out limit: he is timed out, sat out, and
@@ -100,7 +101,7 @@ class SeatHolds:
             seat.empty_timer = t.clock.call_later(t.settings.sit_out_limit,
                                                   lambda: self._empty_seat_expired(seat))
 
-    def _empty_seat_expired(self, seat: _Seat) -> None:
+    def _empty_seat_expired(self, seat: Seat) -> None:
         t = self.table
         seat.empty_timer = None
         if t.seats.get(seat.number) is seat and not (

@@ -108,7 +108,7 @@ def test_a_shutdown_countdown_waits_for_the_last_hands_settlement_to_be_recorded
     held = Held(store.path)
     try:
         folder.act("T", "fold")
-        assert t.hand.over and t._recording               # refused once: a retry is due
+        assert t.hand.over and t.recording               # refused once: a retry is due
         clock.advance(1.0)                                # the countdown ends meanwhile
         assert room.draining and not stopped
         assert store.get_hand(hand_id).status == "in_progress"
@@ -320,7 +320,7 @@ async def test_a_settlement_waiting_on_the_database_stalls_no_other_table_nor_a_
         held = Held(store.path)
         try:
             next(c for c in clients["T"] if c.view("T").legal).act("T", "fold")
-            assert t.hand.over and t._recording             # the settlement waits on the writer
+            assert t.hand.over and t.recording             # the settlement waits on the writer
             assert told and told[-1]                        # and the screens show the hand's end
             login = asyncio.ensure_future(room.login("newcomer", "SHA256:newcomerskey"))
             u_before = len(u.hand.events)
@@ -329,12 +329,12 @@ async def test_a_settlement_waiting_on_the_database_stalls_no_other_table_nor_a_
                 actor.act("U", "call" if actor.view("U").legal.can_call else "check")
                 await asyncio.sleep(0)
             assert len(u.hand.events) > u_before
-            assert t._recording and not login.done()
+            assert t.recording and not login.done()
             assert store.get_hand(hand_id).status == "in_progress"
         finally:
             held.release()
         assert (await login).name == "newcomer"
-        await until(lambda: not t._recording)
+        await until(lambda: not t.recording)
         assert store.get_hand(hand_id).status == "settled"
         conserved(store)
     finally:
