@@ -6,6 +6,8 @@ always declared in lowball ("Cards speak"; seed 002: a hand containing a pair mu
 
 from __future__ import annotations
 
+import re
+
 from cardroom.engine import events as ev
 from cardroom.engine.cards import format_cards
 from cardroom.engine.evaluation import describe
@@ -74,4 +76,22 @@ def hand_words(shown: ev.Shown, variant) -> str:
         parts.append(describe(variant.high, shown.high))
     if variant.low:
         parts.append(describe(variant.low, shown.low) if shown.low is not None else "no low")
+    return "; ".join(parts)
+
+
+def dealer_answer(hand, seated: list[str], text: str) -> str:
+    """What the dealer says to a question in dealer chat: how many cards players drew, while the
+    draw is public (until the first action after it), naming the seated players asked about."""
+    low = text.lower()
+    if "draw" not in low and "drew" not in low:
+        return "I answer questions about the draw; type: how many did NAME draw?"
+    if not hand or not hand.draw_counts:
+        return "I can't answer that now (only until the first action after the draw)"
+    drew = {hand.players[p].name: k for p, k in hand.draw_counts.items()}
+    # The seated players the question names, as whole words ("ann" is not in "joanne").
+    asked = [name for name in seated if re.search(rf"(?<!\w){re.escape(name.lower())}(?!\w)", low)]
+    in_hand = {pl.name for p, pl in enumerate(hand.players) if not hand.folded[p]}
+    parts = [f"{n} drew {drew[n]}" if n in drew else
+             f"{n} has not drawn yet" if n in in_hand else f"{n} is not in this hand"
+             for n in asked] or [f"{n} drew {k}" for n, k in drew.items()]
     return "; ".join(parts)

@@ -17,7 +17,6 @@ A settlement the store cannot take is retried, then the hand is voided: its stac
 from __future__ import annotations
 
 import logging
-import re
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
@@ -30,7 +29,7 @@ from cardroom.room import api, tableview
 from cardroom.room.api import RoomError
 from cardroom.room.auto import auto_decision
 from cardroom.room.clock import Clock
-from cardroom.room.narration import narrate
+from cardroom.room.narration import dealer_answer, narrate
 from cardroom.room.blindprompts import BlindPrompts
 from cardroom.room.dealing import Dealing
 from cardroom.room.decisionclock import DecisionClock
@@ -354,23 +353,7 @@ class Table:
 
     def ask_dealer(self, account: int, text: str) -> str:
         """Dealer chat: the dealer answers how many cards a player drew, while that is public."""
-        low = text.lower()
-        if "draw" in low or "drew" in low:
-            hand = self.hand
-            if not hand or not hand.draw_counts:
-                answer = "I can't answer that now (only until the first action after the draw)"
-            else:
-                drew = {hand.players[p].name: k for p, k in hand.draw_counts.items()}
-                # The seated players the question names, as whole words ("ann" is not in "joanne").
-                asked = [s.name for s in self.seats.values() if re.search(
-                    rf"(?<!\w){re.escape(s.name.lower())}(?!\w)", low)]
-                in_hand = {pl.name for p, pl in enumerate(hand.players) if not hand.folded[p]}
-                parts = [f"{n} drew {drew[n]}" if n in drew else
-                         f"{n} has not drawn yet" if n in in_hand else f"{n} is not in this hand"
-                         for n in asked] or [f"{n} drew {k}" for n, k in drew.items()]
-                answer = "; ".join(parts)
-        else:
-            answer = "I answer questions about the draw; type: how many did NAME draw?"
+        answer = dealer_answer(self.hand, [s.name for s in self.seats.values()], text)
         self.say(answer)
         self.changed()
         return answer
@@ -496,7 +479,6 @@ class Table:
     def seconds_left(self) -> float | None:
         return self.decision_clock.seconds_left()
 
-    # ================================================================= the end of a hand
     # ================================================================= views (tableview.py)
     def summary(self) -> api.TableSummary:
         return tableview.summary(self)
