@@ -30,9 +30,10 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 
-from cardroom.room.api import RoomError, TableView
+from cardroom.room.api import RoomError
 from cardroom.room.client import as_client
 from cardroom.textual_adapter import toasts
+from cardroom.tui.device import Device, OwnTerminal
 from cardroom.tui.hosting import Hosting, NoHosting
 from cardroom.tui.navigation import OpenHelp, OpenHistory, OpenKeys, OpenLobby, OpenMoney, OpenTable
 from cardroom.tui.options import UIOptions
@@ -58,11 +59,14 @@ class CardroomApp(App):
     hotseat = None
 
     def __init__(self, client, *, options: UIOptions | None = None,
-                 admin: Callable[[], Screen] | None = None, hosting: Hosting | None = None) -> None:
+                 admin: Callable[[], Screen] | None = None, hosting: Hosting | None = None,
+                 device: Device | None = None) -> None:
         super().__init__()
-        # Every call that asks the room is awaited: in this process it is done at once, through a
-        # gateway it is a round trip on the bus (the screens cannot tell which).
-        self.client = as_client(client)
+        # Who holds this terminal (tui/device.py), built once and given to the screens: a player's
+        # own terminal unless the caller (hot-seat) gives another. Every call of its client that
+        # asks the room is awaited: in this process it is done at once, through a gateway it is a
+        # round trip on the bus (the screens cannot tell which).
+        self.device: Device = device if device is not None else OwnTerminal(as_client(client))
         self.options = options or UIOptions()
         self.admin = admin
         self._admin_screen: Screen | None = None
@@ -73,6 +77,11 @@ class CardroomApp(App):
         self._last_page = self.client.pages[-1] if self.client.pages else None
         self._session_ending = False
         self._kept_theme = ""         # the theme kept for this player (or the default)
+
+    @property
+    def client(self):
+        """The RoomClient of whoever holds this terminal now (the device's)."""
+        return self.device.client
 
     # ------------------------------------------------------------------ what the hosting asks
     @property
@@ -183,25 +192,6 @@ class CardroomApp(App):
             self.notify(text, title="Page", timeout=8, markup=False)
         self._last_page = pages[-1]
 
-    # ------------------------------------------------------------------ what screens read
-    def now(self) -> float:
-        """The room's clock (seconds), which the table's decision clock runs on."""
-        return self.client.now()
-
-    def who(self) -> str:
-        return self.client.name
-
-    def table_view(self, table: str) -> TableView:
-        """The view the table screen draws: my own."""
-        return self.client.view(table)
-
-    def private_ok(self) -> bool:
-        """May my own things (money, histories) be shown now? Always, on my own terminal."""
-        return True
-
-    async def acted(self) -> None:
-        """After my decision at a table: nothing to do on my own terminal."""
-
     # ------------------------------------------------------------------ multi-tabling
     def my_tables(self) -> list[str]:
         return self._player_tables(lambda: self.client.my_tables())
@@ -247,7 +237,7 @@ class CardroomApp(App):
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return None
-        screen = TableScreen(name)
+        screen = TableScreen(name, self.device)
         if replace:
             self.switch_screen(screen)
         else:
@@ -270,11 +260,11 @@ class CardroomApp(App):
 
     def on_open_table(self, message: OpenTable) -> None:
         from cardroom.tui.screens.table import TableScreen
-        self.push_screen(TableScreen(message.name, buy_in=message.buy_in))
+        self.push_screen(TableScreen(message.name, self.device, buy_in=message.buy_in))
 
     def on_open_money(self, message: OpenMoney) -> None:
         from cardroom.tui.screens.money import MoneyScreen
-        self.push_screen(MoneyScreen(self.client, shared=self.hotseat is not None))
+        self.push_screen(MoneyScreen(self.client, shared=self.device.shared))
 
     def on_open_keys(self, message: OpenKeys) -> None:
         from cardroom.tui.screens.keys import KeysScreen

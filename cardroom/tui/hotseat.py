@@ -10,6 +10,7 @@ A single local player against bots keeps his own view throughout and is never as
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Awaitable, Callable
 
 from cardroom.room.api import TableView
 from cardroom.room.client import as_client
@@ -56,6 +57,51 @@ def redact_view(view: TableView) -> TableView:
                    auto_action="ask", sitting_out=False, blind_prompt=0)
 
 
+class SharedTerminal:
+    """The device of a shared terminal (tui/device.py): the table through the client of the local
+    player who has taken it (after the pass screen), else as a railbird sees it."""
+
+    shared = True
+
+    def __init__(self, hotseat: HotSeat, client, *, warn: Callable[..., object],
+                 after_act: Callable[[], Awaitable[None]]) -> None:
+        self.hotseat = hotseat
+        self.client = client          # the last local player to take the device (the first at the start)
+        self.revealed = None          # the local player whose cards may be shown now
+        self._warn = warn             # tells whoever is at the keyboard (the app's notify)
+        self._after_act = after_act   # what follows a decision: the app's pass-screen check
+
+    def take(self, client) -> None:
+        """`client`'s player has taken the device (the pass screen answered): his own view."""
+        self.client = client
+        self.revealed = client
+
+    def who(self) -> str:
+        return self.revealed.name if self.revealed is not None else ""
+
+    def view(self, table: str) -> TableView:
+        """A railbird's copy unless the player whose view it is has taken the seat (after the
+        pass screen)."""
+        if self.revealed is None:
+            return redact_view(self.client.view(table))
+        return self.client.view(table)
+
+    def now(self) -> float:
+        return self.client.now()
+
+    def private_ok(self) -> bool:
+        if self.revealed is None:
+            self._warn("Not now: wait for your turn", severity="warning")
+            return False
+        return True
+
+    async def acted(self) -> None:
+        """After a local player's decision: hide their cards until the next pass screen."""
+        if not self.hotseat.solo:
+            self.revealed = None
+        await self._after_act()
+
+
 class HotSeatApp(CardroomApp):
     """The app of a shared terminal: the table of `hotseat`, drawn through the client of the
     local player whose turn it is (after the pass screen), else as a railbird sees it. No
@@ -64,9 +110,15 @@ class HotSeatApp(CardroomApp):
     def __init__(self, hotseat: HotSeat, *, options: UIOptions | None = None) -> None:
         # Its own copy: the players' RoomClients (a Session given is wrapped), the caller's untouched.
         hotseat = HotSeat({name: as_client(c) for name, c in hotseat.clients.items()}, hotseat.table)
-        super().__init__(next(iter(hotseat.clients.values())), options=options)
+        first = next(iter(hotseat.clients.values()))
+        device = SharedTerminal(hotseat, first, warn=self.notify, after_act=self._hotseat_check)
+        super().__init__(first, options=options, device=device)
         self.hotseat = hotseat
-        self.revealed = None          # the local player whose cards may be shown now
+
+    @property
+    def revealed(self):
+        """The local player whose cards may be shown now (the device's), or None."""
+        return self.device.revealed
 
     async def _start(self) -> None:
         from cardroom.tui.screens.table import TableScreen
@@ -76,8 +128,8 @@ class HotSeatApp(CardroomApp):
         for c in clients:
             await c.watch(self.hotseat.table)
         if self.hotseat.solo:
-            self.revealed = self.client   # one person and bots: nobody to hide his cards from
-        self.push_screen(TableScreen(self.hotseat.table))
+            self.device.revealed = self.client   # one person and bots: nobody to hide his cards from
+        self.push_screen(TableScreen(self.hotseat.table, self.device))
         await self._hotseat_check()
 
     def share_key(self):
@@ -89,34 +141,12 @@ class HotSeatApp(CardroomApp):
     async def _room_checks(self) -> None:
         await self._hotseat_check()
 
-    def who(self) -> str:
-        return self.revealed.name if self.revealed is not None else ""
-
-    def table_view(self, table: str) -> TableView:
-        """A railbird's copy unless the player whose view it is has taken the seat (after the
-        pass screen)."""
-        if self.revealed is None:
-            return redact_view(self.client.view(table))
-        return self.client.view(table)
-
-    def private_ok(self) -> bool:
-        if self.revealed is None:
-            self.notify("Not now: wait for your turn", severity="warning")
-            return False
-        return True
-
     def _player_tables(self, ask) -> list[str]:
         return []         # one table, no multi-tabling
 
     def _keeper(self):
         """The one local player's preferences; a screen passed between several people keeps nobody's."""
         return self.client if self.hotseat.solo else None
-
-    async def acted(self) -> None:
-        """After a local player's decision: hide their cards until the next pass screen."""
-        if not self.hotseat.solo:
-            self.revealed = None
-        await self._hotseat_check()
 
     async def _hotseat_check(self) -> None:
         from cardroom.tui.screens.pass_device import PassScreen
@@ -130,7 +160,7 @@ class HotSeatApp(CardroomApp):
             await actor.ready(self.hotseat.table)   # a new decision of the player at the device: their clock
             return
         if self.revealed is not None and actor is not self.revealed:
-            self.revealed = None        # the decision moved on (a timeout, a leave): hide
+            self.device.revealed = None   # the decision moved on (a timeout, a leave): hide
         passing = isinstance(self.screen, PassScreen)
         if actor is None:
             if passing:
@@ -147,8 +177,7 @@ class HotSeatApp(CardroomApp):
         if client is None:
             return
         if self.hotseat.actor() is client:
-            self.client = client
-            self.revealed = client
+            self.device.take(client)
             await client.ready(self.hotseat.table)   # the clock starts now, not while the device was passed
         refresh = getattr(self.screen, "refresh_from_room", None)
         if refresh is not None:

@@ -34,3 +34,27 @@ def test_no_screen_module_imports_another_screen_module():
     offenders = {stem: sorted(_imported(t) & (screen_modules - {f"cardroom.tui.screens.{stem}"}))
                  for stem, t in trees.items()}
     assert {stem: found for stem, found in offenders.items() if found} == {}
+
+
+# What a screen reads of who holds the terminal comes from the device it was given (tui/device.py).
+DEVICE_HOOKS = {"table_view", "now", "who", "private_ok", "acted"}
+
+
+def test_screens_ask_the_device_not_the_app():
+    """No screen calls `self.app.table_view/now/who/private_ok/acted`: the table screen (and its
+    mixins) read the view, the clock and the player through `self.device`, which hot-seat gives
+    its own (the railbird's copy of the view while nobody has taken the device)."""
+    found = []
+    for path in sorted(SCREENS.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and node.attr in DEVICE_HOOKS \
+                    and isinstance(node.value, ast.Attribute) and node.value.attr == "app" \
+                    and isinstance(node.value.value, ast.Name) and node.value.value.id == "self":
+                found.append(f"{path.name}:{node.lineno} self.app.{node.attr}")
+    assert found == []
+
+
+def test_the_app_has_no_device_hooks_left():
+    from cardroom.tui.app import CardroomApp
+    from cardroom.tui.hotseat import HotSeatApp
+    assert {name for name in DEVICE_HOOKS if hasattr(CardroomApp, name) or hasattr(HotSeatApp, name)} == set()

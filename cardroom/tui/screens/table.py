@@ -1,6 +1,7 @@
 """The table: seats around the felt, my cards with holds, what I may do, auto actions, the decision
-clock and the chat. It reads its view from the app (`app.table_view`) whenever the room says
-something changed, and sends intents through `app.client`; a refusal is shown, nothing else.
+clock and the chat. It reads its view from the device it is given (tui/device.py: who holds this
+terminal) whenever the room says something changed, and sends intents through the device's client;
+a refusal is shown, nothing else.
 
 Two questions the table may put to me before a hand, shown on a prompt line above the actions (and
 their keys in the footer and the action bar):
@@ -22,6 +23,7 @@ from textual.widgets import Static
 
 from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError, TableView
+from cardroom.tui.device import Device
 from cardroom.tui.dialogs.options import OptionsDialog
 from cardroom.tui.navigation import OpenHelp, OpenHistory, OpenMoney
 from cardroom.tui.screens import table_keys
@@ -40,11 +42,12 @@ class TableScreen(HandActions, SeatActions, Screen):
     AUTO_FOCUS = None
     BINDINGS = table_keys.BINDINGS     # each key, what it does and when: table_keys.KEYS
 
-    def __init__(self, table: str, *, buy_in: bool = False) -> None:
+    def __init__(self, table: str, device: Device, *, buy_in: bool = False) -> None:
         super().__init__()
         self.table = table
+        self.device = device             # who holds this terminal (tui/device.py)
         self._buy_in_on_mount = buy_in   # joined from the lobby: the buy-in dialog opens with the table
-        self.view: TableView = self.app.table_view(table)
+        self.view: TableView = device.view(table)
         self.holds: frozenset = frozenset()
         self._hold_key = None
         # Holds survive a switch to another table and back (multi-tabling).
@@ -52,7 +55,7 @@ class TableScreen(HandActions, SeatActions, Screen):
         if remembered is not None:
             self._hold_key, self.holds = remembered
         self._others = None
-        self._seen_at = self.app.now()     # when self.view was read (the clock runs from it)
+        self._seen_at = device.now()     # when self.view was read (the clock runs from it)
         self._my_turn = False
         self._message = self.view.message
         self._title = None
@@ -110,20 +113,20 @@ class TableScreen(HandActions, SeatActions, Screen):
             return
         if self.app.hosting.busy and self.view.legal is None:
             return      # a busy server ticks only the clock of the one deciding (others catch up)
-        self._show_clock(self.app.now() - self._seen_at)
+        self._show_clock(self.device.now() - self._seen_at)
 
     # ------------------------------------------------------------------ attributes down
     @property
     def client(self):
         """The RoomClient of whoever is at this terminal now: the session's own, or in hot-seat
         the local player who has taken the device (it changes hands between decisions)."""
-        return self.app.client
+        return self.device.client
 
     @property
     def shared(self) -> bool:
         """Several people share this terminal (hot-seat): no seat-taking, no lobby, nobody's
         own things between their turns."""
-        return self.app.hotseat is not None
+        return self.device.shared
 
     @property
     def is_draw_game(self) -> bool:
@@ -141,12 +144,12 @@ class TableScreen(HandActions, SeatActions, Screen):
 
     def refresh_from_room(self) -> None:
         try:
-            view = self.app.table_view(self.table)
+            view = self.device.view(self.table)
         except RoomError as e:
             self.notify(str(e), severity="error")
             return
         self.view = view
-        self._seen_at = self.app.now()
+        self._seen_at = self.device.now()
         key = (view.hand_id, view.my_cards)
         if key != self._hold_key:
             self._hold_key = key
@@ -226,7 +229,7 @@ class TableScreen(HandActions, SeatActions, Screen):
                               (f"  hand #{v.hand_id}" if v.hand_id else "", "dim"))
         # My name only where I sit: a railbird's screen is then the same for every railbird of
         # the table, which lets the ssh bridge draw it once for all of them (ssh/mirror.py).
-        who = self.app.who()
+        who = self.device.who()
         if who and v.my_seat is not None:
             title.append(f"   {who}", "bold")
             title.append(f" (seat {v.my_seat})")
@@ -300,7 +303,7 @@ class TableScreen(HandActions, SeatActions, Screen):
         self.query_one(ChatPane).focus_input(dealer)
 
     async def action_history(self) -> None:
-        if not self.app.private_ok():
+        if not self.device.private_ok():
             return
         await self.app.navigate(OpenHistory())
 
@@ -308,7 +311,7 @@ class TableScreen(HandActions, SeatActions, Screen):
         await self.app.navigate(OpenHelp(self.view.rules, self.view.name))
 
     async def action_money(self) -> None:
-        if not self.app.private_ok():
+        if not self.device.private_ok():
             return
         await self.app.navigate(OpenMoney())
 
@@ -371,7 +374,7 @@ class TableScreen(HandActions, SeatActions, Screen):
 
     @on(ChatPane.Send)
     async def _send(self, event: ChatPane.Send) -> None:
-        if not self.app.private_ok():
+        if not self.device.private_ok():
             return
         try:
             await self.client.chat(self.table, event.text, dealer=event.dealer)

@@ -17,7 +17,7 @@ class HandActions:
     async def _act(self, kind: str, amount: int = 0, discards=()) -> bool:
         ok = await self._do(self.client.act, self.table, kind, amount, discards)
         if ok:
-            await self.app.acted()
+            await self.device.acted()
         self.app.hosting.paint_now(self.app)   # my own action first, not after everyone's repaints
         return ok
 
@@ -126,7 +126,7 @@ class HandActions:
         if await self._do(self.client.post_blind, self.table, post):
             self.notify(f"You post the blind of {money(v.blind_prompt)}" if post
                         else "You declined the blind: you are sitting out", markup=False)
-            await self.app.acted()
+            await self.device.acted()
 
     async def action_post_missed(self, post: bool = True) -> None:
         """Missed blinds (or new here): post as soon as I may (True) or wait for the big blind (False)."""
