@@ -35,7 +35,8 @@ from cardroom.room.client import as_client
 from cardroom.textual_adapter import toasts
 from cardroom.tui.device import Device, OwnTerminal
 from cardroom.tui.hosting import Hosting, NoHosting
-from cardroom.tui.navigation import OpenHelp, OpenHistory, OpenKeys, OpenLobby, OpenMoney, OpenTable
+from cardroom.tui.navigation import (OpenExport, OpenHand, OpenHelp, OpenHistory, OpenKeys, OpenLobby,
+                                     OpenMoney, OpenTable)
 from cardroom.tui.options import UIOptions
 from cardroom.tui.screens.too_small import TooSmallScreen, too_small
 
@@ -273,6 +274,14 @@ class CardroomApp(App):
     def on_open_history(self, message: OpenHistory) -> None:
         from cardroom.tui.screens.history import HistoryScreen
         self.push_screen(HistoryScreen(self.client))
+
+    def on_open_hand(self, message: OpenHand) -> None:
+        from cardroom.tui.screens.history import HandScreen
+        self.push_screen(HandScreen(message.hand, message.variant))
+
+    def on_open_export(self, message: OpenExport) -> None:
+        from cardroom.tui.screens.history import ExportScreen
+        self.push_screen(ExportScreen(message.hand))
 
     def on_open_help(self, message: OpenHelp) -> None:
         from cardroom.tui.screens.help import HelpScreen

@@ -38,6 +38,23 @@ class OpenHistory(Message):
     """Push my hand histories."""
 
 
+class OpenHand(Message):
+    """Push the replay of one of my hands (a HandRecord), street by street."""
+
+    def __init__(self, hand, variant) -> None:
+        super().__init__()
+        self.hand = hand
+        self.variant = variant
+
+
+class OpenExport(Message):
+    """Push the export of one of my hands (PokerStars text or PHH)."""
+
+    def __init__(self, hand) -> None:
+        super().__init__()
+        self.hand = hand
+
+
 class OpenHelp(Message):
     """Push the rules of a table."""
 

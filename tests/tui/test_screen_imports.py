@@ -36,6 +36,25 @@ def test_no_screen_module_imports_another_screen_module():
     assert {stem: found for stem, found in offenders.items() if found} == {}
 
 
+def _screen_classes(trees: dict[str, ast.Module]) -> set[str]:
+    return {node.name for t in trees.values() for node in t.body
+            if isinstance(node, ast.ClassDef)
+            and any(getattr(b, "id", getattr(b, "attr", "")).endswith("Screen") for b in node.bases)}
+
+
+def test_no_screen_builds_another_screen():
+    """Only the app builds screens (CardroomApp.navigate): a screen that wants another says so by
+    a message, even to one of its own module (the history pushed the hand, the hand its export)."""
+    trees = {p.stem: ast.parse(p.read_text()) for p in SCREENS.glob("*.py")}
+    classes = _screen_classes(trees)
+    assert {"HistoryScreen", "HandScreen", "ExportScreen", "TableScreen"} <= classes
+    built = {stem: sorted({node.func.id for node in ast.walk(t)
+                           if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                           and node.func.id in classes})
+             for stem, t in trees.items()}
+    assert {stem: found for stem, found in built.items() if found} == {}
+
+
 # What a screen reads of who holds the terminal comes from the device it was given (tui/device.py).
 DEVICE_HOOKS = {"table_view", "now", "who", "private_ok", "acted"}
 

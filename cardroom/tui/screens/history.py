@@ -18,6 +18,7 @@ from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError
 from cardroom.room.history import export_phh, export_pokerstars
 from cardroom.room.narration import narrate
+from cardroom.tui.navigation import OpenExport, OpenHand
 from cardroom.tui.render import money, street_label
 from cardroom.tui.widgets.keys import KeyFooter
 from cardroom.tui.widgets.rowtable import RowTable
@@ -82,7 +83,7 @@ class HistoryScreen(Screen):
             self.notify(f"Hand #{hand_id} was void (the server stopped during it): "
                         "everyone got back the stack they began it with", severity="warning", markup=False)
             return
-        self.app.push_screen(HandScreen(hand, self._variant(hand.table)))
+        await self.app.navigate(OpenHand(hand, self._variant(hand.table)))
 
     def _variant(self, table: str):
         try:
@@ -180,8 +181,8 @@ class HandScreen(Screen):
         """The replay as plain text (what this screen shows, all streets)."""
         return "\n".join(t.plain for t in hand_lines(self.hand, self.variant))
 
-    def action_export(self) -> None:
-        self.app.push_screen(ExportScreen(self.hand))
+    async def action_export(self) -> None:
+        await self.app.navigate(OpenExport(self.hand))
 
     def action_close(self) -> None:
         self.app.pop_screen()
