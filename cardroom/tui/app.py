@@ -238,7 +238,7 @@ class CardroomApp(App):
         except RoomError as e:
             self.notify(str(e), severity="error", markup=False)
             return None
-        screen = TableScreen(name, self.device)
+        screen = TableScreen(name, self.device, self.options)
         if replace:
             self.switch_screen(screen)
         else:
@@ -261,7 +261,7 @@ class CardroomApp(App):
 
     def on_open_table(self, message: OpenTable) -> None:
         from cardroom.tui.screens.table import TableScreen
-        self.push_screen(TableScreen(message.name, self.device, buy_in=message.buy_in))
+        self.push_screen(TableScreen(message.name, self.device, self.options, buy_in=message.buy_in))
 
     def on_open_money(self, message: OpenMoney) -> None:
         from cardroom.tui.screens.money import MoneyScreen

@@ -129,7 +129,7 @@ class HotSeatApp(CardroomApp):
             await c.watch(self.hotseat.table)
         if self.hotseat.solo:
             self.device.revealed = self.client   # one person and bots: nobody to hide his cards from
-        self.push_screen(TableScreen(self.hotseat.table, self.device))
+        self.push_screen(TableScreen(self.hotseat.table, self.device, self.options))
         await self._hotseat_check()
 
     def share_key(self):

@@ -26,6 +26,7 @@ from cardroom.room.api import RoomError, TableView
 from cardroom.tui.device import Device
 from cardroom.tui.dialogs.options import OptionsDialog
 from cardroom.tui.navigation import OpenHelp, OpenHistory, OpenMoney
+from cardroom.tui.options import UIOptions
 from cardroom.tui.screens import table_keys
 from cardroom.tui.screens.table_actions import HandActions, SeatActions
 from cardroom.tui.screens.table_keys import AUTO_KEYS, asked_post_or_wait
@@ -42,10 +43,11 @@ class TableScreen(HandActions, SeatActions, Screen):
     AUTO_FOCUS = None
     BINDINGS = table_keys.BINDINGS     # each key, what it does and when: table_keys.KEYS
 
-    def __init__(self, table: str, device: Device, *, buy_in: bool = False) -> None:
+    def __init__(self, table: str, device: Device, options: UIOptions, *, buy_in: bool = False) -> None:
         super().__init__()
         self.table = table
         self.device = device             # who holds this terminal (tui/device.py)
+        self.options = options           # the display options (the app's own, changed in place)
         self._buy_in_on_mount = buy_in   # joined from the lobby: the buy-in dialog opens with the table
         self.view: TableView = device.view(table)
         self.holds: frozenset = frozenset()
@@ -70,7 +72,7 @@ class TableScreen(HandActions, SeatActions, Screen):
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        opts = self.app.options
+        opts = self.options
         yield Static("", id="table-title", markup=False)
         yield Static("", id="table-others", markup=False)
         with Horizontal(id="table-body"):
@@ -158,7 +160,7 @@ class TableScreen(HandActions, SeatActions, Screen):
         my_turn = view.legal is not None
         if my_turn != self._my_turn:
             self._my_turn = my_turn
-            if my_turn and self.app.options.sound:
+            if my_turn and self.options.sound:
                 self.app.bell()
         if view.message and view.message != self._message:
             self.notify(view.message, title=self.table, markup=False)
@@ -205,13 +207,13 @@ class TableScreen(HandActions, SeatActions, Screen):
     def _show_others(self) -> list[str]:
         """The multi-tabling line: shown only while I sit at another table too."""
         mine, waiting = self.other_tables()
-        state = (tuple(mine), tuple(waiting), self.app.options.ascii)
+        state = (tuple(mine), tuple(waiting), self.options.ascii)
         if state != self._others:
             self._others = state
             box = self.query_one("#table-others", Static)
             box.display = bool(mine)
             box.set_class(bool(waiting), "-waiting")
-            star = "*" if self.app.options.ascii else "\u2605"
+            star = "*" if self.options.ascii else "\u2605"
             if waiting:
                 n = len(waiting)
                 line = Text.assemble((f"{star} {n} other table{'s' if n > 1 else ''} waiting: ", "bold"),
@@ -333,13 +335,13 @@ class TableScreen(HandActions, SeatActions, Screen):
     def action_options(self) -> None:
         v = self.view
         seated = v.my_seat is not None
-        dialog = OptionsDialog(self.app.options, seated=seated, auto_blind=v.auto_blind,
+        dialog = OptionsDialog(self.options, seated=seated, auto_blind=v.auto_blind,
                                post_blinds=(self.post_missed is not False) if v.missed_blinds else None)
 
         async def answer(values: dict | None) -> None:
             if values is None:
                 return
-            self.app.keep(self.app.options.change(values))
+            self.app.keep(self.options.change(values))
             self.restyle()
             if seated and values.get("auto_blind") is not None and values["auto_blind"] != v.auto_blind:
                 await self._do(self.client.set_auto_blind, self.table, values["auto_blind"])
