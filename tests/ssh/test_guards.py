@@ -476,6 +476,12 @@ class _Typing(textual.app.App):
         self.notes.append(what)
 
 
+def _queued(app) -> int:
+    """Messages waiting in the app's queue and in each of its screen's widgets'."""
+    return textual_adapter.message_backlog(app) + sum(
+        textual_adapter.message_backlog(node) for node in app.screen.walk_children(with_self=True))
+
+
 async def _typed_in_one_burst(bursts: dict[str, list[str]]) -> tuple[dict[str, str], list[str]]:
     """Post each widget's keys to the app without waiting between them, as a packet carrying
     several keys does; what each widget then holds."""
@@ -488,7 +494,8 @@ async def _typed_in_one_burst(bursts: dict[str, list[str]]) -> tuple[dict[str, s
             await pilot.pause()
             for key in keys:
                 app.post_message(textual.events.Key(key, key if len(key) == 1 else None))
-            await pilot.pause(0.2)
+            await wait_for(lambda: _queued(app) == 0, what="every posted key handled")
+            await pilot.pause()
             out[widget_id] = getattr(widget, "value", None) or widget.text
         return out, app.notes
 
