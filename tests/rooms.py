@@ -27,12 +27,16 @@ def table_settings(name="T", game="holdem", kind="fixed", small=200, big=400, se
     return TableSettings(name, variant, structure, rules, seats=seats, **kw)
 
 
-def build_room(path: Path, *tables: TableSettings, clock=None, seed: int = 1, rng=None,
+def build_room(path: Path | None, *tables: TableSettings, clock=None, seed: int = 1, rng=None,
                settings: RoomSettings | None = None, start: bool = True, store_options: dict | None = None,
-               **kw) -> tuple[Room, SqliteStore, object]:
-    """A real Room over a real SqliteStore at `path` (`store_options` go to SqliteStore): (room, store,
+               store=None, **kw) -> tuple[Room, SqliteStore, object]:
+    """A real Room over a real SqliteStore at `path` (`store_options` go to SqliteStore), or over
+    `store` when given (a restart over the same open store; `path` is then None): (room, store,
     clock). The caller closes the store."""
-    store = SqliteStore(path, **(store_options or {}))
+    if store is None:
+        store = SqliteStore(path, **(store_options or {}))
+    elif path is not None or store_options:
+        raise TypeError("build_room takes a path (and store_options) or a store, not both")
     clock = FakeClock() if clock is None else clock
     room = Room(list(tables) or [table_settings()], store, clock, settings=settings or RoomSettings(),
                 rng=rng if rng is not None else random.Random(seed), **kw)

@@ -42,7 +42,7 @@ class Tmux:
     def keys(self, target: str, *keys: str) -> None:
         for key in keys:
             self("send-keys", "-t", target, key)
-            time.sleep(0.05)
+            time.sleep(0.05)    # deliberate: keys apart, as a person types them, one packet each
 
     def wait(self, target: str, *texts: str, timeout: float = 10.0) -> str:
         """The pane's text once it shows every one of `texts`."""

@@ -12,6 +12,7 @@ from cardroom.room.api import ChatRefused, RoomError, TableClosed
 from cardroom.room.ports import HandStart, SeatStack
 
 from tests.admin.conftest import ALICE_FP, ALICE_FP2, BOB_FP, BOSS_FP, SPACED
+from tests.rooms import wait_for
 
 HOSTILE = "\x1b[2J\x1b]0;pwned\x07\x9b31m\u202eevil\u202c [bold]x[/] [@click=app.quit]q[/]"
 
@@ -297,13 +298,11 @@ def test_unban_by_fingerprint_and_by_name(admin):
 
 def test_a_mute_outlives_a_restart_of_the_room(admin):
     """Kept in the store like a ban: a new Room over the same database still refuses the chat."""
-    from cardroom.room.room import Room
-    from tests.rooms import table_settings
+    from tests.rooms import build_room, table_settings
 
     alice, _ = admin.players()
     assert admin.run("mute alice").ok
-    reopened = Room([table_settings("T")], admin.store, admin.clock)
-    reopened.start()
+    reopened, _, _ = build_room(None, table_settings("T"), store=admin.store, clock=admin.clock)
     again = reopened.connect("alice", ALICE_FP)
     again.join("T")
     with pytest.raises(ChatRefused, match="muted"):
@@ -662,7 +661,7 @@ async def test_an_admin_credit_waiting_on_a_busy_database_does_not_stall_the_loo
             command = asyncio.ensure_future(execute(world.ctx, "credit alice 5 refund"))
             ticks = 0
             while ticks < 20:                 # the loop goes on while the credit waits
-                await asyncio.sleep(0)
+                await asyncio.sleep(0)        # one loop turn: turns passing is the point
                 ticks += 1
             assert not command.done()
         finally:
@@ -683,12 +682,11 @@ async def test_a_kick_with_the_store_writer_says_the_chips_are_on_their_way_back
         alice = await room.login("alice", ALICE_FP)
         alice.join("T")
         alice.buy_in("T", 10_000)
-        while room.tables["T"].seat_of(alice.account_id).stack == 0:
-            await asyncio.sleep(0.001)
+        await wait_for(lambda: room.tables["T"].seat_of(alice.account_id).stack != 0, 10,
+                       what="alice's buy-in on the table")
         result = await execute(world.ctx, "kick alice stalling")
         assert result.ok and "removing alice from T ($100 going back to the balance)" in result.lines
-        while room.tables["T"].seat_of(alice.account_id) is not None:
-            await asyncio.sleep(0.001)
+        await wait_for(lambda: room.tables["T"].seat_of(alice.account_id) is None, 10, what="alice removed")
         assert store.balance(alice.account_id) == 100_000
     finally:
         await world.close()

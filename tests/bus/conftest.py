@@ -10,7 +10,6 @@ did, never a view still on its way.
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 
 import pytest
@@ -20,7 +19,7 @@ from cardroom.room.client import LocalClient
 from cardroom.room.room import Room
 from cardroom.store.sqlite import SqliteStore
 from tests.bus.play import TABLE
-from tests.rooms import table_settings
+from tests.rooms import build_room, table_settings
 
 DEADLINE = 10.0
 
@@ -106,10 +105,7 @@ def room_tables():
 
 @pytest.fixture(params=["local", "remote"])
 async def world(request, tmp_path, room_tables):
-    store = SqliteStore(tmp_path / "room.sqlite3")
-    clock = FakeClock()
-    room = Room(room_tables, store, clock, rng=random.Random(5))
-    room.start()
+    room, store, clock = build_room(tmp_path / "room.sqlite3", *room_tables, seed=5)
     w = World(request.param, room, clock)
     connections = []
     if request.param == "remote":

@@ -5,22 +5,16 @@ from __future__ import annotations
 
 import random
 
-from cardroom.engine.betting import Rules, Structure
-from cardroom.engine.variants import find_variant
-from cardroom.room.table import TableSettings
+from cardroom.engine.betting import Rules
+from tests.rooms import table_settings
 
 # Names as people and operators write them: the codec and the subjects must carry them all.
 TABLE = "Planet Hold'em $2/$4"
 GAMES = {
-    "holdem": lambda name: TableSettings(name, find_variant("holdem"), Structure.make("fixed", 200, 400),
-                                         Rules(rake_percent=0), seats=6),
-    "holdem-nl": lambda name: TableSettings(name, find_variant("holdem"), Structure.make("no", 200),
-                                            Rules(), seats=6),
-    "27-triple": lambda name: TableSettings(name, find_variant("27-triple"),
-                                            Structure.make("fixed", 200, 400), Rules(rake_percent=0), seats=5),
-    "stud8": lambda name: TableSettings(name, find_variant("stud8"),
-                                        Structure.make("fixed", 200, 400, stud=True, ante=25),
-                                        Rules(show_all=False), seats=8),
+    "holdem": lambda name: table_settings(name),
+    "holdem-nl": lambda name: table_settings(name, kind="no", rules=Rules()),
+    "27-triple": lambda name: table_settings(name, "27-triple", seats=5),
+    "stud8": lambda name: table_settings(name, "stud8", seats=8, rules=Rules(show_all=False)),
 }
 
 

@@ -3,7 +3,6 @@ deals, and on players seated through another Gateway (real nats-server, in-proce
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -13,22 +12,17 @@ from cardroom.bus.admin import HostAdmin, RemoteRoomAdmin, table_subject
 from cardroom.bus.client import Gateway
 from cardroom.bus.host import TableHost
 from cardroom.room.api import RoomError
-from cardroom.room.clock import FakeClock
-from cardroom.room.room import Room
 from cardroom.store.audit import check_store
 from cardroom.store.sqlite import SqliteStore
 from tests.bus.conftest import until
 from tests.bus.play import TABLE
-from tests.rooms import table_settings
+from tests.rooms import build_room, table_settings
 
 
 @pytest.fixture
 async def spread(tmp_path, bus):
     """A host dealing TABLE; gateway `a` for the admin, gateway `b` for the players."""
-    store = SqliteStore(tmp_path / "room.sqlite3")
-    clock = FakeClock()
-    room = Room([table_settings(TABLE, seats=6)], store, clock, rng=random.Random(5))
-    room.start()
+    room, store, clock = build_room(tmp_path / "room.sqlite3", table_settings(TABLE, seats=6), seed=5)
     host = TableHost(room, await bus("tables"), lobby_every=0.2)
     await host.start()
     host_admin = HostAdmin(host, every=0.1)

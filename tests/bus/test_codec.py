@@ -14,10 +14,8 @@ from hypothesis import strategies as st
 from cardroom.bus import codec
 from cardroom.engine.cards import CARDS
 from cardroom.room import api
-from cardroom.room.clock import FakeClock
-from cardroom.room.room import Room
-from cardroom.store.sqlite import SqliteStore
 from tests.bus.play import GAMES, TABLE, random_legal
+from tests.rooms import build_room
 
 NAMES = ("ann", "Bö'b $", "cat/7", "dan", "eve")
 
@@ -30,11 +28,8 @@ def play_and_collect(game: str, seed: int, chat: list[str], steps: int = 120) ->
     """Views of every seat and of a railbird, after each step of random play at a real table."""
     rnd = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:
-        store = SqliteStore(Path(folder) / "room.sqlite3")
+        room, store, clock = build_room(Path(folder) / "room.sqlite3", GAMES[game](TABLE), seed=seed)
         try:
-            clock = FakeClock()
-            room = Room([GAMES[game](TABLE)], store, clock, rng=random.Random(seed))
-            room.start()
             players = [room.connect(n) for n in NAMES[:rnd.randint(2, len(NAMES))]]
             for i, p in enumerate(players):
                 p.join(TABLE)

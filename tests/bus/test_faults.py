@@ -93,7 +93,7 @@ class Players:
                         self.acted += 1
                 except RoomError as e:
                     self.refused.append((time.monotonic() - sent, e))
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(0.02)     # the players' pace between looks at their views
 
 
 async def seated_pair(gateway: Gateway, store: PostgresStore):
@@ -272,7 +272,7 @@ async def test_postgres_away_briefly_the_hand_is_recorded_late(tmp_path, own_pg,
                 await room.alice.my_money()            # a store read of the gateway: a RoomError
             with pytest.raises(RoomError, match="records"):
                 await room.gateway.login("carol")
-            await asyncio.sleep(max(0.0, 2.0 - (time.monotonic() - gone)))
+            await asyncio.sleep(max(0.0, 2.0 - (time.monotonic() - gone)))   # away ~2 s: the point
             own_pg.start_server()
         else:
             with psycopg.connect(own_pg.url(), autocommit=True) as admin:

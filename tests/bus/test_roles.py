@@ -8,7 +8,6 @@ synchronously, so a RemoteClient cannot drive it yet.)
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -87,15 +86,18 @@ async def test_host_killed_and_restarted_seats_players_again(tmp_path, pg_cluste
         for client, seat in ((alice, 1), (bob, 2)):
             await client.watch(TABLE)
             assert await client.join(TABLE, seat) == seat
+            await client.set_auto_blind(TABLE, True)   # Auto Blind starts off: no hand without it
             await client.buy_in(TABLE, 10000)
         await until(lambda: TABLE in alice.my_tables() and TABLE in bob.my_tables(), what="seated")
         await until(lambda: {h.account_id for h in store.table_holdings(TABLE)}
                     == {alice.account_id, bob.account_id}, what="both buy-ins recorded")
         total = 2 * 100000       # both starting sums: on the table, in a hand's escrow, or kept
-        await asyncio.sleep(1.5)  # the hand's countdown: it deals, and the kill cuts it off
+        await until(lambda: alice.view(TABLE).hand_id and alice.view(TABLE).phase == "bet",
+                    deadline=15, what="a hand under way, for the kill to cut off")
 
         leases = Leases(store)
         first = leases.owners()[TABLE]
+        killed_at = store.ledger(limit=1)[0].seq
         host.send_signal(signal.SIGKILL)       # mid-hand or between hands: no chip may be lost
         host.wait()
         host = start_host(config, url, nats_server.url, tmp_path / "host2")
@@ -103,6 +105,11 @@ async def test_host_killed_and_restarted_seats_players_again(tmp_path, pg_cluste
                     what="the new host claims the table once the dead one's lease expired")
         await until(lambda: len([h for h in store.table_holdings(TABLE) if h.chips_cents]) == 2,
                     deadline=10, what="both seated again by the new host")
+        # The new host voids, cashes everyone out and buys them in again, a write at a time: the
+        # sums below read the store once that is done, not between its cash-outs and buy-ins.
+        await until(lambda: {e.account_id for e in store.ledger(limit=20)
+                             if e.kind == "buy_in" and e.seq > killed_at} == {alice.account_id, bob.account_id},
+                    deadline=10, what="both bought in again by the new host")
         seats = {h.account_id: h.seat for h in store.table_holdings(TABLE)}
         assert seats == {alice.account_id: 1, bob.account_id: 2}
         chips = sum(h.chips_cents for h in store.table_holdings(TABLE))

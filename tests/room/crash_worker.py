@@ -28,8 +28,8 @@ from cardroom.room.api import RoomError  # noqa: E402
 from cardroom.room.clock import LoopClock  # noqa: E402
 from cardroom.room.room import Room, RoomSettings  # noqa: E402
 from cardroom.room.table import TableSettings  # noqa: E402
-from cardroom.room.writer import StoreWriter
-from cardroom.store.sqlite import SqliteStore  # noqa: E402
+from cardroom.room.writer import StoreWriter  # noqa: E402
+from tests.rooms import build_room  # noqa: E402
 
 STARTING = 50_000
 ADMIN = "admin"
@@ -94,9 +94,9 @@ async def play(path: str, seed: int, recover: bool) -> None:
     rng = random.Random(seed)
     if not recover:
         warm_up()
-    store = SqliteStore(path)
-    room = Room(TABLES, store, LoopClock(), settings=RoomSettings(starting_money=STARTING),
-                rng=random.Random(seed), writer=StoreWriter())   # as the server: writes off the loop
+    room, store, _ = build_room(Path(path), *TABLES, clock=LoopClock(), seed=seed, start=False,
+                                settings=RoomSettings(starting_money=STARTING),
+                                writer=StoreWriter())   # as the server: writes off the loop
     voided = room.start()
     say(event="started", voided=voided, **db_facts(path))
     if recover:
@@ -111,6 +111,7 @@ async def play(path: str, seed: int, recover: bool) -> None:
     say(event="ready")
     n = 0
     while True:
+        # time passing is the point: random gaps between steps, for the kills to land anywhere
         await asyncio.sleep(rng.choice((0.0005, 0.002, 0.005)))
         n += 1
         table = rng.choice(list(LINEUP))

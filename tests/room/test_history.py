@@ -10,7 +10,7 @@ from cardroom.engine.cards import format_cards
 from cardroom.engine.phh import import_hand
 from cardroom.room.api import RoomError
 from cardroom.room.history import export_phh, export_pokerstars
-from tests.rooms import table_settings
+from tests.rooms import build_room, table_settings
 from tests.room.conftest import actor_client, seat_players
 
 
@@ -129,16 +129,9 @@ def test_the_public_history_shows_no_hole_cards_but_those_at_the_showdown(make_r
 def test_hand_ids_come_from_the_database_increasing_across_tables_and_restarts(tmp_path):
     """Issue 19: ids were random 12-digit numbers the room drew, and a collision paused the
     table. Now the store numbers each hand from one sequence."""
-    from cardroom.room.clock import FakeClock
-    from cardroom.room.room import Room
-    from cardroom.store.sqlite import SqliteStore
-
     ids = []
     for _ in range(2):   # a restart carries on the sequence
-        store = SqliteStore(tmp_path / "r.sqlite3")
-        clock = FakeClock()
-        room = Room([table_settings("T"), table_settings("U")], store, clock, rng=random.Random(1))
-        room.start()
+        room, store, clock = build_room(tmp_path / "r.sqlite3", table_settings("T"), table_settings("U"))
         for table in ("T", "U"):
             seat_players(room, table, names=(f"a{len(ids)}{table}", f"b{len(ids)}{table}"))
         for _ in range(3):

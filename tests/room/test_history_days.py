@@ -5,7 +5,6 @@ import random
 from datetime import UTC, date, datetime, timedelta
 
 from cardroom.room import history
-from cardroom.room.clock import FakeClock
 from cardroom.room.history import (
     day_files,
     export_phh,
@@ -13,9 +12,7 @@ from cardroom.room.history import (
     hands_by_day,
     utc_day,
 )
-from cardroom.room.room import Room, RoomSettings
-from cardroom.store.sqlite import SqliteStore
-from tests.rooms import table_settings
+from tests.rooms import build_room
 from tests.room.conftest import seat_players
 
 
@@ -28,10 +25,7 @@ def _room_across_midnight(tmp_path, hands=6):
         now[0] += timedelta(minutes=3)
         return now[0]
 
-    store = SqliteStore(tmp_path / "room.sqlite3", clock=tick)
-    clock = FakeClock()
-    room = Room([table_settings()], store, clock, settings=RoomSettings(), rng=random.Random(3))
-    room.start()
+    room, store, clock = build_room(tmp_path / "room.sqlite3", seed=3, store_options={"clock": tick})
     clients = seat_players(room)
     table = room.tables["T"]
     for i, c in enumerate(clients):

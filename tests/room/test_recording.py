@@ -9,18 +9,15 @@ last tests run the server's writer thread on a real loop.
 from __future__ import annotations
 
 import asyncio
-import random
 import sqlite3
 
 import pytest
 
 from cardroom.room.api import RoomError
-from cardroom.room.clock import FakeClock, LoopClock
-from cardroom.room.room import Room
+from cardroom.room.clock import LoopClock
 from cardroom.room.table import SETTLE_RETRIES
 from cardroom.room.writer import StoreWriter
-from cardroom.store.sqlite import SqliteStore
-from tests.rooms import table_settings
+from tests.rooms import build_room, table_settings, wait_for
 from tests.room.conftest import seat_players
 
 
@@ -42,10 +39,8 @@ def busy_room(tmp_path):
     made = []
 
     def make(*tables, busy_ms=50):
-        store = SqliteStore(tmp_path / "room.sqlite3", busy_timeout_ms=busy_ms)
-        clock = FakeClock()
-        room = Room(list(tables) or [table_settings()], store, clock, rng=random.Random(1))
-        room.start()
+        room, store, clock = build_room(tmp_path / "room.sqlite3", *tables,
+                                        store_options={"busy_timeout_ms": busy_ms})
         made.append(store)
         return room, clock, store
 
@@ -264,9 +259,9 @@ def test_a_buy_in_refused_after_the_player_dropped_gives_the_empty_seat_back_aft
     """Dropped while his buy-in was on its way: the seat had chips coming, so no grace started.
     The store then refused the buy-in: the seat is empty and its player away, and it is given
     back after the grace, as if he had dropped with the buy-in dialog open."""
-    store = SqliteStore(tmp_path / "room.sqlite3", busy_timeout_ms=50)
-    clock, writer = FakeClock(), LaterWriter()
-    room = Room([table_settings()], store, clock, writer=writer)
+    writer = LaterWriter()
+    room, store, clock = build_room(tmp_path / "room.sqlite3", start=False, writer=writer,
+                                    store_options={"busy_timeout_ms": 50})
     try:
         carol = room.connect("carol")
         carol.join("T")
@@ -293,11 +288,10 @@ async def test_a_settlement_waiting_on_the_database_stalls_no_other_table_nor_a_
     """The writer thread on a real loop: while table T's settlement waits on a database held by
     another process, table U's players play on and a login waits its turn without freezing
     anything; once the database is free the settlement and the login both go through."""
-    store = SqliteStore(tmp_path / "room.sqlite3")     # the default busy timeout: 5 s
     writer = StoreWriter()
     settings = [table_settings(n, between_hands=0.0, action_seconds=60.0) for n in ("T", "U")]
-    room = Room(settings, store, LoopClock(), rng=random.Random(3), writer=writer)
-    room.start()
+    # the store's default busy timeout: 5 s
+    room, store, _ = build_room(tmp_path / "room.sqlite3", *settings, clock=LoopClock(), seed=3, writer=writer)
     try:
         clients = {}
         for table in ("T", "U"):
@@ -327,7 +321,7 @@ async def test_a_settlement_waiting_on_the_database_stalls_no_other_table_nor_a_
             for _ in range(3):                              # U plays on meanwhile
                 actor = next(c for c in clients["U"] if c.view("U").legal)
                 actor.act("U", "call" if actor.view("U").legal.can_call else "check")
-                await asyncio.sleep(0)
+                await asyncio.sleep(0)                      # one loop turn between U's actions
             assert len(u.hand.events) > u_before
             assert t.recording and not login.done()
             assert store.get_hand(hand_id).status == "in_progress"
@@ -364,22 +358,19 @@ async def test_a_key_added_while_the_database_stays_busy_is_refused_with_a_clear
 async def test_a_buy_in_still_on_its_way_when_the_player_leaves_goes_back_to_his_account(tmp_path):
     """With the writer thread a top-up and a leave right after it are both recorded later, in
     that order: the cash-out moved the stack only, and the top-up stayed on the table."""
-    store, writer = SqliteStore(tmp_path / "room.sqlite3"), StoreWriter()
-    room = Room([table_settings()], store, LoopClock(), rng=random.Random(1), writer=writer)
-    room.start()
+    writer = StoreWriter()
+    room, store, _ = build_room(tmp_path / "room.sqlite3", clock=LoopClock(), writer=writer)
     try:
         alice = await room.login("alice")
         alice.join("T")
         alice.buy_in("T", 10_000)
         t = room.tables["T"]
-        while t.seat_of(alice.account_id).stack == 0:
-            await asyncio.sleep(0.001)
+        await wait_for(lambda: t.seat_of(alice.account_id).stack != 0, 10, what="the buy-in on the table")
         alice.buy_in("T", 5_000)
         alice.leave("T")
         with pytest.raises(RoomError, match="leaving"):
             alice.buy_in("T", 1_000)
-        while t.seat_of(alice.account_id) is not None:
-            await asyncio.sleep(0.001)
+        await wait_for(lambda: t.seat_of(alice.account_id) is None, 10, what="the seat given up")
         await writer.run(lambda: None)      # the top-up's way back, given after the leave
         assert store.holdings(alice.account_id) == {} and store.balance(alice.account_id) == 100_000
         conserved(store)

@@ -134,7 +134,7 @@ def crash_run(tmp_path: Path, seed: int, kills: int, budget: float) -> dict:
         w = Worker(db, rng.getrandbits(32))
         if rng.random() < 0.15:
             # Kill it during start-up: imports, migration, or the recovery itself.
-            time.sleep(rng.uniform(0.0, 2.5))
+            time.sleep(rng.uniform(0.0, 2.5))      # a random moment: the waiting is the point
             w.kill()
             figures["kills"] += 1
             if not any(line["event"] == "started" for line in w.lines):

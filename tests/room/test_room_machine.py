@@ -38,9 +38,10 @@ from cardroom.engine.cards import CARDS, Card
 from cardroom.engine.variants import find_variant
 from cardroom.room.api import AUTO_ACTIONS, RoomError
 from cardroom.room.clock import FakeClock
-from cardroom.room.room import Room, RoomSettings
+from cardroom.room.room import RoomSettings
 from cardroom.room.table import TableSettings
 from cardroom.store.sqlite import SqliteStore
+from tests.rooms import build_room, table_settings
 
 STARTING = 20_000
 CARD_TOKEN = re.compile(r"\b([2-9TJQKA][cdhs])\b")
@@ -141,9 +142,9 @@ class RoomMachine(RuleBasedStateMachine):
 
     def _boot(self, seed: int) -> list[str]:
         self.clock = FakeClock()
-        self.room = Room(room_tables(), self.store, self.clock,
-                         settings=RoomSettings(starting_money=STARTING, timeout_allin_quota=2),
-                         rng=random.Random(seed))
+        self.room, _, _ = build_room(None, *room_tables(), store=self.store, clock=self.clock, seed=seed,
+                                     settings=RoomSettings(starting_money=STARTING, timeout_allin_quota=2),
+                                     start=False)
         self.clients = []
         return self.room.start()
 
@@ -609,13 +610,8 @@ def test_room_machine_deep():
 
 # ---------------------------------------------------------------------- regressions it found
 def _two_player_room(tmp_path, table: TableSettings | None = None):
-    store = SqliteStore(tmp_path / "r.sqlite3")
-    clock = FakeClock()
-    t = table or TableSettings("T", find_variant("holdem"), Structure.make("no", 200), Rules(),
-                               seats=6)
-    room = Room([t], store, clock, settings=RoomSettings(starting_money=STARTING),
-                rng=random.Random(7))
-    room.start()
+    room, store, clock = build_room(tmp_path / "r.sqlite3", table or table_settings(kind="no", rules=Rules()),
+                                    seed=7, settings=RoomSettings(starting_money=STARTING))
     a, b = room.connect("ann"), room.connect("bob")
     for c in (a, b):
         c.join("T")
@@ -665,12 +661,8 @@ def test_set_auto_and_bot_for_a_seat_not_in_the_hand(tmp_path):
 
 
 def test_everyone_folds_to_two_protected_all_ins(tmp_path):
-    store = SqliteStore(tmp_path / "r.sqlite3")
-    clock = FakeClock()
-    t = TableSettings("T", find_variant("holdem"), Structure.make("no", 200), Rules(), seats=6)
-    room = Room([t], store, clock, settings=RoomSettings(starting_money=STARTING),
-                rng=random.Random(7))
-    room.start()
+    room, store, clock = build_room(tmp_path / "r.sqlite3", table_settings(kind="no", rules=Rules()),
+                                    seed=7, settings=RoomSettings(starting_money=STARTING))
     clients = [room.connect(n) for n in ("ann", "bob", "cat", "dan")]
     for c in clients:
         c.join("T")

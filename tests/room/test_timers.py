@@ -3,7 +3,7 @@ timeouts, sit-out limits, the wait list's seat hold, reconnecting within a hand.
 
 from cardroom.engine import events as ev
 from cardroom.room.room import RoomSettings
-from tests.rooms import table_settings
+from tests.rooms import build_room, table_settings
 from tests.room.conftest import actor_client, seat_players
 
 
@@ -80,13 +80,10 @@ def test_a_timeout_with_nothing_in_the_pot_folds_and_keeps_the_days_protection(m
 
 def test_the_daily_protected_all_in_quota_outlives_a_restart_of_the_room(make_room):
     """The day's protections are counted in the store: a restart does not hand them out again."""
-    from cardroom.room.room import Room
-
     room, clock = make_room(settings=RoomSettings(timeout_allin_quota=1))
     alice = room.connect("alice")
     assert room._use_quota(alice.account_id)                 # today's one protection
-    reopened = Room([table_settings()], room.store, clock, settings=RoomSettings(timeout_allin_quota=1))
-    reopened.start()
+    reopened, _, _ = build_room(None, store=room.store, clock=clock, settings=RoomSettings(timeout_allin_quota=1))
     assert not reopened._use_quota(alice.account_id)         # still used up after the restart
     clock.advance(24 * 3600)
     assert reopened._use_quota(alice.account_id)             # a new day, a new quota

@@ -76,6 +76,25 @@ class InputApp(App[None]):
         self.query_one(Input).focus()
 
 
+def app_of(served: Any, name: str) -> Any:
+    """The server's app for `name`'s session (None before it has one)."""
+    return next((s.app for s in served.server.sessions if s.app is not None and s.app.client.name == name), None)
+
+
+async def wait_focused(served: Any, name: str, ready: Any, what: str, timeout: float = 10.0) -> None:
+    """Wait until `name`'s app on the server has the focus on a widget `ready(widget)` accepts:
+    the screen or dialog is up and takes keys (what a fixed sleep before typing used to guess)."""
+    def focused() -> bool:
+        app = app_of(served, name)
+        return app is not None and app.focused is not None and bool(ready(app.focused))
+    await wait_for(focused, timeout, what=f"{name}: {what}", interval=0.02)
+
+
+def amount_box(widget: Any) -> bool:
+    """The buy-in (amount) dialog's box, tui/dialogs/amount.py."""
+    return widget.id == "amount"
+
+
 class FakeTransport:
     def __init__(self, size: tuple[int, int] = (80, 24), depth: ColorDepth = ColorDepth.TRUECOLOR) -> None:
         self.size = size

@@ -44,7 +44,7 @@ async def test_sequence_split_across_feeds_is_one_key(run_app):
     r.driver.feed("\x1b[")
     r.driver.feed("B")
     await wait_for(lambda: r.app.keys == ["down"])
-    await asyncio.sleep(0.2)  # the ESC timer must not add a stray key
+    await asyncio.sleep(0.2)  # deliberate, past ESCAPE_DELAY: the ESC timer must not add a stray key
     assert r.app.keys == ["down"]
     await r.stop()
 
@@ -290,8 +290,11 @@ async def _session_running_an_app(limits):
     session._pty = True
     app = StandInApp()
     r = Running(app, session)
-    await wait_for(lambda: session._driver is not None and app.is_running)
-    await asyncio.sleep(0.2)
+    await wait_for(lambda: session._driver is not None and app.is_running and bool(app.screen.query("#status")),
+                   what="the app mounted")
+    # Its start-up messages handled: the tests count the app's queue from here.
+    await wait_until_still(lambda: textual_adapter.message_backlog(app), still=0.1, what="the app's queue idle")
+    await wait_for(lambda: textual_adapter.message_backlog(app) == 0, what="the app's queue empty")
     return session, app, r
 
 

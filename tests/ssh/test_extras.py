@@ -5,7 +5,6 @@ same SQLite file (a fake clock puts them on two days), then the server opens it.
 from __future__ import annotations
 
 import asyncio
-import random
 import re
 import shutil
 from datetime import UTC, datetime, timedelta
@@ -16,11 +15,9 @@ import pytest
 
 from cardroom import serve
 from cardroom.config import config_from_dict
-from cardroom.room.clock import FakeClock
 from cardroom.room.history import day_files, hands_by_day
-from cardroom.room.room import Room
 from cardroom.ssh.extras import HandsSFTPServer
-from cardroom.store.sqlite import SqliteStore
+from tests.rooms import build_room
 
 MISSING = [tool for tool in ("ssh", "sftp", "scp") if shutil.which(tool) is None]
 pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"needs the OpenSSH clients ({', '.join(MISSING)})")
@@ -42,11 +39,10 @@ def _play(config, data_dir: Path, players: dict[str, str], per_day: int = 4) -> 
     """`per_day` hands on each of DAY1 and DAY2 for `players` (name -> key fingerprint): everyone
     checks or calls, except bob, who folds whenever checking is not free (his cards stay hidden)."""
     now = [datetime(2026, 11, 30, 20, 0, tzinfo=UTC)]
-    store = SqliteStore(data_dir / serve.DB_NAME, clock=lambda: now[0])
-    clock = FakeClock()
-    room = Room([serve.table_settings(config, t) for t in config.tables], store, clock,
-                settings=serve.room_settings(config), rng=random.Random(5))
-    room.start()
+    room, store, clock = build_room(data_dir / serve.DB_NAME,
+                                    *[serve.table_settings(config, t) for t in config.tables],
+                                    seed=5, settings=serve.room_settings(config),
+                                    store_options={"clock": lambda: now[0]})
     clients = []
     for name, fingerprint in players.items():
         client = room.connect(name, fingerprint)

@@ -117,14 +117,14 @@ def test_strips_that_a_crop_or_divide_leaves_unchanged_are_not_cached_in_themsel
 async def test_no_app_survives_closed_sessions(textual_fixes):
     assert _live_apps() == []
     await _sessions(100, concurrent=10)
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)      # one loop turn for the last closes, no more: a leak is not waited out
     assert _live_apps() == []
 
 
 @pytest.mark.deep
 async def test_no_app_survives_many_closed_sessions(textual_fixes):
     await _sessions(300, concurrent=25)
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)      # one loop turn for the last closes, no more: a leak is not waited out
     assert _live_apps() == []
 
 
@@ -168,8 +168,12 @@ async def test_no_card_room_app_survives_closed_ssh_sessions(tmp_path):
                     await asyncio.wait_for(screen.process.wait_closed(), 20)
             await asyncio.gather(*(one(i + k) for k in range(5)))
         await wait_for(lambda: not served.server.sessions)
-        await asyncio.sleep(0.1)
-        served.server.collect_garbage()     # frozen objects too (cardroom/ssh/gcpolicy.py)
+
+        def no_app_left() -> bool:
+            served.server.collect_garbage()     # frozen objects too (cardroom/ssh/gcpolicy.py)
+            return not any(isinstance(o, CardroomApp) for o in gc.get_objects())
+        # The apps' tasks end a few turns after their sessions do; a leaked app never goes.
+        await wait_for(no_app_left, timeout=5, what="every CardroomApp freed", interval=0.05)
         assert [o for o in gc.get_objects() if isinstance(o, CardroomApp)] == []
     finally:
         await serve.shutdown(served)
@@ -238,7 +242,7 @@ async def test_gc_policy_collects_young_garbage_on_a_clock():
         await wait_for(lambda: 1 in generations, timeout=2.0)
         assert generations.count(0) >= 2 and 2 not in generations
         policy.session_closed()                     # no session: the clock stops
-        await asyncio.sleep(0.03)
+        await asyncio.sleep(0.03)    # deliberate: three young_every periods, for a collection already due
         generations.clear()
         await asyncio.sleep(0.05)    # deliberate: a stopped clock collects nothing in this time
         assert generations == []
@@ -472,6 +476,12 @@ class _Typing(textual.app.App):
         self.notes.append(what)
 
 
+def _queued(app) -> int:
+    """Messages waiting in the app's queue and in each of its screen's widgets'."""
+    return textual_adapter.message_backlog(app) + sum(
+        textual_adapter.message_backlog(node) for node in app.screen.walk_children(with_self=True))
+
+
 async def _typed_in_one_burst(bursts: dict[str, list[str]]) -> tuple[dict[str, str], list[str]]:
     """Post each widget's keys to the app without waiting between them, as a packet carrying
     several keys does; what each widget then holds."""
@@ -484,7 +494,8 @@ async def _typed_in_one_burst(bursts: dict[str, list[str]]) -> tuple[dict[str, s
             await pilot.pause()
             for key in keys:
                 app.post_message(textual.events.Key(key, key if len(key) == 1 else None))
-            await pilot.pause(0.2)
+            await wait_for(lambda: _queued(app) == 0, what="every posted key handled")
+            await pilot.pause()
             out[widget_id] = getattr(widget, "value", None) or widget.text
         return out, app.notes
 

@@ -12,7 +12,7 @@ import asyncio
 import pyte
 import pytest
 from ssh_helpers import FakeTransport, wait_for
-from tests.rooms import build_room, table_settings
+from tests.rooms import build_room, table_settings, wait_until_still
 
 from cardroom.ssh.driver import bind_app
 from cardroom.ssh.hosting import ServerHosting
@@ -113,7 +113,7 @@ class TableWorld:
         s = Session(self.room, self.hosting, name, **kw)
         self.sessions.append(s)
         await wait_for(lambda: s.driver is not None and s.app.is_running)
-        await asyncio.sleep(0.1)
+        await wait_for(lambda: f"Welcome, {name}" in s.term.text(), what="the welcome screen")
         s.driver.feed("\r")                         # welcome -> lobby
         await wait_for(lambda: "Tables" in s.term.text())
         s.driver.feed("\r")                         # watch the first table
@@ -121,9 +121,12 @@ class TableWorld:
         return s
 
     async def settle(self) -> None:
-        """Let every app draw what the last change asked for."""
-        for _ in range(3):
-            await asyncio.sleep(0.15)
+        """Let every app draw what the last change asked for: no wake waits its turn with the
+        pacer, and no terminal has been written to for 0.2 s."""
+        pacer = self.hosting.pacer
+        await wait_for(lambda: pacer.waiting == 0, 10, what="the pacer's wakes run")
+        await wait_until_still(lambda: (pacer.waiting, tuple(len(s.term.chunks) for s in self.sessions)),
+                               still=0.2, timeout=10, what="every app drawn")
 
     async def close(self) -> None:
         for s in self.sessions:
@@ -204,8 +207,8 @@ async def test_a_follower_who_presses_a_key_draws_its_own_screen_again(table_wor
     assert other.term.cells() == leaders[0].term.cells()
     assert f.term.cells() != leaders[0].term.cells()
     f.driver.feed("\x1b")                           # back to the table: the same picture again
+    await wait_for(lambda: isinstance(f.app.screen, TableScreen), what="the table screen again")
     await w.settle()
-    await asyncio.sleep(0.3)
     w.act()
     await w.settle()
     assert f.term.cells() == leaders[0].term.cells()

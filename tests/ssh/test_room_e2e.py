@@ -10,7 +10,10 @@ from functools import partial
 import asyncssh
 import pytest
 
-from ssh_helpers import PtyProgram, Screen, wait_for
+from ssh_helpers import PtyProgram, Screen, amount_box, wait_focused, wait_for
+from textual.widgets import DataTable
+
+from tests.rooms import wait_until_still
 
 from cardroom import serve, textual_adapter
 from cardroom.config import config_from_dict
@@ -76,7 +79,7 @@ async def _sit_down(served, key, name, size=(100, 30)):
     table = served.room.tables[TABLE]
     # Auto Blind starts off (seed 000): these players turn it on, so hands deal without asking.
     table.set_auto_blind(served.store.find(name).id, True)
-    await asyncio.sleep(0.2)
+    await wait_focused(served, name, amount_box, "the buy-in box focused")
     screen.send("\r")                                   # take the offered default
     await _until(lambda: (s := table.seat_of(served.store.find(name).id)) is not None and s.stack > 0)
     return conn, screen
@@ -116,7 +119,7 @@ async def test_a_buy_in_typed_in_one_burst_with_a_backspace_is_the_amount_the_ke
     conn, screen = await _at_lobby(served, _key(), "dora")
     screen.send("j")
     await screen.wait_for("Buy in at")
-    await asyncio.sleep(0.3)                            # the dialog is up and its box focused
+    await wait_focused(served, "dora", amount_box, "the buy-in box focused")
     screen.send("105\x7f0\r")                           # 1 0 5, backspace, 0, Enter: one packet
     dora = served.store.find("dora").id
     await _until(lambda: (s := table.seat_of(dora)) is not None and s.stack > 0)
@@ -132,7 +135,7 @@ async def test_a_join_and_buy_in_typed_ahead_in_one_packet_buys_in_for_the_amoun
     served = await room_server()
     table = served.room.tables[TABLE]
     conn, screen = await _at_lobby(served, _key(), "erin")
-    await asyncio.sleep(0.3)                            # the lobby is up
+    await wait_focused(served, "erin", lambda w: isinstance(w, DataTable), "the lobby's table list focused")
     screen.send("j100\r")                               # join, 1 0 0, Enter: one packet
     erin = served.store.find("erin").id
     await _until(lambda: (s := table.seat_of(erin)) is not None and s.stack > 0)
@@ -285,9 +288,11 @@ async def test_a_players_own_action_is_painted_within_the_action(room_server, mo
     a = await _sit_down(served, _key(), "alice")
     b = await _sit_down(served, _key(), "bob")
     await _until(lambda: table.hand is not None and _actor_name(table) is not None)
-    await asyncio.sleep(0.5)                            # both screens settled
     actor = _actor_name(table)
     screen = a[1] if actor == "alice" else b[1]
+    await screen.wait_for("Fold")                       # the actor's table screen offers his keys
+    await wait_until_still(lambda: (len(a[1].text), len(b[1].text)), still=0.2, timeout=10,
+                           what="both screens settled")
     painted.clear()
     screen.send("c")
     await _until(lambda: any(who == actor for who, _ in painted))

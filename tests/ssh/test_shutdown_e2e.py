@@ -14,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 import asyncssh
-from ssh_helpers import Screen, wait_for
+from ssh_helpers import Screen, amount_box, wait_focused, wait_for
 
 from cardroom import serve
 from cardroom.admin.commands import AdminContext, execute
@@ -46,7 +46,7 @@ async def _sit_down(served, name):
     await screen.wait_for("Buy in at")
     # Auto Blind starts off (seed 000): turned on before buying in, so the hand deals unasked.
     served.room.tables[TABLE].set_auto_blind(served.store.find(name).id, True)
-    await asyncio.sleep(0.2)
+    await wait_focused(served, name, amount_box, "the buy-in box focused")
     screen.send("\r")
     table = served.room.tables[TABLE]
     await _until(lambda: (s := table.seat_of(served.store.find(name).id)) is not None and s.stack > 0)

@@ -45,7 +45,7 @@ CHILD = textwrap.dedent('''
         store.begin_hand(HandStart(TABLE, tuple(
             SeatStack(i, p.id, before[p.id]) for i, p in enumerate(players))))
         print(json.dumps({str(k): v for k, v in before.items()}), flush=True)
-        time.sleep(60)
+        time.sleep(60)                                 # hang mid-hand until the test kills it
 
     print("ready", flush=True)
     while True:
@@ -137,7 +137,7 @@ def crash_loop(tmp_path, db, kills, seed):
             time.sleep(rng.uniform(0.0, 0.3))          # anywhere, start-up and recovery included
         else:
             assert readline(proc) == "ready"
-            time.sleep(rng.uniform(0.0, 0.25))
+            time.sleep(rng.uniform(0.0, 0.25))         # a random moment of play to kill it in
         kill(proc)
         voided, settled = check_after_crash(db)
         total_voided += voided

@@ -29,7 +29,7 @@ def room(pg_url):
     (the accounts' side: a gateway); ann and bob with 10,000 each."""
     from cardroom.store.leases import Leases
 
-    class Room:
+    class Hosts:     # not a cardroom Room: the stores of table hosts over one database
         opened = []
 
         def host(self, owner):
@@ -37,7 +37,7 @@ def room(pg_url):
             self.opened.append(s)
             return s, Leases(s)
 
-    r = Room()
+    r = Hosts()
     r.plain = open_store(pg_url)
     r.opened.append(r.plain)
     r.ann = r.plain.get_or_create("ann", 10_000).id

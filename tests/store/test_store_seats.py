@@ -3,16 +3,13 @@ kept through hands, read by `table_holdings` -- what a table host that takes a t
 another seats again. On both stores; chips checked by the audit after every movement."""
 
 import json
-import random
 import sqlite3
 
 import pytest
 
-from cardroom.room.clock import FakeClock
 from cardroom.room.ports import HandStart, Refused, SeatStack, TableHolding
-from cardroom.room.room import Room
 from cardroom.store import open_store as open_any
-from tests.rooms import table_settings
+from tests.rooms import build_room
 
 
 def conserved(store):
@@ -169,8 +166,7 @@ def test_an_old_database_gains_the_seat_column_with_no_seat_for_chips_bought_in_
 
 def test_the_room_buys_in_at_the_seat_the_player_sits_in(store):
     """The Table tells the store the seat: a host taking the table over seats them there."""
-    room = Room([table_settings()], store, FakeClock(), rng=random.Random(1))
-    room.start()
+    room, _, _ = build_room(None, store=store)     # the fixture's store: SQLite or PostgreSQL
     seated = {}
     for name, seat in (("alice", 4), ("bob", 1)):
         c = room.connect(name)

@@ -11,7 +11,7 @@ from cardroom.tui.dialogs.amount import AmountDialog
 from cardroom.tui.render import BadAmount, money, parse_amount
 from cardroom.tui.screens.lobby import LobbyScreen
 
-from tests.rooms import table_settings
+from tests.rooms import table_settings, wait_for
 from .conftest import SIZE, alices_turn_three_handed, notified, open_table, others_until, screen_text
 
 import pytest
@@ -86,10 +86,21 @@ async def test_command_palette_offers_the_table_actions(world):
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"Fold")
-        await pilot.pause(0.3)
+        await wait_for(lambda: _palette_offers(app, "Fold"), what="the palette's Fold hit highlighted")
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await wait_for(lambda: "alice folds" in [c.text for c in clients[0].view("T").chat], what="alice's fold")
         assert "alice folds" in [c.text for c in clients[0].view("T").chat]
+
+
+def _palette_offers(app, title: str) -> bool:
+    """The command palette is up and its highlighted hit is `title`."""
+    from textual.command import CommandList
+
+    lists = app.screen.query(CommandList)
+    if not lists:
+        return False
+    hits = lists.first()
+    return hits.highlighted is not None and title in str(hits.get_option_at_index(hits.highlighted).prompt)
 
 
 async def test_the_bell_rings_on_my_turn_only_when_sound_is_on(world):

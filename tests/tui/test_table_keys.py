@@ -282,19 +282,13 @@ async def test_leave_during_a_hand_asks_then_returns_to_the_lobby(world):
 async def test_leave_while_the_database_refuses_the_cash_out_says_so_and_keeps_the_seat(tmp_path):
     """Issue 19: `l` at a table whose cash-out the store refused (the database held by another
     process) ended the session with a traceback on the server's stdout."""
-    import random
     import sqlite3
 
-    from cardroom.room.clock import FakeClock
-    from cardroom.room.room import Room
-    from cardroom.store.sqlite import SqliteStore
     from cardroom.tui.screens.table import TableScreen
 
-    from tests.rooms import table_settings
+    from tests.rooms import build_room
 
-    store = SqliteStore(tmp_path / "room.sqlite3", busy_timeout_ms=50)
-    room = Room([table_settings()], store, FakeClock(), rng=random.Random(1))
-    room.start()
+    room, store, _ = build_room(tmp_path / "room.sqlite3", store_options={"busy_timeout_ms": 50})
     alice = room.connect("alice")
     alice.join("T")
     alice.buy_in("T", 10_000)
