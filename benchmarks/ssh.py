@@ -114,6 +114,7 @@ def _args(argv: list[str]) -> argparse.Namespace:
         a.capacity = sorted({positive(x) for x in a.capacity.split(",") if x.strip()})
     except argparse.ArgumentTypeError as e:
         p.error(f"--capacity: {e}")
+    a.tables_asked = a.tables          # 0: as many as the seated need (a capacity climb's too)
     a.tables = a.tables or max(25, math.ceil(a.seated / 8))
     return a
 
@@ -565,12 +566,15 @@ def capacity(args) -> dict:
         for n in args.capacity:
             seated = max(1, n // 5)
             run = argparse.Namespace(**{**vars(args), "topology": name, "sessions": n, "seated": seated,
-                                        "tables": args.tables or max(25, math.ceil(seated / 8))})
+                                        "tables": args.tables_asked or max(25, math.ceil(seated / 7))})
             _log(run, f"capacity: {name} with {n} sessions ({seated} seated)")
             r = asyncio.run(Bench(run).run())
             if not r:
                 break
             runs.append(r)
+            _log(run, f"capacity: {name} {n}: " + _capacity_table({"runs": [r], "skipped": {}, "capacity": {},
+                                                                     "ladder": [n], "scaled_vs_single": None}
+                                                                    ).splitlines()[2])
             if not r["targets_met"]:
                 break
             best[name] = n
