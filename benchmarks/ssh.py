@@ -572,9 +572,7 @@ def capacity(args) -> dict:
             if not r:
                 break
             runs.append(r)
-            _log(run, f"capacity: {name} {n}: " + _capacity_table({"runs": [r], "skipped": {}, "capacity": {},
-                                                                     "ladder": [n], "scaled_vs_single": None}
-                                                                    ).splitlines()[2])
+            _log(run, f"capacity: {_capacity_row(r)}")     # kept in the log should a later run fail
             if not r["targets_met"]:
                 break
             best[name] = n
@@ -584,15 +582,18 @@ def capacity(args) -> dict:
             "runs": runs}
 
 
+def _capacity_row(r: dict) -> str:
+    own, oth = r["own_key_first_bytes_ms"]["p99"], r["action_to_others_chat_line_ms"]["p99"]
+    return (f"{r['topology']:<8}  {r['gateways']:>8}  {r['sessions_connected']:>4}/{r['sessions_requested']:<4}"
+            f"{r['seated_at_tables']:>6}  {_fmt(own):>10}  {_fmt(oth):>13}  {r['connect_seconds']:>7}  "
+            f"{r['server_cpu_pct_of_core']:>12}  {_fmt(r['table_host_cpu_ms_per_hand']):>12}  "
+            f"{'yes' if r['targets_met'] else 'no'}")
+
+
 def _capacity_table(c: dict) -> str:
     lines = ["topology  gateways  sessions  seated  own p99 ms  others p99 ms  login s  server CPU %  "
              "host ms/hand  met", "-" * 104]
-    for r in c["runs"]:
-        own, oth = r["own_key_first_bytes_ms"]["p99"], r["action_to_others_chat_line_ms"]["p99"]
-        lines.append(f"{r['topology']:<8}  {r['gateways']:>8}  {r['sessions_connected']:>4}/{r['sessions_requested']:<4}"
-                     f"{r['seated_at_tables']:>6}  {_fmt(own):>10}  {_fmt(oth):>13}  {r['connect_seconds']:>7}  "
-                     f"{r['server_cpu_pct_of_core']:>12}  {_fmt(r['table_host_cpu_ms_per_hand']):>12}  "
-                     f"{'yes' if r['targets_met'] else 'no'}")
+    lines += [_capacity_row(r) for r in c["runs"]]
     for name, why in c["skipped"].items():
         lines.append(f"{name}: skipped, {why}")
     cap = c["capacity"]

@@ -55,10 +55,6 @@ class CardroomApp(App):
                 Binding("f12", "admin", "Admin"),
                 Binding("ctrl+a", "admin", "Admin", show=False)]
 
-    # The local players sharing this terminal: None but in HotSeatApp (tui/hotseat.py), which
-    # overrides the hooks below where a shared terminal behaves otherwise.
-    hotseat = None
-
     def __init__(self, client, *, options: UIOptions | None = None,
                  admin: Callable[[], Screen] | None = None, hosting: Hosting | None = None,
                  device: Device | None = None) -> None:
