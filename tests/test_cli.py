@@ -263,3 +263,37 @@ def test_serve_logging_to_its_terminal_keeps_the_console_panel_off(tmp_path):
     assert "the console panel is off" in text and "INFO cardroom.serve: cardroom is serving" in text, text
     assert "\x1b" not in text
     assert proc.returncode == 0, text
+
+
+def _stderr_of(*args):
+    """Run `args` in a fresh interpreter, with warnings at their default (as a user's shell has
+    them); its exit code and stderr."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))
+    proc = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, timeout=60)
+    return proc.returncode, proc.stderr
+
+
+@pytest.mark.parametrize("args", [["-m", "cardroom", "--version"], ["-m", "cardroom", "serve", "--help"],
+                                  ["-c", "import cardroom.ssh.server, cardroom.ssh.extras"]],
+                         ids=["version", "serve-help", "import-ssh"])
+def test_a_cardroom_command_prints_nothing_on_stderr(args):
+    """Issue 33: cryptography 46+ warns that DSA is deprecated when asyncssh is imported (ten lines
+    at every start); the room hides that warning, and only it."""
+    code, err = _stderr_of(*args)
+    assert code == 0 and err == ""
+
+
+def test_the_dsa_filter_hides_no_other_warning():
+    code, err = _stderr_of("-c", "import warnings, cardroom.ssh\n"
+                                 "from cryptography.utils import CryptographyDeprecationWarning as W\n"
+                                 "warnings.warn('DSA is deprecated', W)\n"
+                                 "warnings.warn('something else', W)\n")
+    assert code == 0
+    assert "something else" in err and "DSA is deprecated" in err   # raised here, not in asyncssh

@@ -7,10 +7,28 @@ Public API for the composition root (serve.py):
     SessionRefused: what an app factory raises to end a session with a reason instead of an app
 """
 
-from cardroom.ssh.limits import Limits
-from cardroom.ssh.server import CardroomSSHServer, ensure_host_key, start_server
-from cardroom.ssh.session import SessionRefused
-from cardroom.ssh.terminal import ColorDepth, SessionInfo
+import warnings
+
+
+def _quiet_asyncssh_dsa_warnings() -> None:
+    """cryptography 46+ deprecates DSA and warns when asyncssh's modules name its DSA types at
+    import: ten lines on stderr at every `cardroom` start that say nothing to an operator (the room
+    never offers ssh-dss). Only that warning, only from asyncssh's modules; every other warning
+    still shows. Runs before the first import of asyncssh below."""
+    try:
+        from cryptography.utils import CryptographyDeprecationWarning
+    except ImportError:                 # an older cryptography has no such warning to hide
+        return
+    warnings.filterwarnings("ignore", message=r"DSA is deprecated", category=CryptographyDeprecationWarning,
+                            module=r"asyncssh(\.|$)")
+
+
+_quiet_asyncssh_dsa_warnings()
+
+from cardroom.ssh.limits import Limits  # noqa: E402  (after the filter above)
+from cardroom.ssh.server import CardroomSSHServer, ensure_host_key, start_server  # noqa: E402
+from cardroom.ssh.session import SessionRefused  # noqa: E402
+from cardroom.ssh.terminal import ColorDepth, SessionInfo  # noqa: E402
 
 __all__ = [
     "CardroomSSHServer",
