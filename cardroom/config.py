@@ -39,6 +39,12 @@ after everyone); ``show_all`` shows every remaining hand at the showdown. Both d
 game's own page: Planet Draw Lo (``a5-draw``) is "planet" and shows all, the others "lowball" and
 losers may muck.
 
+Tournaments
+-----------
+``[[tournaments]]`` blocks are read by `cardroom.config_tournaments` into the engine's
+`TournamentSpec` records (chips are whole numbers there; buy-in, fee and added money are money as
+above), every key checked the same way.
+
 A table of ``seats = 5`` is a "5 player max" table: its sit-out period is ``sit_out_minutes_5max``
 (seed 001), see `RoomConfig.sit_out_minutes_for`.
 """
@@ -59,6 +65,7 @@ from cardroom.room.text import clean_text
 from cardroom.engine.money import MAX_CENTS, format_cents, parse_dollars
 from cardroom.engine.pokerstars import CURRENCIES, PLAY
 from cardroom.room.ports import is_store_url
+from cardroom.engine.tournament import TournamentSpec
 
 __all__ = [
     "ConfigError", "ServerConfig", "RoomSettings", "TableConfig", "RoomConfig",
@@ -184,9 +191,16 @@ class RoomConfig:
     server: ServerConfig = field(default_factory=ServerConfig)
     room: RoomSettings = field(default_factory=RoomSettings)
     tables: tuple[TableConfig, ...] = ()
+    tournaments: tuple[TournamentSpec, ...] = ()     # [[tournaments]]: config_tournaments.py
 
     def table(self, name: str) -> TableConfig:
         for t in self.tables:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+    def tournament(self, name: str) -> TournamentSpec:
+        for t in self.tournaments:
             if t.name == name:
                 return t
         raise KeyError(name)
@@ -393,7 +407,7 @@ _TABLE_KEYS = {"name", "game", "structure", "stakes", "stakes_cents", "seats", "
                "rake_percent", "no_flop_no_drop", "cap", "uncapped_heads_up", "must_raise_to_enter",
                "show_all", "draw_cap_four", "draw_dealing"} | _money_keys(
                    "rake_cap", "ante", "bring_in", "min_buy_in", "max_buy_in") | _ANTE_AND_BLIND_KEYS
-_TOP_KEYS = {"server", "room", "tables"}
+_TOP_KEYS = {"server", "room", "tables", "tournaments"}
 
 
 def _fingerprint(fp: Any) -> str | None:
@@ -618,7 +632,7 @@ def config_from_dict(data: Mapping[str, Any], path: str | Path = "config.toml") 
         raise ConfigError("the file must be a TOML document", path=path)
     unknown = sorted(set(data) - _TOP_KEYS)
     if unknown:
-        raise ConfigError("unknown top-level key (known: [server], [room], [[tables]])",
+        raise ConfigError("unknown top-level key (known: [server], [room], [[tables]], [[tournaments]])",
                           path=path, key=unknown[0])
     # `admins` belongs to [server]; the shipped config.toml writes it after [room] (so TOML puts it
     # in the room table). Either place is accepted, not both.
@@ -651,7 +665,14 @@ def config_from_dict(data: Mapping[str, Any], path: str | Path = "config.toml") 
                               f"(room.countdown_seconds = {room.countdown_seconds})", path=path,
                               table=f"[[tables]] #{i + 1} {table.name!r}", key="action_seconds")
         tables.append(table)
-    return RoomConfig(path=path, server=server, room=room, tables=tuple(tables))
+    return RoomConfig(path=path, server=server, room=room, tables=tuple(tables),
+                      tournaments=_tournaments(data.get("tournaments", []), path))
+
+
+def _tournaments(raw: Any, path: Path) -> tuple[TournamentSpec, ...]:
+    """[[tournaments]] blocks, parsed in their own module (it builds on this one's _Section)."""
+    from cardroom.config_tournaments import tournaments
+    return tournaments(raw, path)
 
 
 def load_config(path: str | Path) -> RoomConfig:

@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[1] / "cardroom"
 LAYER_OF = {
     "engine": "engine", "room": "room", "store": "store", "tui": "tui", "ssh": "ssh", "admin": "admin",
     "bus": "bus",
-    "textual_adapter": "adapter", "config": "config", "datadir": "datadir", "demo": "demo",
+    "textual_adapter": "adapter", "config": "config", "config_tournaments": "config", "datadir": "datadir",
+    "demo": "demo",
     "serve": "serve", "roles": "serve", "cli": "cli", "__main__": "main", "__init__": "package",
 }
 # Which cardroom layers each layer may import (its own included), and which outside modules it must not.
