@@ -114,6 +114,36 @@ def test_rule_showdown_hole_cards_in_every_history(make_room):
     assert f"mucked [{format_cards(mucked)}]" in public and format_cards(folded) not in public
 
 
+def test_a_stored_hand_the_server_cannot_replay_opens_without_exports(make_room, caplog):
+    """The exports are made on the server when a hand is opened: a stored history that does not
+    replay still opens (its events), says why there is no export, and is left out of the day
+    files, logged; the other hands are there."""
+    import json
+    import sqlite3
+    from contextlib import closing
+
+    from cardroom.room.history import day_files, hands_by_day, player_history
+    room, clock = make_room()
+    clients = seat_players(room)
+    _bots_play(room, clock, clients, 2)
+    alice = clients[0]
+    broken, kept = [r.hand_id for r in alice.hands(10) if r.status == "settled"][:2]
+    doc = json.loads(room.store.get_hand(broken).events_json)
+    doc["phh"] = doc["phh"].replace("actions = [", "actions = [\n  \"p1 cbr 0\",", 1)
+    with closing(sqlite3.connect(room.store.path)) as raw, raw:
+        raw.execute("UPDATE hands SET events = ? WHERE id = ?", (json.dumps(doc), broken))
+    mine = player_history(room.store, broken, alice.account_id)
+    assert mine.events and not mine.phh and not mine.pokerstars and "PHH" in mine.unexportable
+    with pytest.raises(RoomError, match="PHH"):
+        export_phh(mine)
+    with pytest.raises(RoomError, match="PHH"):
+        export_pokerstars(mine)
+    ids = [h for day in hands_by_day(room.store, alice.account_id).values() for h in day]
+    stars, phhs = day_files(room.store, alice.account_id, ids)
+    assert f"Hand #{kept}:" in stars and f"Hand #{broken}:" not in stars
+    assert phhs.count("\n[") + 1 == len(ids) - 1 and f"left out of account {alice.account_id}" in caplog.text
+
+
 def test_a_player_cannot_open_a_hand_he_did_not_play(make_room):
     room, clock = make_room(table_settings(name="T"), table_settings(name="U"))
     clients = seat_players(room, "T", names=("alice", "bob"))
