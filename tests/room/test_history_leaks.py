@@ -84,5 +84,5 @@ def test_rule_a_players_history_holds_only_what_his_screen_showed(make_room, gam
 @pytest.mark.deep
 @pytest.mark.parametrize("game", sorted(VARIANTS))
 def test_rule_a_players_history_holds_only_what_his_screen_showed_deep(make_room, game):
-    for seed in range(5):
-        assert play_and_check(make_room, game, hands=40, seed=seed) >= 40 * 2
+    for seed in range(12):          # short runs: bots bust each other at $2/$4 with $100 each
+        assert play_and_check(make_room, game, hands=15, seed=seed) >= 15 * 2
