@@ -98,6 +98,9 @@ class Shown(NamedTuple):
 
 class Mucked(NamedTuple):
     player: int
+    # The hand mucked: the engine leaves it out (nobody at the table sees a mucked hand); a hand
+    # history fills it in, as seed 001 puts it there (views.history_events).
+    cards: tuple[Card, ...] = ()
 
 
 class Raked(NamedTuple):

@@ -56,6 +56,8 @@ Interpretations, where the engine and PokerStars differ or PokerStars left no sa
 - Cards mucked at the showdown appear in the summary ("mucked [..]") for the hero, and for everyone
   with reveal_mucked=True (the samples show them; the room asks for them in every history, as seed
   001 puts the hole cards of everyone who stayed in to the showdown in the hand history).
+- The text is written from what the hero may know of the hand (views.history_events), never from
+  the whole hand: no other player's hidden card, nor a draw's discards, can reach it.
 - Player names are written exactly as given (brackets, spaces).
 """
 
@@ -69,6 +71,7 @@ from cardroom.engine.betting import FIXED, NO, POT, SPREAD
 from cardroom.engine.evaluation import describe, describe_hi_lo
 from cardroom.engine.pots import build_pots
 from cardroom.engine.money import format_cents
+from cardroom.engine.views import history_events
 
 __all__ = ["to_pokerstars", "game_name", "header_game", "money_formatter", "CURRENCIES", "PLAY"]
 
@@ -236,7 +239,7 @@ class _Writer:
         if self.kind != "stud" and s.blinds:
             self.full_level = s.big_blind
             self.bet_count = 1
-        events = list(h.events)
+        events = history_events(h.events, self.hero)
         i = 0
         while i < len(events):
             e = events[i]
@@ -444,7 +447,7 @@ class _Writer:
     def on_Mucked(self, e: ev.Mucked) -> None:
         p = e.player
         self.mucked[p] = True
-        self.mucked_cards[p] = list(self.hole[p])
+        self.mucked_cards[p] = list(e.cards)
         self.sd_lines.append((p, f"{self.name(p)}: mucks hand"))
 
     def on_Raked(self, e: ev.Raked) -> None:

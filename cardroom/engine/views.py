@@ -4,8 +4,8 @@
 the viewer may not see is not in the view at all: it is `None`, a face-down placeholder, so no UI
 can leak it by accident. `redact(event, viewer)` does the same for the event stream (dealer chat,
 live history). Draw counts are public until the first action after the draw (seed 002). A finished
-hand's history also shows the cards of everyone who stayed in to the showdown, shown or mucked
-(seed 001): `at_showdown` names them for `redact`.
+hand's history also shows the hand of everyone who stayed in to the showdown, shown or mucked
+(seed 001): `history_events` is that history, the one every format a player gets is written from.
 """
 
 from __future__ import annotations
@@ -76,14 +76,58 @@ def at_showdown(events) -> frozenset[int]:
     return frozenset(e.player for e in events if isinstance(e, (ev.Shown, ev.Mucked)))
 
 
+def history_events(events, viewer: int | None) -> list:
+    """A finished (or cut off) hand's events as `viewer`'s hand history holds them (None: anyone's,
+    a railbird's). What a history shows is what the viewer's screen showed, plus seed 001:
+
+    - his own cards: all he was dealt, discarded and drew;
+    - everyone's face-up cards and the board; never a burn;
+    - a draw: how many cards each player threw and drew, never which (seed 002's draw information);
+    - the showdown: the hand each player who stayed in held there, shown as the table showed it, or
+      mucked (seed 001 puts those hole cards in everyone's history; `Mucked.cards` carries them).
+      What that reveals of how he came by the hand depends on the game family:
+      * board games (hold'em, Omaha) and stud: the hand held is every card he was dealt, so his
+        dealt cards are shown where they were dealt (stud: which came down on which street, as
+        his seat at the table showed them in order);
+      * draw games: the hand held is not the hand dealt. His five dealt cards, his discards and
+        his replacement cards were never shown: they stay hidden (counts only), and the hand he
+        held is only what the showdown says. Writing the shown cards back into the deal would
+        tell which he kept and which he drew.
+    A folded hand stays hidden (but from its own player)."""
+    showdown = at_showdown(events)
+    # Decided for the hand, not per player: in a hand with a draw even a pat hand is told by
+    # the showdown alone.
+    drawn = any(type(e) is ev.DrawStarted for e in events)
+    whole = frozenset() if drawn else showdown
+    held: dict[int, list] = {}
+    out = []
+    for e in events:
+        t = type(e)
+        if t is ev.DealtHole:
+            held.setdefault(e.player, []).extend(e.cards)
+        elif t is ev.Drew:
+            hand = held.setdefault(e.player, [])
+            for c in e.discards:
+                hand.remove(c)
+            hand.extend(e.cards)
+        e = redact(e, viewer, whole)
+        if t is ev.Mucked:
+            e = e._replace(cards=tuple(held.get(e.player, ())))
+        out.append(e)
+    return out
+
+
 def redact(event, viewer: int | None, revealed: frozenset[int] = frozenset()):
     """The event as `viewer` may see it (None = a railbird): hidden cards become None, but for the
-    players in `revealed` (in a finished hand's history, those `at_showdown`)."""
+    players in `revealed` (in a finished hand's history, those whose dealt cards are the hand they
+    held at the showdown: history_events)."""
     me = -1 if viewer is None else viewer
     if isinstance(event, ev.DealtHole) and event.player != me and event.player not in revealed:
         return event._replace(cards=tuple(c if up else None for c, up in zip(event.cards, event.up)))
     if isinstance(event, ev.Drew) and event.player != me and event.player not in revealed:
         return event._replace(discards=(None,) * len(event.discards), cards=(None,) * len(event.cards))
+    if isinstance(event, ev.Mucked) and event.cards and event.player != me and event.player not in revealed:
+        return event._replace(cards=())
     if isinstance(event, ev.Burned):
         return event._replace(card=None)
     return event

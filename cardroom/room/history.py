@@ -1,20 +1,25 @@
 """Hand histories: what the store keeps of a finished hand (record_of, public_text), a player's
 own view of a stored hand (player_history), and a player's hands in bulk, by day, as trackers read
-them (hands_by_day, day_files). Others' hole cards are in a history only where their player stayed
-in to the showdown, shown or mucked (seed 001); folded hands stay hidden."""
+them (hands_by_day, day_files).
+
+What the store keeps is the whole hand, for the operator. What a player gets (his list of hands,
+the History screen and its replay, its PokerStars and PHH exports, the SFTP folder, `hands` over
+exec) is made here, on the server, from what he may know of the hand (views.history_events): his
+own cards, what was face up, the hands at the showdown (shown or mucked: seed 001), how many cards
+each player drew; folded hands, burns, the deck and a draw's discards stay hidden. Nothing a player
+is handed holds more, not even in a field his screen does not draw."""
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
-from functools import lru_cache
 
 from cardroom.engine import events as ev
 from cardroom.engine import phh
 from cardroom.engine.pokerstars import PLAY, to_pokerstars
-from cardroom.engine.views import at_showdown, redact
+from cardroom.engine.views import history_events
 from cardroom.room.api import RoomError
 
 log = logging.getLogger("cardroom.history")
@@ -60,12 +65,15 @@ class PlayerHand:
     status: str
     me: int                      # my player index in the hand
     seats: tuple                 # SeatStack records, in player order
-    events: tuple                # redacted for me
+    events: tuple                # as my history holds them (views.history_events)
     rake: int
-    phh: str = ""                # the whole hand (private): exports are made from it per player
     max_seats: int = 10
     names: tuple = ()            # the players' names, in player order (public at the table)
     currency: str = PLAY         # what the hand was played for (pokerstars.CURRENCIES, or play chips)
+    # The exports, made on the server from the stored hand: the whole hand never leaves it.
+    pokerstars: str = ""         # PokerStars text, me as the hero
+    phh: str = ""                # PHH, others' hidden cards as ??
+    unexportable: str = ""       # why there are no exports, when there are none
 
     def streets(self) -> list[list]:
         """The events cut into streets. A street opens with its betting round (RoundStarted) or its
@@ -96,6 +104,7 @@ def _document(record) -> dict:
 
 
 def player_history(store, hand_id: str, account: int) -> PlayerHand:
+    """Hand `hand_id` as the player of `account` may have it, exports included."""
     record = store.get_hand(hand_id)
     if record is None:
         raise RoomError(f"there is no hand #{hand_id}")
@@ -106,40 +115,54 @@ def player_history(store, hand_id: str, account: int) -> PlayerHand:
     me = mine[0]
     doc = _document(record)
     events = ev.from_json_list(doc.get("events", []))
-    revealed = at_showdown(events)
-    return PlayerHand(record.hand_id, record.table, record.started_at, record.status, me, seats,
-                      tuple(redact(e, me, revealed) for e in events), record.rake_cents, doc.get("phh", ""),
-                      doc.get("seats", 10), tuple(store.get(s.account_id).name for s in seats),
-                      doc.get("currency", PLAY))
+    hand = PlayerHand(record.hand_id, record.table, record.started_at, record.status, me, seats,
+                      tuple(history_events(events, me)), record.rake_cents, doc.get("seats", 10),
+                      tuple(store.get(s.account_id).name for s in seats), doc.get("currency", PLAY))
+    try:
+        stars, text = _exports(hand, doc.get("phh", ""))
+    except RoomError as e:
+        return replace(hand, unexportable=str(e))
+    except Exception as e:          # a stored hand the exporter cannot replay
+        log.exception("export of hand %s for account %s failed", hand_id, account)
+        return replace(hand, unexportable=f"{type(e).__name__}: {e}")
+    return replace(hand, pokerstars=stars, phh=text)
 
 
-# Replaying is nearly all of an export's cost (1.6 of 1.8 ms a hand): the PokerStars text and the PHH
-# of a hand, made one after the other, share one replay. The exports only read the replayed hand.
-_replay = lru_cache(maxsize=4)(phh.import_hand)
-
-
-def _replayed(hand: PlayerHand):
-    """The stored PHH replayed, and my index in it (PHH orders players from the small blind)."""
-    if not hand.phh:
+def _exports(hand: PlayerHand, whole: str) -> tuple[str, str]:
+    """(PokerStars text, PHH) of the hand for its player, from the stored whole-hand PHH. Replaying
+    is nearly all of the cost (1.6 of 1.8 ms a hand): both share one replay."""
+    if not whole:
         raise RoomError("this hand has no stored history to export")
-    replayed = _replay(hand.phh)
+    replayed = phh.import_hand(whole)
     my_seat = hand.seats[hand.me].seat
-    return replayed, next(i for i, p in enumerate(replayed.players) if p.seat == my_seat)
+    me = next(i for i, p in enumerate(replayed.players) if p.seat == my_seat)   # PHH's order
+    stars = to_pokerstars(replayed, hand_id=hand.hand_id, table=hand.table, when=hand.started_at,
+                          max_seats=hand.max_seats, hero=me, currency=hand.currency, reveal_mucked=True)
+    text = phh.export_hand(replayed, viewer=me,
+                           **_phh_meta(hand.table, hand.hand_id, hand.started_at, hand.max_seats, hand.currency))
+    return stars, text
 
 
 def export_phh(hand: PlayerHand) -> str:
-    """The hand as PHH, as this player may have it: others' cards where they stayed to the showdown."""
-    replayed, me = _replayed(hand)
-    return phh.export_hand(replayed, viewer=me,
-                           **_phh_meta(hand.table, hand.hand_id, hand.started_at, hand.max_seats, hand.currency))
+    """The hand as PHH, as this player may have it (see history_events)."""
+    if hand.unexportable:
+        raise RoomError(hand.unexportable)
+    return hand.phh
 
 
 def export_pokerstars(hand: PlayerHand) -> str:
-    """The hand in PokerStars text with this player as the hero."""
-    replayed, me = _replayed(hand)
-    return to_pokerstars(replayed, hand_id=hand.hand_id, table=hand.table, when=hand.started_at,
-                         max_seats=hand.max_seats, hero=me, currency=hand.currency,
-                         reveal_mucked=True)
+    """The hand in PokerStars text with this player as the hero (see history_events)."""
+    if hand.unexportable:
+        raise RoomError(hand.unexportable)
+    return hand.pokerstars
+
+
+def player_hands(store, account: int, limit: int = 20, offset: int = 0) -> list:
+    """The account's hands, newest first, as his list of hands shows them: without what the store
+    keeps for the operator alone (the deck's order and every event, others' hidden cards in both).
+    The public text stays: a railbird's history of the hand (seed 001's showdown hands)."""
+    return [replace(r, deck="", events_json=None)
+            for r in store.hands_for_account(account, limit=limit, offset=offset)]
 
 
 # ------------------------------------------------------------------ a player's hands in bulk
@@ -188,12 +211,14 @@ def day_files(store, account: int, hand_ids) -> tuple[str, str]:
     for hand_id in hand_ids:
         try:
             hand = player_history(store, hand_id, account)
-            star, one = export_pokerstars(hand), export_phh(hand)
         except Exception:
             log.exception("export of hand %s for account %s failed", hand_id, account)
             continue
-        stars.append(star)
-        phhs.append(one)
+        if hand.unexportable:
+            log.warning("hand %s is left out of account %s's files: %s", hand_id, account, hand.unexportable)
+            continue
+        stars.append(hand.pokerstars)
+        phhs.append(hand.phh)
     return pokerstars_file(stars), phhs_file(phhs)
 
 

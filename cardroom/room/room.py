@@ -537,7 +537,9 @@ class Session:
 
     # ------------------------------------------------------------------ history
     def hands(self, limit: int = 20, offset: int = 0):
-        return self.room.store.hands_for_account(self.account_id, limit=limit, offset=offset)
+        """My hands, newest first, without what only the operator may read (see history.py)."""
+        from cardroom.room.history import player_hands
+        return player_hands(self.room.store, self.account_id, limit=limit, offset=offset)
 
     def hand(self, hand_id: str):
         """One of my hands: others' cards only where they were shown (see history.py)."""

@@ -4,7 +4,8 @@ exec; and for an admin's key, the admin commands over exec. Nothing else: no she
 command, no writes, no path of the server's disk.
 
 The player's folder is built in memory from the store, and holds only his own hands, each as his
-history may show it (others' hole cards only where they were shown):
+history may show it (others' cards only as his screen showed them, and the hands at the showdown:
+room/history.py):
 
     /2026-12-01/pokerstars.txt   that day's hands (days are UTC), PokerStars text, the player as hero
     /2026-12-01/hands.phhs       the same hands as one PHH hands file (pokerkit's `load_all` reads it)

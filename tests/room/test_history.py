@@ -30,15 +30,21 @@ def test_every_hand_is_stored_whole_and_a_player_sees_others_cards_only_at_the_s
     listed = alice.hands(10)
     assert len(listed) >= 4 and all(h.status == "settled" for h in listed)
     record = listed[0]
-    assert record.deck and record.events_json and record.history
+    # The store keeps the whole hand; the player's list has the public text, not the deck's order
+    # nor every event (issue 34: the deck was in every row of the History screen).
+    whole = room.store.get_hand(record.hand_id)
+    assert whole.deck and whole.events_json and record.history == whole.history
+    assert not record.deck and record.events_json is None
     mine = alice.hand(record.hand_id)
-    # Shown or mucked there (seed 001); before, a mucked hand was hidden too.
+    # Shown or mucked there (seed 001); before, a mucked hand was hidden too. In a draw game the
+    # showdown shows the hand held, never the deal nor the discards.
     shown = {e.player for e in mine.events if isinstance(e, (ev.Shown, ev.Mucked))}
+    draw = game == "a5-triple"
     for e in mine.events:
-        if isinstance(e, ev.DealtHole) and e.player != mine.me and e.player not in shown:
+        if isinstance(e, ev.DealtHole) and e.player != mine.me and (draw or e.player not in shown):
             hidden = [c for c, up in zip(e.cards, e.up) if not up]
             assert all(c is None for c in hidden)           # never a hidden card of another seat
-        if isinstance(e, ev.Drew) and e.player != mine.me and e.player not in shown:
+        if isinstance(e, ev.Drew) and e.player != mine.me:
             assert all(c is None for c in e.cards + e.discards)
     phh = export_phh(mine)
     replayed = import_hand(phh)
@@ -106,6 +112,36 @@ def test_rule_showdown_hole_cards_in_every_history(make_room):
         assert ("".join(map(repr, folded)) in phh) == (mine.me == folder)
     public = room.store.get_hand(hand_id).history
     assert f"mucked [{format_cards(mucked)}]" in public and format_cards(folded) not in public
+
+
+def test_a_stored_hand_the_server_cannot_replay_opens_without_exports(make_room, caplog):
+    """The exports are made on the server when a hand is opened: a stored history that does not
+    replay still opens (its events), says why there is no export, and is left out of the day
+    files, logged; the other hands are there."""
+    import json
+    import sqlite3
+    from contextlib import closing
+
+    from cardroom.room.history import day_files, hands_by_day, player_history
+    room, clock = make_room()
+    clients = seat_players(room)
+    _bots_play(room, clock, clients, 2)
+    alice = clients[0]
+    broken, kept = [r.hand_id for r in alice.hands(10) if r.status == "settled"][:2]
+    doc = json.loads(room.store.get_hand(broken).events_json)
+    doc["phh"] = doc["phh"].replace("actions = [", "actions = [\n  \"p1 cbr 0\",", 1)
+    with closing(sqlite3.connect(room.store.path)) as raw, raw:
+        raw.execute("UPDATE hands SET events = ? WHERE id = ?", (json.dumps(doc), broken))
+    mine = player_history(room.store, broken, alice.account_id)
+    assert mine.events and not mine.phh and not mine.pokerstars and "PHH" in mine.unexportable
+    with pytest.raises(RoomError, match="PHH"):
+        export_phh(mine)
+    with pytest.raises(RoomError, match="PHH"):
+        export_pokerstars(mine)
+    ids = [h for day in hands_by_day(room.store, alice.account_id).values() for h in day]
+    stars, phhs = day_files(room.store, alice.account_id, ids)
+    assert f"Hand #{kept}:" in stars and f"Hand #{broken}:" not in stars
+    assert phhs.count("\n[") + 1 == len(ids) - 1 and f"left out of account {alice.account_id}" in caplog.text
 
 
 def test_a_player_cannot_open_a_hand_he_did_not_play(make_room):

@@ -5,8 +5,10 @@ same SQLite file (a fake clock puts them on two days), then the server opens it.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import shutil
+import tomllib
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -26,18 +28,20 @@ TABLE = "Test Hold'em"
 DAY1, DAY2 = "2026-11-30", "2026-12-01"
 
 
-def _config(tmp_path, admins=()):
+def _config(tmp_path, admins=(), game="holdem"):
     return config_from_dict({
         "server": {"host": "127.0.0.1", "port": 2222, "max_per_ip": 20, "admins": list(admins)},
         "room": {"starting_money": "500"},
-        "tables": [{"name": TABLE, "game": "holdem", "structure": "fixed", "stakes": ["2", "4"],
-                    "seats": 6, "rake_percent": 0}],
+        "tables": [{"name": TABLE if game == "holdem" else f"Test {game}", "game": game, "structure": "fixed",
+                    "stakes": ["2", "4"], "seats": 6, "rake_percent": 0}],
     }, tmp_path / "config.toml")
 
 
-def _play(config, data_dir: Path, players: dict[str, str], per_day: int = 4) -> None:
+def _play(config, data_dir: Path, players: dict[str, str], per_day: int = 4, folder: str = "bob") -> None:
     """`per_day` hands on each of DAY1 and DAY2 for `players` (name -> key fingerprint): everyone
-    checks or calls, except bob, who folds whenever checking is not free (his cards stay hidden)."""
+    checks or calls and throws his first three cards at a draw, except `folder`, who folds whenever
+    checking is not free (his cards stay hidden)."""
+    table = config.tables[0].name
     now = [datetime(2026, 11, 30, 20, 0, tzinfo=UTC)]
     room, store, clock = build_room(data_dir / serve.DB_NAME,
                                     *[serve.table_settings(config, t) for t in config.tables],
@@ -46,9 +50,9 @@ def _play(config, data_dir: Path, players: dict[str, str], per_day: int = 4) -> 
     clients = []
     for name, fingerprint in players.items():
         client = room.connect(name, fingerprint)
-        client.join(TABLE)
-        client.set_auto_blind(TABLE, True)      # Auto Blind starts off (seed 000): no prompts here
-        client.buy_in(TABLE, 100_00)
+        client.join(table)
+        client.set_auto_blind(table, True)      # Auto Blind starts off (seed 000): no prompts here
+        client.buy_in(table, 100_00)
         clients.append(client)
     alice = store.find(next(iter(players))).id
     for day in (0, 1):
@@ -56,14 +60,16 @@ def _play(config, data_dir: Path, players: dict[str, str], per_day: int = 4) -> 
         for _ in range(100_000):        # bounded: a table that stops dealing fails, not spins
             if len(hands_by_day(store, alice).get(now[0].date(), ())) >= per_day:
                 break
-            actor = next((c for c in clients if c.view(TABLE).legal is not None), None)
+            actor = next((c for c in clients if c.view(table).legal is not None), None)
             if actor is None:           # between hands: the next one starts two minutes later
                 clock.advance(0.5)
                 now[0] += timedelta(minutes=2)
-            elif actor.view(TABLE).legal.check:
-                actor.act(TABLE, "check")
+            elif actor.view(table).legal.phase == "draw":
+                actor.act(table, "draw", discards=actor.view(table).my_cards[:3])
+            elif actor.view(table).legal.check:
+                actor.act(table, "check")
             else:
-                actor.act(TABLE, "fold" if actor.name == "bob" else "call")
+                actor.act(table, "fold" if actor.name == folder else "call")
         else:
             raise AssertionError(f"the table dealt fewer than {per_day} hands on day {day + 1}")
     store.close()
@@ -128,11 +134,11 @@ class Room_:
 async def room(tmp_path):
     started = []
 
-    async def start(admins: tuple[str, ...] = ()) -> Room_:
+    async def start(admins: tuple[str, ...] = (), game: str = "holdem", folder: str = "bob") -> Room_:
         keys = {name: _key_file(tmp_path, name) for name in ("alice", "bob", "carol", "boss")}
         fingerprints = {name: key.get_fingerprint() for name, (key, _) in keys.items()}
-        config = _config(tmp_path, [fingerprints[a] for a in admins])
-        _play(config, tmp_path, {n: fingerprints[n] for n in ("alice", "bob", "carol")})
+        config = _config(tmp_path, [fingerprints[a] for a in admins], game)
+        _play(config, tmp_path, {n: fingerprints[n] for n in ("alice", "bob", "carol")}, folder=folder)
         served = await serve.start(config, host="127.0.0.1", port=0, data_dir=tmp_path)
         started.append(served)
         return Room_(tmp_path, served, keys)
@@ -185,6 +191,62 @@ async def test_sftp_phh_file_loads_in_pokerkit_with_others_cards_only_at_the_sho
             # Stayed to the showdown: his cards are in everyone's history (seed 001).
             assert "?" not in dealt and len(shown) == 1 and "?" not in shown[0]
     assert folded
+
+
+async def test_sftp_phh_of_a_draw_game_holds_no_card_alice_never_saw(room):
+    """Issue 34: alice folded before the draw, yet her hands.phhs held carol's dealt hand and
+    discards. A player who shows down shows the hand he holds; his deal, his discards and which
+    cards he drew were never shown, and are not in alice's file (only how many he threw). The
+    file still loads in pokerkit and replays to its finishing stacks (triple draw 2-7 is a
+    standard PHH game)."""
+    import warnings
+
+    from cardroom.engine import events as ev
+    from cardroom.room.history import player_history
+    from tests.engine.test_history_leaks import phh_cards
+    pokerkit = pytest.importorskip("pokerkit")
+    r = await room(game="27-triple", folder="alice")
+    status, _, err = await r.sftp("alice", f"get /{DAY1}/hands.phhs\n")
+    assert status == 0, err
+    text = (r.tmp / "hands.phhs").read_text()
+    assert text == r.expected("alice", DAY1)[1]
+    store = r.served.store
+    alice = store.find("alice").id
+    folded = 0
+    parsed = tomllib.loads(text)
+    for i, (hand_id, part) in enumerate(zip(hands_by_day(store, alice)[datetime(2026, 11, 30).date()],
+                                            text.split("\n["))):
+        whole = ev.from_json_list(json.loads(store.get_hand(hand_id).events_json)["events"])
+        mine = player_history(store, hand_id, alice)
+        if not any(isinstance(e, ev.Folded) and e.player == mine.me for e in whole):
+            continue
+        folded += 1
+        seen = {c for e in whole if isinstance(e, ev.DealtHole) and e.player == mine.me for c in e.cards}
+        shown = {c for e in whole if isinstance(e, (ev.Shown, ev.Mucked)) for c in e.cards}
+        held = {}
+        for e in whole:
+            if isinstance(e, ev.DealtHole):
+                held[e.player] = list(e.cards)
+            elif isinstance(e, ev.Drew):
+                held[e.player] = [c for c in held[e.player] if c not in e.discards] + list(e.cards)
+            elif isinstance(e, ev.Mucked):
+                shown |= set(held[e.player])                    # seed 001: mucked, still there
+        hidden = {c for e in whole if isinstance(e, (ev.DealtHole, ev.Drew)) for c in e.cards
+                  + getattr(e, "discards", ())} - seen - shown
+        assert hidden and not hidden & phh_cards(part), part
+        assert any(isinstance(e, ev.Drew) and e.discards and e.player != mine.me for e in whole)
+        data = parsed[str(i + 1)]
+        me = f"p{data['players'].index('alice') + 1}"
+        for action in data["actions"]:
+            words = action.split()
+            if me not in words[:3] and (words[:2] == ["d", "dh"] or words[1:2] == ["sd"]) and len(words) > 2:
+                assert set(words[-1]) == {"?"}, action           # others' deals and discards: ??
+        assert any(re.fullmatch(r"p\d sm ([2-9TJQKA][cdhs]){5}", a) for a in data["actions"])   # as shown
+    assert folded
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for hh in pokerkit.HandHistory.loads_all(text):
+            assert [float(x) for x in list(hh)[-1].stacks] == [float(x) for x in hh.finishing_stacks]
 
 
 async def test_sftp_refuses_every_write_with_permission_denied(room):

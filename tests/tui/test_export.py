@@ -158,3 +158,82 @@ async def test_the_hand_in_progress_is_not_opened_as_an_empty_history(world):
         await pilot.pause()
         assert isinstance(app.screen, HistoryScreen)
         assert "is still being played" in notified(app)
+
+
+async def test_the_replay_and_exports_of_a_draw_hand_hold_no_card_alice_never_saw(world):
+    """Issue 34: alice folded before the draw; bob and carol drew and showed down. Her History
+    screen's replay (every street), both its exports and the hand object her session was handed
+    hold only cards her table view showed, and the hands seed 001 puts in every history (mucked at
+    the showdown): never bob's or carol's dealt cards nor discards. The hand object held the
+    whole hand's PHH (every card, as the store keeps it)."""
+    import dataclasses
+    import re
+
+    from cardroom.engine.cards import Card
+    from tests.engine.test_history_leaks import event_cards, phh_cards, pokerstars_cards, showdown_hands
+    from tests.rooms import table_settings
+    from .conftest import passive
+
+    w = world(table_settings(game="27-triple"))
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    alice = clients[0]
+    w.clock.advance(0.01)
+    t = w.room.tables["T"]
+    hand, hand_id = t.hand, t.hand_id
+    seen: set = set()
+
+    def look() -> None:
+        view = alice.view("T")
+        seen.update(c for s in view.seats for c in s.cards if c is not None)
+        seen.update(view.my_cards, view.board)
+
+    while (a := w.actor(clients)) is not None:
+        look()
+        if a is alice:
+            a.act("T", "fold")
+        elif a.view("T").legal.phase == "draw":
+            a.act("T", "draw", discards=a.view("T").my_cards[:3])
+        else:
+            passive(a)
+    look()
+    w.clock.advance(0.01)
+    allowed = seen | showdown_hands(hand.events)
+    hidden = {c for e in hand.events if isinstance(e, (ev.DealtHole, ev.Drew))
+              for c in e.cards + getattr(e, "discards", ())} - allowed
+    assert hidden and any(isinstance(e, ev.Shown) for e in hand.events)
+
+    def cards_in(text: str) -> set:
+        return {Card.parse(m) for m in re.findall(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])", text)}
+
+    app = build_app(alice, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, HandScreen) and screen.hand.hand_id == hand_id
+        shown_text = ""
+        for _ in range(screen.last + 1):
+            shown_text += screen_text(app)
+            await pilot.press("right")
+            await pilot.pause()
+        assert "mucks" in shown_text or "shows" in shown_text
+        assert not cards_in(shown_text) - allowed, shown_text
+        # What the session holds: the events the replay steps through, and every text in it.
+        mine = screen.hand
+        assert not event_cards(mine.events) - allowed
+        for f in dataclasses.fields(mine):
+            value = getattr(mine, f.name)
+            if isinstance(value, str):
+                assert not phh_cards(value) - allowed, f.name
+        await pilot.press("x")
+        await pilot.pause()
+        area = app.screen.query_one(TextArea)
+        stars = area.text
+        await pilot.press("p")
+        await pilot.pause()
+        phh = area.text
+        assert "PokerStars Hand #" in stars and "variant = " in phh
+        assert not pokerstars_cards(stars) - allowed and not phh_cards(phh) - allowed
+        assert not (pokerstars_cards(stars) | phh_cards(phh)) & hidden

@@ -29,6 +29,7 @@ class _ScriptedDeck(Deck):
         self.hand: Hand | None = None      # set once the hand is dealt (for _swap_in)
         self.unknowns = False              # the file has ?? cards
         self.served_by: dict[Card, _Slot] = {}
+        self.reveals: dict = {}            # player -> his `sm` action, where it shows cards dealt as ??
 
     # the Deck interface the engine uses
     @property
@@ -114,6 +115,33 @@ class _ScriptedDeck(Deck):
                 self.stub.append(card)
                 return True
         return False
+
+    def reveal(self, hand: Hand, p: int) -> None:
+        """As p shows down: put the cards his `sm` shows but the file dealt as ?? into his hand, each
+        in place of an unknown card this deck gave him; that card takes the shown one's place (the
+        stub, the muck, the burns, or another unknown hand). The file says what the hand is at the
+        showdown, not which deal brought each card: a player's history of a draw game hides that
+        (which cards another player drew), and a card may have been someone else's before a
+        reshuffle. (A dry run's recorder leaves the hand as dealt: it only learns what is dealt.)"""
+        a = self.reveals.get(p)
+        if a is None or self.recording:
+            return
+        hole, fillers = hand.hole[p], self.fillers
+        for c in a.reveals:
+            if c in hole:
+                fillers.discard(c)      # the deck happened to give it for a ??
+                continue
+            given = next((x for x in hole if x in fillers and x not in a.reveals), None)
+            piles = [self.stub, hand.muck_pile, hand.burns] + [h for h in hand.hole if c in h and c in fillers]
+            pile = next((pile for pile in piles if c in pile), None)
+            if given is None or pile is None:
+                err = PHHRuleError(f"action {a.number} ({a.text!r}): p{p + 1} shows {c!r}, "
+                                   + ("which is not in their hand" if given is None else "which is dealt elsewhere"))
+                self.error = err
+                raise err
+            pile[pile.index(c)] = given
+            hole[hole.index(given)] = c
+            fillers.discard(c)
 
     def recorder(self) -> _ScriptedDeck:
         d = _ScriptedDeck(self.reserved, recording=True)

@@ -18,7 +18,7 @@ from cardroom.engine.phh.fields import (
     variant_code,
 )
 from cardroom.engine.pokerstars import CURRENCIES
-from cardroom.engine.views import at_showdown
+from cardroom.engine.views import history_events
 
 
 # ---------------------------------------------------------------------------- TOML writing
@@ -71,7 +71,8 @@ def _comment(text: str) -> str:
 
 # ---------------------------------------------------------------------------- export
 def _cards(cards) -> str:
-    return "".join(repr(c) for c in cards)
+    """Cards as PHH writes them; a card the reader may not see (None) is ??."""
+    return "".join("??" if c is None else repr(c) for c in cards)
 
 
 def player_order(hand: Hand) -> list[int]:
@@ -105,8 +106,10 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
                 **meta: Any) -> str:
     """The hand (finished or still running) as PHH TOML text.
 
-    viewer: None writes every card (the dealer's history); a player index writes his history (other
-    players' down cards as ??, but for those at the showdown, shown or mucked: seed 001).
+    viewer: None writes every card (the dealer's history); a player index writes his history, from
+    what he may know of the hand (views.history_events): others' hidden cards as ??, the hands at
+    the showdown as seed 001 has them (a draw game's hand mucked there, whose deal and draws stay
+    ??, in the muck's comment).
     cents_per_unit: 100 writes dollars, 1 integer cents. when: the hand's start (the spec's time,
     time_zone, day, month, year, in UTC). currency: an ISO 4217 code (NO_CURRENCY, XXX, for play
     chips). meta: optional PHH fields (table, hand, seat_count, event, ...) or user fields (names
@@ -208,7 +211,8 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
 def _export_actions(hand: Hand, order, who, amt, viewer, comments: bool) -> list[str]:
     lines: list[str] = []
     names = [hand.players[p].name for p in range(hand.n)]
-    shown = at_showdown(hand.events)
+    events = hand.events if viewer is None else history_events(hand.events, viewer)
+    unseen: set[int] = set()      # players whose dealt cards this file hides
 
     def add(action: str, note: str = "") -> None:
         note = _comment(note) if comments else ""
@@ -218,9 +222,6 @@ def _export_actions(hand: Hand, order, who, amt, viewer, comments: bool) -> list
         if comments:
             lines.append(f"  # {_comment(text)}")
 
-    def hidden(p: int) -> bool:
-        return viewer is not None and p != viewer and p not in shown
-
     draw_dealt: dict[int, list] = {}
     draw_order: list[int] = []
 
@@ -228,21 +229,18 @@ def _export_actions(hand: Hand, order, who, amt, viewer, comments: bool) -> list
         for p in draw_order:
             cards = draw_dealt[p]
             if cards:
-                text = "??" * len(cards) if hidden(p) else _cards(cards)
-                add(f"d dh {who(p)} {text}", names[p])
+                add(f"d dh {who(p)} {_cards(cards)}", names[p])
         draw_dealt.clear()
         draw_order.clear()
 
-    for e in hand.events:
+    for e in events:
         t = type(e)
         if t is not ev.Drew and draw_order and t not in (ev.Burned, ev.Reshuffled):
             flush_draw()
         if t is ev.DealtHole:
-            if hidden(e.player):
-                text = "".join(repr(c) if up else "??" for c, up in zip(e.cards, e.up))
-            else:
-                text = _cards(e.cards)
-            add(f"d dh {who(e.player)} {text}", names[e.player])
+            if None in e.cards:
+                unseen.add(e.player)
+            add(f"d dh {who(e.player)} {_cards(e.cards)}", names[e.player])
         elif t is ev.DealtBoard:
             add(f"d db {_cards(e.cards)}", e.street)
         elif t is ev.RoundStarted:
@@ -264,7 +262,7 @@ def _export_actions(hand: Hand, order, who, amt, viewer, comments: bool) -> list
                 draw_dealt[e.player] = []
                 draw_order.append(e.player)
             if e.discards or not e.cards:
-                text = ("??" * len(e.discards) if hidden(e.player) else _cards(e.discards))
+                text = _cards(e.discards)
                 add(f"{who(e.player)} sd{(' ' + text) if text else ''}", names[e.player])
             draw_dealt[e.player].extend(e.cards)
         elif t is ev.Reshuffled:
@@ -272,7 +270,10 @@ def _export_actions(hand: Hand, order, who, amt, viewer, comments: bool) -> list
         elif t is ev.Shown:
             add(f"{who(e.player)} sm {_cards(e.cards)}", names[e.player])
         elif t is ev.Mucked:
-            add(f"{who(e.player)} sm", names[e.player])
+            # PHH has no place for a hand mucked but known other than its deal: where the deal is
+            # ?? (a draw game), the hand goes in the comment.
+            known = f" mucks {_cards(e.cards)}" if e.player in unseen and e.cards else ""
+            add(f"{who(e.player)} sm", names[e.player] + known)
         elif t is ev.ProtectedAllIn:
             add(f"# cardroom: {who(e.player)} protected all-in", names[e.player])
     flush_draw()

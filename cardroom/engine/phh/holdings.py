@@ -9,7 +9,8 @@ from cardroom.engine.phh.parse import _Setup, _Slot
 
 def _resolve_cards(setup: _Setup) -> None:
     """Follow who holds which dealt card through the file: tie each discard to a held card, and let
-    a showdown reveal cards that were dealt as ?? (so the replay deals the right ones)."""
+    a showdown reveal cards that were dealt as ?? (the replay puts them in the hand at the showdown:
+    the file says what the hand is there, not which deal brought each card)."""
     n = len(setup.players)
     held: list[list[_Slot]] = [[] for _ in range(n)]
     live: dict[Card, int] = {}     # card -> action that put it in play (held or on the board)
@@ -54,15 +55,15 @@ def _resolve_cards(setup: _Setup) -> None:
             if len(set(known)) != len(known):
                 raise PHHRuleError(f"action {a.number} ({a.text!r}): the same card is shown twice")
             held_known = {s.card for s in hand if s.card is not None}
+            unknown = sum(1 for s in hand if s.card is None)
             for c in known:
                 if c in held_known:
                     continue
-                slot = next((s for s in hand if s.card is None), None)
-                if slot is None:
+                if len(a.reveals) == unknown:
                     raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} shows {c!r}, "
                                        "which is not in their hand")
                 if c in live:
                     raise PHHRuleError(f"action {a.number} ({a.text!r}): duplicate card {c!r} "
                                        f"(already dealt at action {live[c]})")
-                slot.card = c
+                a.reveals.append(c)
                 live[c] = a.number

@@ -76,6 +76,7 @@ class _Action:
     cards: list[Card | None] | None = None             # sd/sm: as written (None = ??)
     dash: bool = False             # sm -
     chosen: list[_Slot] = field(default_factory=list)  # sd: the held slots discarded
+    reveals: list[Card] = field(default_factory=list)  # sm: shown cards the file dealt as ??
 
 
 def _parse_card_text(text: str, number: int) -> list[Card | None]:

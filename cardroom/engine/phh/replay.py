@@ -20,6 +20,17 @@ from cardroom.engine.phh.parse import _Action, _load, _setup, _Setup, _Slot
 _SHARE = {id(c): c for c in CARDS}
 
 
+class _ReplayHand(Hand):
+    """The engine's hand, except that a player showing down first gets the cards the file shows
+    for him but dealt as ?? (_ScriptedDeck.reveal)."""
+
+    __slots__ = ()
+
+    def _show_player(self, p: int) -> None:
+        self.deck.reveal(self, p)
+        super()._show_player(p)
+
+
 class _Replayer:
     def __init__(self, setup: _Setup) -> None:
         self.s = setup
@@ -43,6 +54,7 @@ class _Replayer:
             uses.sort()
         self.deck = _ScriptedDeck(reserved)
         self.deck.unknowns = any(sl.card is None for a in setup.actions for sl in a.slots)
+        self.deck.reveals = {a.actor: a for a in setup.actions if a.verb == "sm" and a.reveals}
         self.eng_hole: list[list[Card]] = [[] for _ in range(n)]
         self.eng_board: list[Card] = []
         self.file_hole = [0] * n
@@ -137,11 +149,12 @@ class _Replayer:
         s = self.s
         rec = self.deck.recorder()
         try:
-            trial = Hand(s.variant, s.structure, s.players, button=s.button, deck=rec, rules=s.rules)
+            trial = _ReplayHand(s.variant, s.structure, s.players, button=s.button, deck=rec, rules=s.rules)
         except SetupError as e:
             raise PHHFormatError(f"cannot start the hand: {e}") from None
         self._plan_from(rec, trial.events)
-        self.hand = Hand(s.variant, s.structure, s.players, button=s.button, deck=self.deck, rules=s.rules)
+        self.hand = _ReplayHand(s.variant, s.structure, s.players, button=s.button, deck=self.deck,
+                                rules=s.rules)
         self.deck.hand = self.hand
         self._sync()
         for a in s.actions:

@@ -112,7 +112,6 @@ def hand_lines(hand, variant, upto: int | None = None) -> list[Text]:
     the showdown is written with its cards (seed 001: they are in everyone's history)."""
     names = list(hand.names) or [f"Seat {s.seat}" for s in hand.seats]
     me = names[hand.me]
-    holding: dict[int, list] = {}          # each player's cards, None where my history hides one
     out = [Text(f"Hand #{hand.hand_id} at {hand.table}", "bold")]
     for i, s in enumerate(hand.seats):
         you = " (you)" if i == hand.me else ""
@@ -123,20 +122,14 @@ def hand_lines(hand, variant, upto: int | None = None) -> list[Text]:
         out.append(Text(f"-- {_street_label(street, variant) or k + 1} --", "dim"))
         for e in street:
             if isinstance(e, ev.DealtHole):
-                holding.setdefault(e.player, []).extend(e.cards)
                 if e.player == hand.me:
                     out.append(Text(f"  Dealt to {me}: {format_cards(e.cards)}"))
                 continue
-            if isinstance(e, ev.Drew):
-                held = holding.setdefault(e.player, [])
-                for c in e.discards:
-                    held.remove(c)
-                held.extend(e.cards)
-                if e.player == hand.me and e.cards:
-                    out.append(Text(f"  {me} discards {format_cards(e.discards)}, draws {format_cards(e.cards)}"))
-                    continue
-            if isinstance(e, ev.Mucked) and None not in holding.get(e.player, [None]):
-                out.append(Text(f"  {names[e.player]} mucks {format_cards(holding[e.player])}"))
+            if isinstance(e, ev.Drew) and e.player == hand.me and e.cards:
+                out.append(Text(f"  {me} discards {format_cards(e.discards)}, draws {format_cards(e.cards)}"))
+                continue
+            if isinstance(e, ev.Mucked) and e.cards:
+                out.append(Text(f"  {names[e.player]} mucks {format_cards(e.cards)}"))
                 continue
             line = None
             if variant is not None:
@@ -218,10 +211,8 @@ class ExportScreen(Screen):
         if fmt not in self.texts:
             try:
                 self.texts[fmt] = FORMATS[fmt][1](self.hand)
-            except RoomError as e:
+            except RoomError as e:       # no stored history, or one the server could not replay
                 self.texts[fmt] = f"This hand cannot be exported: {e}"
-            except Exception as e:       # a stored hand the exporter cannot replay
-                self.texts[fmt] = f"This hand cannot be exported: {type(e).__name__}: {e}"
         return self.texts[fmt]
 
     def _show(self) -> None:
