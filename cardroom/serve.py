@@ -31,9 +31,8 @@ from cardroom.room.room import Room, RoomSettings
 from cardroom.room.table import TableSettings
 from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
 from cardroom.room.writer import StoreWriter
-from cardroom.store import is_url, open_store
+from cardroom.store import SqlStore, is_url, open_store
 from cardroom.store.audit import require_balanced
-from cardroom.store.sqlite import SqliteStore
 
 log = logging.getLogger("cardroom.serve")
 
@@ -59,7 +58,7 @@ def room_settings(config: RoomConfig) -> RoomSettings:
 @dataclass
 class Served:
     room: Room
-    store: SqliteStore
+    store: SqlStore
     server: object
     fingerprint: str
     config: RoomConfig
@@ -78,7 +77,7 @@ def warm_evaluators(config: RoomConfig) -> None:
                 evaluator(order)
 
 
-def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteStore]:
+def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqlStore]:
     """Open the store (config.server.store, a PostgreSQL URL, else the SQLite file in data_dir)
     and start the room. A database whose ledger does not add up is refused (ConservationError,
     naming the accounts and amounts) before the room voids or pays anything: several processes
@@ -100,7 +99,7 @@ def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteS
     return room, store
 
 
-def _new_name_refusal(store: SqliteStore, name: str) -> str | None:
+def _new_name_refusal(store: SqlStore, name: str) -> str | None:
     """Why a name nobody has yet may not be taken (kept for the house, or a look-alike of a
     player's), or None."""
     if is_reserved(name):
@@ -111,7 +110,7 @@ def _new_name_refusal(store: SqliteStore, name: str) -> str | None:
     return None
 
 
-def _may_use_name(store: SqliteStore, name: str) -> bool:
+def _may_use_name(store: SqlStore, name: str) -> bool:
     """A name no key has claimed yet, and for a new name: not reserved, not a look-alike."""
     existing = store.find(name)
     if existing is not None:
@@ -119,7 +118,7 @@ def _may_use_name(store: SqliteStore, name: str) -> bool:
     return _new_name_refusal(store, name) is None
 
 
-def make_authorize(room: Room, store: SqliteStore):
+def make_authorize(room: Room, store: SqlStore):
     """Public-key auth: the first key to use a name claims it; later logins need one of its keys."""
 
     def authorize(username: str, key) -> bool:
@@ -138,7 +137,7 @@ def make_authorize(room: Room, store: SqliteStore):
     return authorize
 
 
-def make_name_refused(store: SqliteStore):
+def make_name_refused(store: SqlStore):
     """Why a login name can never be used (said before any key is tried), or None. Only new
     names: an account that exists is decided by its keys."""
 
@@ -152,7 +151,7 @@ def make_name_refused(store: SqliteStore):
     return refused
 
 
-def make_guest(store: SqliteStore):
+def make_guest(store: SqlStore):
     """Guest/demo mode (config: guest_passwords): any password, for names no key has claimed."""
 
     def guest(username: str) -> bool:
@@ -198,7 +197,7 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     return factory
 
 
-def make_extras(room: Room, store: SqliteStore, config: RoomConfig, shutdown):
+def make_extras(room: Room, store: SqlStore, config: RoomConfig, shutdown):
     """What the SSH server opens besides the screen: players' own hand histories (read-only), and
     admin commands over exec for the admin keys of config.toml, run as the panel runs them (the
     same checks, the key's fingerprint in the ledger)."""
