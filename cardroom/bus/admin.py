@@ -130,7 +130,7 @@ class HostAdmin:
 
     async def _on_act(self, msg) -> None:
         try:
-            reply = self._act(msg.data)
+            reply = await self._act(msg.data)
         except RoomError as e:
             reply = {"ok": False, "msg": str(e)}
         except Exception:  # noqa: BLE001 - whatever went wrong, the host goes on
@@ -141,7 +141,7 @@ class HostAdmin:
         if reply.get("ok"):
             await self._snap()
 
-    def _act(self, data: bytes) -> dict:
+    async def _act(self, data: bytes) -> dict:
         try:
             d = codec.loads(data)
             op, table = d["op"], d["table"]
@@ -151,17 +151,17 @@ class HostAdmin:
                 account, reason = d["a"], d["reason"]
                 if type(account) is not int or not isinstance(reason, str):
                     raise codec.CodecError("a kick is an account and a reason")
-                seat = self.local.kick(table, account, reason)
+                seat = await self.local.kick(table, account, reason)
                 result = None if seat is None else seat_to(seat)
             elif op == "status":
                 if d["status"] not in _STATUSES:
                     raise codec.CodecError("no such status")
-                self.local.set_status(table, d["status"])
+                await self.local.set_status(table, d["status"])
                 result = None
             elif op == "unwait":
                 if type(d["a"]) is not int:
                     raise codec.CodecError("not an account")
-                self.local.leave_wait_list(table, d["a"])
+                await self.local.leave_wait_list(table, d["a"])
                 result = None
             else:
                 raise codec.CodecError(f"no admin act {op!r}")
