@@ -117,7 +117,7 @@ class HostAdmin:
 
     async def _snap(self) -> None:
         closing = self.host.room.closing_at is not None
-        await self.host._publish(SNAP, codec.dumps({"h": self.host.epoch, "tables": self._records(),
+        await self.host.publish(SNAP, codec.dumps({"h": self.host.epoch, "tables": self._records(),
                                                     "closing": closing}))
 
     async def _loop(self) -> None:
@@ -137,7 +137,7 @@ class HostAdmin:
             log.exception("an admin act failed")
             reply = {"ok": False, "msg": "the table could not do that"}
         if msg.reply:
-            await self.host._publish(msg.reply, codec.dumps(reply))
+            await self.host.publish(msg.reply, codec.dumps(reply))
         if reply.get("ok"):
             await self._snap()
 
@@ -278,9 +278,9 @@ class RemoteRoomAdmin:
         except (codec.CodecError, KeyError, TypeError):
             return
         if isinstance(text, str):
-            for clients in list(self.gateway.room.clients.values()):
-                for c in clients:
-                    c._page(text)
+            room = self.gateway.room
+            for account in list(room.clients):
+                room.page(account, text)
 
     def _live(self) -> list[tuple[dict[str, AdminTable], bool]]:
         now = self.clock()
@@ -368,7 +368,7 @@ class RemoteRoomAdmin:
         await self._ask(table, op="status", status=status)
 
     def _spawn_publish(self, subject: str, payload: dict) -> None:
-        self.gateway._spawn(self.gateway.nc.publish(subject, codec.dumps(payload)))
+        self.gateway.spawn(self.gateway.nc.publish(subject, codec.dumps(payload)))
 
     def end_sessions(self, account: int, why: str) -> int:
         n = self.sessions().get(account, ("", 0))[1]
