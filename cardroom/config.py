@@ -62,38 +62,24 @@ from cardroom.engine.betting import (
 )
 from cardroom.engine.variants import UnknownVariant, Variant, find_variant
 from cardroom.room.text import clean_text
-from cardroom.engine.money import MAX_CENTS, format_cents, parse_dollars
+from cardroom.engine.money import format_cents
 from cardroom.engine.pokerstars import CURRENCIES, PLAY
 from cardroom.room.ports import is_store_url
 from cardroom.engine.tournament import TournamentSpec
+from cardroom.config_keys import (
+    MAX_SEATS, MAX_TABLE_NAME, MIN_SEATS, ConfigError, Section, money_keys, parse_money,
+)
+from cardroom.config_tournaments import tournaments as _tournament_blocks
 
 __all__ = [
     "ConfigError", "ServerConfig", "RoomSettings", "TableConfig", "RoomConfig",
     "load_config", "config_from_dict", "parse_money",
 ]
 
-MAX_TABLE_NAME = 40                  # cells; table names reach every lobby screen
-MIN_SEATS, MAX_SEATS = 2, 10
 FIVE_MAX = 5
 
 _SHA256_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}", re.ASCII)
 _MD5_RE = re.compile(r"MD5:[0-9a-f]{2}(?::[0-9a-f]{2}){15}", re.ASCII)
-
-
-class ConfigError(ValueError):
-    """A config file that cannot be used. `path`, `table` and `key` say where."""
-
-    def __init__(self, message: str, *, path: str | Path | None = None, table: str | None = None,
-                 key: str | None = None) -> None:
-        self.path = str(path) if path is not None else None
-        self.table = table
-        self.key = key
-        self.reason = message
-        where = [p for p in (self.path, table) if p]
-        prefix = ": ".join(where)
-        if key:
-            prefix = f"{prefix}: {key}" if prefix else key
-        super().__init__(f"{prefix}: {message}" if prefix else message)
 
 
 # --------------------------------------------------------------------------------------- records
@@ -223,135 +209,16 @@ def stakes_amounts(kind: str, lo: int, hi: int) -> tuple[int, int, tuple[int, ..
     return hi, 2 * hi, (lo, hi)
 
 
-def parse_money(value: Any, *, cents: bool = False) -> int:
-    """A config money value -> cents. Dollars (str, read by the engine's parse_dollars, or int)
-    unless `cents` (int only).
-
-    Raises ValueError with a message meant to follow the key's name."""
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is a boolean, not an amount of money")
-    if isinstance(value, float):
-        raise ValueError(f"{value!r} is a TOML float; write money as a string with at most two "
-                         f"decimals, like \"2.50\"" if not cents else
-                         f"{value!r} is a float; write a whole number of cents")
-    if isinstance(value, str) and not cents:
-        return parse_dollars(value)
-    if isinstance(value, int):
-        amount = value if cents else value * 100
-    else:   # a ValueError, as every bad value here: the caller makes it a ConfigError
-        raise ValueError(f"{value!r} is not a whole number of cents" if cents else  # noqa: TRY004
-                         f"{value!r} is not an amount of money (write a string like \"2.50\")")
-    if amount < 0:
-        raise ValueError("an amount cannot be negative")
-    if amount > MAX_CENTS:
-        raise ValueError(f"{value!r} is too large (at most {format_cents(MAX_CENTS)})")
-    return amount
-
-
-class _Section:
-    """Reads one TOML table, turning every problem into a ConfigError that names the key."""
-
-    def __init__(self, data: Any, path: Path, label: str | None, known: set[str],
-                 table: str | None = None) -> None:
-        self.path, self.table = path, table
-        self.label = label
-        if not isinstance(data, dict):
-            self.fail(f"must be a table, not {type(data).__name__}")
-        self.data = data
-        unknown = sorted(set(data) - known)
-        if unknown:
-            self.fail(f"unknown key (known: {', '.join(sorted(known))})", unknown[0])
-
-    def fail(self, message: str, key: str | None = None):
-        where = self.table or self.label
-        raise ConfigError(message, path=self.path, table=where,
-                          key=f"{self.label}.{key}" if (key and self.label and not self.table) else key)
-
-    def has(self, key: str) -> bool:
-        return key in self.data
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.data.get(key, default)
-
-    def int(self, key: str, default: int | None, lo: int | None = None, hi: int | None = None) -> int | None:
-        if key not in self.data:
-            return default
-        v = self.data[key]
-        if isinstance(v, bool) or not isinstance(v, int):
-            self.fail(f"{v!r} is not a whole number", key)
-        if lo is not None and v < lo:
-            self.fail(f"{v} is too small (at least {lo})", key)
-        if hi is not None and v > hi:
-            self.fail(f"{v} is too large (at most {hi})", key)
-        return v
-
-    def seconds(self, key: str, default: float, lo: float = 0.0, hi: float = 86400.0) -> float:
-        if key not in self.data:
-            return default
-        v = self.data[key]
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            self.fail(f"{v!r} is not a number of seconds", key)
-        if not (lo < v <= hi):       # also refuses nan and inf
-            self.fail(f"{v} must be more than {lo:g} and at most {hi:g} seconds", key)
-        return float(v)
-
-    def bool(self, key: str, default: bool) -> bool:
-        if key not in self.data:
-            return default
-        v = self.data[key]
-        if not isinstance(v, bool):
-            self.fail(f"{v!r} is not true or false", key)
-        return v
-
-    def choice(self, key: str, default: str, choices, hint: str = "") -> str:
-        if key not in self.data:
-            return default
-        v = self.data[key]
-        if not (isinstance(v, str) and v in choices):
-            self.fail(f"{v!r} is not one of {', '.join(map(repr, choices))}{hint}", key)
-        return v
-
-    def str(self, key: str, default: str | None, max_len: int = 200) -> str | None:
-        if key not in self.data:
-            return default
-        v = self.data[key]
-        if not isinstance(v, str):
-            self.fail(f"{v!r} is not a string", key)
-        if not v or len(v) > max_len or not v.isprintable():
-            self.fail(f"{v!r} must be 1 to {max_len} printable characters", key)
-        return v
-
-    def money(self, key: str, default: int | None) -> int | None:
-        """`key` in dollars, or `key`_cents in cents; not both."""
-        ckey = f"{key}_cents"
-        if key in self.data and ckey in self.data:
-            self.fail(f"give {key} or {ckey}, not both", ckey)
-        if ckey in self.data:
-            k, cents = ckey, True
-        elif key in self.data:
-            k, cents = key, False
-        else:
-            return default
-        try:
-            return parse_money(self.data[k], cents=cents)
-        except ValueError as e:
-            self.fail(str(e), k)
-
-
-def _money_keys(*names: str) -> set[str]:
-    return {n for name in names for n in (name, f"{name}_cents")}
-
-
 # ----------------------------------------------------------------- the blinds and who antes (issue 18)
 # Kept apart from the other table keys: `blinds` lists one to three blinds, posted left of the button
 # in order (seed 002: "Sometimes even three blinds are used"), instead of the stakes' two (pot and
 # no limit) or the Planet Poker formula's (fixed and spread); `ante_style` says who antes: everyone
 # (all), the big blind for the whole table (bb) or the button (button).
 
-_ANTE_AND_BLIND_KEYS = {"ante_style"} | _money_keys("blinds")
+_ANTE_AND_BLIND_KEYS = {"ante_style"} | money_keys("blinds")
 
 
-def _blinds_and_antes(s: _Section, variant: Variant, kind: str, small_bet: int, blinds: tuple[int, ...],
+def _blinds_and_antes(s: Section, variant: Variant, kind: str, small_bet: int, blinds: tuple[int, ...],
                       ante: int) -> tuple[tuple[int, ...], str]:
     """The table's blinds (`blinds` if given, else the stakes' ones: () = the Planet Poker formula)
     and ante style, each checked against the game, the stakes and the ante."""
@@ -402,10 +269,10 @@ _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", 
                 "guest_passwords", "admins", "shared_screens", "textual_speedups", "store", "nats"}
 _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
-              "chat_lines", "chat_per_seconds", "currency"} | _money_keys("starting_money")
+              "chat_lines", "chat_per_seconds", "currency"} | money_keys("starting_money")
 _TABLE_KEYS = {"name", "game", "structure", "stakes", "stakes_cents", "seats", "action_seconds",
                "rake_percent", "no_flop_no_drop", "cap", "uncapped_heads_up", "must_raise_to_enter",
-               "show_all", "draw_cap_four", "draw_dealing"} | _money_keys(
+               "show_all", "draw_cap_four", "draw_dealing"} | money_keys(
                    "rake_cap", "ante", "bring_in", "min_buy_in", "max_buy_in") | _ANTE_AND_BLIND_KEYS
 _TOP_KEYS = {"server", "room", "tables", "tournaments"}
 
@@ -424,7 +291,7 @@ def _fingerprint(fp: Any) -> str | None:
 
 
 def _server(data: Any, path: Path, admins: Any = None) -> ServerConfig:
-    s = _Section(data, path, "server", _SERVER_KEYS)
+    s = Section(data, path, "server", _SERVER_KEYS)
     d = ServerConfig()
     host = s.str("host", d.host, 255)
     port = s.int("port", d.port, 0, 65535)
@@ -466,7 +333,7 @@ def _server(data: Any, path: Path, admins: Any = None) -> ServerConfig:
 
 
 def _room(data: Any, path: Path) -> RoomSettings:
-    s = _Section(data, path, "room", _ROOM_KEYS)
+    s = Section(data, path, "room", _ROOM_KEYS)
     d = RoomSettings()
     action = s.int("action_seconds", d.action_seconds, 5, 600)
     countdown = s.int("countdown_seconds", d.countdown_seconds, 0, 600)
@@ -488,7 +355,7 @@ def _room(data: Any, path: Path) -> RoomSettings:
     )
 
 
-def _currency(s: _Section, default: str) -> str:
+def _currency(s: Section, default: str) -> str:
     """[room] currency: play chips (the room credits them) unless the operator says otherwise; a
     hand history names what its amounts are, so a tracker files play hands apart from real money."""
     known = (PLAY, *CURRENCIES)
@@ -502,7 +369,7 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
     label = f"[[tables]] #{index + 1}"
     if isinstance(data, dict) and isinstance(data.get("name"), str):
         label += f" {data['name']!r}"
-    s = _Section(data, path, None, _TABLE_KEYS, table=label)
+    s = Section(data, path, None, _TABLE_KEYS, table=label)
 
     # The name reaches every lobby screen: it must already be clean (an admin typo, not an attack,
     # but we refuse rather than silently change it).
@@ -617,7 +484,7 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
         max_buy_in=max_buy_in, ante_style=ante_style)
 
 
-def _which(s: _Section, key: str) -> str:
+def _which(s: Section, key: str) -> str:
     return f"{key}_cents" if s.has(f"{key}_cents") else key
 
 
@@ -670,9 +537,8 @@ def config_from_dict(data: Mapping[str, Any], path: str | Path = "config.toml") 
 
 
 def _tournaments(raw: Any, path: Path) -> tuple[TournamentSpec, ...]:
-    """[[tournaments]] blocks, parsed in their own module (it builds on this one's _Section)."""
-    from cardroom.config_tournaments import tournaments
-    return tournaments(raw, path)
+    """[[tournaments]] blocks, parsed in their own module."""
+    return _tournament_blocks(raw, path)
 
 
 def load_config(path: str | Path) -> RoomConfig:

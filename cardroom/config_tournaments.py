@@ -19,7 +19,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from cardroom.config import MAX_SEATS, MAX_TABLE_NAME, MIN_SEATS, ConfigError, _money_keys, _Section
+from cardroom.config_keys import MAX_SEATS, MAX_TABLE_NAME, MIN_SEATS, ConfigError, Section, money_keys
 from cardroom.engine.betting import ANTE_ALL, ANTE_STYLES, STRUCTURES, StructureError
 from cardroom.engine.tournament import (
     KINDS, SIT_AND_GO, Level, PayoutBand, PayoutError, Payouts, Schedule, ScheduleError,
@@ -32,7 +32,7 @@ TOURNAMENT_KEYS = {
     "name", "game", "structure", "kind", "seats", "table_size", "starting_chips", "levels",
     "break_every", "break_minutes", "payouts", "start", "every_minutes", "late_levels", "reentries",
     "min_players", "max_players", "ante_style",
-} | _money_keys("buy_in", "fee", "added")
+} | money_keys("buy_in", "fee", "added")
 _SCHEDULED_ONLY = ("start", "every_minutes", "late_levels", "reentries", "min_players", "max_players")
 LEVEL_KEYS = {"blinds", "bets", "ante", "bring_in", "minutes"}
 BAND_KEYS = {"entrants", "percent"}
@@ -42,11 +42,11 @@ MAX_LEVELS = 200
 _PERCENT = re.compile(r"([0-9]{1,3})(?:\.([0-9]{1,2}))?", re.ASCII)
 
 
-class _Part(_Section):
+class _Part(Section):
     """One entry of a list inside a block (a level, a payout band): its errors name the block
     and `prefix.key`."""
 
-    def __init__(self, data: Any, parent: _Section, prefix: str, known: set[str]) -> None:
+    def __init__(self, data: Any, parent: Section, prefix: str, known: set[str]) -> None:
         self.prefix = prefix
         super().__init__(data, parent.path, None, known, table=parent.table)
 
@@ -71,7 +71,7 @@ def tournament(data: Any, path, index: int) -> TournamentSpec:
     label = f"[[tournaments]] #{index + 1}"
     if isinstance(data, dict) and isinstance(data.get("name"), str):
         label += f" {data['name']!r}"
-    s = _Section(data, path, None, TOURNAMENT_KEYS, table=label)
+    s = Section(data, path, None, TOURNAMENT_KEYS, table=label)
     for key in ("name", "game", "structure", "kind", "starting_chips", "levels", "payouts"):
         if not s.has(key):
             s.fail("every tournament needs one", key)
@@ -130,7 +130,7 @@ def tournament(data: Any, path, index: int) -> TournamentSpec:
         fee=s.money("fee", 0), added=s.money("added", 0), ante_style=style, **timing)
 
 
-def _levels(s: _Section, stud: bool, kind: str, style: str) -> tuple[Level, ...]:
+def _levels(s: Section, stud: bool, kind: str, style: str) -> tuple[Level, ...]:
     raw = s.get("levels")
     if not isinstance(raw, list) or not raw or len(raw) > MAX_LEVELS:
         s.fail(f"must be a list of 1 to {MAX_LEVELS} levels, like [{{ blinds = [10, 20], minutes = 10 }}, ...]"
@@ -179,7 +179,7 @@ def _pair(part: _Part, key: str) -> tuple[int, int]:
     return v[0], v[1]
 
 
-def _timing(s: _Section, levels: int) -> dict:
+def _timing(s: Section, levels: int) -> dict:
     start = s.get("start")
     if start is not None:
         if not isinstance(start, dt.datetime) or start.tzinfo is None:
@@ -200,7 +200,7 @@ def _timing(s: _Section, levels: int) -> dict:
             "min_players": low, "max_players": high}
 
 
-def _payouts(s: _Section, smallest_field: int) -> Payouts:
+def _payouts(s: Section, smallest_field: int) -> Payouts:
     raw = s.get("payouts")
     if not isinstance(raw, list) or not raw:
         s.fail("must be a list of bands, like [{ entrants = 2, percent = [100] }, "

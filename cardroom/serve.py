@@ -22,44 +22,28 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from cardroom.config import RoomConfig, TableConfig, load_config
+from cardroom.config import RoomConfig, load_config
 from cardroom.datadir import DB_NAME, HOST_KEY, LOG_NAME, DataDir, DataDirInUse, claim
+from cardroom.roles.logins import make_authorize, make_guest, make_name_refused
+from cardroom.roles.run import refusal
+from cardroom.roles.run import run as run_role
+from cardroom.roles.settings import room_settings, table_settings, warm_evaluators
 from cardroom.room.api import RoomError
 from cardroom.room.clock import LoopClock
 from cardroom.room.ports import ConservationError, Refused
-from cardroom.room.room import Room, RoomSettings
-from cardroom.room.table import TableSettings
-from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
+from cardroom.room.room import Room
+from cardroom.room.text import clean_name
 from cardroom.room.writer import StoreWriter
-from cardroom.store import is_url, open_store
+from cardroom.store import SqlStore, is_url, open_store
 from cardroom.store.audit import require_balanced
-from cardroom.store.sqlite import SqliteStore
 
 log = logging.getLogger("cardroom.serve")
-
-
-def table_settings(config: RoomConfig, t: TableConfig) -> TableSettings:
-    """A table of config.toml as the room's settings record."""
-    r = config.room
-    return TableSettings(
-        name=t.name, variant=t.variant, structure=t.structure(), rules=t.rules(), seats=t.seats,
-        action_seconds=float(config.action_seconds_for(t)), countdown_seconds=r.countdown_seconds,
-        sit_out_seconds=60.0 * config.sit_out_minutes_for(t), sit_outs_allowed=r.sit_outs_allowed,
-        seat_hold_seconds=float(r.seat_hold_seconds),
-        min_buy_in=t.min_buy_in or None, max_buy_in=t.max_buy_in, currency=r.currency)
-
-
-def room_settings(config: RoomConfig) -> RoomSettings:
-    r = config.room
-    return RoomSettings(starting_money=r.starting_money, timeout_allin_quota=r.timeout_allin_quota,
-                        chat_max_len=r.chat_max_chars, chat_burst=r.chat_lines,
-                        chat_per_second=r.chat_lines / r.chat_per_seconds)
 
 
 @dataclass
 class Served:
     room: Room
-    store: SqliteStore
+    store: SqlStore
     server: object
     fingerprint: str
     config: RoomConfig
@@ -67,18 +51,7 @@ class Served:
     stop: asyncio.Event = field(default_factory=asyncio.Event)   # set: `serve()` shuts down
 
 
-def warm_evaluators(config: RoomConfig) -> None:
-    """Build the evaluation tables the tables will use now (about a second), not on the loop in
-    the middle of the first hand, where every session would stall for it."""
-    from cardroom.engine.evaluation import evaluator
-
-    for t in config.tables:
-        for order in (t.variant.high, t.variant.low):
-            if order:
-                evaluator(order)
-
-
-def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteStore]:
+def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqlStore]:
     """Open the store (config.server.store, a PostgreSQL URL, else the SQLite file in data_dir)
     and start the room. A database whose ledger does not add up is refused (ConservationError,
     naming the accounts and amounts) before the room voids or pays anything: several processes
@@ -98,70 +71,6 @@ def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqliteS
     if voided:
         log.warning("voided %d hand(s) cut off by the last stop: %s", len(voided), ", ".join(voided))
     return room, store
-
-
-def _new_name_refusal(store: SqliteStore, name: str) -> str | None:
-    """Why a name nobody has yet may not be taken (kept for the house, or a look-alike of a
-    player's), or None."""
-    if is_reserved(name):
-        return f"the name {name!r} is kept for the house: log in with another name"
-    skeleton = name_skeleton(name)
-    if any(name_skeleton(a.name) == skeleton for a in store.accounts()):
-        return f"the name {name!r} looks like another player's: log in with another name"
-    return None
-
-
-def _may_use_name(store: SqliteStore, name: str) -> bool:
-    """A name no key has claimed yet, and for a new name: not reserved, not a look-alike."""
-    existing = store.find(name)
-    if existing is not None:
-        return not store.keys(existing.id)
-    return _new_name_refusal(store, name) is None
-
-
-def make_authorize(room: Room, store: SqliteStore):
-    """Public-key auth: the first key to use a name claims it; later logins need one of its keys."""
-
-    def authorize(username: str, key) -> bool:
-        try:
-            name = clean_name(username)
-        except BadName:
-            return False
-        fingerprint = key.get_fingerprint("sha256")
-        if store.is_banned(fingerprint):
-            return False
-        owner = store.account_for_key(fingerprint)
-        if owner is not None:
-            return owner.name == name
-        return _may_use_name(store, name)
-
-    return authorize
-
-
-def make_name_refused(store: SqliteStore):
-    """Why a login name can never be used (said before any key is tried), or None. Only new
-    names: an account that exists is decided by its keys."""
-
-    def refused(username: str) -> str | None:
-        try:
-            name = clean_name(username)
-        except BadName as e:
-            return f"{username!r} cannot be a player's name: {e}"
-        return None if store.find(name) is not None else _new_name_refusal(store, name)
-
-    return refused
-
-
-def make_guest(store: SqliteStore):
-    """Guest/demo mode (config: guest_passwords): any password, for names no key has claimed."""
-
-    def guest(username: str) -> bool:
-        try:
-            return _may_use_name(store, clean_name(username))
-        except BadName:
-            return False
-
-    return guest
 
 
 def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
@@ -198,7 +107,7 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     return factory
 
 
-def make_extras(room: Room, store: SqliteStore, config: RoomConfig, shutdown):
+def make_extras(room: Room, store: SqlStore, config: RoomConfig, shutdown):
     """What the SSH server opens besides the screen: players' own hand histories (read-only), and
     admin commands over exec for the admin keys of config.toml, run as the panel runs them (the
     same checks, the key's fingerprint in the ledger)."""
@@ -239,7 +148,7 @@ async def start(config: RoomConfig, *, host: str | None = None, port: int | None
                         login_timeout=s.login_timeout)
         server = await start_server(host or s.host, port if port is not None else s.port, key_path,
                                     make_app_factory(room, config, stop.set), limits=limits,
-                                    authorize=make_authorize(room, store),
+                                    authorize=make_authorize(store),
                                     name_refused=make_name_refused(store),
                                     guest=make_guest(store) if s.guest_passwords else None,
                                     extras=make_extras(room, store, config, stop.set),
@@ -341,7 +250,6 @@ def main(args) -> int:
         config = replace(config, server=replace(config.server, store=args.store))
     role = getattr(args, "role", "single")
     if role != "single":
-        from cardroom.roles.run import refusal
         why = refusal(config, args)
         if why:
             print(f"cardroom serve: {why}", file=sys.stderr)
@@ -366,8 +274,7 @@ def main(args) -> int:
         print(f"cardroom serve: logging to {log_path}", file=sys.__stdout__, flush=True)
     try:
         if role != "single":
-            from cardroom.roles.run import run
-            return asyncio.run(run(config, args, data_dir))
+            return asyncio.run(run_role(config, args, data_dir))
         return asyncio.run(serve(config, host=args.host, port=args.port, data_dir=data_dir,
                                  headless=headless))
     except KeyboardInterrupt:

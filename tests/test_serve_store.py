@@ -56,7 +56,7 @@ def tampered(pg_cluster):
     url = pg_cluster.new_database()
     with open_store(url) as s:
         ann = s.get_or_create("ann", 10_000)
-        with s._tx() as c:
+        with s.db.transaction() as c:
             c.execute("UPDATE accounts SET balance_cents = balance_cents + 500 WHERE id = ?",
                       (ann.id,))
     return url
@@ -79,7 +79,7 @@ def test_the_admin_audit_checks_a_postgresql_room(tmp_path, pg_cluster):
         ann = store.get_or_create("ann", 10_000)
         ctx = AdminContext(room, store, "boss", lambda: None)
         assert asyncio.run(execute(ctx, "audit")).ok
-        with store._tx() as c:                        # behind the ledger's back
+        with store.db.transaction() as c:                        # behind the ledger's back
             c.execute("UPDATE accounts SET balance_cents = balance_cents + 500 WHERE id = ?",
                       (ann.id,))
         result = asyncio.run(execute(ctx, "audit"))

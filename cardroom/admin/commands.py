@@ -27,7 +27,6 @@ Rules every command keeps:
 
 from __future__ import annotations
 
-import inspect
 import logging
 import re
 import shlex
@@ -96,7 +95,7 @@ class Command:
     name: str
     usage: str
     help: str
-    run: Callable[[AdminContext, str], Result | Awaitable[Result]]   # a coroutine if it writes
+    run: Callable[[AdminContext, str], Awaitable[Result]]
     arg: str = ""          # what the first argument completes to: table, player, target,
                            # banned, hand, command, shutdown, or "" for nothing
     more: bool = False     # more arguments follow the first (completion adds a space)
@@ -126,12 +125,6 @@ def parse_amount(text: str) -> int:
         raise BadAmount(f"{money(cents)} is more than one adjustment may move "
                         f"({money(ADMIN_MAX_CENTS)})")
     return cents
-
-
-async def _done(value):
-    """An act's result: the bus's RoomAdmin acts are coroutines (cardroom/bus/admin.py), the
-    local one's plain calls."""
-    return await value if inspect.isawaitable(value) else value
 
 
 async def _write(ctx: AdminContext, call: Callable[[], T]) -> T:
@@ -250,12 +243,12 @@ async def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) 
     tables = ctx.admin_room
     for table in tables.tables():
         if account.id in table.waiting:
-            await _done(tables.leave_wait_list(table.name, account.id))
+            await tables.leave_wait_list(table.name, account.id)
             out.append(f"removed {_show(account.name)} from the wait list of {_show(table.name)}")
         if not any(s.account == account.id for s in table.seats):
             continue
         before = ctx.store.balance(account.id)
-        seat = await _done(tables.kick(table.name, account.id, reason))
+        seat = await tables.kick(table.name, account.id, reason)
         if seat is None:
             # What came back, read from the ledger: a kick on the player's turn folds the hand first,
             # so the seat's stack before the kick can include chips already in the pot.
@@ -279,7 +272,7 @@ def _end_sessions(ctx: AdminContext, account: Account, why: str) -> list[str]:
 
 # ------------------------------------------------------------------------------------ commands
 
-def _who(ctx: AdminContext, rest: str) -> Result:
+async def _who(ctx: AdminContext, rest: str) -> Result:
     if rest.strip():
         raise _Bad("who takes no arguments")
     muted = ctx.admin_room.muted()
@@ -316,7 +309,7 @@ def _who(ctx: AdminContext, rest: str) -> Result:
     return _ok(head, *lines)
 
 
-def _tables(ctx: AdminContext, rest: str) -> Result:
+async def _tables(ctx: AdminContext, rest: str) -> Result:
     if rest.strip():
         raise _Bad("tables takes no arguments")
     tables = ctx.admin_room.tables()
@@ -332,14 +325,14 @@ def _tables(ctx: AdminContext, rest: str) -> Result:
     return _ok(*lines)
 
 
-def _set_status(status: str) -> Callable[[AdminContext, str], Result]:
+def _set_status(status: str) -> Callable[[AdminContext, str], Awaitable[Result]]:
     usage = f"{_VERBS[status]} TABLE"
 
     async def run(ctx: AdminContext, rest: str) -> Result:
         table = _table(ctx, rest, usage)
         if table.status == status:
             return _ok(f"{_show(table.name)} is already {status}")
-        await _done(ctx.admin_room.set_status(table.name, status))
+        await ctx.admin_room.set_status(table.name, status)
         lines = [f"{_show(table.name)} is now {status}"]
         if status != "open" and table.hand_live:
             lines.append("the hand in progress is played out; no new hand starts")
@@ -420,7 +413,7 @@ async def _unban(ctx: AdminContext, rest: str) -> Result:
     raise _Bad(f"{_show(target, 60)!r} is not banned (see: help unban)")
 
 
-def _mute(on: bool) -> Callable[[AdminContext, str], Result]:
+def _mute(on: bool) -> Callable[[AdminContext, str], Awaitable[Result]]:
     usage = "mute NAME" if on else "unmute NAME"
 
     async def run(ctx: AdminContext, rest: str) -> Result:
@@ -437,7 +430,7 @@ def _mute(on: bool) -> Callable[[AdminContext, str], Result]:
     return run
 
 
-def _adjust(kind: str) -> Callable[[AdminContext, str], Result]:
+def _adjust(kind: str) -> Callable[[AdminContext, str], Awaitable[Result]]:
     usage = f"{kind} NAME AMOUNT REASON..."
 
     async def run(ctx: AdminContext, rest: str) -> Result:
@@ -466,7 +459,7 @@ def _adjust(kind: str) -> Callable[[AdminContext, str], Result]:
     return run
 
 
-def _broadcast(ctx: AdminContext, rest: str) -> Result:
+async def _broadcast(ctx: AdminContext, rest: str) -> Result:
     text = clean_text(rest, REASON_MAX)
     if not text:
         raise _Bad("nothing to broadcast; usage: broadcast TEXT...")
@@ -482,7 +475,7 @@ def _name_of(ctx: AdminContext, account_id: int) -> str:
         return f"account {account_id}"
 
 
-def _hand(ctx: AdminContext, rest: str) -> Result:
+async def _hand(ctx: AdminContext, rest: str) -> Result:
     usage = "hand ID"
     hand_id = _one_word(rest, "hand id", usage).lstrip("#")
     record = ctx.store.get_hand(hand_id) if hand_id else None
@@ -508,7 +501,7 @@ def _hand(ctx: AdminContext, rest: str) -> Result:
     return _ok(*lines)
 
 
-def _rake(ctx: AdminContext, rest: str) -> Result:
+async def _rake(ctx: AdminContext, rest: str) -> Result:
     if rest.strip():
         raise _Bad("rake takes no arguments")
     total = ctx.store.rake_total()
@@ -534,7 +527,7 @@ def _rake(ctx: AdminContext, rest: str) -> Result:
     return _ok(*lines)
 
 
-def _audit(ctx: AdminContext, rest: str) -> Result:
+async def _audit(ctx: AdminContext, rest: str) -> Result:
     """The check `cardroom serve` made at start, on the live database (a snapshot of its own)."""
     if rest.strip():
         raise _Bad("audit takes no arguments")
@@ -554,7 +547,7 @@ _SHUTDOWN_USAGE = ("shutdown in MINUTES (or in 30s): warn everyone, then stop de
                    "at once (hands in progress are void and every chip goes back to its owner)")
 
 
-def _shutdown(ctx: AdminContext, rest: str) -> Result:
+async def _shutdown(ctx: AdminContext, rest: str) -> Result:
     words = rest.split()
     what = words[0].lower() if words else ""
     if what == "now" and len(words) == 1:
@@ -577,7 +570,7 @@ def _shutdown(ctx: AdminContext, rest: str) -> Result:
                "calls it off)")
 
 
-def _help(ctx: AdminContext, rest: str) -> Result:
+async def _help(ctx: AdminContext, rest: str) -> Result:
     words = _words(rest)
     if len(words) > 1:
         raise _Bad("usage: help [COMMAND]")
@@ -662,8 +655,7 @@ async def _execute(ctx: AdminContext, line: str) -> Result:
     if command is None:
         return _fail(f"unknown command {_show(word, 20)!r}; type help for the list")
     try:
-        result = command.run(ctx, rest)
-        return await result if inspect.isawaitable(result) else result
+        return await command.run(ctx, rest)
     except _Bad as e:
         return _fail(str(e))
     except BadAmount as e:

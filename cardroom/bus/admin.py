@@ -117,7 +117,7 @@ class HostAdmin:
 
     async def _snap(self) -> None:
         closing = self.host.room.closing_at is not None
-        await self.host._publish(SNAP, codec.dumps({"h": self.host.epoch, "tables": self._records(),
+        await self.host.publish(SNAP, codec.dumps({"h": self.host.epoch, "tables": self._records(),
                                                     "closing": closing}))
 
     async def _loop(self) -> None:
@@ -130,18 +130,18 @@ class HostAdmin:
 
     async def _on_act(self, msg) -> None:
         try:
-            reply = self._act(msg.data)
+            reply = await self._act(msg.data)
         except RoomError as e:
             reply = {"ok": False, "msg": str(e)}
         except Exception:  # noqa: BLE001 - whatever went wrong, the host goes on
             log.exception("an admin act failed")
             reply = {"ok": False, "msg": "the table could not do that"}
         if msg.reply:
-            await self.host._publish(msg.reply, codec.dumps(reply))
+            await self.host.publish(msg.reply, codec.dumps(reply))
         if reply.get("ok"):
             await self._snap()
 
-    def _act(self, data: bytes) -> dict:
+    async def _act(self, data: bytes) -> dict:
         try:
             d = codec.loads(data)
             op, table = d["op"], d["table"]
@@ -151,17 +151,17 @@ class HostAdmin:
                 account, reason = d["a"], d["reason"]
                 if type(account) is not int or not isinstance(reason, str):
                     raise codec.CodecError("a kick is an account and a reason")
-                seat = self.local.kick(table, account, reason)
+                seat = await self.local.kick(table, account, reason)
                 result = None if seat is None else seat_to(seat)
             elif op == "status":
                 if d["status"] not in _STATUSES:
                     raise codec.CodecError("no such status")
-                self.local.set_status(table, d["status"])
+                await self.local.set_status(table, d["status"])
                 result = None
             elif op == "unwait":
                 if type(d["a"]) is not int:
                     raise codec.CodecError("not an account")
-                self.local.leave_wait_list(table, d["a"])
+                await self.local.leave_wait_list(table, d["a"])
                 result = None
             else:
                 raise codec.CodecError(f"no admin act {op!r}")
@@ -278,9 +278,9 @@ class RemoteRoomAdmin:
         except (codec.CodecError, KeyError, TypeError):
             return
         if isinstance(text, str):
-            for clients in list(self.gateway.room.clients.values()):
-                for c in clients:
-                    c._page(text)
+            room = self.gateway.room
+            for account in list(room.clients):
+                room.page(account, text)
 
     def _live(self) -> list[tuple[dict[str, AdminTable], bool]]:
         now = self.clock()
@@ -368,7 +368,7 @@ class RemoteRoomAdmin:
         await self._ask(table, op="status", status=status)
 
     def _spawn_publish(self, subject: str, payload: dict) -> None:
-        self.gateway._spawn(self.gateway.nc.publish(subject, codec.dumps(payload)))
+        self.gateway.spawn(self.gateway.nc.publish(subject, codec.dumps(payload)))
 
     def end_sessions(self, account: int, why: str) -> int:
         n = self.sessions().get(account, ("", 0))[1]

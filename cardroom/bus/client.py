@@ -268,7 +268,7 @@ class Gateway:
         entry.clients.discard(client)
         if not entry.clients:
             del self._public[table]
-            self._spawn(entry.sub.unsubscribe())
+            self.spawn(entry.sub.unsubscribe())
 
     async def _on_public(self, table: str, entry: _Public, msg) -> None:
         try:
@@ -296,7 +296,9 @@ class Gateway:
         except StoreError as e:
             raise room_error(e) from None
 
-    def _spawn(self, coro) -> None:
+    def spawn(self, coro) -> None:
+        """Run `coro` (a publish) in the background, kept until it ends; a bus error is logged."""
+
         async def guarded():
             try:
                 await coro
@@ -451,7 +453,7 @@ class RemoteClient:
             for sub in subs:
                 await sub.unsubscribe()
             await self._presence(False)
-        self.gateway._spawn(leave())
+        self.gateway.spawn(leave())
 
     # -- known without asking ----------------------------------------------------------------------
     def lobby(self) -> list[api.TableSummary]:

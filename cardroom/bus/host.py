@@ -118,7 +118,7 @@ class TableHost:
 
     async def reconnected(self) -> None:
         """Just started, or back on the bus after losing it: ask who is online, send every view."""
-        await self._publish(subjects.PRESENCE_ASK, codec.dumps({"h": self.epoch}))
+        await self.publish(subjects.PRESENCE_ASK, codec.dumps({"h": self.epoch}))
         for name in self.names:
             self._changed(name)
 
@@ -157,7 +157,7 @@ class TableHost:
             log.exception("an intent at %s failed", name)
             reply = codec.reply_error(RoomError(_BROKEN))
         if msg.reply:
-            await self._publish(msg.reply, reply)
+            await self.publish(msg.reply, reply)
 
     async def _serve(self, name: str, data: bytes) -> bytes:
         try:
@@ -252,7 +252,7 @@ class TableHost:
                 # Heard again (NATS came back): its sessions were taken offline here; ask the
                 # gateways who is online rather than wait for their next login.
                 self._lost.discard(gateway)
-                await self._publish(subjects.PRESENCE_ASK, codec.dumps({"h": self.epoch}))
+                await self.publish(subjects.PRESENCE_ASK, codec.dumps({"h": self.epoch}))
 
     async def _gateways_loop(self) -> None:
         while self.running:
@@ -309,7 +309,7 @@ class TableHost:
                 if rows:
                     out.append((subjects.LOBBY, self._lobby(rows)))
                 for subject, data in out:
-                    await self._publish(subject, data)
+                    await self.publish(subject, data)
         finally:
             self._flusher = None
 
@@ -339,12 +339,13 @@ class TableHost:
                 log.exception("the lobby could not be made")
                 continue
             self._rows.update((r.name, r) for r in rows)
-            await self._publish(subjects.LOBBY, self._lobby(rows))
+            await self.publish(subjects.LOBBY, self._lobby(rows))
 
     def _event(self, account: int, event: dict) -> None:
-        self._spawn(self._publish(subjects.account_events(account), codec.dumps(event)))
+        self._spawn(self.publish(subjects.account_events(account), codec.dumps(event)))
 
-    async def _publish(self, subject: str, data: bytes) -> None:
+    async def publish(self, subject: str, data: bytes) -> None:
+        """Send on the bus; a failure is logged (once per outage), never raised."""
         try:
             await self.nc.publish(subject, data)
         except Exception as e:  # noqa: BLE001 - the bus is away: views go out again after the next change

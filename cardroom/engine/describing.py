@@ -1,6 +1,6 @@
 """Values into words: `describe(order, value)` gives the words a PokerStars hand history uses
 ("a full house, Kings full of Sevens", "Lo: 8,7,6,4,2"), `describe_hi_lo` a hi-lo showdown line,
-`category` a value's category name. `_descriptor`, `_high_ranks` and `_a5_ranks` also serve
+`category` a value's category name. `descriptor`, `high_ranks` and `a5_ranks` also serve
 evaluation.best_five (the five cards that play, in the order the words name them).
 
 Lowball descriptions always declare a pair (and anything worse): "Lo: 8,7,6,4,2" for a hand without
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from cardroom.engine.cards import RANK_NAMES, RANKS
 from cardroom.engine.tables import (
-    _A5_CATEGORY, ACE, ACE_TO_FIVE, CATEGORY_NAMES, DEUCE_TO_SEVEN, EIGHT_OR_BETTER, FLUSH, FULL_HOUSE,
+    A5_CATEGORY, ACE, ACE_TO_FIVE, CATEGORY_NAMES, DEUCE_TO_SEVEN, EIGHT_OR_BETTER, FLUSH, FULL_HOUSE,
     HIGH, HIGH_CARD, OMAHA_EIGHT_OR_BETTER, OMAHA_HIGH, PAIR, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS,
-    TWO_PAIR, EvaluationError, _a5_tables, _check_order, _d27_tables, _eight_tables, _high_tables,
+    TWO_PAIR, EvaluationError, a5_tables, check_order, d27_tables, eight_tables, high_tables,
 )
 
 __all__ = ["describe", "describe_hi_lo", "category"]
@@ -46,7 +46,7 @@ def _high_words(d: tuple) -> str:
     return f"a straight flush, {RANK_NAMES[(d[1] - 4) % 13]} to {RANK_NAMES[d[1]]}"
 
 
-def _high_ranks(d: tuple) -> list[int]:
+def high_ranks(d: tuple) -> list[int]:
     """The five ranks of a high descriptor, highest first (a wheel is 5,4,3,2,A)."""
     cat = d[0]
     if cat in (STRAIGHT, STRAIGHT_FLUSH):
@@ -65,7 +65,7 @@ def _high_ranks(d: tuple) -> list[int]:
     return [d[1]] * 4 + [d[2]]
 
 
-def _a5_ranks(d: tuple) -> list[int]:
+def a5_ranks(d: tuple) -> list[int]:
     """Ace-low indices of an ace-to-five descriptor, highest first."""
     cat = d[0]
     if cat == 0:
@@ -84,8 +84,8 @@ def _a5_ranks(d: tuple) -> list[int]:
 
 
 def _a5_words(d: tuple) -> str:
-    cat = _A5_CATEGORY[d[0]]
-    cards = ",".join(_LOW_CHAR[r] for r in _a5_ranks(d))
+    cat = A5_CATEGORY[d[0]]
+    cards = ",".join(_LOW_CHAR[r] for r in a5_ranks(d))
     if cat == HIGH_CARD:
         return f"Lo: {cards}"
     # ace-low index i is rank (i - 1) % 13
@@ -94,7 +94,7 @@ def _a5_words(d: tuple) -> str:
 
 
 def _d27_words(d: tuple) -> str:
-    ranks = _high_ranks(d)
+    ranks = high_ranks(d)
     if d[0] in (STRAIGHT, STRAIGHT_FLUSH):
         ranks = sorted(ranks, reverse=True)
     cards = ",".join(RANKS[r] for r in ranks)
@@ -105,16 +105,16 @@ def _d27_words(d: tuple) -> str:
 
 def _classes(order: str) -> list:
     if order in (HIGH, OMAHA_HIGH):
-        return [None] + _high_tables()[0]
+        return [None] + high_tables()[0]
     if order == DEUCE_TO_SEVEN:
-        return _d27_tables()[0]
+        return d27_tables()[0]
     if order == ACE_TO_FIVE:
-        return _a5_tables()[0]
-    return _eight_tables()[0]
+        return a5_tables()[0]
+    return eight_tables()[0]
 
 
-def _descriptor(order: str, value: int) -> tuple:
-    _check_order(order)
+def descriptor(order: str, value: int) -> tuple:
+    check_order(order)
     classes = _classes(order)
     if type(value) is not int or not 1 <= value < len(classes):
         raise EvaluationError(f"{value!r} is not a {order} value (1 to {len(classes) - 1})")
@@ -123,9 +123,9 @@ def _descriptor(order: str, value: int) -> tuple:
 
 def category(order: str, value: int) -> str:
     """The category of a value: one of CATEGORY_NAMES ("high card" .. "straight flush")."""
-    d = _descriptor(order, value)
+    d = descriptor(order, value)
     if order in (ACE_TO_FIVE, EIGHT_OR_BETTER, OMAHA_EIGHT_OR_BETTER):
-        return CATEGORY_NAMES[_A5_CATEGORY[d[0]]]
+        return CATEGORY_NAMES[A5_CATEGORY[d[0]]]
     return CATEGORY_NAMES[d[0]]
 
 
@@ -145,7 +145,7 @@ def describe(order: str, value: int | None) -> str:
     """
     if value is None and order in (EIGHT_OR_BETTER, OMAHA_EIGHT_OR_BETTER):
         return "no low"
-    d = _descriptor(order, value)  # type: ignore[arg-type]
+    d = descriptor(order, value)  # type: ignore[arg-type]
     if order in (HIGH, OMAHA_HIGH):
         return _high_words(d)
     if order == DEUCE_TO_SEVEN:

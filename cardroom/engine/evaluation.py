@@ -49,14 +49,14 @@ from cardroom.engine.cards import (
 # Some of these are only re-exported (describe, category, the categories and CATEGORY_NAMES, ...):
 # callers import every evaluation name from this module.
 from cardroom.engine.describing import (  # noqa: F401
-    _a5_ranks, _descriptor, _high_ranks, category, describe, describe_hi_lo,
+    a5_ranks, descriptor, high_ranks, category, describe, describe_hi_lo,
 )
 from cardroom.engine.tables import (  # noqa: F401
     ACE, ACE_TO_FIVE, ACE_TO_FIVE_CLASSES, CATEGORY_NAMES, CLASS_COUNTS, DEUCE_TO_SEVEN,
     DEUCE_TO_SEVEN_CLASSES, EIGHT_OR_BETTER, EIGHT_OR_BETTER_CLASSES, FLUSH, FULL_HOUSE, HIGH, HIGH_CARD,
     HIGH_CLASSES, LOW_ORDERS, OMAHA_EIGHT_OR_BETTER, OMAHA_HIGH, OMAHA_ORDERS, ORDERS, PAIR, QUADS, STRAIGHT,
-    STRAIGHT_FLUSH, TRIPS, TWO_PAIR, EvaluationError, UnknownOrder, WrongCardCount, _a5_tables, _check_order,
-    _d27_tables, _eight_mask, _eight_tables, _high_tables, _key, _multisets, _omaha_low_table, _T,
+    STRAIGHT_FLUSH, TRIPS, TWO_PAIR, EvaluationError, UnknownOrder, WrongCardCount, a5_tables, check_order,
+    d27_tables, eight_mask, eight_tables, high_tables, ranks_key, rank_multisets, omaha_low_table, BUILT,
 )
 
 __all__ = [
@@ -73,7 +73,7 @@ __all__ = [
 # and its low mask. A call is then two sums, two dict hits and at most six list indexings.
 _PAIRS = [(a, b) for a in range(13) for b in range(a, 13)]
 _PAIR_INDEX = {p: i for i, p in enumerate(_PAIRS)}
-_PAIR_KEYS = [_key(p) & INDEX_MASK for p in _PAIRS]
+_PAIR_KEYS = [ranks_key(p) & INDEX_MASK for p in _PAIRS]
 _HOLE_INFO: dict[int, tuple[tuple[int, ...], int]] = {}
 _BOARD_INFO: dict[int, tuple[list[int], int]] = {}
 
@@ -85,7 +85,7 @@ def _rank(code: int) -> int:
 
 def _hole_info(cards: Sequence[int], key: int) -> tuple[tuple[int, ...], int]:
     ranks = sorted(map(_rank, cards))
-    info = (tuple({_PAIR_INDEX[p] for p in combinations(ranks, 2)}), _eight_mask(ranks))
+    info = (tuple({_PAIR_INDEX[p] for p in combinations(ranks, 2)}), eight_mask(ranks))
     _HOLE_INFO[key] = info
     return info
 
@@ -93,10 +93,10 @@ def _hole_info(cards: Sequence[int], key: int) -> tuple[tuple[int, ...], int]:
 def _board_info(cards: Sequence[int], key: int) -> tuple[list[int], int]:
     ranks = [_rank(c) for c in cards]
     five = _five_by_rank_key()
-    triples = {_key(t) & INDEX_MASK for t in combinations(ranks, 3)}
+    triples = {ranks_key(t) & INDEX_MASK for t in combinations(ranks, 3)}
     # .get: a pair and a triple can hold five of a rank only with cards that are not all real
     row = [max([five.get(p + t, 0) for t in triples]) for p in _PAIR_KEYS]
-    info = (row, _eight_mask(ranks))
+    info = (row, eight_mask(ranks))
     _BOARD_INFO[key] = info
     return info
 
@@ -136,18 +136,18 @@ def _count_array(name: str, table: dict[int, int]) -> "array | memoryview":
     _huge_array), so about 48 MB is resident. One index, no length test, no dict probe and no
     offset to subtract: a dict probe on the same key measured ~20% slower for ace-to-five, and a
     sum() started at an offset ~5% slower. Built once per order."""
-    a = _T.get(name)
+    a = BUILT.get(name)
     if a is None:
         a = _huge_array(8 * _COUNT)
-        for key, _ranks in _multisets():
+        for key, _ranks in rank_multisets():
             a[key & INDEX_MASK] = table[key]
-        _T[name] = a
+        BUILT[name] = a
     return a  # type: ignore[return-value]
 
 
 def _by_index(table: dict[int, int]) -> dict[int, int]:
     """The table keyed by `key & INDEX_MASK` (count and rank key: small one-digit ints)."""
-    return {key & INDEX_MASK: table[key] for key, _ in _multisets() if key in table}
+    return {key & INDEX_MASK: table[key] for key, _ in rank_multisets() if key in table}
 
 
 # The functions below bind their tables as default arguments (`_values=values`), not as closure
@@ -155,7 +155,7 @@ def _by_index(table: dict[int, int]) -> dict[int, int]:
 # which measured ~25% slower per call here (ace-to-five 2.27 vs 2.87 M/s). Callers never pass them.
 
 def _make_high() -> Callable[[Sequence[int]], int]:
-    _, table, flush = _high_tables()
+    _, table, flush = high_tables()
 
     def flush_value(cards: Sequence[int], _flush=flush, _bias=SUIT_BIAS, _flags=FLUSH_FLAGS,
                     _shift=RANK_SHIFT) -> int:
@@ -182,7 +182,7 @@ def _make_high() -> Callable[[Sequence[int]], int]:
 
 
 def _make_a5() -> Callable[[Sequence[int]], int]:
-    def evaluate_ace_to_five(cards: Sequence[int], _values=_count_array("a5-array", _a5_tables()[1]),
+    def evaluate_ace_to_five(cards: Sequence[int], _values=_count_array("a5-array", a5_tables()[1]),
                              _mask=INDEX_MASK) -> int:
         return _values[sum(cards) & _mask]
 
@@ -190,7 +190,7 @@ def _make_a5() -> Callable[[Sequence[int]], int]:
 
 
 def _make_eight() -> Callable[[Sequence[int]], int | None]:
-    def evaluate_eight_or_better(cards: Sequence[int], _get=_by_index(_eight_tables()[1]).get,
+    def evaluate_eight_or_better(cards: Sequence[int], _get=_by_index(eight_tables()[1]).get,
                                  _mask=INDEX_MASK) -> int | None:
         return _get(sum(cards) & _mask)
 
@@ -198,7 +198,7 @@ def _make_eight() -> Callable[[Sequence[int]], int | None]:
 
 
 def _make_d27() -> Callable[[Sequence[int]], int]:
-    _, table, flush = _d27_tables()
+    _, table, flush = d27_tables()
 
     def evaluate_deuce_to_seven(cards: Sequence[int], _five=_by_index(table), _flush=flush,
                                 _bias=SUIT_BIAS, _flags=FLUSH_FLAGS, _mask=INDEX_MASK) -> int:
@@ -215,16 +215,16 @@ def _make_d27() -> Callable[[Sequence[int]], int]:
 
 def _five_by_rank_key() -> dict[int, int]:
     """Five-card high values (no flush) keyed by the rank key alone: 6,175 entries, small ints."""
-    t = _T.get("high5")
+    t = BUILT.get("high5")
     if t is None:
-        table = _high_tables()[1]
-        t = _T["high5"] = {k & INDEX_MASK: table[k] for k, ranks in _multisets() if len(ranks) == 5}
+        table = high_tables()[1]
+        t = BUILT["high5"] = {k & INDEX_MASK: table[k] for k, ranks in rank_multisets() if len(ranks) == 5}
     return t  # type: ignore[return-value]
 
 
 def _make_omaha_high() -> Callable[[Sequence[int], Sequence[int]], int]:
     def evaluate_omaha_high(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO,
-                            _boards=_BOARD_INFO, _flush=_high_tables()[2], _bias=_BOARD_BIAS,
+                            _boards=_BOARD_INFO, _flush=high_tables()[2], _bias=_BOARD_BIAS,
                             _flags=FLUSH_FLAGS, _mask=INDEX_MASK) -> int:
         hk = sum(hole) & _mask
         hi = _holes.get(hk) or _hole_info(hole, hk)
@@ -250,7 +250,7 @@ def _omaha_flush(hole, board, suit, flush) -> int:
 
 def _make_omaha_eight() -> Callable[[Sequence[int], Sequence[int]], int | None]:
     def evaluate_omaha_eight_or_better(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO,
-                                       _boards=_BOARD_INFO, _low=_omaha_low_table(),
+                                       _boards=_BOARD_INFO, _low=omaha_low_table(),
                                        _mask=INDEX_MASK) -> int | None:
         hk = sum(hole) & _mask
         bk = sum(board) & _mask
@@ -263,7 +263,7 @@ def _make_omaha_eight() -> Callable[[Sequence[int], Sequence[int]], int | None]:
 
 def _make_omaha_hi_lo() -> Callable[[Sequence[int], Sequence[int]], tuple[int, int | None]]:
     def omaha_hi_lo(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO, _boards=_BOARD_INFO,
-                    _flush=_high_tables()[2], _low=_omaha_low_table(), _bias=_BOARD_BIAS,
+                    _flush=high_tables()[2], _low=omaha_low_table(), _bias=_BOARD_BIAS,
                     _flags=FLUSH_FLAGS, _mask=INDEX_MASK) -> tuple[int, int | None]:
         """(omaha-high value, omaha-eight-or-better value or None) in one pass."""
         hk = sum(hole) & _mask
@@ -298,7 +298,7 @@ def evaluator(order: str) -> Callable:
     """
     f = _EVALUATORS.get(order)
     if f is None:
-        _check_order(order)
+        check_order(order)
         f = _EVALUATORS[order] = _MAKERS[order]()
     return f
 
@@ -341,7 +341,7 @@ def best_five(order: str, hole: Sequence[Card], board: Sequence[Card] = ()) -> t
     """The five cards that play, in the order a hand history shows them (the most significant first:
     sets before kickers for high hands, the highest card first for lows). None if no low qualifies.
     Not fast: it tries every five-card choice (fine for showdown lines)."""
-    _check_order(order)
+    check_order(order)
     hole, board = tuple(hole), tuple(board)
     if order in OMAHA_ORDERS:
         five = [p + t for p in combinations(hole, 2) for t in combinations(board, 3)]
@@ -360,13 +360,13 @@ def best_five(order: str, hole: Sequence[Card], board: Sequence[Card] = ()) -> t
             best, best_value = cards, v
     if best is None:
         return None
-    d = _descriptor(base, best_value)
+    d = descriptor(base, best_value)
     if base == HIGH:
-        order_ranks = _high_ranks(d)
+        order_ranks = high_ranks(d)
     elif base == DEUCE_TO_SEVEN:
-        order_ranks = sorted(_high_ranks(d), reverse=True)
+        order_ranks = sorted(high_ranks(d), reverse=True)
     else:
-        order_ranks = [(r - 1) % 13 for r in _a5_ranks(d)]
+        order_ranks = [(r - 1) % 13 for r in a5_ranks(d)]
     remaining = sorted(best, key=lambda c: -c.suit)
     out = []
     for r in order_ranks:

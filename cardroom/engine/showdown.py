@@ -64,7 +64,8 @@ class Showdown:
     def _may_muck(self, p: int) -> bool:
         return not self.rules.show_all and p != self.showdown_order[0]
 
-    def _values(self, p: int) -> tuple[int | None, int | None]:
+    def showdown_values(self, p: int) -> tuple[int | None, int | None]:
+        """The (high, low) values player `p`'s cards make with the board now (low None: no low)."""
         v = self.variant
         low = self._low
         if v.high != OMAHA_HIGH:   # not v.omaha (without the property's call)
@@ -75,7 +76,7 @@ class Showdown:
         return self._high(self.hole[p], self.board), (low(self.hole[p], self.board) if low else None)
 
     def _show_player(self, p: int) -> None:
-        hi, lo = self._values(p)
+        hi, lo = self.showdown_values(p)
         self.shown[p] = (hi, lo)
         self.events.append(_new(ev.Shown, (p, tuple(self.hole[p]), hi, lo)))
 

@@ -1,6 +1,6 @@
 """The hand orders and their class tables: order names and class counts, the errors, the categories,
 every five-card class of an order as a descriptor tuple (index = value), and the value tables the
-evaluators index, built on first use per order and cached in `_T`.
+evaluators index, built on first use per order and cached in `BUILT`.
 
 evaluation.py (the fast evaluator functions) and describing.py (values into words) both import from
 here; this module imports only cards.py.
@@ -51,14 +51,14 @@ class WrongCardCount(EvaluationError):
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 CATEGORY_NAMES = ("high card", "one pair", "two pair", "three of a kind", "straight", "flush",
                   "full house", "four of a kind", "straight flush")
-_A5_CATEGORY = {0: HIGH_CARD, 1: PAIR, 2: TWO_PAIR, 3: TRIPS, 4: FULL_HOUSE, 5: QUADS}
+A5_CATEGORY = {0: HIGH_CARD, 1: PAIR, 2: TWO_PAIR, 3: TRIPS, 4: FULL_HOUSE, 5: QUADS}
 
 ACE = 12
 _LOW_RANK = tuple((r + 1) % 13 for r in range(13))          # ace-low index: A=0, 2=1, .., K=12
 _CODE = tuple((1 << (RANK_SHIFT + r)) | (1 << COUNT_SHIFT) | RANK_KEYS[r] for r in range(13))  # suitless
 
 
-def _key(ranks: Iterable[int]) -> int:
+def ranks_key(ranks: Iterable[int]) -> int:
     """The suitless sum of a rank multiset's codes (count, rank key and rank-bit fields)."""
     return sum(map(_CODE.__getitem__, ranks))
 
@@ -83,7 +83,7 @@ def _bits_desc(mask: int) -> list[int]:
 _KNOWN_ORDERS = frozenset(ORDERS)
 
 
-def _check_order(order: str) -> None:
+def check_order(order: str) -> None:
     if order not in _KNOWN_ORDERS:
         raise UnknownOrder(f"unknown hand order {order!r}: use one of {', '.join(ORDERS)}")
 
@@ -144,7 +144,7 @@ def _eight_classes() -> list[tuple]:
 # ---------------------------------------------------------------------------------------------------
 # Best five from rank counts (no flush).
 
-def _multisets() -> list[tuple[int, tuple[int, ...]]]:
+def rank_multisets() -> list[tuple[int, tuple[int, ...]]]:
     """(masked key, ranks ascending) for every rank multiset of 5, 6 or 7 cards (at most 4 a rank),
     the five-card ones first, then six, then seven."""
     global _MULTISETS
@@ -168,7 +168,7 @@ def _extend(table: dict[int, int]) -> dict[int, int]:
     """Fill in six- and seven-card multisets: the best five of n cards is the best five of one of
     its (n-1)-card sub-multisets, so each value is a max over at most 7 lookups (no suits here)."""
     code = _CODE
-    for key, ranks in _multisets():
+    for key, ranks in rank_multisets():
         if len(ranks) > 5:
             table[key] = max([table[key - code[r]] for r in set(ranks)])
     return table
@@ -255,7 +255,7 @@ def _a5_desc(ranks: Sequence[int]) -> tuple:
     return (5, q, b if q == a else a)
 
 
-def _eight_mask(ranks: Iterable[int]) -> int:
+def eight_mask(ranks: Iterable[int]) -> int:
     """8-bit mask of the distinct ranks eight or lower (bit 0 = ace .. bit 7 = eight)."""
     m = 0
     for r in ranks:
@@ -278,32 +278,32 @@ def _lowest_bits(mask: int, n: int) -> int:
 # ---------------------------------------------------------------------------------------------------
 # Tables, built on first use per order.
 
-_T: dict[str, object] = {}
+BUILT: dict[str, object] = {}
 
 
-def _high_tables() -> tuple[list[tuple], dict[int, int], list[int]]:
-    t = _T.get("high")
+def high_tables() -> tuple[list[tuple], dict[int, int], list[int]]:
+    t = BUILT.get("high")
     if t is None:
         classes = _high_classes(wheel=True)
         value = {d: i + 1 for i, d in enumerate(classes)}
         table = _extend({key: value[_high_desc(_counts(ranks))]
-                         for key, ranks in _multisets() if len(ranks) == 5})
+                         for key, ranks in rank_multisets() if len(ranks) == 5})
         flush = [0] * 8192
         for mask in range(8192):
             if mask.bit_count() >= 5:
                 flush[mask] = value[_flush_desc(mask)]
-        t = _T["high"] = (classes, table, flush)
+        t = BUILT["high"] = (classes, table, flush)
     return t  # type: ignore[return-value]
 
 
-def _d27_tables() -> tuple[list[tuple], dict[int, int], list[int]]:
-    t = _T.get("d27")
+def d27_tables() -> tuple[list[tuple], dict[int, int], list[int]]:
+    t = BUILT.get("d27")
     if t is None:
         classes = _high_classes(wheel=False)
         n = len(classes) + 1
         value = {d: n - (i + 1) for i, d in enumerate(classes)}     # worst high hand = best low
         table = {}
-        for key, ranks in _multisets():
+        for key, ranks in rank_multisets():
             if len(ranks) == 5:
                 table[key] = value[_high_desc(_counts(ranks), wheel=False)]
         flush = [0] * 8192
@@ -312,22 +312,22 @@ def _d27_tables() -> tuple[list[tuple], dict[int, int], list[int]]:
                 flush[mask] = value[_flush_desc(mask, wheel=False)]
         # classes listed by value: value v is classes[len - v]
         by_value = [None] + classes[::-1]
-        t = _T["d27"] = (by_value, table, flush)
+        t = BUILT["d27"] = (by_value, table, flush)
     return t  # type: ignore[return-value]
 
 
-def _a5_tables() -> tuple[list[tuple], dict[int, int]]:
-    t = _T.get("a5")
+def a5_tables() -> tuple[list[tuple], dict[int, int]]:
+    t = BUILT.get("a5")
     if t is None:
         classes = _a5_classes()                                  # best last
         value = {d: i + 1 for i, d in enumerate(classes)}
-        table = _extend({key: value[_a5_desc(ranks)] for key, ranks in _multisets() if len(ranks) == 5})
-        t = _T["a5"] = ([None] + classes, table)
+        table = _extend({key: value[_a5_desc(ranks)] for key, ranks in rank_multisets() if len(ranks) == 5})
+        t = BUILT["a5"] = ([None] + classes, table)
     return t  # type: ignore[return-value]
 
 
-def _eight_tables() -> tuple[list, dict[int, int], list[int]]:
-    t = _T.get("eight")
+def eight_tables() -> tuple[list, dict[int, int], list[int]]:
+    t = BUILT.get("eight")
     if t is None:
         classes = _eight_classes()
         value = {d: i + 1 for i, d in enumerate(classes)}
@@ -335,19 +335,19 @@ def _eight_tables() -> tuple[list, dict[int, int], list[int]]:
         for d, v in value.items():
             by_mask[sum(1 << r for r in d[1:])] = v
         table = {}
-        for key, ranks in _multisets():
-            m = _eight_mask(ranks)
+        for key, ranks in rank_multisets():
+            m = eight_mask(ranks)
             if m.bit_count() >= 5:
                 table[key] = by_mask[_lowest_bits(m, 5)]
-        t = _T["eight"] = ([None] + classes, table, by_mask)
+        t = BUILT["eight"] = ([None] + classes, table, by_mask)
     return t  # type: ignore[return-value]
 
 
-def _omaha_low_table() -> list:
+def omaha_low_table() -> list:
     """(hole low mask << 8 | board low mask) -> best eight-or-better value using 2 + 3, or None."""
-    t = _T.get("omaha-low")
+    t = BUILT.get("omaha-low")
     if t is None:
-        by_mask = _eight_tables()[2]
+        by_mask = eight_tables()[2]
         lowest3 = [_lowest_bits(m, 3) for m in range(256)]
         t = [None] * 65536
         for h in range(256):
@@ -357,5 +357,5 @@ def _omaha_low_table() -> list:
                 continue
             row = [max([by_mask[p | lowest3[b & ~p]] for p in pairs]) or None for b in range(256)]
             t[h << 8:(h << 8) + 256] = row
-        _T["omaha-low"] = t
+        BUILT["omaha-low"] = t
     return t  # type: ignore[return-value]

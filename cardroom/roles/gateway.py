@@ -20,6 +20,8 @@ from cardroom.bus.admin import RemoteRoomAdmin
 from cardroom.bus.client import Gateway
 from cardroom.bus.connection import connect
 from cardroom.room.api import RoomError
+from cardroom.roles.logins import make_authorize, make_guest, make_name_refused
+from cardroom.roles.settings import room_settings
 from cardroom.room.text import clean_name
 from cardroom.store import open_store
 
@@ -31,8 +33,6 @@ TAKEN_OVER = "You logged in from somewhere else: this session is closed"
 
 class GatewayRole:
     def __init__(self, config, url: str, nats: str) -> None:
-        from cardroom.serve import room_settings
-
         self.id = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.config = config
         self.nats = nats
@@ -46,7 +46,6 @@ class GatewayRole:
         self._claims: dict[object, str] = {}     # client -> its claim's id
 
     async def start(self, host: str, port: int, key_path) -> None:
-        from cardroom.serve import make_authorize, make_guest, make_name_refused
         from cardroom.ssh import Limits, start_server
         from cardroom.ssh.extras import Extras
 
@@ -64,10 +63,9 @@ class GatewayRole:
         s = self.config.server
         limits = Limits(max_connections=s.max_connections, max_per_ip=s.max_per_ip,
                         login_timeout=s.login_timeout)
-        room = self.gateway.room     # accounts and keys only: no table is dealt here
         self.server = await start_server(
             host, port, key_path, self._app_factory(), limits=limits,
-            authorize=make_authorize(room, self.store), name_refused=make_name_refused(self.store),
+            authorize=make_authorize(self.store), name_refused=make_name_refused(self.store),
             guest=make_guest(self.store) if s.guest_passwords else None,
             extras=Extras(self.store, lambda _fp: None, frozenset()),
             textual_speedups=s.textual_speedups, shared_screens=s.shared_screens, reuse_port=True)

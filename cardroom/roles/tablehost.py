@@ -20,6 +20,7 @@ import time
 from cardroom.bus.admin import HostAdmin
 from cardroom.bus.connection import connect
 from cardroom.bus.host import TableHost
+from cardroom.roles.settings import room_settings, table_settings, warm_evaluators
 from cardroom.room.clock import LoopClock
 from cardroom.room.ports import StoreError
 from cardroom.room.room import Room
@@ -40,8 +41,6 @@ def host_id() -> str:
 
 class TableHostRole:
     def __init__(self, config, url: str, nats: str, *, tables=None, owner: str | None = None) -> None:
-        from cardroom.serve import room_settings, table_settings, warm_evaluators
-
         self.owner = owner or host_id()
         self.nats = nats
         wanted = set(tables) if tables else None

@@ -49,10 +49,11 @@ class RoomAdmin(Protocol):
     def seats_of(self, account: int) -> list[AdminSeat]: ...
     def sessions(self) -> dict[int, tuple[str, int]]:
         """account -> (its name, its live sessions), for accounts with a session."""
-    def kick(self, table: str, account: int, reason: str) -> AdminSeat | None:
+    # Acts on a table are coroutines: across the bus each is a request to the table's host.
+    async def kick(self, table: str, account: int, reason: str) -> AdminSeat | None:
         """Remove the account from the table (after the hand he is in); his seat afterwards."""
-    def leave_wait_list(self, table: str, account: int) -> None: ...
-    def set_status(self, table: str, status: str) -> None: ...
+    async def leave_wait_list(self, table: str, account: int) -> None: ...
+    async def set_status(self, table: str, status: str) -> None: ...
     def end_sessions(self, account: int, why: str) -> int:
         """End every live session of the account, telling each why; how many there were."""
     def muted(self) -> frozenset[int]: ...
@@ -97,16 +98,16 @@ class LocalRoomAdmin:
     def sessions(self) -> dict[int, tuple[str, int]]:
         return {a: (c[0].name, len(c)) for a, c in self.room.clients.items() if c}
 
-    def kick(self, table: str, account: int, reason: str) -> AdminSeat | None:
+    async def kick(self, table: str, account: int, reason: str) -> AdminSeat | None:
         t = self.room.tables[table]
         t.kick(account, reason)
         s = t.seat_of(account)
         return None if s is None else _seat(t, s)
 
-    def leave_wait_list(self, table: str, account: int) -> None:
+    async def leave_wait_list(self, table: str, account: int) -> None:
         self.room.tables[table].leave_wait_list(account)
 
-    def set_status(self, table: str, status: str) -> None:
+    async def set_status(self, table: str, status: str) -> None:
         self.room.tables[table].set_status(status)
 
     def end_sessions(self, account: int, why: str) -> int:

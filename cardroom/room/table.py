@@ -403,7 +403,7 @@ class Table:
     def _should_show(self, p: int) -> bool:
         """Cards speak: show when the hand can still win something, else muck (losers may muck)."""
         hand = self.hand
-        hi, lo = hand._values(p)
+        hi, lo = hand.showdown_values(p)
         shown = hand.shown.values()
         best_hi = max((v[0] for v in shown), default=None)
         if best_hi is None or hi >= best_hi:

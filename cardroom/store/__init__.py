@@ -1,8 +1,9 @@
 """Storage behind the room's ports (`cardroom.room.ports`): accounts, the ledger, hand histories.
 
-SQLite is the default: `SqliteStore(path)` opens, checks and migrates the file. For a room of
-several processes or machines, `PostgresStore(url)` (`cardroom.store.postgres`, the `pg` extra)
-keeps the same data in PostgreSQL with the same rules, and there a room of several table hosts
+Every rule and query is written once (`cardroom.store.sql.SqlStore`) over a database of one
+dialect. SQLite is the default: `SqliteStore(path)` opens, checks and migrates the file. For a
+room of several processes or machines, `PostgresStore(url)` (`cardroom.store.postgres`, the `pg`
+extra) keeps the same data in PostgreSQL with the same rules, and there a room of several table hosts
 shares out its tables by leases (`cardroom.store.leases`, which fence each host's writes).
 `open_store` picks one by what it is given.
 Both raise `StoreUnavailable` / `StoreCorrupt` when they cannot open -- in which case the room must
@@ -16,12 +17,13 @@ import os
 from cardroom.room.ports import StoreUnavailable
 from cardroom.room.ports import is_store_url as is_url
 from cardroom.store.migrations import LATEST_VERSION
+from cardroom.store.sql import SqlStore
 from cardroom.store.sqlite import SqliteStore
 
-__all__ = ["LATEST_VERSION", "SqliteStore", "is_url", "open_store"]
+__all__ = ["LATEST_VERSION", "SqlStore", "SqliteStore", "is_url", "open_store"]
 
 
-def open_store(where: str | os.PathLike[str], *, lease_owner: str | None = None) -> SqliteStore:
+def open_store(where: str | os.PathLike[str], *, lease_owner: str | None = None) -> SqlStore:
     """The store at `where`: a postgresql:// URL, or the path of a SQLite file. `lease_owner`
     (PostgreSQL only): the table host whose leases fence its writes (`cardroom.store.leases`)."""
     if not is_url(where):

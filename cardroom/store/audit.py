@@ -2,8 +2,9 @@
 it serves a database (one that fails is refused: its balances would be paid out and played with),
 and the admin command `audit` runs it again on the live room.
 
-On one consistent snapshot that never waits for or holds up the server's writes (a SQLite file:
-a read-only connection of its own; PostgreSQL: the store's REPEATABLE READ, READ ONLY one):
+On one consistent snapshot that never waits for or holds up the server's writes (the store's
+read transaction: its read-only connection under WAL in SQLite, REPEATABLE READ, READ ONLY in
+PostgreSQL):
 
 * every account's balance, and its chips on each table, is what its ledger entries make it: a
   balance changed by hand in SQL is named with the amount it is off by;
@@ -16,15 +17,13 @@ a read-only connection of its own; PostgreSQL: the store's REPEATABLE READ, READ
 
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict
-from pathlib import Path
+from typing import Protocol
 
 from cardroom.engine.money import format_cents
-from cardroom.room.ports import ConservationError, StoreUnavailable
-from cardroom.store.sqlite import SqliteStore
+from cardroom.room.ports import ConservationError
 
-__all__ = ["check_database", "check_store", "ledger_problems", "require_balanced"]
+__all__ = ["check_store", "ledger_problems", "require_balanced"]
 
 NAME_SHOWN = 40
 
@@ -42,8 +41,8 @@ def _off(have: int, want: int) -> str:
 
 def ledger_problems(c) -> list[str]:
     """Every way the money in the database fails to add up, in words (none: it adds up). `c` is a
-    sqlite3 connection or the PostgreSQL store's: the SQL runs on both (sums cast to BIGINT, as
-    PostgreSQL's SUM of BIGINTs is NUMERIC)."""
+    store's connection in a transaction (`cardroom.store.sql.Connection`): the SQL runs on both
+    dialects (sums cast to BIGINT, as PostgreSQL's SUM of BIGINTs is NUMERIC)."""
     names = {a: _shown(n) for a, n in c.execute("SELECT id, name FROM accounts")}
 
     def who(account: int) -> str:
@@ -126,33 +125,22 @@ def ledger_problems(c) -> list[str]:
     return problems
 
 
-def check_database(path: str | Path) -> list[str]:
-    """`ledger_problems` of the database file at `path`. Raises StoreUnavailable if it cannot be
-    read (the check has not been made, so nothing may be served from it either)."""
-    uri = Path(path).resolve().as_uri() + "?mode=ro"
-    try:
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
-        try:
-            conn.execute("BEGIN")     # one snapshot for every query
-            return ledger_problems(conn)
-        finally:
-            conn.close()
-    except sqlite3.Error as e:
-        raise StoreUnavailable(f"cannot check the ledger of {path}: {e}") from e
+class Audited(Protocol):
+    """A store whose ledger can be checked: `SqlStore` (named here by what the check uses of it,
+    as that module imports this one)."""
+
+    where: str
+
+    def ledger_problems(self) -> list[str]: ...
 
 
-def check_store(store: SqliteStore) -> list[str]:
-    """`ledger_problems` of the store's database: a SQLite file through `check_database`, a
-    PostgreSQL one (it has no path) on the store's read-only snapshot."""
-    if store.path is None:
-        with store._tx(write=False) as c:
-            return ledger_problems(c)
-    return check_database(store.path)
+def check_store(store: Audited) -> list[str]:
+    """`ledger_problems` of the store's database, on one read snapshot (`SqlStore.ledger_problems`)."""
+    return store.ledger_problems()
 
 
-def require_balanced(store: SqliteStore) -> None:
+def require_balanced(store: Audited) -> None:
     """Raise ConservationError, naming every problem, unless the store's ledger adds up."""
     problems = check_store(store)
     if problems:
-        where = store.path if store.path is not None else store.where
-        raise ConservationError(f"the ledger of {where} does not add up:\n  " + "\n  ".join(problems))
+        raise ConservationError(f"the ledger of {store.where} does not add up:\n  " + "\n  ".join(problems))

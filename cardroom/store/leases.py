@@ -75,7 +75,8 @@ import math
 from typing import NamedTuple
 
 from cardroom.room.ports import Refused, StoreUnavailable
-from cardroom.store.postgres import PostgresStore, _retried
+from cardroom.store.postgres import PostgresStore
+from cardroom.store.database import writes
 
 __all__ = ["Lease", "Leases"]
 
@@ -124,21 +125,21 @@ class Leases:
         if not isinstance(store, PostgresStore):
             raise StoreUnavailable("table leases need a PostgreSQL store: a SQLite room is one"
                                    " process, which deals every table itself")
-        self.store = store
+        self.db = store.db
 
-    @_retried
+    @writes
     def renew(self, owner: str, ttl: float) -> set[str]:
         """Extend every live lease of `owner` to `ttl` seconds from now; the tables renewed. A
         table of this owner's that is not in the set is lost: another host claimed it, or its
         lease expired (its tenure is over: claim it again, as a new tenure, to deal it)."""
         _name(owner, "the owner")
         ttl = _seconds(ttl, "the lease's time to live")
-        with self.store._tx() as c:
+        with self.db.transaction() as c:
             return {t for (t,) in c.execute(
                 "UPDATE table_leases SET expires_at = now() + make_interval(secs => ?)"
                 " WHERE owner = ? AND expires_at > now() RETURNING table_name", (ttl, owner))}
 
-    @_retried
+    @writes
     def claim(self, owner: str, table: str, ttl: float, *, after_expiry: float = 0.0) -> int | None:
         """Take `table` for `owner` for `ttl` seconds if it is free, released, already this
         owner's, or expired for at least `after_expiry` seconds (a host takes another's table
@@ -148,23 +149,23 @@ class Leases:
         _name(table, "the table")
         ttl = _seconds(ttl, "the lease's time to live")
         after_expiry = _seconds(after_expiry, "the wait after expiry", allow_zero=True)
-        with self.store._tx() as c:
+        with self.db.transaction() as c:
             row = c.execute(_CLAIM, (table, owner, ttl, after_expiry)).fetchone()
             return None if row is None else row[0]
 
-    @_retried
+    @writes
     def release(self, owner: str, table: str) -> bool:
         """Give up `owner`'s lease of `table` (a host stopping): anyone may claim it at once.
         False if `owner` did not hold it (nothing changed)."""
         _name(owner, "the owner")
         _name(table, "the table")
-        with self.store._tx() as c:
+        with self.db.transaction() as c:
             return c.execute("DELETE FROM table_leases WHERE table_name = ? AND owner = ?",
                              (table, owner)).rowcount > 0
 
     def owners(self) -> dict[str, Lease]:
         """Every table's lease, live or expired (released ones are gone), as of one moment."""
-        with self.store._tx(write=False) as c:
+        with self.db.transaction(write=False) as c:
             return {t: Lease(o, token, float(left)) for t, o, token, left in c.execute(
                 "SELECT table_name, owner, token,"
                 " CAST(EXTRACT(EPOCH FROM expires_at - now()) AS DOUBLE PRECISION)"

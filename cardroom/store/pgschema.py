@@ -2,13 +2,13 @@
 
 ``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``. Version 1 is the SQLite schema
 as of its version 4 (`cardroom.store.migrations`), the same tables, columns and CHECKs, so the
-store's queries are SqliteStore's; version 2 is SQLite's 5 (preferences), version 3 SQLite's 6
-(the seat of table chips); version 4 is PostgreSQL's own, the table hosts' leases; version 5 is
-SQLite's 7 (session numbers, a sequence here). Cents are BIGINT: text is refused as in SQLite's
-STRICT tables, but a fraction written in raw SQL is rounded, not refused (the store only ever binds
-checked ints). Each step is applied in one transaction with its row in ``schema_versions``, under
-an advisory lock, so processes starting together migrate once. Never edit a released migration:
-append a new one.
+store's queries (`cardroom.store.sql`) run on both; version 2 is SQLite's 5 (preferences),
+version 3 SQLite's 6 (the seat of table chips); version 4 is PostgreSQL's own, the table hosts'
+leases; version 5 is SQLite's 7 (session numbers, a sequence here). Cents are BIGINT: text is
+refused as in SQLite's STRICT tables, but a fraction written in raw SQL is rounded, not refused
+(the store only ever binds checked ints). Each step is applied in one transaction with its row in
+``schema_versions``, under an advisory lock, so processes starting together migrate once. Never
+edit a released migration: append a new one.
 """
 
 from __future__ import annotations

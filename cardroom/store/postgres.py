@@ -1,20 +1,19 @@
-"""The PostgreSQL implementation of the room's storage ports, for a room of several processes or
-machines (`cardroom serve --store postgresql://...`).
+"""The PostgreSQL dialect of the store (`cardroom.store.sql`), for a room of several processes or
+machines (`cardroom serve --store postgresql://...`): `PostgresStore(url)`.
 
-Every rule and query is SqliteStore's: its SQL is written to run on both (bound parameters,
-RETURNING, sums cast to BIGINT), so money, the ledger, hands, bans and the audit are one code.
-What differs is here: the driver (psycopg 3), the schema and its versions (`pgschema`), the hands'
-sequence, and transactions:
+Every rule and query is the SQL layer's, so money, the ledger, hands, bans and the audit are one
+code. What differs is here: the driver (psycopg 3, its `%s` placeholders), the schema and its
+versions (`pgschema`), the sequences, and transactions:
 
 * a write is one SERIALIZABLE transaction. Two processes buying in from one balance at once
   cannot both pass the balance check: PostgreSQL fails one with a serialization failure, and the
-  whole call runs again (a few times, backing off) and then sees the other's buy-in -- what
-  SQLite's BEGIN IMMEDIATE gives by making writers queue;
+  whole call runs again (a few times, backing off: `retried`) and then sees the other's buy-in --
+  what SQLite's BEGIN IMMEDIATE gives by making writers queue;
 * a read is one REPEATABLE READ, READ ONLY transaction: one snapshot, never waiting for writes;
 * a table host's store (`lease_owner=`) fences its writes to a table's money by the host's lease
   of the table, in the write's own transaction (`cardroom.store.leases` says why that is enough).
 
-As in SqliteStore, one connection writes and one reads, each behind its own lock, so any thread
+As with SQLite, one connection writes and one reads, each behind its own lock, so any thread
 may call; the room sends writes through its writer thread. A connection that broke (PostgreSQL
 restarted) is opened again by the next call, which then goes on; a call while the server is
 away, or whose connection broke mid-transaction, raises StoreUnavailable, as when SQLite is busy.
@@ -26,9 +25,10 @@ import functools
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -37,10 +37,11 @@ from psycopg.conninfo import conninfo_to_dict
 from cardroom.room.ports import LeaseLost, Refused, StoreUnavailable
 from cardroom.store import pgschema
 from cardroom.store.migrations import SchemaTooNew
-from cardroom.store.sqlite import SqliteStore, _utc_now
+from cardroom.store.sql import SqlStore, utc_now
 
 RETRIES = 8                  # serialization failures before a write gives up (StoreUnavailable)
 CONNECT_TIMEOUT_S = 5
+T = TypeVar("T")
 
 
 class _Conflict(StoreUnavailable):
@@ -59,18 +60,24 @@ def describe(url: str) -> str:
     return f"the PostgreSQL database {info.get('dbname', '(default)')!r} on {where}"
 
 
+@functools.lru_cache(maxsize=512)
+def _placeholders(sql: str) -> str:
+    """The store's SQL with psycopg's placeholders: `?` becomes `%s` (that SQL has no other `?`,
+    and no `%`)."""
+    return sql.replace("?", "%s")
+
+
 class _Connection:
-    """A psycopg connection that runs SqliteStore's SQL: `?` placeholders become `%s` (that SQL
-    has no other `?`, and no `%`)."""
+    """A psycopg connection that runs the store's SQL (`?` placeholders)."""
 
     def __init__(self, raw: psycopg.Connection) -> None:
         self.raw = raw
 
-    def execute(self, sql: str, params: tuple | list = ()) -> psycopg.Cursor:
-        return self.raw.execute(sql.replace("?", "%s"), params or None)
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> psycopg.Cursor:
+        return self.raw.execute(_placeholders(sql), params or None)
 
-    def executemany(self, sql: str, rows: list[tuple]) -> None:
-        self.raw.cursor().executemany(sql.replace("?", "%s"), rows)
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self.raw.cursor().executemany(_placeholders(sql), rows)
 
     @property
     def in_transaction(self) -> bool:
@@ -80,42 +87,21 @@ class _Connection:
         self.raw.close()
 
 
-def _retried(write: Callable) -> Callable:
-    """`write`, run again from the start while it loses races (see the module docstring)."""
-
-    @functools.wraps(write)
-    def run(self: PostgresStore, *args, **kwargs):
-        for attempt in range(RETRIES):
-            try:
-                return write(self, *args, **kwargs)
-            except _Conflict:
-                if attempt == RETRIES - 1:
-                    raise
-                time.sleep(random.uniform(0, 0.002 * 2 ** attempt))
-        raise AssertionError("unreachable")   # pragma: no cover
-
-    return run
+# Sequences are PostgreSQL's own (pgschema); nextval never hands out a number twice.
+SEQUENCES = {name: f"SELECT nextval('{name}')" for name in ("hand_ids", "session_numbers")}
 
 
-class PostgresStore(SqliteStore):
-    """Accounts, the ledger and hand histories in a PostgreSQL database. See the module docstring."""
+class PostgresDb:
+    """A PostgreSQL database, connected and migrated: the store's `Database` (module docstring)."""
 
-    def __init__(self, url: str, *, clock: Callable[[], datetime] = _utc_now,
-                 lease_owner: str | None = None) -> None:
-        """Connect and migrate. Raises StoreUnavailable with a clear message if the server cannot
-        be reached, refuses the login, or holds a schema newer than this cardroom.
-
-        `lease_owner`: the id of the table host this store writes for (`cardroom.store.leases`).
-        Then every buy-in, cash-out and begin/settle/void of a hand is refused (LeaseLost) unless
-        that host holds a live lease of the table, checked inside the write's own transaction.
-        None (one process, a gateway): no table is fenced."""
+    def __init__(self, url: str, *, lease_owner: str | None = None) -> None:
+        """Raises StoreUnavailable with a clear message if the server cannot be reached, refuses
+        the login, or holds a schema newer than this cardroom."""
         if lease_owner is not None and (not isinstance(lease_owner, str) or not lease_owner):
             raise ValueError(f"a lease owner is a table host's id (non-empty text), not {lease_owner!r}")
         self.lease_owner = lease_owner
         self.url = url
-        self.path = None
         self.where = describe(url)
-        self._clock = clock
         self._lock = threading.RLock()
         self._read_lock = threading.RLock()
         self._conn = self._connect()
@@ -139,16 +125,22 @@ class PostgresStore(SqliteStore):
         except psycopg.Error as e:
             raise StoreUnavailable(f"cannot connect to {self.where}: {e}") from e
 
+    def close(self) -> None:
+        with self._lock, self._read_lock:
+            self._conn.close()
+            self._reader.close()
+
     def settings(self) -> dict[str, object]:
         """The server and schema versions and how writes are isolated, for diagnostics and tests."""
-        with self._tx(write=False) as c:
+        with self.transaction(write=False) as c:
             return {"server_version": c.raw.info.server_version,
                     "schema_version": pgschema.schema_version(c.raw),
                     "write_isolation": "serializable"}
 
     @contextmanager
-    def _tx(self, *, write: bool = True) -> Iterator[_Connection]:
-        """One transaction, as SqliteStore._tx; a broken connection is replaced first."""
+    def transaction(self, *, write: bool = True) -> Iterator[_Connection]:
+        """SERIALIZABLE for writes (one that loses a race raises _Conflict, which `retried` runs
+        again), REPEATABLE READ READ ONLY for reads; a broken connection is replaced first."""
         with self._lock if write else self._read_lock:
             try:
                 c = self._begin("_conn" if write else "_reader", "BEGIN ISOLATION LEVEL SERIALIZABLE"
@@ -187,7 +179,18 @@ class PostgresStore(SqliteStore):
         c.execute(begin)
         return c
 
-    def _fence(self, c: _Connection, table: str) -> None:
+    @staticmethod
+    def retried(call: Callable[[], T]) -> T:
+        for attempt in range(RETRIES):
+            try:
+                return call()
+            except _Conflict:
+                if attempt == RETRIES - 1:
+                    raise
+                time.sleep(random.uniform(0, 0.002 * 2 ** attempt))
+        raise AssertionError("unreachable")   # pragma: no cover
+
+    def fence(self, c: _Connection, table: str) -> None:
         """Refuse the write unless this store's table host holds a live lease of `table`. FOR
         SHARE locks the lease row until this transaction ends: a claim of the table by another
         host waits for this write to commit, and a claim that committed first makes this row
@@ -200,20 +203,21 @@ class PostgresStore(SqliteStore):
             raise LeaseLost(f"this table host no longer holds table {table}")
 
     @staticmethod
-    def _next_hand_seq(c: _Connection) -> int:
-        return c.execute("SELECT nextval('hand_ids')").fetchone()[0]
-
-    @staticmethod
-    def _next_session_number(c: _Connection) -> int:
-        return c.execute("SELECT nextval('session_numbers')").fetchone()[0]
+    def next_value(c: _Connection, sequence: str) -> int:
+        return c.execute(SEQUENCES[sequence]).fetchone()[0]
 
 
-# Every call that writes runs again when it loses a race (reads cannot: one snapshot, read only).
-WRITES = ("get_or_create", "claim", "add_key", "remove_key", "set_admin", "buy_in", "cash_out",
-          "credit", "debit", "begin_hand", "settle_hand", "void_hand", "void_unfinished_hands",
-          "ban", "unban", "set_muted", "use_allin_protection", "set_preferences",
-          "next_session_number")
-for _name in WRITES:
-    setattr(PostgresStore, _name, _retried(getattr(SqliteStore, _name)))
+class PostgresStore(SqlStore):
+    """Accounts, the ledger and hand histories in a PostgreSQL database (`PostgresDb`).
 
-__all__ = ["WRITES", "PostgresStore", "describe"]
+    `lease_owner`: the id of the table host this store writes for (`cardroom.store.leases`).
+    Then every buy-in, cash-out and begin/settle/void of a hand is refused (LeaseLost) unless
+    that host holds a live lease of the table, checked inside the write's own transaction.
+    None (one process, a gateway): no table is fenced."""
+
+    def __init__(self, url: str, *, clock: Callable[[], datetime] = utc_now,
+                 lease_owner: str | None = None) -> None:
+        super().__init__(PostgresDb(url, lease_owner=lease_owner), clock=clock)
+
+
+__all__ = ["PostgresDb", "PostgresStore", "describe"]

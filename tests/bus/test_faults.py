@@ -111,7 +111,7 @@ async def seated_pair(gateway: Gateway, store: PostgresStore):
 
 def hands(store: PostgresStore) -> dict[str, int]:
     """How many hands the store has, by status."""
-    with store._tx(write=False) as c:
+    with store.db.transaction(write=False) as c:
         return dict(c.execute("SELECT status, COUNT(*) FROM hands GROUP BY status").fetchall())
 
 
@@ -230,7 +230,7 @@ def hand_status(store: PostgresStore, hand_id: str) -> str | None:
 
 def in_progress(store: PostgresStore) -> str:
     """The id of the hand the store has in progress (the table's only one)."""
-    with store._tx(write=False) as c:
+    with store.db.transaction(write=False) as c:
         (hand_id,), = c.execute("SELECT id FROM hands WHERE status = 'in_progress'").fetchall()
     return hand_id
 
@@ -238,7 +238,7 @@ def in_progress(store: PostgresStore) -> str:
 def take_over_moves(store: PostgresStore, hand_id: str) -> list[tuple]:
     """The cash-outs and buy-ins written after the hand was voided."""
     try:
-        with store._tx(write=False) as c:
+        with store.db.transaction(write=False) as c:
             return c.execute("SELECT kind, account_id, amount_cents FROM ledger WHERE seq >"
                              " (SELECT MAX(seq) FROM ledger WHERE hand_id = ? AND kind = 'hand_void')"
                              " AND kind IN ('cash_out', 'buy_in') ORDER BY seq", (hand_id,)).fetchall()

@@ -135,7 +135,7 @@ def test_a_settlement_refused_once_is_recorded_on_a_retry_and_the_winner_paid(bu
 def fill_the_disk(store) -> None:
     """The database may grow no more (max_page_count) and its pages are full: a write that needs
     a new page fails as on a full disk ("database or disk is full")."""
-    c = store._conn
+    c = store.db._conn
     c.execute(f"PRAGMA max_page_count = {c.execute('PRAGMA page_count').fetchone()[0] + 4}")
     c.execute("CREATE TABLE filler (x BLOB)")
     with pytest.raises(sqlite3.OperationalError, match="full"):
@@ -159,7 +159,7 @@ def test_a_settlement_refused_by_a_full_disk_is_retried_then_the_hand_is_void(bu
     for pause in SETTLE_RETRIES:
         clock.advance(pause)
     assert store.get_hand(hand_id).status != "settled"
-    store._conn.execute("PRAGMA max_page_count = 1073741823")    # room on the disk again
+    store.db._conn.execute("PRAGMA max_page_count = 1073741823")    # room on the disk again
     clock.advance(1.0)
     assert store.get_hand(hand_id).status == "void"
     assert [t.seat_of(c.account_id).stack for c in clients] == [10_000] * 6

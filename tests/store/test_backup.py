@@ -85,7 +85,7 @@ def test_a_backup_taken_while_another_connection_writes_is_whole_and_its_ledger_
         assert not dest.with_name(dest.name + ".part").exists()
         copy = SqliteStore(dest)              # quick_check on open
         try:
-            assert [r[0] for r in copy._conn.execute("PRAGMA integrity_check")] == ["ok"]
+            assert [r[0] for r in copy.db._conn.execute("PRAGMA integrity_check")] == ["ok"]
             copy.audit()
             assert copy.total_money() == copy.expected_money()
         finally:
@@ -126,7 +126,7 @@ def test_a_copy_that_fails_its_checks_is_not_left_behind(tmp_path, store):
     """A database whose ledger does not add up is copied, refused and removed: a file at the
     destination is always a checked backup."""
     alice = store.get_or_create("alice", 100_000)
-    store._conn.execute("UPDATE accounts SET balance_cents = 1 WHERE id = ?", (alice.id,))
+    store.db._conn.execute("UPDATE accounts SET balance_cents = 1 WHERE id = ?", (alice.id,))
     with pytest.raises(BackupError, match="ledger does not add up"):
         backup(store.path, tmp_path / "bad.sqlite3")
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("bad")) == []

@@ -64,7 +64,7 @@ def balanced(store):
 
 
 def dump(store):
-    with store._tx(write=False) as c:
+    with store.db.transaction(write=False) as c:
         return {t: sorted(map(tuple, c.execute(f"SELECT * FROM {t}").fetchall()), key=repr)
                 for t in ("accounts", "table_chips", "hands", "hand_seats", "ledger", "house")}
 
@@ -222,14 +222,14 @@ def test_a_settlement_that_began_before_a_claim_committed_is_refused_after_it(ro
     hand = start(a, room)
     before = dump(a)
     inside, go_on = threading.Event(), threading.Event()
-    fence = a._fence
+    fence = a.db.fence
 
     def paused(c, table):                 # the hand read (the snapshot taken); the fence next
         inside.set()
         assert go_on.wait(10)
         fence(c, table)
 
-    a._fence = paused
+    a.db.fence = paused
     got = {}
 
     def settle():

@@ -50,7 +50,7 @@ def test_protected_all_ins_are_counted_per_account_and_day_up_to_the_quota(store
     assert store.use_allin_protection(bob.id, "2026-11-30", 2)        # another account
     assert store.use_allin_protection(ann.id, "2026-12-01", 2)        # another day
     assert not store.use_allin_protection(ann.id, "2026-12-02", 0)    # a quota of none
-    rows = store._conn.execute("SELECT account_id, day, used FROM allin_protections ORDER BY 1, 2").fetchall()
+    rows = store.db._conn.execute("SELECT account_id, day, used FROM allin_protections ORDER BY 1, 2").fetchall()
     assert rows == [(ann.id, "2026-11-30", 2), (ann.id, "2026-12-01", 1), (bob.id, "2026-11-30", 1)]
 
 

@@ -191,8 +191,8 @@ def test_a_read_does_not_wait_for_a_write_held_up_by_another_process(store, db):
     done = threading.Event()
     writer = threading.Thread(target=lambda: (store.buy_in(a.id, "t1", 1_000), done.set()))
     writer.start()
-    while store._lock.acquire(blocking=False):       # until the write is inside its transaction
-        store._lock.release()
+    while store.db._lock.acquire(blocking=False):       # until the write is inside its transaction
+        store.db._lock.release()
     try:
         assert store.balance(a.id) == 10_000
         assert not done.is_set()                      # the read came back while the write waited

@@ -156,18 +156,23 @@ def test_without_the_server_the_tests_skip_saying_why_but_fail_in_ci(monkeypatch
 
 
 def test_pg_every_public_write_runs_again_when_it_loses_a_race():
-    """A write method missing from WRITES would fail with StoreUnavailable on any race with another
-    process instead of running again: every public method that opens a write transaction is in it."""
+    """A write not marked `@writes` would fail with StoreUnavailable on any race with another
+    process instead of running again: every method that opens a write transaction -- the store's
+    and the leases' -- is wrapped by it (credit and debit through _adjust)."""
     import inspect
 
-    from cardroom.store import SqliteStore
-    from cardroom.store.postgres import WRITES, PostgresStore
+    from cardroom.store.leases import Leases
+    from cardroom.store.database import writes
+    from cardroom.store.sql import SqlStore
 
-    writes = {name for name, f in inspect.getmembers(SqliteStore, inspect.isfunction)
-              if not name.startswith("_") and "self._tx()" in inspect.getsource(f)}
-    writes |= {"credit", "debit"}                      # through _adjust
-    assert writes == set(WRITES)
-    assert all(getattr(PostgresStore, name).__wrapped__ is getattr(SqliteStore, name) for name in WRITES)
+    wrapper = writes(lambda self: None).__code__
+    for cls in (SqlStore, Leases):
+        opening = {name for name, f in inspect.getmembers(cls, inspect.isfunction)
+                   if "self.db.transaction()" in inspect.getsource(f)}
+        assert opening
+        assert {name for name in opening if getattr(cls, name).__code__ is not wrapper} == set()
+    assert {"buy_in", "settle_hand", "_adjust", "next_session_number"} <= {
+        name for name, f in inspect.getmembers(SqlStore, inspect.isfunction) if f.__code__ is wrapper}
 
 
 def test_pg_a_database_at_version_1_gains_the_preferences_table(pg_url, monkeypatch):

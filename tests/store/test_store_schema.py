@@ -71,7 +71,7 @@ def test_wal_synchronous_full_foreign_keys_and_busy_timeout_are_set(store, db_pa
     assert got["foreign_keys"] is True
     assert got["busy_timeout_ms"] >= 1000
     # Asked directly of the store's own connection, not through settings():
-    assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2
+    assert store.db._conn.execute("PRAGMA synchronous").fetchone()[0] == 2
     # WAL is a property of the file: a fresh connection sees it too.
     conn = sqlite3.connect(db_path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

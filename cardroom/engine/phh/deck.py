@@ -7,10 +7,10 @@ from collections import deque
 from cardroom.engine.cards import CARDS, Card, Deck, random_source
 from cardroom.engine.hand import Hand
 from cardroom.engine.phh.errors import PHHError, PHHRuleError
-from cardroom.engine.phh.parse import _Slot
+from cardroom.engine.phh.parse import Slot
 
 
-class _ScriptedDeck(Deck):
+class ScriptedDeck(Deck):
     """Deals what the replay tells it: `plan` holds, per deal, a file slot (its card, or ?? =
     any unused card) or None for a burn. Cards the file still needs are never used as fillers.
 
@@ -28,7 +28,7 @@ class _ScriptedDeck(Deck):
         self.error: PHHError | None = None
         self.hand: Hand | None = None      # set once the hand is dealt (for _swap_in)
         self.unknowns = False              # the file has ?? cards
-        self.served_by: dict[Card, _Slot] = {}
+        self.served_by: dict[Card, Slot] = {}
         self.reveals: dict = {}            # player -> his `sm` action, where it shows cards dealt as ??
 
     # the Deck interface the engine uses
@@ -143,8 +143,8 @@ class _ScriptedDeck(Deck):
             hole[hole.index(given)] = c
             fillers.discard(c)
 
-    def recorder(self) -> _ScriptedDeck:
-        d = _ScriptedDeck(self.reserved, recording=True)
+    def recorder(self) -> ScriptedDeck:
+        d = ScriptedDeck(self.reserved, recording=True)
         d.stub = list(self.stub)
         d.dealt = list(self.dealt)
         return d

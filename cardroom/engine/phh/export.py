@@ -13,7 +13,7 @@ from cardroom.engine.hand import Hand, ante_posters
 from cardroom.engine.phh.fields import (
     PREFIX,
     STANDARD_CODES,
-    _to_units,
+    to_units,
     game_name,
     variant_code,
 )
@@ -123,7 +123,7 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
     pos = {p: i for i, p in enumerate(order)}          # engine index -> PHH index (0-based)
 
     def amt(c: int) -> int | float:
-        return _to_units(c, cents_per_unit)
+        return to_units(c, cents_per_unit)
 
     def who(p: int) -> str:
         return f"p{pos[p] + 1}"

@@ -47,13 +47,13 @@ def parse_variant_code(code: str) -> tuple[Variant, str]:
 
 
 # ---------------------------------------------------------------------------- amounts
-def _to_units(cents: int, cpu: int) -> int | float:
+def to_units(cents: int, cpu: int) -> int | float:
     if cents % cpu == 0:
         return cents // cpu
     return float(Decimal(cents) / Decimal(cpu))
 
 
-def _to_cents(value: Any, cpu: int, what: str) -> int:
+def to_cents(value: Any, cpu: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise PHHFormatError(f"{what} must be a number, not {value!r}")
     if isinstance(value, float) and not math.isfinite(value):

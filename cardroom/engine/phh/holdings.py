@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from cardroom.engine.cards import Card
 from cardroom.engine.phh.errors import PHHRuleError
-from cardroom.engine.phh.parse import _Setup, _Slot
+from cardroom.engine.phh.parse import Setup, Slot
 
 
-def _resolve_cards(setup: _Setup) -> None:
+def resolve_cards(setup: Setup) -> None:
     """Follow who holds which dealt card through the file: tie each discard to a held card, and let
     a showdown reveal cards that were dealt as ?? (the replay puts them in the hand at the showdown:
     the file says what the hand is there, not which deal brought each card)."""
     n = len(setup.players)
-    held: list[list[_Slot]] = [[] for _ in range(n)]
+    held: list[list[Slot]] = [[] for _ in range(n)]
     live: dict[Card, int] = {}     # card -> action that put it in play (held or on the board)
     for a in setup.actions:
         if a.verb in ("dh", "db"):
@@ -30,7 +30,7 @@ def _resolve_cards(setup: _Setup) -> None:
                     live.pop(s.card, None)
         elif a.verb == "sd":
             hand = held[a.actor]
-            chosen: list[_Slot] = []
+            chosen: list[Slot] = []
             for c in a.cards:
                 pick = next((s for s in hand if s not in chosen and
                              (s.card == c if c is not None else s.card is None)), None)

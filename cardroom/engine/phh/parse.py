@@ -26,7 +26,7 @@ from cardroom.engine.phh.errors import PHHFormatError, UnsupportedPHH
 from cardroom.engine.phh.fields import (
     NO_CURRENCY,
     PREFIX,
-    _to_cents,
+    to_cents,
     parse_variant_code,
 )
 from cardroom.engine.variants import Variant
@@ -35,7 +35,7 @@ _PROTECT = re.compile(r"^#\s*cardroom:\s*p(\d+)\s+protected all-in\s*$")
 
 
 # ---------------------------------------------------------------------------- the TOML
-def _load(phh: str | bytes | dict) -> dict:
+def load_hand(phh: str | bytes | dict) -> dict:
     if isinstance(phh, dict):
         return phh
     if isinstance(phh, bytes):
@@ -57,7 +57,7 @@ def _load(phh: str | bytes | dict) -> dict:
 
 # ---------------------------------------------------------------------------- actions and card text
 @dataclass(eq=False)
-class _Slot:
+class Slot:
     """One card the file deals: known or unknown (??); `served` is the card the deck gave."""
     card: Card | None
     action: int
@@ -66,16 +66,16 @@ class _Slot:
 
 
 @dataclass
-class _Action:
+class Action:
     number: int                    # 1-based position in the actions array
     text: str
     actor: int | None              # None = dealer; else 0-based PHH player index
     verb: str
     amount: Any = None
-    slots: list[_Slot] = field(default_factory=list)   # dh/db: the cards dealt
+    slots: list[Slot] = field(default_factory=list)   # dh/db: the cards dealt
     cards: list[Card | None] | None = None             # sd/sm: as written (None = ??)
     dash: bool = False             # sm -
-    chosen: list[_Slot] = field(default_factory=list)  # sd: the held slots discarded
+    chosen: list[Slot] = field(default_factory=list)  # sd: the held slots discarded
     reveals: list[Card] = field(default_factory=list)  # sm: shown cards the file dealt as ??
 
 
@@ -95,7 +95,7 @@ def _parse_card_text(text: str, number: int) -> list[Card | None]:
     return out
 
 
-def _parse_action(raw: Any, number: int, n: int) -> _Action | None:
+def _parse_action(raw: Any, number: int, n: int) -> Action | None:
     if not isinstance(raw, str):
         raise PHHFormatError(f"action {number} must be a string, not {raw!r}")
     text = raw.strip()
@@ -104,7 +104,7 @@ def _parse_action(raw: Any, number: int, n: int) -> _Action | None:
         p = int(m.group(1))
         if not 1 <= p <= n:
             raise PHHFormatError(f"action {number}: there is no player p{p}")
-        return _Action(number, text, p - 1, "protect")
+        return Action(number, text, p - 1, "protect")
     body = text.split("#", 1)[0].strip()
     if not body:
         return None
@@ -120,14 +120,14 @@ def _parse_action(raw: Any, number: int, n: int) -> _Action | None:
             cards = _parse_card_text(words[2], number)
             if not cards:
                 raise PHHFormatError(f"action {number}: no cards dealt")
-            return _Action(number, body, None, "db", slots=[_Slot(c, number) for c in cards])
+            return Action(number, body, None, "db", slots=[Slot(c, number) for c in cards])
         if len(words) != 4 or not re.fullmatch(r"p\d+", words[2]):
             raise PHHFormatError(f"action {number} ({body!r}): write 'd dh pN cards'")
         p = int(words[2][1:])
         if not 1 <= p <= n:
             raise PHHFormatError(f"action {number}: there is no player p{p} (the file has {n} players)")
         cards = _parse_card_text(words[3], number)
-        a = _Action(number, body, p - 1, "dh", slots=[_Slot(c, number) for c in cards])
+        a = Action(number, body, p - 1, "dh", slots=[Slot(c, number) for c in cards])
         return a
     if not re.fullmatch(r"p\d+", actor):
         raise PHHFormatError(f"action {number} ({body!r}): the actor must be 'd' or 'pN'")
@@ -140,7 +140,7 @@ def _parse_action(raw: Any, number: int, n: int) -> _Action | None:
     if verb in ("f", "cc", "pb"):
         if args:
             raise PHHFormatError(f"action {number} ({body!r}): '{verb}' takes no argument")
-        return _Action(number, body, p - 1, verb)
+        return Action(number, body, p - 1, verb)
     if verb == "cbr":
         if len(args) != 1:
             raise PHHFormatError(f"action {number} ({body!r}): write 'pN cbr AMOUNT'")
@@ -150,28 +150,28 @@ def _parse_action(raw: Any, number: int, n: int) -> _Action | None:
             raise PHHFormatError(f"action {number}: {args[0]!r} is not an amount") from None
         if not amount.is_finite() or amount <= 0:
             raise PHHFormatError(f"action {number}: the amount must be positive, not {args[0]}")
-        return _Action(number, body, p - 1, verb, amount=amount)
+        return Action(number, body, p - 1, verb, amount=amount)
     if verb in ("sd", "sm"):
         if len(args) > 1:
             raise PHHFormatError(f"action {number} ({body!r}): write the cards without spaces")
         if verb == "sm" and args == ["-"]:
-            return _Action(number, body, p - 1, verb, cards=[], dash=True)
+            return Action(number, body, p - 1, verb, cards=[], dash=True)
         cards = _parse_card_text(args[0], number) if args else []
-        return _Action(number, body, p - 1, verb, cards=cards)
+        return Action(number, body, p - 1, verb, cards=cards)
     raise PHHFormatError(f"action {number} ({body!r}): unknown action {verb!r} "
                          "(f, cc, cbr, pb, sd, sm)")
 
 
 # ---------------------------------------------------------------------------- the game set-up
 @dataclass
-class _Setup:
+class Setup:
     variant: Variant
     structure: Structure
     rules: Rules
     players: list[Player]
     button: int
     cpu: int
-    actions: list[_Action]
+    actions: list[Action]
 
 
 def _need(data: dict, key: str) -> Any:
@@ -229,7 +229,7 @@ _AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_
                   "starting_stacks", "finishing_stacks", "winnings")
 
 
-def chips_per_unit(data: dict, actions: list[_Action]) -> int:
+def chips_per_unit(data: dict, actions: list[Action]) -> int:
     """How many of the file's smallest chips (the engine's indivisible unit) make one unit of its
     amounts: the unit the file names (our own `_cardroom_cents_per_unit`, or its `currency`'s minor
     unit: USD 100, JPY 1; XXX, ISO's "no currency", names none); else cents if it carries our own
@@ -258,7 +258,7 @@ def chips_per_unit(data: dict, actions: list[_Action]) -> int:
     return 1 if whole else 100
 
 
-def _setup(data: dict) -> _Setup:
+def parse_setup(data: dict) -> Setup:
     variant, kind = parse_variant_code(_need(data, "variant"))
     stacks_raw = _need(data, "starting_stacks")
     if not isinstance(stacks_raw, list) or not stacks_raw:
@@ -275,16 +275,16 @@ def _setup(data: dict) -> _Setup:
         raise PHHFormatError("actions must be an array of strings")
     actions = [a for a in (_parse_action(x, i + 1, n) for i, x in enumerate(raw_actions)) if a]
     cpu = chips_per_unit(data, actions)
-    stacks = [_to_cents(x, cpu, f"starting_stacks[{i}]") for i, x in enumerate(stacks_raw)]
+    stacks = [to_cents(x, cpu, f"starting_stacks[{i}]") for i, x in enumerate(stacks_raw)]
     for i, s in enumerate(stacks):
         if s <= 0:
             raise PHHFormatError(f"starting_stacks[{i}] = {stacks_raw[i]}: every stack must be positive")
-    antes = [_to_cents(x, cpu, f"antes[{i}]") for i, x in enumerate(_number_list(data, "antes", n))]
+    antes = [to_cents(x, cpu, f"antes[{i}]") for i, x in enumerate(_number_list(data, "antes", n))]
     if any(a < 0 for a in antes):
         raise PHHFormatError("antes must not be negative")
 
     def money(key: str) -> int:
-        c = _to_cents(_need(data, key), cpu, key)
+        c = to_cents(_need(data, key), cpu, key)
         if c <= 0:
             raise PHHFormatError(f"{key} must be positive")
         return c
@@ -298,7 +298,7 @@ def _setup(data: dict) -> _Setup:
             if any(b):
                 raise UnsupportedPHH("blinds in a stud game: stud uses a bring-in")
     else:
-        raw = [_to_cents(x, cpu, f"blinds_or_straddles[{i}]")
+        raw = [to_cents(x, cpu, f"blinds_or_straddles[{i}]")
                for i, x in enumerate(_number_list(data, "blinds_or_straddles", n))]
         if any(b < 0 for b in raw):
             raise PHHFormatError("blinds_or_straddles must not be negative")
@@ -325,7 +325,7 @@ def _setup(data: dict) -> _Setup:
         if stakes is not None:
             if not isinstance(stakes, list) or len(stakes) != 2:
                 raise PHHFormatError(f"{PREFIX}stakes must be [small_bet, big_bet]")
-            small, big = (_to_cents(x, cpu, f"{PREFIX}stakes") for x in stakes)
+            small, big = (to_cents(x, cpu, f"{PREFIX}stakes") for x in stakes)
     try:
         structure = Structure(kind, small, big, blinds, ante, bring_in, cap or None,
                               _user(data, "uncapped_heads_up", bool, False), ante_style)
@@ -333,7 +333,7 @@ def _setup(data: dict) -> _Setup:
         raise PHHFormatError(f"betting structure: {e}") from None
     rules = Rules(
         rake_percent=_user(data, "rake_percent", int, 0),
-        rake_cap=_to_cents(data.get(PREFIX + "rake_cap", 0), cpu, PREFIX + "rake_cap"),
+        rake_cap=to_cents(data.get(PREFIX + "rake_cap", 0), cpu, PREFIX + "rake_cap"),
         no_flop_no_drop=_user(data, "no_flop_no_drop", bool, False),
         show_all=_user(data, "show_all", bool, False),
         must_raise_to_enter=_user(data, "must_raise_to_enter", bool, False),
@@ -361,10 +361,10 @@ def _setup(data: dict) -> _Setup:
             continue
         if not isinstance(raw, list) or len(raw) != n:
             raise PHHFormatError(f"{PREFIX}{key} must be an array of {n} numbers")
-        posts[key] = [_to_cents(x, cpu, PREFIX + key) for x in raw]
+        posts[key] = [to_cents(x, cpu, PREFIX + key) for x in raw]
         if any(x < 0 for x in posts[key]):
             raise PHHFormatError(f"{PREFIX}{key} must not be negative")
     players = [Player(names[i], stacks[i], seat=seats[i], live_post=posts["live_posts"][i],
                       dead_post=posts["dead_posts"][i]) for i in range(n)]
     button = 0 if variant.bring_in else n - 1
-    return _Setup(variant, structure, rules, players, button, cpu, actions)
+    return Setup(variant, structure, rules, players, button, cpu, actions)

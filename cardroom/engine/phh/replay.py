@@ -11,18 +11,18 @@ from pathlib import Path
 from cardroom.engine import events as ev
 from cardroom.engine.cards import CARDS, Card
 from cardroom.engine.hand import DRAW, SHOWDOWN, BadAmount, Hand, IllegalAction, NotYourTurn, SetupError
-from cardroom.engine.phh.deck import _ScriptedDeck
+from cardroom.engine.phh.deck import ScriptedDeck
 from cardroom.engine.phh.errors import PHHError, PHHFormatError, PHHRuleError
-from cardroom.engine.phh.fields import _to_units
-from cardroom.engine.phh.holdings import _resolve_cards
-from cardroom.engine.phh.parse import _Action, _load, _setup, _Setup, _Slot
+from cardroom.engine.phh.fields import to_units
+from cardroom.engine.phh.holdings import resolve_cards
+from cardroom.engine.phh.parse import Action, Setup, Slot, load_hand, parse_setup
 
 _SHARE = {id(c): c for c in CARDS}
 
 
 class _ReplayHand(Hand):
     """The engine's hand, except that a player showing down first gets the cards the file shows
-    for him but dealt as ?? (_ScriptedDeck.reveal)."""
+    for him but dealt as ?? (ScriptedDeck.reveal)."""
 
     __slots__ = ()
 
@@ -32,13 +32,13 @@ class _ReplayHand(Hand):
 
 
 class _Replayer:
-    def __init__(self, setup: _Setup) -> None:
+    def __init__(self, setup: Setup) -> None:
         self.s = setup
         n = len(setup.players)
         self.n = n
         # engine index == PHH index: players are built in PHH order (button last).
-        self.hole_q: list[deque[_Slot]] = [deque() for _ in range(n)]
-        self.board_q: deque[_Slot] = deque()
+        self.hole_q: list[deque[Slot]] = [deque() for _ in range(n)]
+        self.board_q: deque[Slot] = deque()
         reserved: dict[Card, list[float]] = {}   # card -> when the file deals it, in dealing order
         ranks = self._deal_ranks(setup)
         for a in setup.actions:
@@ -52,7 +52,7 @@ class _Replayer:
                     reserved.setdefault(sl.card, []).append(sl.rank)
         for uses in reserved.values():
             uses.sort()
-        self.deck = _ScriptedDeck(reserved)
+        self.deck = ScriptedDeck(reserved)
         self.deck.unknowns = any(sl.card is None for a in setup.actions for sl in a.slots)
         self.deck.reveals = {a.actor: a for a in setup.actions if a.verb == "sm" and a.reveals}
         self.eng_hole: list[list[Card]] = [[] for _ in range(n)]
@@ -60,16 +60,16 @@ class _Replayer:
         self.file_hole = [0] * n
         self.file_board = 0
         self.seen = 0
-        self.shows: dict[int, _Action] = {}
-        self.claims: dict[int, _Action] = {}
+        self.shows: dict[int, Action] = {}
+        self.claims: dict[int, Action] = {}
         self.hand: Hand | None = None
 
     @staticmethod
-    def _deal_ranks(setup: _Setup) -> dict[int, float]:
+    def _deal_ranks(setup: Setup) -> dict[int, float]:
         """When each dealt card leaves the deck, as a sortable number: the file's order, except that
         a fifth replacement card comes after every other player's draw (seed 002 dealing)."""
         ranks: dict[int, float] = {}
-        segment: list[_Action] = []
+        segment: list[Action] = []
 
         def close() -> None:
             if not segment:
@@ -98,7 +98,7 @@ class _Replayer:
         return ranks
 
     # -- one step: dry run on a copy to learn what each dealt card is for, then the real thing
-    def _plan_from(self, deck: _ScriptedDeck, new_events) -> None:
+    def _plan_from(self, deck: ScriptedDeck, new_events) -> None:
         purpose: dict[Card, tuple[str, int]] = {}
         for e in new_events:
             if isinstance(e, (ev.DealtHole, ev.Drew)):
@@ -125,7 +125,8 @@ class _Replayer:
         hand = self.hand
         rec = self.deck.recorder()
         memo = dict(_SHARE)
-        for obj in (hand.variant, hand.structure, hand.rules, hand.players, hand._high, hand._low):
+        # Shared, not copied: the hand's records (its evaluators are functions, which deepcopy shares).
+        for obj in (hand.variant, hand.structure, hand.rules, hand.players):
             memo[id(obj)] = obj
         memo[id(hand.deck)] = rec
         memo[id(hand.events)] = []
@@ -172,7 +173,7 @@ class _Replayer:
         return self.hand
 
     # -- checks that the file's dealing matches the game's
-    def _dealer(self, a: _Action) -> None:
+    def _dealer(self, a: Action) -> None:
         k = len(a.slots)
         if a.verb == "db":
             have = len(self.eng_board) - self.file_board
@@ -206,7 +207,7 @@ class _Replayer:
                 raise PHHRuleError(f"action {a.number} ({a.text!r}): {slot.card!r} cannot be dealt here "
                                    f"(the deck gave {card!r}: the card is already in play)")
 
-    def _check_dealt(self, a: _Action) -> None:
+    def _check_dealt(self, a: Action) -> None:
         if self.file_board < len(self.eng_board):
             raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} acts before the dealer "
                                "deals the board cards ('d db ...' is missing)")
@@ -224,7 +225,7 @@ class _Replayer:
                                    f"not {len(a.slots)}")
             del self.claims[p]
 
-    def _apply(self, a: _Action) -> None:
+    def _apply(self, a: Action) -> None:
         hand = self.hand
         if a.verb in ("dh", "db"):
             self._dealer(a)
@@ -313,20 +314,20 @@ class _Replayer:
                         raise PHHRuleError(f"p{e.player + 1}'s cards are unknown at the showdown: the result "
                                            "cannot be decided")
 
-    def _shown_action(self, p: int) -> _Action | None:
+    def _shown_action(self, p: int) -> Action | None:
         for a in reversed(self.s.actions):
             if a.verb == "sm" and a.actor == p:
                 return a
         return None
 
-    def _explain(self, a: _Action, e: IllegalAction) -> str:
+    def _explain(self, a: Action, e: IllegalAction) -> str:
         hand, cpu = self.hand, self.s.cpu
         head = f"action {a.number} ({a.text!r})"
         if isinstance(e, NotYourTurn):
             return f"{head}: out of turn: {e}"
         if isinstance(e, BadAmount):
             lg = hand.legal()
-            lo, hi = _to_units(lg.min_to, cpu), _to_units(lg.max_to, cpu)
+            lo, hi = to_units(lg.min_to, cpu), to_units(lg.max_to, cpu)
             kind = lg.raise_kind or "bet"
             if lo == hi:
                 return f"{head}: the {kind} here is exactly {lo} ({hand.structure.kind} limit)"
@@ -334,7 +335,7 @@ class _Replayer:
                 return f"{head}: {a.amount} is below the minimum {kind} to {lo} (at most {hi})"
             return f"{head}: {a.amount} is not allowed: {kind} to between {lo} and {hi}"
         msg = str(e)
-        msg = re.sub(r"\$(\d+)\.(\d\d)", lambda m: str(_to_units(int(m.group(1)) * 100 + int(m.group(2)), cpu)),
+        msg = re.sub(r"\$(\d+)\.(\d\d)", lambda m: str(to_units(int(m.group(1)) * 100 + int(m.group(2)), cpu)),
                      msg)
         return f"{head}: {msg}"
 
@@ -342,8 +343,8 @@ class _Replayer:
 # ---------------------------------------------------------------------------- the public API
 def _replay(phh: str | bytes | dict) -> tuple[Hand, int]:
     """The replayed hand and the file's chips per unit (parse.chips_per_unit)."""
-    setup = _setup(_load(phh))
-    _resolve_cards(setup)
+    setup = parse_setup(load_hand(phh))
+    resolve_cards(setup)
     return _Replayer(setup).run(), setup.cpu
 
 
@@ -358,7 +359,7 @@ replay = import_hand
 def finishing_stacks(phh: str | bytes | dict) -> list[int | float]:
     """The replayed hand's stacks in the file's player order and units."""
     hand, cpu = _replay(phh)
-    return [_to_units(c, cpu) for c in hand.stacks]
+    return [to_units(c, cpu) for c in hand.stacks]
 
 
 def replay_file(path: str | Path) -> dict:

@@ -1,0 +1,75 @@
+"""Who may log in under which name, asked by the SSH server of `cardroom serve` and of every
+gateway: the first key to use a name claims it, later logins need one of its keys; a new name
+kept for the house, or a look-alike of a player's, is refused."""
+
+from __future__ import annotations
+
+from cardroom.room.ports import Store
+from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
+
+
+def _new_name_refusal(store: Store, name: str) -> str | None:
+    """Why a name nobody has yet may not be taken (kept for the house, or a look-alike of a
+    player's), or None."""
+    if is_reserved(name):
+        return f"the name {name!r} is kept for the house: log in with another name"
+    skeleton = name_skeleton(name)
+    if any(name_skeleton(a.name) == skeleton for a in store.accounts()):
+        return f"the name {name!r} looks like another player's: log in with another name"
+    return None
+
+
+def _may_use_name(store: Store, name: str) -> bool:
+    """A name no key has claimed yet, and for a new name: not reserved, not a look-alike."""
+    existing = store.find(name)
+    if existing is not None:
+        return not store.keys(existing.id)
+    return _new_name_refusal(store, name) is None
+
+
+def make_authorize(store: Store):
+    """Public-key auth: the first key to use a name claims it; later logins need one of its keys."""
+
+    def authorize(username: str, key) -> bool:
+        try:
+            name = clean_name(username)
+        except BadName:
+            return False
+        fingerprint = key.get_fingerprint("sha256")
+        if store.is_banned(fingerprint):
+            return False
+        owner = store.account_for_key(fingerprint)
+        if owner is not None:
+            return owner.name == name
+        return _may_use_name(store, name)
+
+    return authorize
+
+
+def make_name_refused(store: Store):
+    """Why a login name can never be used (said before any key is tried), or None. Only new
+    names: an account that exists is decided by its keys."""
+
+    def refused(username: str) -> str | None:
+        try:
+            name = clean_name(username)
+        except BadName as e:
+            return f"{username!r} cannot be a player's name: {e}"
+        return None if store.find(name) is not None else _new_name_refusal(store, name)
+
+    return refused
+
+
+def make_guest(store: Store):
+    """Guest/demo mode (config: guest_passwords): any password, for names no key has claimed."""
+
+    def guest(username: str) -> bool:
+        try:
+            return _may_use_name(store, clean_name(username))
+        except BadName:
+            return False
+
+    return guest
+
+
+__all__ = ["make_authorize", "make_guest", "make_name_refused"]
