@@ -141,9 +141,9 @@ class TableConfig:
     cap: int | None = 4                      # bets a round in fixed/spread
     uncapped_heads_up: bool = False
     must_raise_to_enter: bool = False
-    show_all: bool = False                   # the parser's default: the game's (Variant.show_all)
+    show_all: bool | None = None             # None: the game's own (Variant.show_all), as the parser sets it
     draw_cap_four: bool = False
-    draw_dealing: str = "lowball"            # a key of DRAW_DEALINGS; the parser's default: the game's
+    draw_dealing: str | None = None          # a key of DRAW_DEALINGS; None: the game's own, as the parser sets it
     min_buy_in: int = 0
     max_buy_in: int | None = None            # None = no maximum
     ante_style: str = ANTE_ALL               # who antes: all, bb (the big blind), button
@@ -169,10 +169,11 @@ class TableConfig:
             ante_style=self.ante_style)
 
     def rules(self) -> Rules:
+        shown = {} if self.show_all is None else {"show_all": self.show_all}
         return Rules.of_game(self.variant, self.draw_dealing, rake_percent=self.rake_percent,
                              rake_cap=self.rake_cap, no_flop_no_drop=self.no_flop_no_drop,
-                             show_all=self.show_all, must_raise_to_enter=self.must_raise_to_enter,
-                             draw_cap_four=self.draw_cap_four)
+                             must_raise_to_enter=self.must_raise_to_enter,
+                             draw_cap_four=self.draw_cap_four, **shown)
 
     def describe(self) -> str:
         return f"{self.structure().describe()} {self.variant.name}"

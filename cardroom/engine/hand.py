@@ -117,7 +117,7 @@ class Hand(Legality, Drawing, Showdown):
             raise SetupError("the button must be one of the players")
         self.variant = variant
         self.structure = structure
-        self.rules = rules or Rules()
+        self.rules = rules or Rules.of_game(variant)   # the game's own page unless the table says otherwise
         self.players = tuple(players)
         self.n = n
         self.button = button % n

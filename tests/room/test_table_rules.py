@@ -658,3 +658,25 @@ def test_rule_auto_blind_turned_on_while_asked_posts_the_blind(make_room):
         x.set_auto_blind("T", True)
     assert t.hand is not None and not t.hand.over
     assert not any(x.view("T").sitting_out for x in players)
+
+
+def test_rule_a_table_built_without_rules_deals_and_shows_as_its_games_own_page():
+    """Issue 35 (6): a TableSettings, an engine Hand or a TableConfig built without rules got the
+    lowball dealing (seed 002) and losers' mucks even for Draw Lo, whose page (seed 000) deals with
+    no burn, all of a player's cards at his turn, and shows every remaining hand."""
+    from cardroom.config import TableConfig
+    from cardroom.engine.betting import DRAW_DEALINGS, Rules, Structure
+    from cardroom.engine.cards import Deck
+    from cardroom.engine.hand import Hand, Player
+    from cardroom.engine.variants import find_variant
+    from cardroom.room.table import TableSettings
+
+    draw_lo, triple = find_variant("a5-draw"), find_variant("27-triple")
+    planet = Rules(show_all=True, **DRAW_DEALINGS["planet"])
+    st = Structure.make("fixed", 200, 400)
+    assert TableSettings("T", draw_lo, st).rules == planet
+    assert TableSettings("T", triple, st).rules == Rules()
+    players = [Player("a", 10_000, 1), Player("b", 10_000, 2)]
+    assert Hand(draw_lo, st, players, deck=Deck(random.Random(1))).rules == planet
+    assert TableConfig("T", "a5-draw", "fixed", 200, 400).rules() == planet
+    assert TableConfig("T", "27-triple", "fixed", 200, 400).rules() == Rules()
