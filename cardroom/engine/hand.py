@@ -93,7 +93,7 @@ class Hand(Legality, Drawing, Showdown):
         "totals", "dead", "bets", "folded", "all_in", "protected", "hole", "up", "board", "muck_pile",
         "discarded_by", "burns", "events", "street", "round", "phase", "actor", "shown",
         "showdown_order", "last_aggressor", "draw_counts", "draw_index", "rake", "saw_flop",
-        "_live", "_active", "_reclaimed", "_high", "_low", "_legal", "_must_raise", "_big_blind",
+        "_live", "_active", "_high", "_low", "_legal", "_must_raise", "_big_blind",
         "_stud", "_no_stack_runs_out", "_clockwise", "_blind_level", "_last_blind", "_size", "_to_call",
         "_full_level", "_bet_count", "_last_raise", "_raise_id", "_acted_at", "_bring_in_due", "_pending",
         "_deferred", "_draw_order", "_draw_pos", "_sd_pos", "_posts", "_dead_posts",
