@@ -37,7 +37,10 @@ Draw games deal the draw one of two ways, ``draw_dealing = "planet"`` (seed 000:
 of a player's cards at his turn) or ``"lowball"`` (seed 002: a burn, four cards now and a fifth
 after everyone); ``show_all`` shows every remaining hand at the showdown. Both default to the
 game's own page: Planet Draw Lo (``a5-draw``) is "planet" and shows all, the others "lowball" and
-losers may muck.
+losers may muck. What a reshuffle deals back (engine/drawing.py): under "planet" nobody gets a card
+he threw in the same draw while another is left (in a single draw, never); under "lowball" the same,
+but for a deferred fifth card off a stub of nothing but his own throws; earlier draws' cards may
+come back in triple draw.
 
 A table of ``seats = 5`` is a "5 player max" table: its sit-out period is ``sit_out_minutes_5max``
 (seed 001), see `RoomConfig.sit_out_minutes_for`.

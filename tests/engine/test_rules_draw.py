@@ -331,10 +331,12 @@ def test_rule_own_throws_come_back_only_when_nothing_else_is_left(game, dealing,
     every other card), not in a reshuffle for his deferred fifth card, and a fifth card from the
     stub is one of his throws only when the stub held no more than his five (a reshuffle for
     another player needed them). Before: 892 fifth cards and 1 card at his turn in 1,000 triple-draw
-    hands. Cards from earlier draws do come back in triple draw, as seed 002 allows."""
+    hands. A single draw under Planet dealing never gives anyone his own discards (seed 000);
+    cards from earlier draws do come back in triple draw, as seed 002 allows."""
     earlier = 0
     for seed in range(hands):
         for p, turn, k, own, old, others, stub, reshuffled in _draw_deals(_eight_drawing(game, dealing, seed)):
             assert not own or others < k or (not turn and not reshuffled and stub <= 5), (seed, p)
+            assert not own or dealing == "lowball" or game == "27-triple", (seed, p)   # seed 000: never
             earlier += bool(old)
     assert (earlier > 0) == (game == "27-triple")
