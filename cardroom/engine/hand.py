@@ -48,15 +48,16 @@ class Player(NamedTuple):
 # (Legal and the betting events) are built with tuple.__new__ and every field given, one C call.
 _new = tuple.__new__
 Folded, Checked, Called, BetTo = ev.Folded, ev.Checked, ev.Called, ev.BetTo
+# The largest blind, posted last, is the big blind (three blinds: seed 002; DESIGN.md).
 _BLIND_NAMES = {0: (), 1: ("big blind",), 2: ("small blind", "big blind"),
-                3: ("small blind", "big blind", "blind")}
+                3: ("small blind", "blind", "big blind")}
 
 
 def blind_posters(n: int, button: int, blinds: tuple[int, ...]) -> tuple[Sequence[int], tuple[int, ...]]:
     """Who posts which blind, left of the button in order: (player indices, amounts). Heads-up the
-    button posts the small blind (and acts first before the flop or draw)."""
+    two largest are posted, the smaller by the button (who acts first before the flop or draw)."""
     if n == 2 and len(blinds) >= 2:
-        return (button, (button + 1) % n), blinds[:2]
+        return (button, (button + 1) % n), blinds[-2:]
     return _clockwise(n)[(button + 1) % n][:len(blinds)], blinds
 
 
@@ -68,7 +69,7 @@ def ante_posters(n: int, button: int, blinds: tuple[int, ...], style: str) -> Se
     if style == ANTE_BUTTON:
         return (button,)
     posters, blinds = blind_posters(n, button, blinds)
-    return (posters[min(1, len(blinds) - 1)],)    # the one _BLIND_NAMES calls the big blind
+    return (posters[len(blinds) - 1],)    # the big blind: the largest, posted last
 
 
 @cache
