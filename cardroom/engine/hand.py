@@ -33,8 +33,9 @@ from cardroom.engine.variants import Variant
 
 
 class Player(NamedTuple):
-    """One seat dealt into the hand. `live_post`: a new player's big-blind-sized post, which counts
-    toward calling; `dead_post`: a missed small blind, which goes to the pot and counts for nothing.
+    """One seat dealt into the hand. `live_post`: a new (or returning) player's big-blind-sized post,
+    which counts toward calling; `dead_post`: the smaller blinds he missed, which go to the pot and
+    count for nothing.
     A NamedTuple rather than a frozen dataclass: a table builds six per hand, at half the cost."""
 
     name: str
