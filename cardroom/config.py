@@ -37,7 +37,10 @@ Draw games deal the draw one of two ways, ``draw_dealing = "planet"`` (seed 000:
 of a player's cards at his turn) or ``"lowball"`` (seed 002: a burn, four cards now and a fifth
 after everyone); ``show_all`` shows every remaining hand at the showdown. Both default to the
 game's own page: Planet Draw Lo (``a5-draw``) is "planet" and shows all, the others "lowball" and
-losers may muck.
+losers may muck. What a reshuffle deals back (engine/drawing.py): under "planet" nobody gets a card
+he threw in the same draw while another is left (in a single draw, never); under "lowball" the same,
+but for a deferred fifth card off a stub of nothing but his own throws; earlier draws' cards may
+come back in triple draw.
 
 Tournaments
 -----------
@@ -77,6 +80,9 @@ __all__ = [
 ]
 
 FIVE_MAX = 5
+# Fixed and spread limit: raises a round after the opening bet (the big blind opens before the draw
+# or flop). Seed 000: a bet and three raises; seed 002: three or four, as the house chooses.
+MAX_RAISES = (2, 3, 4)
 
 _SHA256_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}", re.ASCII)
 _MD5_RE = re.compile(r"MD5:[0-9a-f]{2}(?::[0-9a-f]{2}){15}", re.ASCII)
@@ -131,12 +137,12 @@ class TableConfig:
     rake_percent: int = 5
     rake_cap: int = 300
     no_flop_no_drop: bool = False
-    cap: int | None = 4                      # bets a round in fixed/spread
+    max_raises: int = 3                      # fixed/spread: raises a round after the opening bet
     uncapped_heads_up: bool = False
     must_raise_to_enter: bool = False
-    show_all: bool = False                   # the parser's default: the game's (Variant.show_all)
+    show_all: bool | None = None             # None: the game's own (Variant.show_all), as the parser sets it
     draw_cap_four: bool = False
-    draw_dealing: str = "lowball"            # a key of DRAW_DEALINGS; the parser's default: the game's
+    draw_dealing: str | None = None          # a key of DRAW_DEALINGS; None: the game's own, as the parser sets it
     min_buy_in: int = 0
     max_buy_in: int | None = None            # None = no maximum
     ante_style: str = ANTE_ALL               # who antes: all, bb (the big blind), button
@@ -158,14 +164,15 @@ class TableConfig:
         return Structure.make(
             self.structure_kind, self.small_bet, self.big_bet,
             blinds=self.blinds or None, ante=self.ante, bring_in=self.bring_in,
-            cap=self.cap, stud=v.bring_in, uncapped_heads_up=self.uncapped_heads_up,
+            cap=self.max_raises + 1, stud=v.bring_in, uncapped_heads_up=self.uncapped_heads_up,
             ante_style=self.ante_style)
 
     def rules(self) -> Rules:
+        shown = {} if self.show_all is None else {"show_all": self.show_all}
         return Rules.of_game(self.variant, self.draw_dealing, rake_percent=self.rake_percent,
                              rake_cap=self.rake_cap, no_flop_no_drop=self.no_flop_no_drop,
-                             show_all=self.show_all, must_raise_to_enter=self.must_raise_to_enter,
-                             draw_cap_four=self.draw_cap_four)
+                             must_raise_to_enter=self.must_raise_to_enter,
+                             draw_cap_four=self.draw_cap_four, **shown)
 
     def describe(self) -> str:
         return f"{self.structure().describe()} {self.variant.name}"
@@ -271,7 +278,7 @@ _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
               "chat_lines", "chat_per_seconds", "currency"} | money_keys("starting_money")
 _TABLE_KEYS = {"name", "game", "structure", "stakes", "stakes_cents", "seats", "action_seconds",
-               "rake_percent", "no_flop_no_drop", "cap", "uncapped_heads_up", "must_raise_to_enter",
+               "rake_percent", "no_flop_no_drop", "max_raises", "uncapped_heads_up", "must_raise_to_enter",
                "show_all", "draw_cap_four", "draw_dealing"} | money_keys(
                    "rake_cap", "ante", "bring_in", "min_buy_in", "max_buy_in") | _ANTE_AND_BLIND_KEYS
 _TOP_KEYS = {"server", "room", "tables", "tournaments"}
@@ -369,7 +376,13 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
     label = f"[[tables]] #{index + 1}"
     if isinstance(data, dict) and isinstance(data.get("name"), str):
         label += f" {data['name']!r}"
-    s = Section(data, path, None, _TABLE_KEYS, table=label)
+    s = Section(data, path, None, _TABLE_KEYS | {"cap"}, table=label)
+    if s.has("cap"):
+        # The old key counted bets; the rule pages count raises (seed 002: "three or four raises").
+        old = s.get("cap")
+        now = f"max_raises = {old - 1}" if isinstance(old, int) and not isinstance(old, bool) else "max_raises"
+        s.fail(f"cap is now max_raises, the raises a round after the opening bet as the rule pages "
+               f"count them: cap = {old!r} (bets) is {now}", "cap")
 
     # The name reaches every lobby screen: it must already be clean (an admin typo, not an attack,
     # but we refuse rather than silently change it).
@@ -426,9 +439,12 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
     rake_cap = s.money("rake_cap", 300)
     no_flop_no_drop = s.bool("no_flop_no_drop", False)
 
-    if s.has("cap") and not limited:
-        s.fail(f"a cap applies to fixed and spread limit only, not {kind!r}", "cap")
-    cap = s.int("cap", 4, 3, 4)
+    if s.has("max_raises") and not limited:
+        s.fail(f"a cap on raises applies to fixed and spread limit only, not {kind!r}", "max_raises")
+    max_raises = s.int("max_raises", 3)
+    if max_raises not in MAX_RAISES:
+        s.fail(f"{max_raises} is not 2, 3 or 4: the raises a round after the opening bet (seed 000: "
+               "a bet and three raises; seed 002: three or four raises, as the house chooses)", "max_raises")
     uncapped_heads_up = s.bool("uncapped_heads_up", False)
     if uncapped_heads_up and not limited:
         s.fail(f"applies to fixed and spread limit only, not {kind!r}", "uncapped_heads_up")
@@ -457,7 +473,7 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
 
     try:
         probe = Structure.make(kind, small_bet, big_bet, blinds=blinds or None, ante=ante,
-                               bring_in=bring_in, cap=cap, stud=variant.bring_in,
+                               bring_in=bring_in, cap=max_raises + 1, stud=variant.bring_in,
                                uncapped_heads_up=uncapped_heads_up, ante_style=ante_style)
     except StructureError as e:
         s.fail(str(e), skey)
@@ -479,7 +495,7 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
         name=name, game=variant.key, structure_kind=kind, small_bet=small_bet, big_bet=big_bet,
         blinds=blinds, ante=ante, bring_in=bring_in, seats=seats, action_seconds=action_seconds,
         rake_percent=rake_percent, rake_cap=rake_cap, no_flop_no_drop=no_flop_no_drop,
-        cap=cap if limited else 4, uncapped_heads_up=uncapped_heads_up, must_raise_to_enter=must_raise,
+        max_raises=max_raises, uncapped_heads_up=uncapped_heads_up, must_raise_to_enter=must_raise,
         show_all=show_all, draw_cap_four=draw_cap_four, draw_dealing=draw_dealing, min_buy_in=min_buy_in,
         max_buy_in=max_buy_in, ante_style=ante_style)
 

@@ -19,11 +19,12 @@ from cardroom.store.sqlite import SqliteStore
 
 
 def table_settings(name="T", game="holdem", kind="fixed", small=200, big=400, seats=6, **kw) -> TableSettings:
-    """A table of `game`: fixed limit $2/$4 and no rake unless told otherwise; stud games get an ante."""
+    """A table of `game`: fixed limit $2/$4 and no rake unless told otherwise; stud games get an ante;
+    the game's own rules (Draw Lo deals and shows as seed 000)."""
     variant = find_variant(game)
     structure = kw.pop("structure", None) or Structure.make(kind, small, big, stud=variant.bring_in,
                                                            ante=25 if variant.bring_in else 0)
-    rules = kw.pop("rules", None) or Rules(rake_percent=0)
+    rules = kw.pop("rules", None) or Rules.of_game(variant, rake_percent=0)   # the game's own page
     return TableSettings(name, variant, structure, rules, seats=seats, **kw)
 
 

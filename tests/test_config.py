@@ -221,7 +221,7 @@ def test_bad_server_and_room_values(section, key, value):
     ("action_seconds", 2), ("action_seconds", "23"),
     ("rake_percent", -1), ("rake_percent", 101), ("rake_percent", 5.5),
     ("rake_cap", "-1"), ("rake_cap", 3.0), ("no_flop_no_drop", "true"),
-    ("cap", 2), ("cap", 5), ("cap", "4"), ("uncapped_heads_up", 1),
+    ("max_raises", 1), ("max_raises", 5), ("max_raises", "3"), ("cap", 4), ("uncapped_heads_up", 1),
     ("must_raise_to_enter", "no"), ("show_all", 0), ("draw_cap_four", True),   # holdem has no draw
     ("draw_dealing", "planet"),                                               # nor a draw dealing
     ("ante", "2"), ("bring_in", "0.50"),                                      # holdem: no bring-in
@@ -342,15 +342,41 @@ def test_pot_and_no_limit_stakes_are_the_blinds():
 
 
 def test_spread_and_cap_and_rules():
-    t = one_table(structure="spread", stakes=["1", "5"], cap=3, uncapped_heads_up=True)
+    t = one_table(structure="spread", stakes=["1", "5"], max_raises=2, uncapped_heads_up=True)
     s = t.structure()
     assert (s.kind, s.small_bet, s.big_bet, s.cap, s.uncapped_heads_up) == ("spread", 100, 500, 3, True)
-    bad_table("cap", structure="no", stakes=["1", "2"], cap=4)      # no cap in no limit
+    bad_table("max_raises", structure="no", stakes=["1", "2"], max_raises=3)   # no cap in no limit
     t = one_table(game="27-triple", must_raise_to_enter=True, draw_cap_four=True, show_all=True,
                   rake_percent=10, rake_cap="2.50", no_flop_no_drop=True)
     assert t.rules() == Rules(rake_percent=10, rake_cap=250, no_flop_no_drop=True, show_all=True,
                               must_raise_to_enter=True, draw_cap_four=True)
     bad_table("must_raise_to_enter", game="stud", must_raise_to_enter=True)
+
+
+@pytest.mark.parametrize("raises", [2, 3, 4])
+def test_rule_seed_002_limit_lowball_caps_three_or_four_raises_as_the_house_chooses(raises):
+    """Issue 35 (5): seed 002, "raises are restricted to either three or four per round"; seed
+    000, four bets (a bet and three raises). The key counts raises as the pages do; four raises
+    (five bets) was refused before, when the key was `cap` in bets (3 or 4)."""
+    t = one_table(game="27-draw", max_raises=raises)
+    assert t.structure().cap == raises + 1
+    h = Hand(t.variant, t.structure(), [Player(f"P{i}", 100_000, seat=i + 1) for i in range(3)],
+             deck=Deck(random.Random(1)), rules=t.rules())
+    for _ in range(raises):                                 # the big blind opened: raise, raise...
+        h.bet(h.legal().min_to)
+    assert h.legal().can_call and not h.legal().min_to      # capped: call or fold
+    assert one_table().structure().cap == 4                 # by default a bet and three raises
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"max_raises": 5}, "not 2, 3 or 4: the raises a round after the opening bet"),
+    ({"max_raises": 1}, "seed 002: three or four raises, as the house chooses"),
+    ({"cap": 4}, "cap is now max_raises, the raises a round after the opening bet as the rule pages "
+                 "count them: cap = 4 (bets) is max_raises = 3"),
+])
+def test_a_raise_cap_off_the_pages_or_the_old_cap_key_is_refused_saying_what_to_write(kw, words):
+    key = next(iter(kw))
+    assert words in str(bad_table(key, **kw))
 
 
 def test_draw_dealing_and_show_all_default_to_the_games_own_page():
@@ -467,7 +493,7 @@ def test_the_shipped_config_lists_every_optional_table_key_and_no_other():
     text = (REPO / "config.toml").read_text()
     start = text.index("# Optional per table")
     block = text[start:text.index("\n[[tables]]", start)]
-    listed = set(re.findall(r"\b([a-z]+(?:_[a-z]+)+|seats|cap|ante|blinds)\b", block)) - {"rake_cap_cents"}
+    listed = set(re.findall(r"\b([a-z]+(?:_[a-z]+)+|seats|ante|blinds)\b", block)) - {"rake_cap_cents"}
     assert listed <= _TABLE_KEYS, listed - _TABLE_KEYS
     required = {"name", "game", "structure", "stakes", "stakes_cents"}
     optional = {k for k in _TABLE_KEYS - required if not k.endswith("_cents")}

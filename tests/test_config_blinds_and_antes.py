@@ -26,7 +26,7 @@ def test_rule_seed_002_three_blinds_are_configurable():
     # Seed 002: "Sometimes even three blinds are used." Refused before as an unknown key.
     t = one_table(game="27-triple", stakes=["2", "4"], blinds=["1", "1", "2"])
     assert t.structure().blinds == (100, 100, 200)
-    assert posts(dealt(t)) == [(1, "small blind", 100), (2, "big blind", 100), (3, "blind", 200)]
+    assert posts(dealt(t)) == [(1, "small blind", 100), (2, "blind", 100), (3, "big blind", 200)]
     assert one_table(game="27-draw", structure="no", stakes=["1", "2"], blinds_cents=[50, 100, 200]
                      ).structure().blinds == (50, 100, 200)
 

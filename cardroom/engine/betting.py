@@ -144,7 +144,8 @@ class Rules:
     draw_cap_four: bool = False      # house option: at most four cards on a draw
     # Draw dealing (seed 002): a burn before each draw; a fifth card waits until everyone has drawn
     # (burning first if that player is last); a reshuffle re-burns. Seed 000's worked example
-    # counts none of these. A table chooses a procedure by name (DRAW_DEALINGS, of_game).
+    # counts none of these. A table chooses a procedure by name (DRAW_DEALINGS, of_game). What a
+    # reshuffle deals back is the same for both (Drawing._draw_cards, Drawing._fifth_card).
     burn_before_draw: bool = True
     defer_fifth_card: bool = True
     reburn_on_reshuffle: bool = True

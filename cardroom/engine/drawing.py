@@ -13,7 +13,6 @@ from cardroom.engine.cards import Card, shuffled
 from cardroom.engine.legality import DRAW, SetupError
 
 _new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every field given
-_NOTHING: frozenset = frozenset()
 
 
 class Drawing:
@@ -44,17 +43,16 @@ class Drawing:
             for c in discards:
                 hand.remove(c)
             self.discarded_by[p].extend(discards)
+            # Into the muck before his cards come: a reshuffle deals them back only when nothing
+            # else is left, and then after every other card (_draw_cards).
+            self.muck_pile.extend(discards)
             # Seed 002: up to four cards at the player's turn; a fifth after everyone else has drawn.
             now = 4 if k == 5 and self.rules.defer_fifth_card else k
-            self._reclaimed = _NOTHING   # the discards a reshuffle had to deal back (_draw_cards)
             try:
                 cards = self.deck.deal(now)   # _draw_cards' usual case, without its frame
             except IndexError:
                 cards = self._draw_cards(now, p, discards)
             hand.extend(cards)
-            # After dealing, so a reshuffle never gives back one's own discards (unless it had to).
-            reclaimed = self._reclaimed
-            self.muck_pile.extend([c for c in discards if c not in reclaimed] if reclaimed else discards)
             self.events.append(_new(ev.Drew, (p, discards, tuple(cards), k - now)))
             if k > now:
                 self._deferred.append(p)
@@ -70,25 +68,44 @@ class Drawing:
             q = deferred[0]
             if q == self._draw_order[-1]:
                 self._burn_for(q)   # the last player's fifth card comes after a burn
-            card = self._draw_cards(1, q)
+            card = self._fifth_card(q)
             del deferred[0]   # served: his discards may go to a later reshuffle (_draw_cards)
             self.hole[q].extend(card)
             self.events.append(_new(ev.Drew, (q, (), tuple(card), 0)))
         self.actor = None
+
+    def _fifth_card(self, q: int) -> list[Card]:
+        """q's deferred fifth card. The five he threw in this draw may be in the stub when a
+        reshuffle for another player needed them: he is dealt the first stub card that is not one
+        of them (the stub's order is random, so any of the others is as likely). Only a stub of
+        nothing but his throws deals him one of them, as the muck waits for the stub to run out.
+        (Moving a card within the stub keeps every count the replay of a hand history relies on.)"""
+        thrown = self.discarded_by[q][-5:]
+        deck = self.deck
+        if deck.remaining:
+            order = deck.order()
+            stub = order[len(order) - deck.remaining:]
+            if stub[0] in thrown:
+                other = next((i for i, c in enumerate(stub) if c not in thrown), None)
+                if other is not None:
+                    stub.insert(0, stub.pop(other))
+                    deck.replace_stub(stub)
+        return self._draw_cards(1, q, thrown)
 
     def _burn_for(self, q: int) -> None:
         card = self._draw_cards(1, q)[0]
         self.burns.append(card)
         self.events.append(_new(ev.Burned, (card,)))
 
-    def _draw_cards(self, k: int, player: int | None, holding: Sequence[Card] = ()) -> list[Card]:
-        """Deal k cards from the stub; when it runs out, reshuffle the muck (and burns), re-burning
-        if the rules say so (seed 002). Nobody is dealt his own discards back (seed 000): the pool leaves out those of
-        `player` and of every player still owed a deferred fifth card, who is dealt from this stub
-        too. Only when that leaves too few cards are the others' owed discards, and then his own,
-        let in.
+    def _draw_cards(self, k: int, player: int | None, thrown: Sequence[Card] = ()) -> list[Card]:
+        """Deal k cards from the stub; when it runs out, reshuffle the muck and the burns (seed 002:
+        "all the mucked cards"), re-burning if the rules say so.
 
-        `holding`: the discards `player` is exchanging right now (not yet in the muck)."""
+        What a reshuffle gives `player` (DESIGN.md): the pool leaves out the discards of every
+        player still owed cards (he and those owed a deferred fifth card) while it is big enough
+        without them; failing that, only his own; failing that, only the cards he threw in this
+        draw (`thrown`: his earlier draws' may come back in triple draw); and only when nothing
+        else is left are those dealt, after every other card."""
         deck = self.deck
         try:
             return deck.deal(k)   # the usual case; deal raises (changing nothing) when the stub is short
@@ -96,23 +113,24 @@ class Drawing:
             pass
         got = deck.deal(deck.remaining)
         need = k - len(got)
+        thrown = set(thrown)
         owed = [] if player is None else [player]
         if self.discarded_by:   # a draw has started, so _deferred is set
             owed += [q for q in self._deferred if q != player]
-        for keep_out in (owed, owed[:1]):
-            own = {c for q in keep_out for c in self.discarded_by[q]}
-            pool = [c for c in self.muck_pile if c not in own] + self.burns
-            if len(pool) >= need:
+        piles = self.muck_pile + self.burns
+        for keep_out in ({c for q in owed for c in self.discarded_by[q]},
+                         {c for q in owed[:1] for c in self.discarded_by[q]}, thrown):
+            stub = [c for c in piles if c not in keep_out]
+            if len(stub) >= need:
+                stub = shuffled(stub, deck.rng)
                 break
-        else:
-            pool = self.muck_pile + self.burns + list(holding)  # last resort: their own discards
-        taken = set(pool)
+        else:   # nothing else is left: his own throws come after every other card
+            stub = shuffled(stub, deck.rng) + shuffled([c for c in piles if c in thrown], deck.rng)
+        # A re-burn never takes a card he needs (nor leaves him his own throws instead).
+        reburn = self.rules.reburn_on_reshuffle and len([c for c in stub if c not in thrown]) > need
+        taken = set(stub)
         self.muck_pile = [c for c in self.muck_pile if c not in taken]
         self.burns = [c for c in self.burns if c not in taken]
-        if holding:
-            self._reclaimed = {c for c in holding if c in taken}
-        stub = shuffled(pool, deck.rng)
-        reburn = self.rules.reburn_on_reshuffle and len(stub) > need
         deck.replace_stub(stub)
         if reburn:
             self.burns.append(deck.deal_one())

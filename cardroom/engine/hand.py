@@ -33,8 +33,9 @@ from cardroom.engine.variants import Variant
 
 
 class Player(NamedTuple):
-    """One seat dealt into the hand. `live_post`: a new player's big-blind-sized post, which counts
-    toward calling; `dead_post`: a missed small blind, which goes to the pot and counts for nothing.
+    """One seat dealt into the hand. `live_post`: a new (or returning) player's big-blind-sized post,
+    which counts toward calling; `dead_post`: the smaller blinds he missed, which go to the pot and
+    count for nothing.
     A NamedTuple rather than a frozen dataclass: a table builds six per hand, at half the cost."""
 
     name: str
@@ -48,15 +49,16 @@ class Player(NamedTuple):
 # (Legal and the betting events) are built with tuple.__new__ and every field given, one C call.
 _new = tuple.__new__
 Folded, Checked, Called, BetTo = ev.Folded, ev.Checked, ev.Called, ev.BetTo
+# The largest blind, posted last, is the big blind (three blinds: seed 002; DESIGN.md).
 _BLIND_NAMES = {0: (), 1: ("big blind",), 2: ("small blind", "big blind"),
-                3: ("small blind", "big blind", "blind")}
+                3: ("small blind", "blind", "big blind")}
 
 
 def blind_posters(n: int, button: int, blinds: tuple[int, ...]) -> tuple[Sequence[int], tuple[int, ...]]:
     """Who posts which blind, left of the button in order: (player indices, amounts). Heads-up the
-    button posts the small blind (and acts first before the flop or draw)."""
+    two largest are posted, the smaller by the button (who acts first before the flop or draw)."""
     if n == 2 and len(blinds) >= 2:
-        return (button, (button + 1) % n), blinds[:2]
+        return (button, (button + 1) % n), blinds[-2:]
     return _clockwise(n)[(button + 1) % n][:len(blinds)], blinds
 
 
@@ -68,7 +70,7 @@ def ante_posters(n: int, button: int, blinds: tuple[int, ...], style: str) -> Se
     if style == ANTE_BUTTON:
         return (button,)
     posters, blinds = blind_posters(n, button, blinds)
-    return (posters[min(1, len(blinds) - 1)],)    # the one _BLIND_NAMES calls the big blind
+    return (posters[len(blinds) - 1],)    # the big blind: the largest, posted last
 
 
 @cache
@@ -93,7 +95,7 @@ class Hand(Legality, Drawing, Showdown):
         "totals", "dead", "bets", "folded", "all_in", "protected", "hole", "up", "board", "muck_pile",
         "discarded_by", "burns", "events", "street", "round", "phase", "actor", "shown",
         "showdown_order", "last_aggressor", "draw_counts", "draw_index", "rake", "saw_flop",
-        "_live", "_active", "_reclaimed", "_high", "_low", "_legal", "_must_raise", "_big_blind",
+        "_live", "_active", "_high", "_low", "_legal", "_must_raise", "_big_blind",
         "_stud", "_no_stack_runs_out", "_clockwise", "_blind_level", "_last_blind", "_size", "_to_call",
         "_full_level", "_bet_count", "_last_raise", "_raise_id", "_acted_at", "_bring_in_due", "_pending",
         "_deferred", "_draw_order", "_draw_pos", "_sd_pos", "_posts", "_dead_posts",
@@ -117,7 +119,7 @@ class Hand(Legality, Drawing, Showdown):
             raise SetupError("the button must be one of the players")
         self.variant = variant
         self.structure = structure
-        self.rules = rules or Rules()
+        self.rules = rules or Rules.of_game(variant)   # the game's own page unless the table says otherwise
         self.players = tuple(players)
         self.n = n
         self.button = button % n

@@ -104,7 +104,7 @@ class Legality:
             else:
                 lo = 0
                 kind = ""
-            can_call = owe > 0 and not (self._must_raise and self._call_refused())
+            can_call = owe > 0 and not (self._must_raise and lo and self._call_refused())
             lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, owe if can_call else 0, can_call, lo, lo, kind,
                                             0, 0, False, False))
             return lg
@@ -117,7 +117,9 @@ class Legality:
                                      min(self.structure.bring_in, stack))
             return lg
         owe = to_call - bet
-        can_call = owe > 0 and not (self._must_raise and self._call_refused())
+        # Must raise to enter, but a player who cannot raise (his stack is no bigger than the call,
+        # or nobody could call a raise) may still call, all-in or not: the rule leaves him more than a fold.
+        can_call = owe > 0 and not (self._must_raise and lo and self._call_refused())
         lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, (owe if owe < stack else stack) if can_call else 0,
                                         can_call, lo, hi, kind, 0, 0, False, False))
         return lg
@@ -125,7 +127,8 @@ class Legality:
     def _call_refused(self) -> str | None:
         """Why the actor may not just call now, or None: lowball's house rule (Rules.
         must_raise_to_enter), nobody may call the big blind; he raises to enter, and once someone
-        has, the raise may be called. legal() asks only when the table has the rule."""
+        has, the raise may be called. legal() asks only when the table has the rule and the actor
+        could raise (one who cannot, a stack no bigger than the big blind, may call all-in)."""
         if self._must_raise and self.round == 0 and self._to_call <= self._blind_level and self._bet_count <= 1:
             return "house rule: you must raise the big blind to enter the pot"
         return None

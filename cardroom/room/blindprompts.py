@@ -30,7 +30,7 @@ class BlindPrompts:
     def ask(self, plan: HandPlan) -> bool:
         """Seed 000: without Auto Blind a player is asked before each blind. True while waiting."""
         t = self.table
-        posters = {plan.small_blind, plan.big_blind, *plan.live_posts, *plan.dead_posts} - {None}
+        posters = {*plan.blinds, *plan.live_posts, *plan.dead_posts} - {None}
         ask = {n for n in posters if n in t.seats and not t.seats[n].auto_blind
                and t.seats[n].bot is None and n not in self.ok}
         if not ask:
@@ -47,11 +47,10 @@ class BlindPrompts:
         return True
 
     def amount(self, plan: HandPlan, number: int) -> int:
-        st = self.table.settings.structure
-        small = st.blinds[0] if st.blinds else 0
-        if number == plan.big_blind or plan.live_posts.get(number):
-            return st.big_blind + (small if plan.dead_posts.get(number) else 0)
-        return small
+        """What seat `number` posts this hand: his blind, or what he owes to come in."""
+        blinds = self.table.settings.structure.blinds
+        return (sum(b for b, who in zip(blinds, plan.blinds) if who == number)
+                + plan.live_posts.get(number, 0) + plan.dead_posts.get(number, 0))
 
     def post(self, account: int, post: bool) -> None:
         """Answer the blind prompt: post (the hand is dealt once everyone asked has answered) or

@@ -37,31 +37,25 @@ class Dealing:
         if t.status != "open" or t.closing is not None or not t.idle():
             return
         facts = [SeatFacts(s.number, ready=s.stack > 0 and not s.sitting_out and not s.leaving,
-                           owes=s.owes, missed_sb=s.missed_sb, missed_bb=s.missed_bb,
-                           wants_post=s.wants_post)
+                           owes=s.owes, missed=s.missed, wants_post=s.wants_post)
                  for s in t.seats.values()]
-        plan = plan_hand(facts, t.plan, stud=t.settings.variant.bring_in,
-                         dead_small_blind=len(t.settings.structure.blinds) == 2)
+        st = t.settings.structure
+        plan = plan_hand(facts, t.plan, () if t.settings.variant.bring_in else st.blinds)
         if plan is None:
             return
         if t.blinds.ask(plan):
             return
-        st = t.settings.structure
-        big = st.big_blind
-        small = st.blinds[0] if st.blinds else 0
         players, accounts = [], []
         for number in plan.dealt:
             s = t.seats[number]
-            players.append(Player(s.name, s.stack, number,
-                                  live_post=big if plan.live_posts.get(number) else 0,
-                                  dead_post=small if plan.dead_posts.get(number) else 0))
+            players.append(Player(s.name, s.stack, number, live_post=plan.live_posts.get(number, 0),
+                                  dead_post=plan.dead_posts.get(number, 0)))
             accounts.append(s.account)
-        for number in plan.missed_bb + plan.missed_sb:
+        for number, passed in plan.missed.items():
             s = t.seats.get(number)
-            if s:
+            if s and s.owes != "new":    # a newcomer owes a big blind, whatever passed him
                 s.owes = "missed"
-                s.missed_sb = s.missed_sb or number in plan.missed_sb
-                s.missed_bb = s.missed_bb or number in plan.missed_bb
+                s.missed |= passed
         deck = Deck(t.rng)
         start = HandStart(t.name, tuple(SeatStack(p.seat, a, p.stack) for p, a in zip(players, accounts)),
                           format_cards(deck.order()))
@@ -95,13 +89,16 @@ class Dealing:
         hand_id = t.hand_id = record.hand_id
         t.hand_seats = list(plan.dealt)
         t.hand_accounts = accounts
-        if plan.small_blind is None and plan.big_blind is not None:
-            st = replace(st, blinds=st.blinds[1:])    # dead button: no small blind this hand
+        posted = tuple(b for b, who in zip(st.blinds, plan.blinds) if who is not None)
+        if posted != st.blinds:
+            # The engine posts a structure's blinds left of its button in order: this hand's
+            # without those not posted (dead under the dead button, or heads-up the smallest).
+            st = replace(st, blinds=posted)
         t.hand = Hand(t.settings.variant, st, players, button=button, deck=deck,
                          rules=t.settings.rules)
         for number in plan.dealt:
             s = t.seats[number]
-            s.owes, s.missed_sb, s.missed_bb = "", False, False
+            s.owes, s.missed = "", frozenset()
             if s.message == KEPT_OUT:
                 s.message = ""
         for s in t.seats.values():

@@ -26,8 +26,7 @@ class Seat:
         self.auto_blind = False     # seed 000: asked to post each blind until he turns it on
         self.auto = "ask"
         self.owes = "new"
-        self.missed_sb = False
-        self.missed_bb = False
+        self.missed = frozenset()  # the table's blinds (by index) that passed him sitting out
         self.wants_post = True
         self.timed_out = False
         self.leaving = False

@@ -1,13 +1,16 @@
-"""Who is dealt into the next hand, where the button goes and who posts what (seed 001).
+"""Who is dealt into the next hand, where the button goes and who posts what (seeds 001 and 002).
 
-A pure function of the seats, so every blind rule is testable without a table:
+A pure function of the seats and the table's blinds (one to three, smallest first: the last, the
+largest, is the big blind), so every blind rule is testable without a table:
 - dead button (Robert's Rules): the big blind moves to the next player after the last big blind,
-  so nobody skips one because the player due before him left; the small blind goes to the seat of
-  the last big blind, dead (not posted) when that player is gone or sitting out, and the button to
-  the player before the blinds (the same player twice when the seat in front of him emptied);
+  so nobody skips one because the player due before him left, and every player posts it once an
+  orbit, never twice running; each smaller blind goes to the seat of the blind above it last hand,
+  dead (not posted) when that player is gone or sitting out, and the button to the seat of the
+  smallest (the same player twice when the seat in front of him emptied);
+- heads-up the two largest blinds are posted, the smaller by the button;
 - new players either post the equivalent of the big blind (live) or wait for the big blind;
-- a returning player who missed the big blind posts it live plus the small blind dead; one who
-  missed only the small blind posts it dead; or he waits for the big blind;
+- a returning player who missed the big blind posts it live plus the smaller blinds dead; one
+  who missed only smaller blinds posts those dead; or he waits for the big blind;
 - nobody posts in to play while between the button and the big blind;
 - a player sitting out when a blind passes his seat has missed it.
 """
@@ -23,8 +26,7 @@ class SeatFacts:
     ready: bool              # has chips and is sitting in
     present: bool = True     # seated at all (sitting-out players are present but not ready)
     owes: str = ""           # "" established, "new" just sat down, "missed" missed blinds
-    missed_sb: bool = False
-    missed_bb: bool = False
+    missed: frozenset = frozenset()   # the blinds (indices into the table's) that passed him sitting out
     wants_post: bool = False  # post now rather than wait for the big blind
 
 
@@ -32,20 +34,35 @@ class SeatFacts:
 class HandPlan:
     button: int | None           # seat number of the player acting as the button; None in stud
     dealt: tuple[int, ...]       # seat numbers dealt in, ascending
-    small_blind: int | None      # who posts it; None in stud, or when the small blind is dead
-    big_blind: int | None
-    live_posts: dict = field(default_factory=dict)   # seat -> True (posts the big blind, live)
-    dead_posts: dict = field(default_factory=dict)   # seat -> True (posts the small blind, dead)
-    missed_sb: tuple[int, ...] = ()   # sitting-out seats the small blind passed
-    missed_bb: tuple[int, ...] = ()   # sitting-out seats the big blind passed
-    small_blind_seat: int | None = None   # where the small blind is, posted or dead
+    blinds: tuple = ()           # who posts each of the table's blinds, smallest first; None: not posted
+    blind_seats: tuple = ()      # where each blind is, posted or dead (the next hand's moves start here)
+    live_posts: dict = field(default_factory=dict)   # seat -> cents: a big blind posted to come in, live
+    dead_posts: dict = field(default_factory=dict)   # seat -> cents: missed smaller blinds, dead
+    missed: dict = field(default_factory=dict)       # sitting-out seat -> the blinds that passed him
+
+    @property
+    def big_blind(self) -> int | None:
+        return self.blinds[-1] if self.blinds else None
+
+    @property
+    def small_blind(self) -> int | None:
+        """Who posts the smallest blind of a table of two or three (None: dead, or heads-up of three)."""
+        return self.blinds[0] if len(self.blinds) >= 2 else None
 
 
-def posts_owed(owes: str, missed_sb: bool, missed_bb: bool) -> tuple[bool, bool]:
-    """(a live big blind, a dead small blind): what a player who owes posts to come in anywhere but
-    the blinds. A newcomer posts the big blind; a missed big blind is posted live with the small
-    blind dead; a missed small blind alone, dead."""
-    return owes == "new" or missed_bb, missed_bb or missed_sb
+def posts_owed(owes: str, missed: frozenset, blinds: tuple[int, ...]) -> tuple[int, int]:
+    """(live, dead) cents a player who owes posts to come in anywhere but the big blind. A newcomer
+    posts the big blind; a missed big blind is posted live with the smaller blinds dead (they come
+    round to his seat before he may post in: DESIGN.md, "with or without the small"); missed
+    smaller blinds alone, those dead."""
+    if not blinds:
+        return 0, 0
+    big = len(blinds) - 1
+    if owes == "new":
+        return blinds[big], 0
+    if big in missed:
+        return blinds[big], sum(blinds[:big])
+    return 0, sum(blinds[i] for i in missed)
 
 
 def _after(seat: int, seats: list[int]) -> int:
@@ -64,14 +81,6 @@ def _before(seat: int, seats: list[int]) -> int:
     return seats[-1]
 
 
-def _blinds(button: int, dealt: list[int]) -> tuple[int, int]:
-    """Small and big blind seats by the engine's convention (heads-up: the button is the small blind)."""
-    if len(dealt) == 2:
-        return button, _after(button, dealt)
-    sb = _after(button, dealt)
-    return sb, _after(sb, dealt)
-
-
 def _between(seat: int, start: int, end: int) -> bool:
     """`seat` strictly clockwise-between `start` and `end`."""
     if start < end:
@@ -79,23 +88,31 @@ def _between(seat: int, start: int, end: int) -> bool:
     return seat > start or seat < end
 
 
-def _in_arc(seat: int, start: int | None, end: int) -> bool:
-    """`seat` in the clockwise arc (start, end]; nothing when start is None or the arc is empty."""
-    if start is None or start == end:
-        return False
-    return seat == end or _between(seat, start, end)
+def _in_arc(seat: int, start: int, end: int) -> bool:
+    """`seat` in the clockwise arc (start, end]; nothing when the arc is empty."""
+    return start != end and (seat == end or _between(seat, start, end))
 
 
-def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, *, stud: bool = False,
-              dead_small_blind: bool = True) -> HandPlan | None:
-    """The next hand. dead_small_blind: a table of two blinds deals a hand without its small blind
-    when that seat's player is gone; other tables (the engine posts one or three blinds, all left of
-    its button) have the player before the big blind post it, even twice running."""
+def _round(button: int, dealt: list[int], k: int) -> tuple[int, ...]:
+    """The seats of k blinds dealt round from `button`, left of it in order (heads-up: the button
+    has the smaller blinds, the other player the big one)."""
+    if len(dealt) == 2:
+        return (button,) * (k - 1) + (_after(button, dealt),)
+    seats, s = [], button
+    for _ in range(k):
+        s = _after(s, dealt)
+        seats.append(s)
+    return tuple(seats)
+
+
+def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, blinds: tuple[int, ...]) -> HandPlan | None:
+    """The next hand at a table of `blinds` (cents, smallest first; () in stud)."""
     ready = sorted(s.number for s in seats if s.ready)
     if len(ready) < 2:
         return None
-    if stud:
-        return HandPlan(None, tuple(ready), None, None)
+    if not blinds:
+        return HandPlan(None, tuple(ready))
+    k = len(blinds)
     facts = {s.number: s for s in seats}
     established = [n for n in ready if not facts[n].owes]
     starting = len(established) < 2
@@ -103,55 +120,67 @@ def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, *, stud: bool = Fal
         # A table starting up, or starting again (fewer than two players who owe nothing): the
         # blinds are simply dealt round, and nobody owes a post to come in.
         established = list(ready)
-    if starting or prev is None:
+    if starting or prev is None or not prev.blind_seats:
         # The first hand, or a game starting again: the button moves one player, the blinds follow.
         button = _after(prev.button, established) if prev and prev.button is not None else established[0]
         dealt = list(established)
-        sb, bb = _blinds(button, dealt)
-        sb_seat = sb
+        at = _round(button, dealt, k)
     else:
-        dealt, button, sb, bb, sb_seat = _dead_button(ready, established, facts, prev, dead_small_blind)
+        dealt, at = _dead_button(ready, established, facts, prev.blind_seats)
+    if len(dealt) == 2:
+        # Heads-up the two largest blinds are posted, the smaller by the button.
+        button = _before(at[-1], dealt)
+        at = (button,) * (k - 1) + at[-1:]
+        posters = (None,) * (k - 2) + at[-2:] if k > 1 else at
+    else:
+        posters = _posters(at, dealt)
+        button = _before(next(s for s in posters if s is not None), dealt)
     live, dead = {}, {}
     for n in dealt:
         f = facts[n]
-        if not f.owes or starting or n in (sb, bb):
+        if not f.owes or starting or n in posters:
             # Entering in the big blind posts just that: the blinds have come round to him.
             continue
-        owes_live, owes_dead = posts_owed(f.owes, f.missed_sb, f.missed_bb)
+        owes_live, owes_dead = posts_owed(f.owes, f.missed, blinds)
         if owes_live:
-            live[n] = True
+            live[n] = owes_live
         if owes_dead:
-            dead[n] = True
-    missed_sb, missed_bb = [], []
-    if prev is not None and prev.big_blind is not None:
+            dead[n] = owes_dead
+    missed = {}
+    if prev is not None and prev.blind_seats:
         for s in seats:
             if s.present and not s.ready:
-                if _in_arc(s.number, prev.small_blind_seat, sb_seat):
-                    missed_sb.append(s.number)
-                if _in_arc(s.number, prev.big_blind, bb):
-                    missed_bb.append(s.number)
-    return HandPlan(button, tuple(dealt), sb, bb, live, dead, tuple(missed_sb), tuple(missed_bb),
-                    sb_seat)
+                passed = frozenset(i for i, (was, now) in enumerate(zip(prev.blind_seats, at))
+                                   if _in_arc(s.number, was, now))
+                if passed:
+                    missed[s.number] = passed
+    return HandPlan(button, tuple(dealt), posters, at, live, dead, missed)
 
 
-def _dead_button(ready: list[int], established: list[int], facts: dict, prev: HandPlan,
-                 dead_small_blind: bool):
-    """A game under way: (dealt, button, small blind or None, big blind, small blind's seat).
+def _posters(at: tuple[int, ...], dealt: list[int]) -> tuple:
+    """Who posts each blind whose seats are `at`: the big blind's player, and each smaller blind's
+    if he is dealt in and sits right before the next blind posted (the engine posts them left of
+    its button in order). Otherwise that blind is dead: its player is gone or sitting out, its
+    seat is a larger blind's (out of heads-up the big blind may come round to a smaller one's), or
+    a player back from sitting out while the blinds were dealt round sits between."""
+    posters = [None] * (len(at) - 1) + [at[-1]]
+    nearest = at[-1]
+    for i in range(len(at) - 2, -1, -1):
+        if at[i] in dealt and at[i] == _before(nearest, dealt) and at[i] not in at[i + 1:]:
+            posters[i] = nearest = at[i]
+    return tuple(posters)
+
+
+def _dead_button(ready: list[int], established: list[int], facts: dict,
+                 was: tuple[int, ...]) -> tuple[list[int], tuple[int, ...]]:
+    """A game under way: (dealt, the seats of the blinds).
 
     The big blind is the next ready player after the last one (a newcomer there is dealt in, post
-    or no post); the small blind's seat is the last big blind's and the button's the last small
-    blind's (but not on the big blind, going from heads-up to three)."""
-    bb = _after(prev.big_blind, ready)
-    sb_seat = prev.big_blind
-    button_seat = prev.small_blind_seat if prev.small_blind_seat not in (None, bb) else sb_seat
+    or no post); each smaller blind's seat is the seat of the blind above it last hand, and the
+    button's the last smallest blind's (but not on a blind, going from heads-up to more)."""
+    bb = _after(was[-1], ready)
+    at = was[1:] + (bb,)
+    button_seat = was[0] if was[0] not in at else next((s for s in at[:-1] if s != bb), was[0])
     posters = [n for n in ready if n not in established and n != bb and facts[n].wants_post
                and not _between(n, button_seat, bb)]    # no posting between button and big blind
-    dealt = sorted({*established, bb, *posters})
-    if len(dealt) == 2:
-        sb = _before(bb, dealt)                       # heads-up the button posts the small blind
-        return dealt, sb, sb, bb, sb
-    if sb_seat in dealt:
-        sb = sb_seat
-    else:
-        sb = None if dead_small_blind else _before(bb, dealt)
-    return dealt, _before(sb if sb is not None else bb, dealt), sb, bb, sb_seat
+    return sorted({*established, bb, *posters}), at

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from cardroom.engine.betting import NO, POT, Rules, Structure
@@ -50,7 +50,7 @@ class TableSettings:
     name: str
     variant: Variant
     structure: Structure
-    rules: Rules = field(default_factory=Rules)
+    rules: Rules | None = None    # None: the game's own page (Rules.of_game: Draw Lo deals as seed 000)
     seats: int = 10
     action_seconds: float = 23.0
     countdown_seconds: int = 10
@@ -66,6 +66,10 @@ class TableSettings:
     max_buy_in: int | None = None            # default 100x the big blind in pot/no limit
     chat_lines: int = 200
     currency: str = PLAY                     # what the chips are, for hand histories (config: [room] currency)
+
+    def __post_init__(self) -> None:
+        if self.rules is None:
+            object.__setattr__(self, "rules", Rules.of_game(self.variant))
 
     @property
     def sit_out_limit(self) -> float:

@@ -27,13 +27,11 @@ def summary(table) -> api.TableSummary:
         hands_per_hour=len(recent), status=table.status)
 
 def _missed_posts(table, me) -> tuple[int, int]:
-    """What posting my missed blinds costs: (the big blind live, the small blind dead), each 0
+    """What posting my missed blinds costs: (the big blind live, the smaller blinds dead), each 0
     when not owed."""
     if me is None or me.owes != "missed":
         return 0, 0
-    st = table.settings.structure
-    live, dead = posts_owed(me.owes, me.missed_sb, me.missed_bb)
-    return (st.big_blind if live else 0), (st.blinds[0] if dead and st.blinds else 0)
+    return posts_owed(me.owes, me.missed, table.settings.structure.blinds)
 
 
 def rules_text(table) -> api.TableRules:

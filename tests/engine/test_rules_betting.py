@@ -454,3 +454,26 @@ def test_rule_must_raise_to_enter_the_call_refused_says_why(stack):
     h.bet(400)                                              # the big bet after the draw
     assert h._call_refused() is None and h.legal().can_call
     assert make_hand("27-draw", FIXED, [stack] * 3, button=0)._call_refused() is None   # a table without it
+
+
+@pytest.mark.parametrize("stack", [150, 200])   # less than the big blind, exactly it
+def test_rule_must_raise_to_enter_a_stack_no_bigger_than_the_big_blind_may_go_all_in(stack):
+    """Issue 35 (4): must raise to enter left a player who cannot raise (his stack no bigger than
+    the big blind) only a fold. He may call all-in; a stack that can raise still may not just call."""
+    rules = Rules(rake_percent=0, must_raise_to_enter=True)
+    h = make_hand("27-draw", FIXED, [10_000, 10_000, 10_000, stack], button=0, rules=rules)
+    assert h.actor == 3
+    lg = h.legal()
+    assert lg.can_call and lg.call == stack and not lg.min_to
+    (called,) = h.call()
+    assert (called.amount, called.all_in) == (stack, True)
+    assert not h.legal().can_call                           # the next player could raise: he must
+
+
+def test_rule_must_raise_to_enter_the_small_blind_short_of_the_big_blind_may_call_all_in():
+    rules = Rules(rake_percent=0, must_raise_to_enter=True)
+    h = make_hand("27-draw", FIXED, [10_000, 150, 10_000], button=0, rules=rules)   # SB 100 of 150
+    h.fold()                                                # the button
+    assert h.actor == 1 and h.legal().can_call and h.legal().call == 50
+    h.call()
+    assert h.all_in[1]

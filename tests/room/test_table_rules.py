@@ -12,6 +12,8 @@ from cardroom.room.seating import SeatFacts, plan_hand
 from tests.rooms import table_settings
 from tests.room.conftest import actor_client, seat_players
 
+BLINDS = (100, 200)   # the $2/$4 table's: seed 000's formula
+
 
 def _play_hand_out(room, clock, clients, table="T", kind="check/call"):
     """Everyone checks or calls until the current hand is over."""
@@ -169,10 +171,10 @@ def test_new_player_posts_the_big_blind_or_waits_for_it(make_room):
 def test_no_posting_between_the_button_and_the_big_blind():
     seats = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True, owes="new", wants_post=True),
              SeatFacts(4, True), SeatFacts(5, True)]
-    prev = plan_hand([s for s in seats if s.number != 3], None)      # button 1, blinds 2 and 4
+    prev = plan_hand([s for s in seats if s.number != 3], None, BLINDS)      # button 1, blinds 2 and 4
     # The button moves to seat 2; seat 3 would be in the small blind, between the button and
     # the big blind: he may not post in and waits; seats 4 and 5 post the blinds.
-    plan = plan_hand(seats, prev)
+    plan = plan_hand(seats, prev, BLINDS)
     assert plan.button == 2 and plan.small_blind == 4 and plan.big_blind == 5
     assert 3 not in plan.dealt
 
@@ -212,16 +214,16 @@ def test_a_new_player_kept_out_between_the_button_and_the_big_blind_is_told_why(
 def test_a_new_player_in_the_big_blind_position_enters_by_posting_the_big_blind():
     seats = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True),
              SeatFacts(4, True, owes="new", wants_post=True), SeatFacts(5, True)]
-    prev = plan_hand([s for s in seats if s.number != 4], None)
-    plan = plan_hand(seats, prev)
+    prev = plan_hand([s for s in seats if s.number != 4], None, BLINDS)
+    plan = plan_hand(seats, prev, BLINDS)
     assert plan.big_blind == 4 and 4 in plan.dealt and 4 not in plan.live_posts
 
 
 def test_a_new_player_waiting_for_the_big_blind_plays_when_it_reaches_him():
     seats = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True),
              SeatFacts(4, True, owes="new", wants_post=False)]
-    prev = plan_hand([s for s in seats if s.number != 4], None)      # button 1, blinds 2, 3
-    plan = plan_hand(seats, prev)                                     # button 2, sb 3, bb 4
+    prev = plan_hand([s for s in seats if s.number != 4], None, BLINDS)      # button 1, blinds 2, 3
+    plan = plan_hand(seats, prev, BLINDS)                                     # button 2, sb 3, bb 4
     assert plan.big_blind == 4 and 4 in plan.dealt and not plan.live_posts
 
 
@@ -231,8 +233,8 @@ def test_a_game_starting_again_deals_newcomers_in_without_a_post():
     and the blinds go round; a newcomer on the button was still charged a live big blind."""
     seats = [SeatFacts(2, True), SeatFacts(3, False, owes=""),
              SeatFacts(4, True, owes="new", wants_post=True), SeatFacts(5, True, owes="new", wants_post=True)]
-    prev = plan_hand([SeatFacts(2, True), SeatFacts(3, True)], None)
-    plan = plan_hand(seats, prev)
+    prev = plan_hand([SeatFacts(2, True), SeatFacts(3, True)], None, BLINDS)
+    plan = plan_hand(seats, prev, BLINDS)
     assert plan.dealt == (2, 4, 5)
     assert not plan.live_posts and not plan.dead_posts
     assert {plan.button, plan.small_blind, plan.big_blind} == {2, 4, 5}
@@ -240,13 +242,13 @@ def test_a_game_starting_again_deals_newcomers_in_without_a_post():
 
 def test_missed_blinds_are_recorded_and_posted_as_big_blind_live_plus_small_blind_dead():
     seats = [SeatFacts(n, True) for n in (1, 2, 3, 4)]
-    p1 = plan_hand(seats, None)                         # button 1, sb 2, bb 3
+    p1 = plan_hand(seats, None, BLINDS)                         # button 1, sb 2, bb 3
     away = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True), SeatFacts(4, False)]
-    p2 = plan_hand(away, p1)                            # button 2, sb 3, bb would be 4: missed
-    assert 4 in p2.missed_bb
+    p2 = plan_hand(away, p1, BLINDS)                            # button 2, sb 3, bb would be 4: missed
+    assert 1 in p2.missed[4]                          # the big blind (the second of two)
     back = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True),
-            SeatFacts(4, True, owes="missed", missed_sb=True, wants_post=True)]
-    p3 = plan_hand(back, p2)                            # button 3, sb 4? 4 may not post there
+            SeatFacts(4, True, owes="missed", missed=frozenset({0}), wants_post=True)]
+    p3 = plan_hand(back, p2, BLINDS)                            # button 3, sb 4? 4 may not post there
     assert 4 not in p3.dealt or p3.big_blind == 4 or (4 in p3.live_posts and 4 in p3.dead_posts)
 
 
@@ -339,26 +341,6 @@ def test_rule_dead_button_nobody_skips_big_blind(make_room, leaver):
     text = export_pokerstars(rest[0].hand(hand_id))
     posts = [line.split(": posts ")[1].rsplit(" ", 1)[0] for line in text.splitlines() if ": posts " in line]
     assert posts == (["big blind"] if leaver == 4 else ["small blind", "big blind"])
-
-
-def test_a_table_of_three_blinds_posts_all_three_left_of_the_button_after_a_leaver(make_room):
-    """Seed 002's three blinds: the dead small blind is for two-blind tables; with three, the
-    player before the big blind posts the small blind, and the engine's button stays right of all
-    three posters (else a blind would come from the wrong seat)."""
-    from cardroom.engine.betting import Structure
-
-    room, clock = make_room(table_settings(structure=Structure.make("fixed", 200, 400, blinds=(50, 100, 200))))
-    clients = seat_players(room, names=("a", "b", "c", "d", "e"))  # seats 2 to 6
-    clock.advance(0.01)
-    t = room.tables["T"]
-    assert (t.plan.button, t.plan.small_blind, t.plan.big_blind) == (2, 3, 4)
-    _play_hand_out(room, clock, clients)
-    gone = next(c for c in clients if c.view("T").my_seat == 4)
-    gone.leave("T")                                  # the player due the small blind
-    clock.advance(3.1)
-    assert (t.plan.button, t.plan.small_blind, t.plan.big_blind) == (2, 3, 5)
-    posts = [(t.hand_seats[e.player], e.kind, e.amount) for e in t.hand.events if isinstance(e, ev.Posted)]
-    assert posts == [(3, "small blind", 50), (5, "big blind", 100), (6, "blind", 200)]
 
 
 def test_rule_auto_blind_starts_off(make_room):
@@ -566,9 +548,9 @@ def test_declining_or_not_answering_the_blind_prompt_sits_the_player_out(make_ro
 
 def test_a_returning_player_who_enters_in_the_big_blind_posts_only_the_big_blind():
     seats = [SeatFacts(1, True), SeatFacts(2, True), SeatFacts(3, True),
-             SeatFacts(4, True, owes="missed", missed_sb=True, wants_post=False)]
-    prev = plan_hand([s for s in seats if s.number != 4], None)      # button 1, blinds 2 and 3
-    plan = plan_hand(seats, prev)                                     # button 2, sb 3, bb 4
+             SeatFacts(4, True, owes="missed", missed=frozenset({0}), wants_post=False)]
+    prev = plan_hand([s for s in seats if s.number != 4], None, BLINDS)      # button 1, blinds 2 and 3
+    plan = plan_hand(seats, prev, BLINDS)                                     # button 2, sb 3, bb 4
     assert plan.big_blind == 4 and 4 in plan.dealt
     assert 4 not in plan.live_posts and 4 not in plan.dead_posts
 
@@ -658,3 +640,55 @@ def test_rule_auto_blind_turned_on_while_asked_posts_the_blind(make_room):
         x.set_auto_blind("T", True)
     assert t.hand is not None and not t.hand.over
     assert not any(x.view("T").sitting_out for x in players)
+
+
+def test_rule_a_table_built_without_rules_deals_and_shows_as_its_games_own_page():
+    """Issue 35 (6): a TableSettings, an engine Hand or a TableConfig built without rules got the
+    lowball dealing (seed 002) and losers' mucks even for Draw Lo, whose page (seed 000) deals with
+    no burn, all of a player's cards at his turn, and shows every remaining hand."""
+    from cardroom.config import TableConfig
+    from cardroom.engine.betting import DRAW_DEALINGS, Rules, Structure
+    from cardroom.engine.cards import Deck
+    from cardroom.engine.hand import Hand, Player
+    from cardroom.engine.variants import find_variant
+    from cardroom.room.table import TableSettings
+
+    draw_lo, triple = find_variant("a5-draw"), find_variant("27-triple")
+    planet = Rules(show_all=True, **DRAW_DEALINGS["planet"])
+    st = Structure.make("fixed", 200, 400)
+    assert TableSettings("T", draw_lo, st).rules == planet
+    assert TableSettings("T", triple, st).rules == Rules()
+    players = [Player("a", 10_000, 1), Player("b", 10_000, 2)]
+    assert Hand(draw_lo, st, players, deck=Deck(random.Random(1))).rules == planet
+    assert TableConfig("T", "a5-draw", "fixed", 200, 400).rules() == planet
+    assert TableConfig("T", "27-triple", "fixed", 200, 400).rules() == Rules()
+
+
+def test_rule_a_newcomer_who_sits_out_before_his_first_hand_still_posts_a_big_blind(make_room):
+    """Seed 001: a new player posts the equivalent of the big blind or waits for it. One who sat out
+    before his first hand while the small blind passed his seat came in for a dead small blind."""
+    room, clock = make_room()
+    clients = []
+    for name, number in (("a", 2), ("b", 4), ("c", 6)):
+        c = room.connect(name)
+        c.join("T", number)
+        c.set_auto_blind("T", True)
+        c.buy_in("T", 10_000)
+        clients.append(c)
+    clock.advance(0.01)
+    t = room.tables["T"]
+    assert (t.plan.button, t.plan.small_blind, t.plan.big_blind) == (2, 4, 6)
+    new = room.connect("new")
+    new.join("T", 5)
+    new.set_auto_blind("T", True)
+    new.buy_in("T", 10_000)
+    new.sit_out("T")
+    _next_hand(room, clock, clients)                  # the small blind moves from 4 to 6, past 5
+    assert t.plan.small_blind == 6 and new.view("T").new_player
+    new.sit_in("T")
+    new.post_or_wait("T", True)
+    for _ in range(4):
+        _next_hand(room, clock, clients + [new])
+        if 5 in t.hand_seats:
+            break
+    assert _posts_of(t, 5) in ([("live", 200)], [("big blind", 200)])

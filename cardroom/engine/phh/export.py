@@ -9,7 +9,7 @@ from typing import Any
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD
-from cardroom.engine.hand import Hand, ante_posters
+from cardroom.engine.hand import Hand, ante_posters, blind_posters
 from cardroom.engine.phh.fields import (
     PREFIX,
     STANDARD_CODES,
@@ -137,7 +137,7 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
     if v.bring_in:
         fields.append(("bring_in", amt(s.bring_in)))
     else:
-        blinds = list(s.blinds[:2] if n == 2 else s.blinds)
+        blinds = list(blind_posters(n, hand.button, s.blinds)[1])   # heads-up: the two largest
         fields.append(("blinds_or_straddles", [amt(b) for b in blinds] + [0] * (n - len(blinds))))
     if s.kind in (FIXED, SPREAD):
         fields += [("small_bet", amt(s.small_bet)), ("big_bet", amt(s.big_bet))]

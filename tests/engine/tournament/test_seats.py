@@ -121,9 +121,9 @@ def test_seating_matches_the_rooms_plan_hand(size, start, script):
             facts = [SeatFacts(s, ready=True, owes="new" if s in waiting else "") for s in sorted(seats)]
             if len(seats) - len(waiting) < 2:
                 return            # the room starts its game again; a tournament table deals on (seats.py)
-            room = plan_hand(facts, room, dead_small_blind=True)
+            room = plan_hand(facts, room, (1, 2))
             mine = next_plan(seats, mine, (), waiting)
             assert (mine.button, mine.dealt, mine.small_blind, mine.big_blind, mine.small_blind_seat) == (
-                room.button, room.dealt, room.small_blind, room.big_blind, room.small_blind_seat)
-            assert not room.live_posts and not room.dead_posts and not room.missed_bb
+                room.button, room.dealt, room.small_blind, room.big_blind, room.blind_seats[0])
+            assert not room.live_posts and not room.dead_posts and not room.missed
             waiting -= set(mine.dealt)
