@@ -38,6 +38,13 @@ PokerStars' play-money tables: no symbol, no code, and "(Play Money)" on the tab
 tracker files the hand apart from real money (a chip is a dollar of the room's amounts: 0.25/0.50,
 as the lobby shows them); "" writes the integer amounts bare, as tournament chips ("posts the ante 10").
 
+Tournament hands (`tournament=`, a tournament.history.TournamentHand) are written as PokerStars
+writes them (fpdb's regression files of its tournaments; tests/engine/fpdb_grammar.py holds fpdb's
+grammar of them): "PokerStars Hand #N: Tournament #T, $10+$1 USD Hold'em No Limit -
+Level III (25/50) - 2026/11/29 22:00:00 ET" (play money "10+1", a freeroll "Freeroll  Hold'em"),
+"Table 'T 2' 9-max Seat #4 is the button", whole chips everywhere ("Seat 1: alice (1500 in chips)",
+"posts the ante 5", "brings in for 10"), and the places the hand decided before the summary.
+
 Interpretations, where the engine and PokerStars differ or PokerStars left no sample:
 - Single draw has no street line between its betting rounds (both single-draw samples); triple draw
   writes *** FIRST DRAW *** / *** SECOND DRAW *** / *** THIRD DRAW ***.
@@ -73,7 +80,8 @@ from cardroom.engine.pots import build_pots
 from cardroom.engine.money import format_cents
 from cardroom.engine.views import history_events
 
-__all__ = ["to_pokerstars", "game_name", "header_game", "money_formatter", "CURRENCIES", "PLAY"]
+__all__ = ["to_pokerstars", "game_name", "header_game", "header_stakes", "limit_name", "money_formatter",
+           "tournament_header", "CURRENCIES", "PLAY"]
 
 # PokerStars' words for each game, by variant key (variants.py's `pokerstars_name` is the fallback).
 # Ace-to-five draw is written as the 2-7 game with the same draws: PokerStars never dealt it (above).
@@ -123,21 +131,73 @@ def money_formatter(currency: str = "USD"):
     return lambda c: format_cents(c, currency=CURRENCIES[currency], thousands=False)
 
 
+def _limited(variant, kind: str) -> bool:
+    return kind == FIXED or variant.kind == "stud"        # stud: always "Limit" (above)
+
+
+def limit_name(variant, kind: str) -> str:
+    """The structure as the header names it: "Limit", "Pot Limit" or "No Limit" (above)."""
+    return LIMIT_NAMES[FIXED if _limited(variant, kind) else kind]
+
+
+def header_stakes(variant, structure) -> tuple[int, int]:
+    """The header's two amounts: the small and big bet in limit and stud, else the blinds."""
+    if _limited(variant, structure.kind):
+        return structure.small_bet, structure.big_bet
+    small = structure.blinds[0] if len(structure.blinds) >= 2 else structure.big_blind // 2
+    return small, structure.big_blind
+
+
 def header_game(variant, structure, currency: str = "USD") -> str:
     """The header's game part: "Hold'em No Limit ($0.25/$0.50 USD)"."""
     money = money_formatter(currency)
-    limited = structure.kind == FIXED or variant.kind == "stud"     # stud: always "Limit" (above)
-    if limited:
-        stakes = f"{money(structure.small_bet)}/{money(structure.big_bet)}"
-    else:
-        small = structure.blinds[0] if len(structure.blinds) >= 2 else structure.big_blind // 2
-        stakes = f"{money(small)}/{money(structure.big_blind)}"
+    small, big = header_stakes(variant, structure)
+    stakes = f"{money(small)}/{money(big)}"
     if currency in CURRENCIES:
         stakes += f" {currency}"
-    return f"{game_name(variant)} {LIMIT_NAMES[FIXED if limited else structure.kind]} ({stakes})"
+    return f"{game_name(variant)} {limit_name(variant, structure.kind)} ({stakes})"
 
 
-def _eastern(when: datetime) -> str:
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 102nd."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def roman(n: int) -> str:
+    """A level's number as PokerStars writes it: I, IV, XL."""
+    out = []
+    for value, letters in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+                           (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        count, n = divmod(n, value)
+        out.append(letters * count)
+    return "".join(out)
+
+
+def prize_text(cents: int, currency: str) -> str:
+    """A tournament prize in the hand's "received" line: "$141.51", play money "200.00" (always
+    the cents, as PokerStars writes it there)."""
+    if currency != PLAY and currency not in CURRENCIES:
+        money_formatter(currency)          # the unknown currency's error
+    return f"{CURRENCIES.get(currency, '')}{cents // 100}.{cents % 100:02d}"
+
+
+def tournament_header(variant, kind: str, t) -> str:
+    """A tournament hand's header between the hand number and the time: "Tournament #T, $10+$1 USD
+    Hold'em No Limit - Level III (25/50)"; play money "10+1 ..."; a freeroll "Freeroll  Hold'em ..."
+    (two spaces, as PokerStars writes it). `t` is a tournament.history.TournamentHand."""
+    if t.freeroll:
+        buy_in = "Freeroll "
+    else:
+        money = money_formatter(t.currency)
+        buy_in = f"{money(t.buy_in)}+{money(t.fee)}" + (f" {t.currency}" if t.currency in CURRENCIES else "")
+    small, big = t.stakes
+    return (f"Tournament #{t.tournament}, {buy_in} {game_name(variant)} {limit_name(variant, kind)} "
+            f"- Level {roman(t.level)} ({small}/{big})")
+
+
+def eastern_time(when: datetime) -> str:
+    """"2026/11/29 22:00:00 ET": an aware time in Eastern time, a naive one as given (above)."""
     if when.tzinfo is not None:
         try:
             from zoneinfo import ZoneInfo
@@ -155,26 +215,38 @@ def _count(k: int) -> str:
     return f"{k} card" if k == 1 else f"{k} cards"
 
 
-def to_pokerstars(hand, *, hand_id: str, table: str, when: datetime, max_seats: int,
-                  currency: str = "USD", hero: int | None = None, reveal_mucked: bool = False) -> str:
+def to_pokerstars(hand, *, hand_id: str, when: datetime, max_seats: int, table: str = "",
+                  currency: str = "USD", hero: int | None = None, reveal_mucked: bool = False,
+                  tournament=None) -> str:
     """The PokerStars-format history of a finished hand (lines joined by "\\n", final newline).
 
     currency: "USD", "EUR", "GBP", "play" (play chips) or "" (tournament chips); see above.
     hero: the player index whose hole cards (and discards) are shown, as in the history PokerStars
     gives that player; None for an observer's history (stud up cards are still shown).
     reveal_mucked: also show other players' cards mucked at the showdown in the summary.
+    tournament: a tournament hand's tournament.history.TournamentHand. The hand is then written as
+    PokerStars writes tournament hands: its header ("PokerStars Hand #N: Tournament #T, 10+1
+    Hold'em No Limit - Level III (25/50) - date"; tournament_header), the table "T n" (`table` is
+    not used) without "(Play Money)", the hand's amounts as whole chips (`currency` is not used:
+    the buy-in's is the tournament's), and before the summary a line for each place the hand
+    decided, the worst first: "NAME finished the tournament in 7th place", "... in 2nd place and
+    received $141.51.", "NAME wins the tournament and receives 200.00 - congratulations!".
     """
-    return _Writer(hand, hand_id, table, when, max_seats, currency, hero, reveal_mucked).text()
+    return _Writer(hand, hand_id, table, when, max_seats, currency, hero, reveal_mucked, tournament).text()
 
 
 class _Writer:
-    def __init__(self, hand, hand_id, table, when, max_seats, currency, hero, reveal_mucked):
+    def __init__(self, hand, hand_id, table, when, max_seats, currency, hero, reveal_mucked, tournament):
         self.h = hand
         self.v = hand.variant
         self.s = hand.structure
         self.kind = self.v.kind
         self.n = len(hand.players)
         self.names = [p.name for p in hand.players]
+        self.tournament = tournament
+        if tournament is not None:
+            currency = ""          # chips; the buy-in's currency is the tournament's
+            prize_text(0, tournament.currency)      # an unknown currency fails before a word is written
         self.money = money_formatter(currency)
         self.currency = currency
         self.hand_id, self.table, self.when, self.max_seats = hand_id, table, when, max_seats
@@ -225,9 +297,13 @@ class _Writer:
 
     # ------------------------------------------------------------------ the whole text
     def text(self) -> str:
-        h, s, v = self.h, self.s, self.v
-        self.out(f"PokerStars Hand #{self.hand_id}:  {header_game(v, s, self.currency)} - {_eastern(self.when)}")
-        table = f"Table '{self.table}' {self.max_seats}-max" + (" (Play Money)" if self.currency == PLAY else "")
+        h, s, v, t = self.h, self.s, self.v, self.tournament
+        if t is None:
+            self.out(f"PokerStars Hand #{self.hand_id}:  {header_game(v, s, self.currency)} - {eastern_time(self.when)}")
+            table = f"Table '{self.table}' {self.max_seats}-max" + (" (Play Money)" if self.currency == PLAY else "")
+        else:          # one space after the colon here, as in PokerStars' tournament hands
+            self.out(f"PokerStars Hand #{self.hand_id}: {tournament_header(v, s.kind, t)} - {eastern_time(self.when)}")
+            table = f"Table '{t.tournament} {t.table}' {self.max_seats}-max"
         if self.kind == "stud":
             self.out(table)
         else:
@@ -463,7 +539,28 @@ class _Writer:
         else:
             for a in self.awards:
                 self.out(f"{self.name(a.player)} collected {self.money(a.amount)} from {pots[a.pot]}")
+        if self.tournament is not None:
+            self.finishes()
         self.summary(pots)
+
+    def finishes(self) -> None:
+        """The places this tournament hand decided, the worst first (PokerStars' order: the
+        runner-up, then the winner), players sharing a place in seat order."""
+        t = self.tournament
+        by_seat = {pl.seat: p for p, pl in enumerate(self.h.players)}
+        unknown = [f.seat for f in t.finishes if f.seat not in by_seat]
+        if unknown:
+            raise ValueError(f"places for seats {unknown}, where nobody played this hand")
+        for f in sorted(t.finishes, key=lambda f: (-f.place, f.seat)):
+            name = self.name(by_seat[f.seat])
+            if f.prize and f.place == 1:
+                self.out(f"{name} wins the tournament and receives {prize_text(f.prize, t.currency)} "
+                         "- congratulations!")
+            elif f.prize:
+                self.out(f"{name} finished the tournament in {ordinal(f.place)} place and received "
+                         f"{prize_text(f.prize, t.currency)}.")
+            else:
+                self.out(f"{name} finished the tournament in {ordinal(f.place)} place")
 
     # ------------------------------------------------------------------ showdown and summary
     def words(self, e: ev.Shown) -> str:

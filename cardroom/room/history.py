@@ -25,12 +25,16 @@ from cardroom.room.api import RoomError
 log = logging.getLogger("cardroom.history")
 
 
-def record_of(hand, *, table: str, hand_id: str, when, seats: int, currency: str = PLAY) -> str:
+def record_of(hand, *, table: str, hand_id: str, when, seats: int, currency: str = PLAY,
+              tournament=None) -> str:
     """What the store keeps of a hand besides the money: every event, and the whole hand as PHH
     (all cards, like the deck order: private; players get their own view of it), and the currency
-    it was played for (exports keep it when the room's setting changes later)."""
+    it was played for (exports keep it when the room's setting changes later). A tournament hand's
+    TournamentHand (engine.tournament.history) goes into its PHH, and its players' exports are
+    tournament hands (player_history reads it back)."""
     try:
-        text = phh.export_hand(hand, **_phh_meta(table, hand_id, when, seats, currency))
+        text = phh.export_hand(hand, tournament=tournament,
+                               **_phh_meta(table, hand_id, when, seats, currency, tournament))
     except Exception:
         log.exception("PHH export failed for %s", hand_id)
         text = ""
@@ -38,20 +42,23 @@ def record_of(hand, *, table: str, hand_id: str, when, seats: int, currency: str
                        "seats": seats, "currency": currency})
 
 
-def _phh_meta(table: str, hand_id: str, when, seats: int, currency: str) -> dict:
+def _phh_meta(table: str, hand_id: str, when, seats: int, currency: str, tournament=None) -> dict:
     """The PHH fields that say where, when and for what a hand was played (play chips: XXX, ISO
     4217's "no currency"). The hand's number is an integer, as the spec would have it, where the
-    id is one."""
+    id is one. A tournament hand's table and currency are its tournament's (phh/tournament.py)."""
     number = int(hand_id) if hand_id.isdigit() and str(int(hand_id)) == hand_id else hand_id
+    if tournament is not None:
+        return {"hand": number, "when": when, "seat_count": seats}
     return {"table": table, "hand": number, "when": when, "seat_count": seats,
             "currency": phh.NO_CURRENCY if currency == PLAY else currency}
 
 
-def public_text(hand, *, table: str, hand_id: str, when, seats: int, currency: str = PLAY) -> str:
+def public_text(hand, *, table: str, hand_id: str, when, seats: int, currency: str = PLAY,
+                tournament=None) -> str:
     """The public PokerStars text: no hole cards but those that stayed in to the showdown."""
     try:
         return to_pokerstars(hand, hand_id=hand_id, table=table, when=when, max_seats=seats,
-                             currency=currency, reveal_mucked=True)
+                             currency=currency, reveal_mucked=True, tournament=tournament)
     except Exception:
         log.exception("PokerStars export failed for %s", hand_id)
         return ""
@@ -134,12 +141,15 @@ def _exports(hand: PlayerHand, whole: str) -> tuple[str, str]:
     if not whole:
         raise RoomError("this hand has no stored history to export")
     replayed = phh.import_hand(whole)
+    tournament = phh.tournament_of(whole)          # None for a cash-game hand
     my_seat = hand.seats[hand.me].seat
     me = next(i for i, p in enumerate(replayed.players) if p.seat == my_seat)   # PHH's order
     stars = to_pokerstars(replayed, hand_id=hand.hand_id, table=hand.table, when=hand.started_at,
-                          max_seats=hand.max_seats, hero=me, currency=hand.currency, reveal_mucked=True)
-    text = phh.export_hand(replayed, viewer=me,
-                           **_phh_meta(hand.table, hand.hand_id, hand.started_at, hand.max_seats, hand.currency))
+                          max_seats=hand.max_seats, hero=me, currency=hand.currency, reveal_mucked=True,
+                          tournament=tournament)
+    text = phh.export_hand(replayed, viewer=me, tournament=tournament,
+                           **_phh_meta(hand.table, hand.hand_id, hand.started_at, hand.max_seats, hand.currency,
+                                       tournament))
     return stars, text
 
 

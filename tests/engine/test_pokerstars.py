@@ -88,8 +88,11 @@ def test_nlhe_uncalled_bet_sample_is_reproduced_exactly(samples):
     assert body(ours) == body(sample)
 
 
-def test_razz_sample_with_bracketed_name_is_reproduced_exactly(samples):
-    sample = read_sample(samples, "Razz-8max-USD-200-15-201009.bracket.in.alias.txt")
+RAZZ_SAMPLE = "Razz-8max-USD-200-15-201009.bracket.in.alias.txt"
+
+
+def razz_sample_hand() -> Hand:
+    """The Razz sample's hand (a tournament hand: 50/100, ante 10, bring-in 15) dealt again."""
     players = seated(["Player0", "Player1", "Hero", "Player2", "Player3", "Player4", "Player5", "PC [Mittel]"],
                      [4842, 4459, 5720, 5405, 2697, 5501, 5225, 6428])
     deck, _ = stacked("?? ?? 3c 3s ?? ?? ?? 4c  ?? ?? Ac 8c ?? ?? ?? 2s  Jh 3d 5s 4h Tc Jc Kd 5c"
@@ -104,9 +107,15 @@ def test_razz_sample_with_bracketed_name_is_reproduced_exactly(samples):
         h.check()
     h.muck(); h.show()          # Hero, first to show, showed automatically
     assert h.over
-    ours = to_pokerstars(h, hand_id="49382949075", table="2010090015 98", when=datetime(2010, 9, 9, 18, 27, 23),
-                         max_seats=8, hero=2, currency="", reveal_mucked=True)
-    # The sample is a tournament hand; we write cash-game headers only.
+    return h
+
+
+def test_razz_sample_with_bracketed_name_is_reproduced_exactly(samples):
+    sample = read_sample(samples, RAZZ_SAMPLE)
+    ours = to_pokerstars(razz_sample_hand(), hand_id="49382949075", table="2010090015 98",
+                         when=datetime(2010, 9, 9, 18, 27, 23), max_seats=8, hero=2, currency="", reveal_mucked=True)
+    # The sample is a tournament hand, written here with a cash-game header (its tournament header:
+    # test_pokerstars_tournament.py).
     assert ours.split("\n")[0] == "PokerStars Hand #49382949075:  Razz Limit (50/100) - 2010/09/09 18:27:23 ET"
     assert body(ours) == body(sample)
 
@@ -535,17 +544,22 @@ def markers(text: str) -> list[str]:
     return re.findall(r"^\*\*\* (.+?) \*\*\*", text, re.M)
 
 
+def sample_shape_set(samples) -> set:
+    """Every (phase, shape) of the samples' lines, and EXTRA."""
+    allowed = set(EXTRA)
+    for files, _ in FAMILIES.values():
+        for f in files:
+            for hand in sample_hands(samples, f):
+                allowed.update(shapes(hand))
+    return allowed
+
+
 @pytest.fixture(scope="module")
 def sample_shapes():
     from tests.conftest import SAMPLES
     if not SAMPLES.is_dir():
         pytest.skip(f"third-party samples not found at {SAMPLES}")
-    allowed = set(EXTRA)
-    for files, _ in FAMILIES.values():
-        for f in files:
-            for hand in sample_hands(SAMPLES, f):
-                allowed.update(shapes(hand))
-    return allowed
+    return sample_shape_set(SAMPLES)
 
 
 def _random_hand(game: str, kind: str, n: int, rng: random.Random, **kw) -> Hand:

@@ -205,3 +205,39 @@ def test_a_stored_hand_opens_street_by_street_with_every_player_named(make_room,
             if isinstance(opener, ev.RoundStarted):
                 assert not any(isinstance(e, (ev.Burned, ev.DealtBoard)) for e in street[street.index(opener):]
                                if not isinstance(e, ev.Shown))
+
+
+def test_a_hand_stored_with_its_tournament_is_every_players_tournament_hand(make_room):
+    """record_of(..., tournament=...) keeps the hand's tournament in its stored PHH; each player's
+    exports (his PokerStars text, his PHH, the day files) are then tournament hands: the header,
+    the table "T n", whole chips, the places the hand decided; PHH's event, level and table."""
+    import json
+    import sqlite3
+    from contextlib import closing
+
+    from cardroom.engine.phh import tournament_of
+    from cardroom.engine.tournament.history import Finish, TournamentHand
+    from cardroom.room.history import day_files, player_history, record_of
+    room, clock = make_room()
+    clients = seat_players(room)
+    _bots_play(room, clock, clients, 1)
+    alice = clients[0]
+    hand_id = alice.hands(1)[0].hand_id
+    record = room.store.get_hand(hand_id)
+    doc = json.loads(record.events_json)
+    whole = import_hand(doc["phh"])
+    th = TournamentHand(2026112901, 2, 3, (25, 50), buy_in=1000, fee=100, name="Sit & Go Hold'em 9",
+                        finishes=(Finish(whole.players[0].seat, 9),))
+    stored = record_of(whole, table="T", hand_id=hand_id, when=record.started_at, seats=doc["seats"], tournament=th)
+    with closing(sqlite3.connect(room.store.path)) as raw, raw:
+        raw.execute("UPDATE hands SET events = ? WHERE id = ?", (stored, hand_id))
+    for c in clients:
+        mine = player_history(room.store, hand_id, c.account_id)
+        stars, phh = export_pokerstars(mine), export_phh(mine)
+        assert stars.startswith(f"PokerStars Hand #{hand_id}: Tournament #2026112901, 10+1 Hold'em Limit - "
+                                "Level III (25/50) - ")
+        assert stars.split("\n")[1].startswith("Table '2026112901 2' ") and "Play Money" not in stars
+        assert f"{whole.players[0].name} finished the tournament in 9th place\n" in stars
+        assert tournament_of(phh) == th and tomllib.loads(phh)["event"] == "Sit & Go Hold'em 9"
+    day, _ = day_files(room.store, alice.account_id, [hand_id])
+    assert "Tournament #2026112901" in day

@@ -34,6 +34,9 @@ Conventions (see also the reference at the end of this docstring):
 - Time, currency, seats: `export_hand(..., when=start, currency="USD", seat_count=9)` writes the
   spec's time, time_zone ("UTC"), day, month, year, currency (+ currency_symbol) and seat_count.
   Play chips are currency "XXX" (NO_CURRENCY: ISO 4217's "no currency").
+- Tournament hands: `export_hand(..., tournament=th)` (tournament.history.TournamentHand) writes the
+  standard's `event`, `level` and `table`, currency XXX and whole chips, and the rest in
+  `_cardroom_` fields (phh/tournament.py); `tournament_of(text)` reads them back.
 - Table rules that change the outcome travel in user-defined `_cardroom_...` fields (cap, rake,
   show_all, must_raise_to_enter, draw rules). A file without them is played with no rake, a cap of
   four bets and the house defaults otherwise. The spec has no rake field: `_cardroom_rake` is the
@@ -59,9 +62,10 @@ from cardroom.engine.phh.fields import (  # noqa: F401 - PREFIX, STRUCTURE_LETTE
     NO_CURRENCY, PREFIX, STANDARD_CODES, STRUCTURE_LETTERS, parse_variant_code, variant_code,
 )
 from cardroom.engine.phh.replay import finishing_stacks, import_hand, replay, replay_file
+from cardroom.engine.phh.tournament import tournament_of
 
 __all__ = [
     "PHHError", "PHHFormatError", "PHHRuleError", "UnsupportedPHH",
     "NO_CURRENCY", "STANDARD_CODES", "export_hand", "import_hand", "player_order", "finishing_stacks",
-    "replay", "replay_file", "variant_code", "parse_variant_code",
+    "replay", "replay_file", "variant_code", "parse_variant_code", "tournament_of",
 ]

@@ -11,13 +11,16 @@ from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD
 from cardroom.engine.hand import Hand, ante_posters, blind_posters
 from cardroom.engine.phh.fields import (
+    NO_CURRENCY,
     PREFIX,
     STANDARD_CODES,
     to_units,
     game_name,
     variant_code,
 )
+from cardroom.engine.phh.tournament import tournament_fields
 from cardroom.engine.pokerstars import CURRENCIES
+from cardroom.engine.tournament.history import TournamentHand
 from cardroom.engine.views import history_events
 
 
@@ -101,20 +104,29 @@ def _currency_fields(currency: str) -> list[tuple[str, Any]]:
     return [("currency", currency)] + ([("currency_symbol", symbol)] if symbol else [])
 
 
-def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int = 100,
+def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int | None = None,
                 comments: bool = True, when: _dt.datetime | None = None, currency: str | None = None,
-                **meta: Any) -> str:
+                tournament: TournamentHand | None = None, **meta: Any) -> str:
     """The hand (finished or still running) as PHH TOML text.
 
     viewer: None writes every card (the dealer's history); a player index writes his history, from
     what he may know of the hand (views.history_events): others' hidden cards as ??, the hands at
     the showdown as seed 001 has them (a draw game's hand mucked there, whose deal and draws stay
     ??, in the muck's comment).
-    cents_per_unit: 100 writes dollars, 1 integer cents. when: the hand's start (the spec's time,
-    time_zone, day, month, year, in UTC). currency: an ISO 4217 code (NO_CURRENCY, XXX, for play
-    chips). meta: optional PHH fields (table, hand, seat_count, event, ...) or user fields (names
-    starting with '_'); `players` and `seats` default to the hand's own.
+    cents_per_unit: 100 (the default) writes dollars, 1 integer cents. when: the hand's start (the
+    spec's time, time_zone, day, month, year, in UTC). currency: an ISO 4217 code (NO_CURRENCY,
+    XXX, for play chips). tournament: a tournament hand's tournament.history.TournamentHand, written
+    as phh/tournament.py says (amounts in whole chips by default, currency XXX). meta: optional PHH
+    fields (table, hand, seat_count, event, ...) or user fields (names starting with '_'); `players`
+    and `seats` default to the hand's own.
     """
+    if tournament is not None:
+        if currency not in (None, NO_CURRENCY):
+            raise ValueError(f"a tournament hand's chips are no currency, not {currency!r} "
+                             "(its buy-in's currency is the tournament's)")
+        currency = NO_CURRENCY
+    if cents_per_unit is None:
+        cents_per_unit = 1 if tournament is not None else 100
     if not isinstance(cents_per_unit, int) or isinstance(cents_per_unit, bool) or cents_per_unit <= 0:
         raise ValueError("cents_per_unit must be a positive integer")
     v, s, r, n = hand.variant, hand.structure, hand.rules, hand.n
@@ -147,6 +159,12 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
 
     lines = _export_actions(hand, order, who, amt, viewer, comments)
 
+    # The unit, always: a reader must not guess whether 2 is two dollars or two indivisible chips.
+    user: list[tuple[str, Any]] = [("cents_per_unit", cents_per_unit), ("game", game_name(v, s))]
+    if tournament is not None:
+        standard, own = tournament_fields(tournament, [hand.players[p].seat for p in order], amt)
+        fields += standard
+        user += own
     if when is not None:
         fields += _when_fields(when)
     fields.append(("players", [hand.players[p].name for p in order]))
@@ -162,8 +180,6 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
         fields += _currency_fields(currency)
     live = [hand.players[p].live_post for p in order]
     dead = [hand.players[p].dead_post for p in order]
-    # The unit, always: a reader must not guess whether 2 is two dollars or two indivisible chips.
-    user: list[tuple[str, Any]] = [("cents_per_unit", cents_per_unit), ("game", game_name(v, s))]
     if any(live):
         user.append(("live_posts", [amt(x) for x in live]))
     if any(dead):
@@ -202,8 +218,9 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
     out.extend(lines)
     out.append("]")
     out += [f"{key} = {_toml_value(value)}" for key, value in optional]
-    out.append("# cardroom's own fields, which the standard lacks: the unit, the game, the table's rules, "
-               "the rake taken (the winnings and finishing stacks are after it)")
+    out.append("# cardroom's own fields, which the standard lacks: the unit, the game, "
+               + ("the tournament, " if tournament is not None else "")
+               + "the table's rules, the rake taken (the winnings and finishing stacks are after it)")
     out += [f"{PREFIX}{key} = {_toml_value(value)}" for key, value in user]
     return "\n".join(out) + "\n"
 
