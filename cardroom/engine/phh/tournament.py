@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom.engine.phh.errors import PHHFormatError
-from cardroom.engine.phh.fields import NO_CURRENCY, PREFIX, _to_cents, _to_units
-from cardroom.engine.phh.parse import _load, chips_per_unit
+from cardroom.engine.phh.fields import NO_CURRENCY, PREFIX, to_cents, to_units
+from cardroom.engine.phh.parse import chips_per_unit, load_hand
 from cardroom.engine.pokerstars import CURRENCIES, PLAY
 from cardroom.engine.tournament.history import Finish, TournamentHand
 
@@ -49,12 +49,12 @@ def tournament_fields(t: TournamentHand, seats: list[int], amt) -> tuple[list, l
     user: list[tuple[str, Any]] = [
         ("tournament", t.tournament),
         ("level_stakes", [amt(x) for x in t.stakes]),
-        ("buy_in", _to_units(t.buy_in, _MONEY_UNIT)), ("fee", _to_units(t.fee, _MONEY_UNIT)),
+        ("buy_in", to_units(t.buy_in, _MONEY_UNIT)), ("fee", to_units(t.fee, _MONEY_UNIT)),
         ("buy_in_currency", _iso(t.currency)),
     ]
     if t.finishes:
         user += [("places", [by_seat[s].place if s in by_seat else 0 for s in seats]),
-                 ("prizes", [_to_units(by_seat[s].prize, _MONEY_UNIT) if s in by_seat else 0 for s in seats])]
+                 ("prizes", [to_units(by_seat[s].prize, _MONEY_UNIT) if s in by_seat else 0 for s in seats])]
     return standard, user
 
 
@@ -68,7 +68,7 @@ def _field(data: dict, key: str, what: str, kinds=(int,)):
 def tournament_of(phh: str | bytes | dict) -> TournamentHand | None:
     """The TournamentHand a PHH file (text, or the parsed dict) carries; None for a cash-game hand.
     Raises PHHFormatError for tournament fields it cannot read."""
-    data = _load(phh)
+    data = load_hand(phh)
     if PREFIX + "tournament" not in data:
         return None
     cpu = chips_per_unit(data, [])       # the file has our fields: their unit, never a guess
@@ -86,8 +86,8 @@ def tournament_of(phh: str | bytes | dict) -> TournamentHand | None:
     if currency != PLAY and currency not in CURRENCIES:
         raise PHHFormatError(f"{PREFIX}buy_in_currency must be XXX or one of {', '.join(CURRENCIES)}, "
                              f"not {code!r}")
-    buy_in = _to_cents(data.get(PREFIX + "buy_in"), _MONEY_UNIT, PREFIX + "buy_in")
-    fee = _to_cents(data.get(PREFIX + "fee"), _MONEY_UNIT, PREFIX + "fee")
+    buy_in = to_cents(data.get(PREFIX + "buy_in"), _MONEY_UNIT, PREFIX + "buy_in")
+    fee = to_cents(data.get(PREFIX + "fee"), _MONEY_UNIT, PREFIX + "fee")
     places, prizes, seats = data.get(PREFIX + "places"), data.get(PREFIX + "prizes"), data.get("seats")
     rows = []
     if places is not None:
@@ -98,10 +98,10 @@ def tournament_of(phh: str | bytes | dict) -> TournamentHand | None:
             if isinstance(place, bool) or not isinstance(place, int) or place < 0:
                 raise PHHFormatError(f"{PREFIX}places holds places (or 0), not {place!r}")
             if place:
-                rows.append((seat, place, _to_cents(prize, _MONEY_UNIT, PREFIX + "prizes")))
+                rows.append((seat, place, to_cents(prize, _MONEY_UNIT, PREFIX + "prizes")))
     try:
         return TournamentHand(number, table, level,
-                              tuple(_to_cents(x, cpu, PREFIX + "level_stakes") for x in stakes),
+                              tuple(to_cents(x, cpu, PREFIX + "level_stakes") for x in stakes),
                               buy_in, fee, currency, name, tuple(Finish(*row) for row in rows))
     except ValueError as e:
         raise PHHFormatError(f"tournament fields: {e}") from None
