@@ -21,6 +21,7 @@ from pathlib import Path
 import asyncssh
 
 from cardroom import textual_adapter
+from cardroom.room.ratelimit import TokenBucket
 from cardroom.ssh.extras import Extras
 from cardroom.ssh.gcpolicy import GcPolicy
 from cardroom.ssh.hosting import ServerHosting
@@ -175,6 +176,8 @@ class _CardroomServer(asyncssh.SSHServer):
         self._fingerprint: str | None = None
         self._has_session = False
         self._authenticated = False
+        self._budget: TokenBucket | None = None
+        self._over_budget = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -182,6 +185,11 @@ class _CardroomServer(asyncssh.SSHServer):
         self._ip = str(peer[0])
         self.source = _source_of(self._ip)
         registry = self._registry
+        limits = registry.limits
+        self._budget = TokenBucket(limits.messages_per_second, limits.message_burst,
+                                   asyncio.get_running_loop().time)
+        textual_adapter.meter_connection(conn, spend=self._spend, max_unparsed=limits.max_unparsed_input,
+                                         max_unsent=limits.max_unsent_output, overflow=self._overflow)
         registry.connections.add(self)
         registry.per_ip[self.source] += 1
         if not registry.admit(self):
@@ -198,6 +206,27 @@ class _CardroomServer(asyncssh.SSHServer):
             if registry.per_ip[self.source] <= 0:
                 del registry.per_ip[self.source]
         self._conn = None
+
+    def _spend(self, message: int) -> None:
+        """One message of the connection's budget (Limits.message_burst): past it, it is dropped.
+        Not an SSH_MSG_IGNORE: asyncssh's own client sends one before every packet, and they cost
+        nothing but their parsing (as channel data does)."""
+        if message == asyncssh.constants.MSG_IGNORE or self._budget is None or self._budget.allow():
+            return
+        if not self._over_budget:       # one line in the log, whatever the client has still sent
+            self._over_budget = True
+            log.info("dropping %s@%s: too many requests", self._username or "?", self._ip)
+        raise asyncssh.DisconnectError(asyncssh.DISC_BY_APPLICATION, "too many requests: this connection is closed")
+
+    def _overflow(self, what: str) -> None:
+        """Unparsed input or unsent output past its bound (Limits): drop the connection. Called
+        from inside asyncssh's receiving or asyncio's writing, so the abort comes on the next turn."""
+        if self._conn is None or self._over_budget:
+            return
+        self._over_budget = True
+        log.info("dropping %s@%s: %s past its bound", self._username or "?", self._ip,
+                 "unparsed input" if what == "input" else "unsent output")
+        asyncio.get_running_loop().call_soon(self._conn.abort)
 
     def disconnect(self) -> None:
         if self._conn is not None:
@@ -391,6 +420,7 @@ async def start_server(
     The sessions' apps are hosted by one ServerHosting (ssh/hosting.py): paced repaints, and with
     `shared_screens` railbirds who would see the same screen share one drawing."""
     textual_adapter.install(textual_adapter.server_guards(textual_speedups))
+    textual_adapter.check_asyncssh(asyncssh.SSHServerConnection, asyncssh.SSHServerChannel)
     install_log_budget()
     limits = limits or Limits()
     fingerprint = ensure_host_key(host_key_path)
