@@ -29,7 +29,7 @@ from cardroom.room.clock import LoopClock
 from cardroom.room.ports import ConservationError, Refused
 from cardroom.room.room import Room, RoomSettings
 from cardroom.room.table import TableSettings
-from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
+from cardroom.room.text import BadName, clean_name, clean_text, is_reserved, name_skeleton
 from cardroom.room.writer import StoreWriter
 from cardroom.store import is_url, open_store
 from cardroom.store.audit import require_balanced
@@ -119,8 +119,17 @@ def _may_use_name(store: SqliteStore, name: str) -> bool:
     return _new_name_refusal(store, name) is None
 
 
+def ban_message(store: SqliteStore, fingerprint: str) -> str:
+    """What a banned key is told as it tries to log in: the words of a banned player's session."""
+    reason = next((b.reason for b in store.bans() if b.fingerprint == fingerprint), "")
+    reason = clean_text(reason, 200)
+    return "You are banned from the card room" + (f": {reason}" if reason else "")
+
+
 def make_authorize(room: Room, store: SqliteStore):
-    """Public-key auth: the first key to use a name claims it; later logins need one of its keys."""
+    """Public-key auth: the first key to use a name claims it; later logins need one of its keys.
+    A banned key is refused saying so (KeyRefused: the client shows it before "Permission denied")."""
+    from cardroom.ssh import KeyRefused
 
     def authorize(username: str, key) -> bool:
         try:
@@ -129,7 +138,7 @@ def make_authorize(room: Room, store: SqliteStore):
             return False
         fingerprint = key.get_fingerprint("sha256")
         if store.is_banned(fingerprint):
-            return False
+            raise KeyRefused(ban_message(store, fingerprint))
         owner = store.account_for_key(fingerprint)
         if owner is not None:
             return owner.name == name

@@ -35,6 +35,12 @@ MAX_AUTH_ATTEMPTS = 6
 
 Authorize = Callable[[str, asyncssh.SSHKey], "bool | Awaitable[bool]"]
 
+
+class KeyRefused(Exception):
+    """Raised by `authorize`: this key may not log in, and the message says why. The client is
+    told before it gives up (SSH's user-auth banner: OpenSSH prints it on stderr above its
+    "Permission denied (publickey)"), once per connection; the attempt is logged."""
+
 MAX_USERNAME = 64
 
 # Ciphers the server accepts. SSH uses the first of the *client's* list that the server accepts,
@@ -168,6 +174,7 @@ class _CardroomServer(asyncssh.SSHServer):
         self._name_refused = name_refused
         self._extras = extras
         self._tried: set[str] = set()
+        self._told: set[str] = set()        # refused keys whose reason was given (KeyRefused)
         self._conn: asyncssh.SSHServerConnection | None = None
         self._ip = "?"
         self.source = "?"
@@ -274,6 +281,9 @@ class _CardroomServer(asyncssh.SSHServer):
             result = self._authorize(username, key)
             if inspect.isawaitable(result):
                 result = await result
+        except KeyRefused as refused:
+            self._refused(username, key, str(refused))
+            return False
         except Exception:
             log.exception("authorize() failed for %r", username)
             return False
@@ -282,6 +292,14 @@ class _CardroomServer(asyncssh.SSHServer):
             # before auth_completed() is the one that signed.
             self._candidate_fingerprint = key.get_fingerprint()
         return bool(result)
+
+    def _refused(self, username: str, key: asyncssh.SSHKey, why: str) -> None:
+        if self._conn is None or key.get_fingerprint() in self._told:
+            return
+        self._told.add(key.get_fingerprint())
+        log.info("refused key %s for %r from %s: %s", key.get_fingerprint(), username, self._ip, why)
+        if len(self._told) == 1:
+            self._conn.send_auth_banner(why.rstrip() + "\r\n")
 
     def auth_completed(self) -> None:
         self._authenticated = True

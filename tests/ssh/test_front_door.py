@@ -1,0 +1,99 @@
+"""The room's front door over real SSH clients (issue 34): what a refused player is told, and the
+limits on who may come in. The room is the real one (serve.start on a SQLite file in tmp_path)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+
+import asyncssh
+import pytest
+
+from cardroom import serve
+from cardroom.config import config_from_dict
+
+TABLE = "Test Hold'em"
+
+
+def _config(tmp_path, **server):
+    return config_from_dict({
+        "server": {"host": "127.0.0.1", "port": 2222, **server},
+        "tables": [{"name": TABLE, "game": "holdem", "structure": "fixed", "stakes": ["2", "4"], "seats": 6}],
+    }, tmp_path / "config.toml")
+
+
+@pytest.fixture
+async def room(tmp_path):
+    served = await serve.start(_config(tmp_path), host="127.0.0.1", port=0, data_dir=tmp_path)
+    yield served
+    await serve.shutdown(served)
+
+
+def _connect(served, username, key, **kwargs):
+    return asyncssh.connect("127.0.0.1", served.server.port, username=username, client_keys=[key],
+                            known_hosts=None, agent_path=None, config=None, **kwargs)
+
+
+def _key_file(tmp_path, key, name="id_ed25519"):
+    path = tmp_path / name
+    path.write_bytes(key.export_private_key())
+    os.chmod(path, 0o600)
+    return path
+
+
+async def _ssh(port: int, user: str, key_path, *command: str) -> tuple[int, str]:
+    """The stock OpenSSH client, non-interactive: its exit status and what it printed on stderr."""
+    proc = await asyncio.create_subprocess_exec(
+        "ssh", "-F", "/dev/null", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
+        "-o", "UserKnownHostsFile=/dev/null", "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none",
+        "-i", str(key_path), "-p", str(port), f"{user}@127.0.0.1", *command,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    return proc.returncode, err.decode(errors="replace")
+
+
+class _Banner(asyncssh.SSHClient):
+    banners: list[str]
+
+    def __init__(self) -> None:
+        self.banners = []
+
+    def auth_banner_received(self, msg: str, lang: str) -> None:
+        self.banners.append(msg)
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client `ssh`")
+async def test_a_banned_player_is_told_why_and_the_attempt_is_logged(room, tmp_path, caplog):
+    """Issue 34: a banned player who connected later read only "Permission denied (publickey)". He
+    is now told, in SSH's user-auth banner (OpenSSH prints it on stderr), and the attempt is logged
+    at INFO."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    room.store.claim("mallory", key.get_fingerprint(), 100_000)     # he played here before
+    room.store.ban(key.get_fingerprint(), "chip dumping\x1b[31m", "SHA256:admin")
+    caplog.set_level(logging.INFO, logger="cardroom.ssh")
+
+    status, err = await _ssh(room.server.port, "mallory", _key_file(tmp_path, key))
+    assert status == 255
+    assert "You are banned from the card room: chip dumping[31m" in err     # the reason, cleaned
+    assert "Permission denied (publickey)" in err
+    assert err.index("You are banned") < err.index("Permission denied")
+
+    client = _Banner()
+    with pytest.raises(asyncssh.PermissionDenied):
+        await _connect(room, "mallory", key, client_factory=lambda: client)
+    assert client.banners == ["You are banned from the card room: chip dumping[31m\r\n"]
+    refused = [r.getMessage() for r in caplog.records if r.name == "cardroom.ssh" and r.levelno == logging.INFO
+               and "refused key" in r.getMessage()]
+    assert len(refused) == 2 and all(key.get_fingerprint() in line and "banned" in line for line in refused)
+
+
+async def test_a_key_that_is_simply_wrong_gets_no_banner(room):
+    """Only a refusal with a reason is told: a key that does not own the name is not (it says
+    nothing about the account)."""
+    room.store.claim("alice", asyncssh.generate_private_key("ssh-ed25519").get_fingerprint(), 100_000)
+    client = _Banner()
+    with pytest.raises(asyncssh.PermissionDenied):
+        await _connect(room, "alice", asyncssh.generate_private_key("ssh-ed25519"), client_factory=lambda: client)
+    assert client.banners == []
