@@ -56,13 +56,20 @@ ENCRYPTION_ALGS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-c
 # (Debian 12's 2022.83) has hmac-sha1 and hmac-sha2-256 and, for ciphers, AES-CTR or chacha20
 # (which we leave out, see above). No SHA-1, no 64-bit tags (umac-64).
 MAC_ALGS = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com", "hmac-sha2-256", "hmac-sha2-512")
-# Key exchange: no SHA-1 and no group exchange (which lets the client ask for a 1024-bit group).
+# Key exchange: no SHA-1 and no group exchange (which lets the client ask for a 1024-bit group),
+# and no NIST curves (ssh-audit fails them: their constants are unexplained). Every client that
+# has them has curve25519 too: OpenSSH since 6.5, PuTTY 0.68, dropbear 2013.62.
 # curve25519 first: the client's order decides, but a client that sends its first key-exchange
 # packet on a guess (dropbear) guesses that both lists start alike; asyncssh's own default order
 # starts elsewhere, and dropbear was cut off ("Disconnect received") after the wrong guess.
 KEX_ALGS = ("curve25519-sha256", "curve25519-sha256@libssh.org", "mlkem768x25519-sha256",
-            "ecdh-sha2-nistp256", "ecdh-sha2-nistp384", "ecdh-sha2-nistp521",
             "diffie-hellman-group16-sha512", "diffie-hellman-group18-sha512", "diffie-hellman-group14-sha256")
+# The signatures a player's key may log in with, as server-sig-algs advertises them: no ssh-rsa
+# (RSA with SHA-1) or ssh-dss. An RSA key signs with rsa-sha2-* (OpenSSH 7.2, PuTTY 0.75,
+# dropbear 2020.79); an ECDSA key (a NIST curve, but the player's choice) stays welcome.
+SIGNATURE_ALGS = ("ssh-ed25519", "sk-ssh-ed25519@openssh.com", "rsa-sha2-512", "rsa-sha2-256",
+                  "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
+                  "sk-ecdsa-sha2-nistp256@openssh.com")
 
 
 def _kex_algs() -> list[str]:
@@ -71,6 +78,14 @@ def _kex_algs() -> list[str]:
 
     supported = {alg.decode() for alg in get_kex_algs()}
     return [alg for alg in KEX_ALGS if alg in supported]
+
+
+def _signature_algs() -> list[str]:
+    """SIGNATURE_ALGS that this asyncssh knows (the sk- ones need its FIDO support)."""
+    from asyncssh.public_key import get_public_key_algs
+
+    supported = {alg.decode() for alg in get_public_key_algs()}
+    return [alg for alg in SIGNATURE_ALGS if alg in supported]
 
 
 def ensure_host_key(path: str | os.PathLike[str]) -> str:
@@ -465,6 +480,7 @@ async def start_server(
         login_timeout=limits.login_timeout,
         window=limits.channel_window,
         kex_algs=_kex_algs(),
+        signature_algs=_signature_algs(),
         encryption_algs=list(ENCRYPTION_ALGS),
         mac_algs=list(MAC_ALGS),
         # Ignore ~/.ssh and /etc/ssh config: this server's behaviour is all in code.
