@@ -15,6 +15,11 @@ class Limits:
     # are dropped as they connect; past the total, the oldest of the source with most is dropped.
     max_unauthenticated_per_ip: int = 8
     max_unauthenticated: int = 400
+    # New connections from one source: `connect_burst` at once, then `connects_per_second` (DHEat:
+    # each connection costs the server a key exchange, and ssh-audit wants fewer than 20 a second).
+    # One past it is closed before the server says a word (no version line, no key exchange).
+    connect_burst: int = 10
+    connects_per_second: float = 2.0
     # What a connection asks of the server itself, besides its session's data and requests: user-
     # auth requests, global requests (keepalives, port forwarding), channel opens, X11 and agent
     # requests, ignore, debug and unknown messages, re-keying. asyncssh queues them without bound

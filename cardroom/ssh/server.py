@@ -21,7 +21,7 @@ from pathlib import Path
 import asyncssh
 
 from cardroom import textual_adapter
-from cardroom.room.ratelimit import TokenBucket
+from cardroom.room.ratelimit import BucketsByKey, TokenBucket
 from cardroom.ssh.extras import Extras
 from cardroom.ssh.gcpolicy import GcPolicy
 from cardroom.ssh.hosting import ServerHosting
@@ -42,6 +42,7 @@ class KeyRefused(Exception):
     "Permission denied (publickey)"), once per connection; the attempt is logged."""
 
 MAX_USERNAME = 64
+TRACKED_SOURCES = 4096     # sources whose connection rate is remembered; the least recent is forgotten
 
 # Ciphers the server accepts. SSH uses the first of the *client's* list that the server accepts,
 # and stock clients (OpenSSH, asyncssh) list chacha20-poly1305 first; asyncssh computes it with a
@@ -109,7 +110,7 @@ def _clean_username(username: str) -> bool:
     return 0 < len(username) <= MAX_USERNAME and username.isprintable() and username.strip() == username
 
 
-def _source_of(ip: str) -> str:
+def source_of(ip: str) -> str:
     """Where a connection comes from, for the per-source limits: the IPv4 address, or the /64 an
     IPv6 address is in (one customer's share: a client can take any address in it)."""
     try:
@@ -139,6 +140,23 @@ class _Registry:
         self.sessions: set[AppSession] = set()
         self.closing = False
         self.gc = GcPolicy()
+        # Each source's rate of new connections, and the sources being throttled now (said in
+        # the log once per spell).
+        self.arrivals = BucketsByKey(limits.connects_per_second, limits.connect_burst,
+                                     asyncio.get_running_loop().time, TRACKED_SOURCES)
+        self.throttled: set[str] = set()
+
+    def arrival_allowed(self, source: str) -> bool:
+        """A new connection from `source`; False: its source connects faster than
+        Limits.connect_burst and connects_per_second allow, close it unanswered."""
+        if self.arrivals.allow(source):
+            self.throttled.discard(source)
+            return True
+        if source not in self.throttled and len(self.throttled) < TRACKED_SOURCES:
+            self.throttled.add(source)
+            log.info("closing new connections from %s: more than %d at once or %g a second",
+                     source, self.limits.connect_burst, self.limits.connects_per_second)
+        return False
 
     def admit(self, server: _CardroomServer) -> bool:
         """A new connection, not logged in yet; False: refuse it (its source has its share).
@@ -205,8 +223,11 @@ class _CardroomServer(asyncssh.SSHServer):
         self._conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._ip = str(peer[0])
-        self.source = _source_of(self._ip)
+        self.source = source_of(self._ip)
         registry = self._registry
+        if not registry.arrival_allowed(self.source):
+            conn.abort()        # at once: asyncssh then sends no version line, and no key exchange starts
+            return
         limits = registry.limits
         self._budget = TokenBucket(limits.messages_per_second, limits.message_burst,
                                    asyncio.get_running_loop().time)

@@ -97,3 +97,76 @@ async def test_a_key_that_is_simply_wrong_gets_no_banner(room):
     with pytest.raises(asyncssh.PermissionDenied):
         await _connect(room, "alice", asyncssh.generate_private_key("ssh-ed25519"), client_factory=lambda: client)
     assert client.banners == []
+
+
+# ------------------------------------------------------------------------- connections per source
+
+async def _version_lines(port: int, source: str, n: int) -> list[bytes]:
+    """Open `n` TCP connections from `source` one after another; what each first read (the
+    server's version line, or b"" when it closed the connection unanswered)."""
+    firsts = []
+    for _ in range(n):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+        try:
+            firsts.append(await asyncio.wait_for(reader.readline(), 10))
+        finally:
+            writer.close()
+    return firsts
+
+
+async def test_a_burst_of_connections_from_one_source_is_throttled(tmp_path, caplog):
+    """Issue 34 (ssh-audit: DHEat): every connection costs the server a key exchange, and one
+    address could open them as fast as it liked. Past [server] connect_burst at once (then
+    connects_per_second) a connection is closed before the server says a word; another address
+    is not held up, and the log says it once."""
+    caplog.set_level(logging.INFO, logger="cardroom.ssh")
+    config = _config(tmp_path, connect_burst=4, connects_per_second=0.01)
+    served = await serve.start(config, host="127.0.0.1", port=0, data_dir=tmp_path)
+    try:
+        firsts = await _version_lines(served.server.port, "127.0.0.1", 9)
+        assert [line.startswith(b"SSH-2.0-") for line in firsts] == [True] * 4 + [False] * 5
+        assert set(firsts[4:]) == {b""}
+        async with _connect(served, "alice", asyncssh.generate_private_key("ssh-ed25519"),
+                            local_addr=("127.0.0.2", 0)):
+            pass                                            # a player from elsewhere gets in
+        throttled = [r for r in caplog.records if "closing new connections from 127.0.0.1" in r.getMessage()]
+        assert len(throttled) == 1
+    finally:
+        await serve.shutdown(served)
+
+
+def test_the_server_limits_come_from_config_toml(tmp_path):
+    limits = serve.ssh_limits(_config(tmp_path, connect_burst=3, connects_per_second=0.5, max_per_ip=4))
+    assert (limits.connect_burst, limits.connects_per_second, limits.max_per_ip) == (3, 0.5, 4)
+
+
+# ------------------------------------------------------------------------------ new accounts
+
+async def test_new_accounts_from_one_address_are_limited_and_the_player_is_told(tmp_path, caplog):
+    """Issue 34: every new key claimed a name and the starting money, with no limit. One address
+    may now make [server] new_accounts_per_ip accounts in new_accounts_hours; past it the player
+    reads why, nothing is made, and the accounts he has (or another address) still log in."""
+    from ssh_helpers import Screen, wait_for
+
+    caplog.set_level(logging.INFO, logger="cardroom.serve")
+    served = await serve.start(_config(tmp_path, new_accounts_per_ip=2), host="127.0.0.1", port=0, data_dir=tmp_path)
+    keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ann", "ben", "cat", "dan")}
+
+    async def screen_of(name: str, source: str = "127.0.0.1") -> str:
+        async with _connect(served, name, keys[name], local_addr=(source, 0)) as conn:
+            screen = Screen(await conn.create_process(term_type="xterm-256color", term_size=(100, 30)))
+            # In, or refused: the session ends, saying why.
+            await wait_for(lambda: f"Welcome, {name}" in screen.plain or screen.task.done(), what=name)
+            return screen.plain
+
+    try:
+        assert "Welcome, ann" in await screen_of("ann")
+        assert "Welcome, ben" in await screen_of("ben")
+        refused = await screen_of("cat")
+        assert "New accounts from your address are limited to 2 every 24 hours" in refused
+        assert served.store.find("cat") is None
+        assert "Welcome, ann" in await screen_of("ann")             # his own account, same address
+        assert "Welcome, dan" in await screen_of("dan", "127.0.0.2")
+        assert any("refused a new account 'cat' from 127.0.0.1" in r.getMessage() for r in caplog.records)
+    finally:
+        await serve.shutdown(served)
