@@ -170,3 +170,13 @@ async def test_new_accounts_from_one_address_are_limited_and_the_player_is_told(
         assert any("refused a new account 'cat' from 127.0.0.1" in r.getMessage() for r in caplog.records)
     finally:
         await serve.shutdown(served)
+
+
+# ------------------------------------------------------------------------- names of the house
+
+async def test_names_that_read_as_the_houses_lines_are_refused_at_the_door(room):
+    """Issue 34: "Room" and "Table" (the names the room's and the table's chat lines go by) were
+    accepted as player names; they are refused as "Dealer" is, look-alikes and any case too."""
+    for name in ("Room", "TABLE", "R00m", "Тable"):                 # the last with a Cyrillic Т
+        with pytest.raises(asyncssh.DisconnectError, match="kept for the house"):
+            await _connect(room, name, asyncssh.generate_private_key("ssh-ed25519"))
