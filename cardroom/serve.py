@@ -19,7 +19,6 @@ import logging.handlers
 import os
 import signal
 import sys
-import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,7 +29,7 @@ from cardroom.room.clock import LoopClock
 from cardroom.room.ports import ConservationError, Refused
 from cardroom.room.room import Room, RoomSettings
 from cardroom.room.table import TableSettings
-from cardroom.room.text import BadName, clean_name, clean_text, is_reserved, name_skeleton
+from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
 from cardroom.room.writer import StoreWriter
 from cardroom.store import is_url, open_store
 from cardroom.store.audit import require_balanced
@@ -120,25 +119,10 @@ def _may_use_name(store: SqliteStore, name: str) -> bool:
     return _new_name_refusal(store, name) is None
 
 
-def ban_message(store: SqliteStore, fingerprint: str) -> str:
-    """What a banned key is told as it tries to log in: the words of a banned player's session."""
-    reason = next((b.reason for b in store.bans() if b.fingerprint == fingerprint), "")
-    reason = clean_text(reason, 200)
-    return "You are banned from the card room" + (f": {reason}" if reason else "")
-
-
-def ssh_limits(config: RoomConfig):
-    """The SSH server's limits that config.toml's [server] sets (the rest keep Limits' defaults)."""
-    from cardroom.ssh import Limits
-
-    s = config.server
-    return Limits(max_connections=s.max_connections, max_per_ip=s.max_per_ip, login_timeout=s.login_timeout,
-                  connect_burst=s.connect_burst, connects_per_second=s.connects_per_second)
-
-
 def make_authorize(room: Room, store: SqliteStore):
     """Public-key auth: the first key to use a name claims it; later logins need one of its keys.
     A banned key is refused saying so (KeyRefused: the client shows it before "Permission denied")."""
+    from cardroom.roles import frontdoor
     from cardroom.ssh import KeyRefused
 
     def authorize(username: str, key) -> bool:
@@ -148,7 +132,7 @@ def make_authorize(room: Room, store: SqliteStore):
             return False
         fingerprint = key.get_fingerprint("sha256")
         if store.is_banned(fingerprint):
-            raise KeyRefused(ban_message(store, fingerprint))
+            raise KeyRefused(frontdoor.ban_message(store, fingerprint))
         owner = store.account_for_key(fingerprint)
         if owner is not None:
             return owner.name == name
@@ -183,42 +167,16 @@ def make_guest(store: SqliteStore):
     return guest
 
 
-def new_account_gate(config: RoomConfig, store: SqliteStore):
-    """`check(info)` before a login: raises SessionRefused, saying why, when it would make a new
-    account (a new name with a new key, or a guest's new name) and the player's address (an IPv4
-    address or an IPv6 /64) has made [server] new_accounts_per_ip of them in new_accounts_hours.
-    Every new account is starting_money from nowhere: without a bound, a script with fresh keys
-    could claim names and money for ever. Counted by this process (a restart forgets)."""
-    from cardroom.room.ratelimit import BucketsByKey
-    from cardroom.ssh import SessionRefused, source_of
-
-    s = config.server
-    allowed = BucketsByKey(s.new_accounts_per_ip / (s.new_accounts_hours * 3600.0), s.new_accounts_per_ip,
-                           time.monotonic)
-
-    def check(info) -> None:
-        name, fingerprint = clean_name(info.username), info.key_fingerprint
-        if store.find(name) is not None or (fingerprint and store.account_for_key(fingerprint) is not None):
-            return
-        source = source_of(info.peer_address)
-        if not allowed.allow(source):
-            log.info("refused a new account %r from %s: %d new accounts in %g hours", name, source,
-                     s.new_accounts_per_ip, s.new_accounts_hours)
-            raise SessionRefused(f"New accounts from your address are limited to {s.new_accounts_per_ip} "
-                                 f"every {s.new_accounts_hours:g} hours, and that many were made: log in "
-                                 "with an account you already have, or try again later.")
-
-    return check
-
-
 def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     """`shutdown`: what the admin panel's `shutdown now` calls (serve's stop event). Each app is
     hosted by its ssh session's hosting (SessionInfo.hosting; ssh/hosting.py)."""
     from cardroom.tui.app import build_app
     from cardroom.tui.options import UIOptions
 
+    from cardroom.roles import frontdoor
+
     admins = set(config.server.admins)
-    new_account = new_account_gate(config, room.store)
+    new_account = frontdoor.new_account_gate(config, room.store)
 
     async def factory(info):
         from cardroom.ssh import SessionRefused
@@ -273,6 +231,7 @@ def make_extras(room: Room, store: SqliteStore, config: RoomConfig, shutdown):
 async def start(config: RoomConfig, *, host: str | None = None, port: int | None = None,
                 data_dir: Path, clock=None) -> Served:
     """Open the store, start the room and listen. `shutdown(served)` undoes it."""
+    from cardroom.roles import frontdoor
     from cardroom.ssh import ensure_host_key, start_server
 
     data = claim(data_dir)            # DataDirInUse while another server has the folder
@@ -285,7 +244,7 @@ async def start(config: RoomConfig, *, host: str | None = None, port: int | None
         stop = asyncio.Event()
         s = config.server
         server = await start_server(host or s.host, port if port is not None else s.port, key_path,
-                                    make_app_factory(room, config, stop.set), limits=ssh_limits(config),
+                                    make_app_factory(room, config, stop.set), limits=frontdoor.ssh_limits(config),
                                     authorize=make_authorize(room, store),
                                     name_refused=make_name_refused(store),
                                     guest=make_guest(store) if s.guest_passwords else None,

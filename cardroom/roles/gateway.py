@@ -46,7 +46,8 @@ class GatewayRole:
         self._claims: dict[object, str] = {}     # client -> its claim's id
 
     async def start(self, host: str, port: int, key_path) -> None:
-        from cardroom.serve import make_authorize, make_guest, make_name_refused, ssh_limits
+        from cardroom.roles.frontdoor import ssh_limits
+        from cardroom.serve import make_authorize, make_guest, make_name_refused
         from cardroom.ssh import start_server
         from cardroom.ssh.extras import Extras
 
@@ -71,7 +72,7 @@ class GatewayRole:
             textual_speedups=s.textual_speedups, shared_screens=s.shared_screens, reuse_port=True)
 
     def _app_factory(self):
-        from cardroom.serve import new_account_gate
+        from cardroom.roles.frontdoor import new_account_gate
         from cardroom.tui.app import build_app
         from cardroom.tui.options import UIOptions
 

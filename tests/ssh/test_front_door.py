@@ -12,6 +12,7 @@ import asyncssh
 import pytest
 
 from cardroom import serve
+from cardroom.roles import frontdoor
 from cardroom.config import config_from_dict
 
 TABLE = "Test Hold'em"
@@ -136,7 +137,7 @@ async def test_a_burst_of_connections_from_one_source_is_throttled(tmp_path, cap
 
 
 def test_the_server_limits_come_from_config_toml(tmp_path):
-    limits = serve.ssh_limits(_config(tmp_path, connect_burst=3, connects_per_second=0.5, max_per_ip=4))
+    limits = frontdoor.ssh_limits(_config(tmp_path, connect_burst=3, connects_per_second=0.5, max_per_ip=4))
     assert (limits.connect_burst, limits.connects_per_second, limits.max_per_ip) == (3, 0.5, 4)
 
 
@@ -148,7 +149,7 @@ async def test_new_accounts_from_one_address_are_limited_and_the_player_is_told(
     reads why, nothing is made, and the accounts he has (or another address) still log in."""
     from ssh_helpers import Screen, wait_for
 
-    caplog.set_level(logging.INFO, logger="cardroom.serve")
+    caplog.set_level(logging.INFO, logger="cardroom.roles.frontdoor")
     served = await serve.start(_config(tmp_path, new_accounts_per_ip=2), host="127.0.0.1", port=0, data_dir=tmp_path)
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ann", "ben", "cat", "dan")}
 
