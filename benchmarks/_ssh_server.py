@@ -82,8 +82,10 @@ def _config(spec: dict, data_dir: Path):
 
     tables, _ = plan_tables(spec["tables"], spec["seated"])
     n = spec["sessions"]
+    # Every client comes from 127.0.0.1: no per-address bound may hold it back.
     server = {"host": "127.0.0.1", "port": 2222, "max_connections": n + 100,
-              "max_per_ip": n + 100, "login_timeout": 120, "shared_screens": spec.get("shared_screens", True)}
+              "max_per_ip": n + 100, "connect_burst": n + 100, "new_accounts_per_ip": n + 100,
+              "login_timeout": 120, "shared_screens": spec.get("shared_screens", True)}
     if spec.get("store"):
         server["store"] = spec["store"]
     if spec.get("nats"):

@@ -104,6 +104,10 @@ class ServerConfig:
     textual_speedups: bool = True            # the speedup guards of cardroom/textual_adapter.py
     store: str | None = None                 # a postgresql:// URL; None: the SQLite file in data_dir
     nats: str | None = None                  # the NATS server of table hosts and gateways (--nats wins)
+    connect_burst: int = 10                  # new connections one address may open at once ...
+    connects_per_second: float = 2.0         # ... and then a second (more are closed unanswered)
+    new_accounts_per_ip: int = 10            # accounts one address may make (new key, new name) ...
+    new_accounts_hours: float = 24.0         # ... in this many hours
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +277,8 @@ def _blinds_and_antes(s: Section, variant: Variant, kind: str, small_bet: int, b
 
 
 _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", "max_per_ip",
-                "guest_passwords", "admins", "shared_screens", "textual_speedups", "store", "nats"}
+                "guest_passwords", "admins", "shared_screens", "textual_speedups", "store", "nats",
+                "connect_burst", "connects_per_second", "new_accounts_per_ip", "new_accounts_hours"}
 _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
               "chat_lines", "chat_per_seconds", "currency"} | money_keys("starting_money")
@@ -335,8 +340,13 @@ def _server(data: Any, path: Path, admins: Any = None) -> ServerConfig:
     nats = s.str("nats", d.nats, 4096)
     if nats is not None and not nats.startswith(("nats://", "tls://")):
         s.fail(f"{nats!r} is not a nats:// URL (like nats://127.0.0.1:4222)", "nats")
+    connect_burst = s.int("connect_burst", d.connect_burst, 1, 100_000)
+    connects_per_second = s.number("connects_per_second", d.connects_per_second, 0.001, 100_000, "a second")
+    new_accounts = s.int("new_accounts_per_ip", d.new_accounts_per_ip, 1, 1_000_000)
+    new_accounts_hours = s.number("new_accounts_hours", d.new_accounts_hours, 0.001, 24 * 366, "hours")
     return ServerConfig(host, port, data_dir.resolve(), login_timeout, max_connections, max_per_ip,
-                        guest, tuple(found), shared, speedups, store, nats)
+                        guest, tuple(found), shared, speedups, store, nats, connect_burst, connects_per_second,
+                        new_accounts, new_accounts_hours)
 
 
 def _room(data: Any, path: Path) -> RoomSettings:

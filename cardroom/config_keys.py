@@ -103,6 +103,17 @@ class Section:
             self.fail(f"{v} must be more than {lo:g} and at most {hi:g} seconds", key)
         return float(v)
 
+    def number(self, key: str, default: float, lo: float, hi: float, unit: str) -> float:
+        """A number (whole or not) from `lo` to `hi`, both included."""
+        if key not in self.data:
+            return default
+        v = self.data[key]
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            self.fail(f"{v!r} is not a number", key)
+        if not (lo <= v <= hi):      # also refuses nan and inf
+            self.fail(f"{v} must be from {lo:g} to {hi:g} {unit}", key)
+        return float(v)
+
     def bool(self, key: str, default: bool) -> bool:
         if key not in self.data:
             return default

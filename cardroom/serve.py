@@ -79,11 +79,15 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
     from cardroom.tui.app import build_app
     from cardroom.tui.options import UIOptions
 
+    from cardroom.roles import frontdoor
+
     admins = set(config.server.admins)
+    new_account = frontdoor.new_account_gate(config, room.store)
 
     async def factory(info):
         from cardroom.ssh import SessionRefused
 
+        new_account(info)
         try:
             client = await room.login(clean_name(info.username), info.key_fingerprint)
         except RoomError as e:   # e.g. banned between his login and his session, or records busy
@@ -133,7 +137,8 @@ def make_extras(room: Room, store: SqlStore, config: RoomConfig, shutdown):
 async def start(config: RoomConfig, *, host: str | None = None, port: int | None = None,
                 data_dir: Path, clock=None) -> Served:
     """Open the store, start the room and listen. `shutdown(served)` undoes it."""
-    from cardroom.ssh import Limits, ensure_host_key, start_server
+    from cardroom.roles import frontdoor
+    from cardroom.ssh import ensure_host_key, start_server
 
     data = claim(data_dir)            # DataDirInUse while another server has the folder
     try:
@@ -144,10 +149,8 @@ async def start(config: RoomConfig, *, host: str | None = None, port: int | None
         data.tighten()                # the files SQLite has just made
         stop = asyncio.Event()
         s = config.server
-        limits = Limits(max_connections=s.max_connections, max_per_ip=s.max_per_ip,
-                        login_timeout=s.login_timeout)
         server = await start_server(host or s.host, port if port is not None else s.port, key_path,
-                                    make_app_factory(room, config, stop.set), limits=limits,
+                                    make_app_factory(room, config, stop.set), limits=frontdoor.ssh_limits(config),
                                     authorize=make_authorize(store),
                                     name_refused=make_name_refused(store),
                                     guest=make_guest(store) if s.guest_passwords else None,

@@ -19,6 +19,10 @@ full frame, an app's context), and the non-Textual privates, each with why:
 - asyncio `loop._ready` (`run_first`): a keypress's callbacks run before the queue of other sessions'.
 - asyncssh `chan._process_env_request` (`bound_env_requests`): asyncssh keeps every env request in an
   unbounded dict; a session keeps only the few it reads.
+- asyncssh `conn._inpbuf` and `conn._transport` (`meter_connection`): asyncssh keeps what a client
+  sends and what it has not read without bound; past a bound the connection is dropped.
+- asyncssh `chan._process_x11_req_request`, `_process_auth_agent_req_at_openssh_dot_com_request` (`meter_connection`):
+  asyncssh answers them in a task while the channel's next requests wait, unbounded.
 - Rich `console._color_system` (`render_in_truecolor`): every app renders in truecolor, and each
   session downgrades its own output (a Rich Style caches its codes process-wide).
 
@@ -719,6 +723,78 @@ def bound_env_requests(chan: Any, handler: Callable[[Any], bool]) -> None:
     getattr(chan, "_process_<name>_request") and has no public hook, so an instance attribute
     replaces it."""
     chan._process_env_request = handler
+
+
+# What the two functions above replace or read, on asyncssh's classes (`check_asyncssh`); a
+# connection's `_inpbuf` and `_transport` exist only once it is made (tests/ssh/test_budget.py).
+_ASYNCSSH_CONNECTION = ("process_packet", "add_channel", "data_received", "pause_writing")
+_ASYNCSSH_CHANNEL = ("_process_env_request", "_process_x11_req_request",
+                     "_process_auth_agent_req_at_openssh_dot_com_request")
+
+
+def check_asyncssh(connection_class: type, channel_class: type) -> None:
+    """Raise GuardBroken naming what is missing if asyncssh's server connection or channel no
+    longer has a method `bound_env_requests` or `meter_connection` replaces. (The adapter imports
+    no asyncssh: the SSH layer hands its classes over as the server starts.)"""
+    for cls, names in ((connection_class, _ASYNCSSH_CONNECTION), (channel_class, _ASYNCSSH_CHANNEL)):
+        missing = [name for name in names if not callable(getattr(cls, name, None))]
+        if missing:
+            raise GuardBroken(f"cardroom/textual_adapter.py bounds what asyncssh keeps per connection "
+                              f"through {cls.__name__}.{', .'.join(missing)}, which this asyncssh does "
+                              "not have: re-check bound_env_requests and meter_connection against it")
+
+
+def meter_connection(conn: Any, *, spend: Callable[[int], None], max_unparsed: int, max_unsent: int,
+                     overflow: Callable[[str], None]) -> None:
+    """Bound what one client can make asyncssh hold for its connection (issue 34: a client's
+    tcpip-forward requests grew the server by 20 MiB/s). asyncssh has no hook for any of these, so
+    instance attributes of the connection (and of each channel, as it is added) replace its methods:
+
+    - `spend(number)` is called with the message number of each message the connection handles
+      itself (user-auth requests, global requests, channel opens, ignore, debug and unknown
+      messages, re-keying: all but the key exchange's and the channels' own) before it does. It
+      raises (a DisconnectError) to refuse: asyncssh then sends the disconnect and closes.
+      asyncssh answers tcpip-forward and streamlocal-forward in a task, and the requests arriving
+      meanwhile wait in an unbounded list.
+    - A channel's x11-req and auth-agent-req are refused at once, each spent as an
+      SSH_MSG_CHANNEL_REQUEST (98): asyncssh answers those in a task too (the server never
+      forwards either), and the channel's next requests wait in an unbounded list.
+    - Bytes received but not parsed yet: asyncssh stops parsing while it checks a login (a task
+      for each user-auth request) and appends all that arrives meanwhile to `conn._inpbuf`. Past
+      `max_unparsed`, `overflow("input")` and the data is dropped.
+    - Output not yet taken by the peer's socket: past `max_unsent` (asyncio's high-water mark on
+      the transport, which asyncssh leaves at 64 KiB and ignores), `overflow("output")`.
+    """
+    process = conn.process_packet
+
+    def metered(pkttype: int, pktid: int, packet: Any) -> Any:
+        spend(pkttype)
+        return process(pkttype, pktid, packet)
+
+    def refuse(packet: Any) -> bool:
+        spend(98)
+        return False
+
+    add_channel = conn.add_channel
+
+    def added(chan: Any) -> int:
+        chan._process_x11_req_request = refuse
+        chan._process_auth_agent_req_at_openssh_dot_com_request = refuse
+        return add_channel(chan)
+
+    received = conn.data_received
+
+    def bounded(data: bytes, datatype: Any = None) -> None:
+        if len(conn._inpbuf) + len(data) > max_unparsed:
+            overflow("input")
+            return
+        received(data, datatype)
+
+    conn.process_packet = metered
+    conn.add_channel = added
+    conn.data_received = bounded
+    conn.pause_writing = lambda: overflow("output")
+    conn._transport.set_write_buffer_limits(high=max_unsent)
 
 
 

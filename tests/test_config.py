@@ -54,6 +54,8 @@ def test_repo_config_loads():
     assert cfg.server.port == 2222 and cfg.server.host == "127.0.0.1"
     assert cfg.server.data_dir == REPO            # default: beside the file
     assert cfg.server.admins == ()
+    assert (cfg.server.connect_burst, cfg.server.connects_per_second) == (10, 2.0)
+    assert (cfg.server.new_accounts_per_ip, cfg.server.new_accounts_hours) == (10, 24.0)
     assert cfg.room.starting_money == 100_000     # "1000.00" dollars -> cents
     assert cfg.room.action_seconds == 23 and cfg.room.countdown_seconds == 10
     assert cfg.room.sit_out_minutes == 15 and cfg.room.sit_out_minutes_5max == 10
@@ -193,6 +195,10 @@ def test_starting_money_cents_and_not_both(tmp_path):
     ("server", "max_connections", 0), ("server", "max_per_ip", 0), ("server", "max_per_ip", 1000),
     ("server", "guest_passwords", "yes"), ("server", "guest_passwords", 1), ("server", "shared_screens", "no"),
     ("server", "textual_speedups", "off"),
+    ("server", "connect_burst", 0), ("server", "connect_burst", 2.5), ("server", "connects_per_second", 0),
+    ("server", "connects_per_second", "2"), ("server", "connects_per_second", float("inf")),
+    ("server", "new_accounts_per_ip", 0), ("server", "new_accounts_per_ip", "3"),
+    ("server", "new_accounts_hours", 0), ("server", "new_accounts_hours", float("nan")),
     ("server", "admins", "SHA256:x"), ("server", "admins", ["not a fingerprint"]), ("server", "admins", [5]),
     ("server", "admins", ["SHA256:" + "A" * 42]), ("server", "data_dir", 3),
     ("server", "colour", "red"),

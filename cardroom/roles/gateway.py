@@ -46,7 +46,8 @@ class GatewayRole:
         self._claims: dict[object, str] = {}     # client -> its claim's id
 
     async def start(self, host: str, port: int, key_path) -> None:
-        from cardroom.ssh import Limits, start_server
+        from cardroom.roles.frontdoor import ssh_limits
+        from cardroom.ssh import start_server
         from cardroom.ssh.extras import Extras
 
         async def reconnected():
@@ -61,22 +62,24 @@ class GatewayRole:
         await self.admin.start()
         await self.nc.subscribe(CLAIM, cb=self._on_claim)
         s = self.config.server
-        limits = Limits(max_connections=s.max_connections, max_per_ip=s.max_per_ip,
-                        login_timeout=s.login_timeout)
         self.server = await start_server(
-            host, port, key_path, self._app_factory(), limits=limits,
+            host, port, key_path, self._app_factory(), limits=ssh_limits(self.config),
             authorize=make_authorize(self.store), name_refused=make_name_refused(self.store),
             guest=make_guest(self.store) if s.guest_passwords else None,
             extras=Extras(self.store, lambda _fp: None, frozenset()),
             textual_speedups=s.textual_speedups, shared_screens=s.shared_screens, reuse_port=True)
 
     def _app_factory(self):
+        from cardroom.roles.frontdoor import new_account_gate
         from cardroom.tui.app import build_app
         from cardroom.tui.options import UIOptions
+
+        new_account = new_account_gate(self.config, self.store)
 
         async def factory(info):
             from cardroom.ssh import SessionRefused
 
+            new_account(info)
             try:
                 client = await self.gateway.login(clean_name(info.username), info.key_fingerprint)
             except RoomError as e:

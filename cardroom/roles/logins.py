@@ -28,7 +28,10 @@ def _may_use_name(store: Store, name: str) -> bool:
 
 
 def make_authorize(store: Store):
-    """Public-key auth: the first key to use a name claims it; later logins need one of its keys."""
+    """Public-key auth: the first key to use a name claims it; later logins need one of its keys.
+    A banned key is refused saying so (KeyRefused: the client shows it before "Permission denied")."""
+    from cardroom.roles import frontdoor
+    from cardroom.ssh import KeyRefused
 
     def authorize(username: str, key) -> bool:
         try:
@@ -37,7 +40,7 @@ def make_authorize(store: Store):
             return False
         fingerprint = key.get_fingerprint("sha256")
         if store.is_banned(fingerprint):
-            return False
+            raise KeyRefused(frontdoor.ban_message(store, fingerprint))
         owner = store.account_for_key(fingerprint)
         if owner is not None:
             return owner.name == name

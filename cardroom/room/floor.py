@@ -51,6 +51,7 @@ class Floor:
         t.holds.wait_list = [(a, n) for a, n in t.holds.wait_list if a != account]
         s = Seat(seat, account, name)
         s.stack = t.store.table_chips(account, t.name)  # chips left here before (a restart)
+        s.bought_in = s.stack > 0
         t.seats[seat] = s
         # The very first players at a table owe nothing; later arrivals post or wait (seed 001).
         if not t.hand and not t.plan:
@@ -108,6 +109,7 @@ class Floor:
             return
         else:
             log.info("%s: %s buys in for %s", t.name, seat.name, money(cents))
+            seat.bought_in = True
             if t.in_hand(seat) or seat.number in t.recording:
                 seat.pending_chips += cents   # a change of table stake waits for the hand to end
                 seat.message = f"{money(cents)} will be added after this hand"

@@ -1,4 +1,5 @@
-"""Token buckets for chat lines and input rates, on an injected clock.
+"""Token buckets for chat lines and input rates, on an injected clock; one per key (per source
+address: new connections, new accounts) with BucketsByKey.
 
     bucket = TokenBucket(rate=0.5, burst=5, now=loop.time)   # 5 lines at once, then one per 2 s
     bucket = TokenBucket.per(5, 10.0, now=loop.time)         # the same: 5 lines per 10 seconds
@@ -14,9 +15,10 @@ each bucket belongs to one task (a session or a table actor).
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from typing import Callable
 
-__all__ = ["TokenBucket", "RateLimitError"]
+__all__ = ["TokenBucket", "BucketsByKey", "RateLimitError"]
 
 _EPS = 1e-9   # float refills (0.1 s * 0.5/s ...) must not leave a token at 0.99999999
 
@@ -92,3 +94,31 @@ class TokenBucket:
 
     def __repr__(self) -> str:
         return f"TokenBucket(rate={self.rate:g}/s, burst={self.burst:g}, tokens={self._tokens:.2f})"
+
+
+class BucketsByKey:
+    """A TokenBucket for each key (a source address...), made full on first sight; at most
+    `max_keys` remembered, the least recently used forgotten first (forgetting one gives it a full
+    bucket again: a key used all the time is never the least recent)."""
+
+    __slots__ = ("rate", "burst", "_now", "max_keys", "_buckets")
+
+    def __init__(self, rate: float, burst: float, now: Callable[[], float], max_keys: int = 4096) -> None:
+        TokenBucket(rate, burst, now)           # checks the parameters now, not at the first key
+        self.rate, self.burst, self._now, self.max_keys = rate, burst, now, max_keys
+        self._buckets: OrderedDict[object, TokenBucket] = OrderedDict()
+
+    def bucket(self, key: object) -> TokenBucket:
+        found = self._buckets.pop(key, None)
+        if found is None:
+            found = TokenBucket(self.rate, self.burst, self._now)
+            if len(self._buckets) >= self.max_keys:
+                self._buckets.popitem(last=False)
+        self._buckets[key] = found
+        return found
+
+    def allow(self, key: object, cost: float = 1.0) -> bool:
+        return self.bucket(key).allow(cost)
+
+    def __len__(self) -> int:
+        return len(self._buckets)

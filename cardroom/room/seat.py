@@ -22,6 +22,7 @@ class Seat:
         self.sit_out_count = 0
         self.sit_out_timer = None
         self.empty_timer = None    # runs while the seat has no chips and its player is away
+        self.bought_in = False     # chips have been at this seat (else it was taken and never paid for)
         self.connected = True
         self.auto_blind = False     # seed 000: asked to post each blind until he turns it on
         self.auto = "ask"

@@ -266,10 +266,12 @@ def looks_alike(a: str, b: str) -> bool:
 
 
 # Names that would let a player pass as the house. Compared as skeletons, so look-alikes match too.
+# "Room" and "Table" are the names the house's own chat lines go by ("Room: The room closes in 10
+# seconds", "Table: bob sits down"), as "Dealer" is (issue 34: a player named Room could write them).
 _RESERVED_WORDS = ("dealer", "system", "admin", "administrator", "moderator", "cardroom", "croupier",
                    "sysop")
 _RESERVED_EXACT = ("root", "server", "support", "staff", "house", "host", "mod", "operator", "official",
-                   "notice", "console", "everyone")
+                   "notice", "console", "everyone", "room", "table")
 _RESERVED_AFFIX = tuple(name_skeleton(w) for w in _RESERVED_WORDS)
 _RESERVED_FULL = frozenset(name_skeleton(w) for w in _RESERVED_EXACT) | frozenset(_RESERVED_AFFIX)
 

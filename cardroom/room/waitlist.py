@@ -88,18 +88,21 @@ class SeatHolds:
 
     # ---------------------------------------------------------------- empty and away
     def free_if_empty_and_away(self, seat: Seat) -> None:
-        """A seat with no chips whose player is away (he dropped with the buy-in dialog open, or
-        went bust while disconnected) can never be dealt in: it is given back after the grace a
-        disconnected player with chips gets (the sit-out limit: he is timed out, sat out, and
-        removed when it runs out), unless he comes back or chips arrive first."""
+        """A seat with no chips whose player is away can never be dealt in: it is given back
+        unless he comes back or chips arrive first. One never bought in (he dropped with the
+        buy-in dialog open, or a reconnect storm seated him) goes after the time the room gives
+        anyone to take a seat (seat_hold_seconds, a paged wait-lister's): it held nothing of his,
+        and kept a $0 "disconnected" seat from the wait list for the whole sit-out limit. One that
+        went bust while away gets the grace a disconnected player with chips gets (the sit-out
+        limit: he is timed out, sat out, and removed when it runs out)."""
         t = self.table
         if seat.connected or seat.table_chips or t.in_hand(seat):
             if seat.empty_timer is not None:
                 seat.empty_timer.cancel()
                 seat.empty_timer = None
         elif seat.empty_timer is None:
-            seat.empty_timer = t.clock.call_later(t.settings.sit_out_limit,
-                                                  lambda: self._empty_seat_expired(seat))
+            grace = t.settings.sit_out_limit if seat.bought_in else t.settings.seat_hold_seconds
+            seat.empty_timer = t.clock.call_later(grace, lambda: self._empty_seat_expired(seat))
 
     def _empty_seat_expired(self, seat: Seat) -> None:
         t = self.table

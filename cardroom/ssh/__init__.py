@@ -5,6 +5,8 @@ Public API for the composition root (serve.py):
     ensure_host_key(path) -> "SHA256:..."
     SessionInfo (its `hosting`: what hosts the session's app, ssh/hosting.py), ColorDepth, Limits
     SessionRefused: what an app factory raises to end a session with a reason instead of an app
+    KeyRefused: what `authorize` raises to refuse a key saying why (a banned key)
+    source_of(ip): what the per-source limits count as one source (an IPv4 address, an IPv6 /64)
 """
 
 import warnings
@@ -26,16 +28,18 @@ def _quiet_asyncssh_dsa_warnings() -> None:
 _quiet_asyncssh_dsa_warnings()
 
 from cardroom.ssh.limits import Limits  # noqa: E402  (after the filter above)
-from cardroom.ssh.server import CardroomSSHServer, ensure_host_key, start_server  # noqa: E402
+from cardroom.ssh.server import CardroomSSHServer, KeyRefused, ensure_host_key, source_of, start_server  # noqa: E402
 from cardroom.ssh.session import SessionRefused  # noqa: E402
 from cardroom.ssh.terminal import ColorDepth, SessionInfo  # noqa: E402
 
 __all__ = [
     "CardroomSSHServer",
     "ColorDepth",
+    "KeyRefused",
     "Limits",
     "SessionInfo",
     "SessionRefused",
     "ensure_host_key",
+    "source_of",
     "start_server",
 ]

@@ -15,6 +15,25 @@ class Limits:
     # are dropped as they connect; past the total, the oldest of the source with most is dropped.
     max_unauthenticated_per_ip: int = 8
     max_unauthenticated: int = 400
+    # New connections from one source: `connect_burst` at once, then `connects_per_second` (DHEat:
+    # each connection costs the server a key exchange, and ssh-audit wants fewer than 20 a second).
+    # One past it is closed before the server says a word (no version line, no key exchange).
+    connect_burst: int = 10
+    connects_per_second: float = 2.0
+    # What a connection asks of the server itself, besides its session's data and requests: user-
+    # auth requests, global requests (keepalives, port forwarding), channel opens, X11 and agent
+    # requests, ignore, debug and unknown messages, re-keying. asyncssh queues them without bound
+    # (issue 34: one client's tcpip-forward requests grew the server 20 MiB/s). Logging in takes
+    # about a dozen and a session one every few seconds (keepalives); past `message_burst` at once
+    # and `messages_per_second` after, the connection is dropped.
+    message_burst: int = 64
+    messages_per_second: float = 4.0
+    # Bytes received and not parsed yet (asyncssh keeps appending while it checks a login), and
+    # output the client's socket has not taken (a client may grant a huge window and not read):
+    # past either the connection is dropped. A slow reader's output is bounded first per session
+    # (max_write_buffer) once his window is full; OpenSSH's window is 2 MiB.
+    max_unparsed_input: int = 1024 * 1024
+    max_unsent_output: int = 4 * 1024 * 1024
     # Timers (pitfall 4).
     login_timeout: float = 30.0
     keepalive_interval: float = 15.0

@@ -21,6 +21,7 @@ from pathlib import Path
 import asyncssh
 
 from cardroom import textual_adapter
+from cardroom.room.ratelimit import BucketsByKey, TokenBucket
 from cardroom.ssh.extras import Extras
 from cardroom.ssh.gcpolicy import GcPolicy
 from cardroom.ssh.hosting import ServerHosting
@@ -34,7 +35,14 @@ MAX_AUTH_ATTEMPTS = 6
 
 Authorize = Callable[[str, asyncssh.SSHKey], "bool | Awaitable[bool]"]
 
+
+class KeyRefused(Exception):
+    """Raised by `authorize`: this key may not log in, and the message says why. The client is
+    told before it gives up (SSH's user-auth banner: OpenSSH prints it on stderr above its
+    "Permission denied (publickey)"), once per connection; the attempt is logged."""
+
 MAX_USERNAME = 64
+TRACKED_SOURCES = 4096     # sources whose connection rate is remembered; the least recent is forgotten
 
 # Ciphers the server accepts. SSH uses the first of the *client's* list that the server accepts,
 # and stock clients (OpenSSH, asyncssh) list chacha20-poly1305 first; asyncssh computes it with a
@@ -49,13 +57,20 @@ ENCRYPTION_ALGS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-c
 # (Debian 12's 2022.83) has hmac-sha1 and hmac-sha2-256 and, for ciphers, AES-CTR or chacha20
 # (which we leave out, see above). No SHA-1, no 64-bit tags (umac-64).
 MAC_ALGS = ("hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com", "hmac-sha2-256", "hmac-sha2-512")
-# Key exchange: no SHA-1 and no group exchange (which lets the client ask for a 1024-bit group).
+# Key exchange: no SHA-1 and no group exchange (which lets the client ask for a 1024-bit group),
+# and no NIST curves (ssh-audit fails them: their constants are unexplained). Every client that
+# has them has curve25519 too: OpenSSH since 6.5, PuTTY 0.68, dropbear 2013.62.
 # curve25519 first: the client's order decides, but a client that sends its first key-exchange
 # packet on a guess (dropbear) guesses that both lists start alike; asyncssh's own default order
 # starts elsewhere, and dropbear was cut off ("Disconnect received") after the wrong guess.
 KEX_ALGS = ("curve25519-sha256", "curve25519-sha256@libssh.org", "mlkem768x25519-sha256",
-            "ecdh-sha2-nistp256", "ecdh-sha2-nistp384", "ecdh-sha2-nistp521",
             "diffie-hellman-group16-sha512", "diffie-hellman-group18-sha512", "diffie-hellman-group14-sha256")
+# The signatures a player's key may log in with, as server-sig-algs advertises them: no ssh-rsa
+# (RSA with SHA-1) or ssh-dss. An RSA key signs with rsa-sha2-* (OpenSSH 7.2, PuTTY 0.75,
+# dropbear 2020.79); an ECDSA key (a NIST curve, but the player's choice) stays welcome.
+SIGNATURE_ALGS = ("ssh-ed25519", "sk-ssh-ed25519@openssh.com", "rsa-sha2-512", "rsa-sha2-256",
+                  "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
+                  "sk-ecdsa-sha2-nistp256@openssh.com")
 
 
 def _kex_algs() -> list[str]:
@@ -64,6 +79,14 @@ def _kex_algs() -> list[str]:
 
     supported = {alg.decode() for alg in get_kex_algs()}
     return [alg for alg in KEX_ALGS if alg in supported]
+
+
+def _signature_algs() -> list[str]:
+    """SIGNATURE_ALGS that this asyncssh knows (the sk- ones need its FIDO support)."""
+    from asyncssh.public_key import get_public_key_algs
+
+    supported = {alg.decode() for alg in get_public_key_algs()}
+    return [alg for alg in SIGNATURE_ALGS if alg in supported]
 
 
 def ensure_host_key(path: str | os.PathLike[str]) -> str:
@@ -87,7 +110,7 @@ def _clean_username(username: str) -> bool:
     return 0 < len(username) <= MAX_USERNAME and username.isprintable() and username.strip() == username
 
 
-def _source_of(ip: str) -> str:
+def source_of(ip: str) -> str:
     """Where a connection comes from, for the per-source limits: the IPv4 address, or the /64 an
     IPv6 address is in (one customer's share: a client can take any address in it)."""
     try:
@@ -117,6 +140,23 @@ class _Registry:
         self.sessions: set[AppSession] = set()
         self.closing = False
         self.gc = GcPolicy()
+        # Each source's rate of new connections, and the sources being throttled now (said in
+        # the log once per spell).
+        self.arrivals = BucketsByKey(limits.connects_per_second, limits.connect_burst,
+                                     asyncio.get_running_loop().time, TRACKED_SOURCES)
+        self.throttled: set[str] = set()
+
+    def arrival_allowed(self, source: str) -> bool:
+        """A new connection from `source`; False: its source connects faster than
+        Limits.connect_burst and connects_per_second allow, close it unanswered."""
+        if self.arrivals.allow(source):
+            self.throttled.discard(source)
+            return True
+        if source not in self.throttled and len(self.throttled) < TRACKED_SOURCES:
+            self.throttled.add(source)
+            log.info("closing new connections from %s: more than %d at once or %g a second",
+                     source, self.limits.connect_burst, self.limits.connects_per_second)
+        return False
 
     def admit(self, server: _CardroomServer) -> bool:
         """A new connection, not logged in yet; False: refuse it (its source has its share).
@@ -167,6 +207,7 @@ class _CardroomServer(asyncssh.SSHServer):
         self._name_refused = name_refused
         self._extras = extras
         self._tried: set[str] = set()
+        self._told: set[str] = set()        # refused keys whose reason was given (KeyRefused)
         self._conn: asyncssh.SSHServerConnection | None = None
         self._ip = "?"
         self.source = "?"
@@ -175,13 +216,23 @@ class _CardroomServer(asyncssh.SSHServer):
         self._fingerprint: str | None = None
         self._has_session = False
         self._authenticated = False
+        self._budget: TokenBucket | None = None
+        self._over_budget = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self._ip = str(peer[0])
-        self.source = _source_of(self._ip)
+        self.source = source_of(self._ip)
         registry = self._registry
+        if not registry.arrival_allowed(self.source):
+            conn.abort()        # at once: asyncssh then sends no version line, and no key exchange starts
+            return
+        limits = registry.limits
+        self._budget = TokenBucket(limits.messages_per_second, limits.message_burst,
+                                   asyncio.get_running_loop().time)
+        textual_adapter.meter_connection(conn, spend=self._spend, max_unparsed=limits.max_unparsed_input,
+                                         max_unsent=limits.max_unsent_output, overflow=self._overflow)
         registry.connections.add(self)
         registry.per_ip[self.source] += 1
         if not registry.admit(self):
@@ -198,6 +249,27 @@ class _CardroomServer(asyncssh.SSHServer):
             if registry.per_ip[self.source] <= 0:
                 del registry.per_ip[self.source]
         self._conn = None
+
+    def _spend(self, message: int) -> None:
+        """One message of the connection's budget (Limits.message_burst): past it, it is dropped.
+        Not an SSH_MSG_IGNORE: asyncssh's own client sends one before every packet, and they cost
+        nothing but their parsing (as channel data does)."""
+        if message == asyncssh.constants.MSG_IGNORE or self._budget is None or self._budget.allow():
+            return
+        if not self._over_budget:       # one line in the log, whatever the client has still sent
+            self._over_budget = True
+            log.info("dropping %s@%s: too many requests", self._username or "?", self._ip)
+        raise asyncssh.DisconnectError(asyncssh.DISC_BY_APPLICATION, "too many requests: this connection is closed")
+
+    def _overflow(self, what: str) -> None:
+        """Unparsed input or unsent output past its bound (Limits): drop the connection. Called
+        from inside asyncssh's receiving or asyncio's writing, so the abort comes on the next turn."""
+        if self._conn is None or self._over_budget:
+            return
+        self._over_budget = True
+        log.info("dropping %s@%s: %s past its bound", self._username or "?", self._ip,
+                 "unparsed input" if what == "input" else "unsent output")
+        asyncio.get_running_loop().call_soon(self._conn.abort)
 
     def disconnect(self) -> None:
         if self._conn is not None:
@@ -245,6 +317,9 @@ class _CardroomServer(asyncssh.SSHServer):
             result = self._authorize(username, key)
             if inspect.isawaitable(result):
                 result = await result
+        except KeyRefused as refused:
+            self._refused(username, key, str(refused))
+            return False
         except Exception:
             log.exception("authorize() failed for %r", username)
             return False
@@ -253,6 +328,14 @@ class _CardroomServer(asyncssh.SSHServer):
             # before auth_completed() is the one that signed.
             self._candidate_fingerprint = key.get_fingerprint()
         return bool(result)
+
+    def _refused(self, username: str, key: asyncssh.SSHKey, why: str) -> None:
+        if self._conn is None or key.get_fingerprint() in self._told:
+            return
+        self._told.add(key.get_fingerprint())
+        log.info("refused key %s for %r from %s: %s", key.get_fingerprint(), username, self._ip, why)
+        if len(self._told) == 1:
+            self._conn.send_auth_banner(why.rstrip() + "\r\n")
 
     def auth_completed(self) -> None:
         self._authenticated = True
@@ -391,6 +474,7 @@ async def start_server(
     The sessions' apps are hosted by one ServerHosting (ssh/hosting.py): paced repaints, and with
     `shared_screens` railbirds who would see the same screen share one drawing."""
     textual_adapter.install(textual_adapter.server_guards(textual_speedups))
+    textual_adapter.check_asyncssh(asyncssh.SSHServerConnection, asyncssh.SSHServerChannel)
     install_log_budget()
     limits = limits or Limits()
     fingerprint = ensure_host_key(host_key_path)
@@ -417,6 +501,7 @@ async def start_server(
         login_timeout=limits.login_timeout,
         window=limits.channel_window,
         kex_algs=_kex_algs(),
+        signature_algs=_signature_algs(),
         encryption_algs=list(ENCRYPTION_ALGS),
         mac_algs=list(MAC_ALGS),
         # Ignore ~/.ssh and /etc/ssh config: this server's behaviour is all in code.

@@ -9,7 +9,8 @@ the -wal file.
 The copy is made beside its destination under a temporary name, checked (SQLite's integrity
 check, then the ledger audit: every balance, table stake and escrow agrees with the ledger and no
 money was made or lost) and only then renamed into place: a file at the destination is always a
-whole, checked backup. An existing file is never overwritten.
+whole, checked backup. An existing file is never overwritten. The copy is its owner's alone (0600,
+as the database is, whatever the umask): it holds every account and key of the room.
 """
 
 from __future__ import annotations
@@ -61,6 +62,13 @@ def backup(source: str | os.PathLike[str], dest: str | os.PathLike[str], *,
 def _copy(source: Path, part: Path) -> None:
     # mode=rw: never create a database where the room's should be.
     uri = f"file:{quote(str(source.resolve()))}?mode=rw"
+    # The file exists, 0600, before SQLite opens it: SQLite would create it by the umask (0644 as
+    # a rule), and its journal files take the database file's mode.
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)         # a .part left by a backup that stopped keeps its old mode
+    finally:
+        os.close(fd)
     try:
         src = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS)
         try:

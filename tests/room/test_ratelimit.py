@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.room.ratelimit import RateLimitError, TokenBucket
+from cardroom.room.ratelimit import BucketsByKey, RateLimitError, TokenBucket
 
 
 class Clock:
@@ -138,3 +138,17 @@ def test_never_more_than_burst_plus_rate_times_elapsed(rate, burst, gaps):
         clock.advance(g)
         passed += b.allow()
     assert passed <= burst + rate * clock.t + 1e-6
+
+
+def test_buckets_by_key_each_key_has_its_own_and_the_least_recent_is_forgotten():
+    clock = Clock()
+    by = BucketsByKey(rate=0.5, burst=2, now=clock, max_keys=2)
+    assert [by.allow("a") for _ in range(3)] == [True, True, False]
+    assert by.allow("b") and by.allow("b")
+    clock.advance(2)                                      # one token back for each
+    assert by.allow("a") and not by.allow("a")
+    assert by.allow("c")                                  # a third key: "b", least recent, is forgotten
+    assert len(by) == 2
+    assert [by.allow("b") for _ in range(3)] == [True, True, False]     # ... and is full again
+    with pytest.raises(RateLimitError):
+        BucketsByKey(rate=0, burst=1, now=clock)

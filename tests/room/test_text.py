@@ -267,13 +267,14 @@ def test_different_names(a, b):
     "The Dealer", "TheDealer", "Dealer Bob", "dealer_2",
     "SYSTEM", "System", "Sуstem", "5ystem", "admin", "Admin", "ADMIN", "аdmin", "adrnin", "admin_2", "Admin.",
     "Administrator", "Moderator", "root", "Server", "Support", "House", "Cardroom",
+    "Room", "ROOM", "room", "R00m", "Rооm", "Table", "TABLE", "Tab1e", "Тable", "The Room", "Table 5",
 ])
 def test_reserved_names(name):
     assert is_reserved(name), name_skeleton(name)
 
 
 @pytest.mark.parametrize("name", ["Alice", "Bob", "Badminton", "Deal", "Sam", "Dale", "Hostess", "Ruth", "",
-                                  "李小龙"])
+                                  "李小龙", "Broom", "Roomba", "Stable", "Tablet"])
 def test_ordinary_names_are_not_reserved(name):
     assert not is_reserved(name)
 

@@ -243,19 +243,21 @@ def test_a_protected_all_in_is_not_asked_again_at_the_draws(make_room):
     assert clock.now() - start < 30             # no draw waited for him
 
 
-def test_a_player_who_drops_before_buying_in_gives_the_seat_back_after_the_sit_out_limit(make_room):
+def test_a_player_who_drops_before_buying_in_gives_the_seat_back_after_the_seat_hold(make_room):
     """Dropped with the buy-in dialog open: the seat has no chips and can never be dealt in. It
-    stayed taken for good; now it goes after the grace a disconnected player with chips gets
-    (timed out, sat out, removed at the sit-out limit), and the wait list hears of it."""
+    stayed taken for good, then for the sit-out limit (15 minutes, issue 34: a $0 "disconnected"
+    seat); now it goes after the time the room gives anyone to take a seat (seat_hold_seconds, a
+    paged wait-lister's), and the wait list hears of it."""
     room, clock = make_room(table_settings(seats=3))
     _start(room, clock, names=("alice", "bob"))
     table = room.tables["T"]
+    assert table.settings.seat_hold_seconds < table.settings.sit_out_limit
     carol = room.connect("carol")
     seat = carol.join("T")                                  # the buy-in dialog opens ...
     walt = room.connect("walt")
     assert walt.join_wait_list("T") == 1
     carol.close()                                           # ... and the connection drops
-    clock.advance(table.settings.sit_out_limit - 1)
+    clock.advance(table.settings.seat_hold_seconds - 1)
     assert table.seats[seat].name == "carol"
     clock.advance(2)
     assert seat not in table.seats or table.seats[seat].name != "carol"
@@ -270,12 +272,12 @@ def test_a_player_back_within_the_grace_keeps_his_empty_seat(make_room):
     carol = room.connect("carol")
     seat = carol.join("T")
     carol.close()
-    clock.advance(table.settings.sit_out_limit - 60)
+    clock.advance(table.settings.seat_hold_seconds - 10)
     back = room.connect("carol")                            # reconnects in time: the seat stays hers
     clock.advance(2 * table.settings.sit_out_limit)
     assert table.seat_of(back.account_id).number == seat
     back.close()                                            # drops again: a new grace, in full
-    clock.advance(table.settings.sit_out_limit - 1)
+    clock.advance(table.settings.seat_hold_seconds - 1)
     assert table.seat_of(back.account_id) is not None
     clock.advance(2)
     assert table.seat_of(back.account_id) is None

@@ -154,7 +154,8 @@ async def test_no_card_room_app_survives_closed_ssh_sessions(tmp_path):
     from ssh_helpers import Screen
     from tests.ssh.test_room_e2e import _config, _connect
 
-    served = await serve.start(_config(tmp_path, max_per_ip=50), host="127.0.0.1", port=0, data_dir=tmp_path)
+    served = await serve.start(_config(tmp_path, max_per_ip=50, new_accounts_per_ip=50, connect_burst=50),
+                               host="127.0.0.1", port=0, data_dir=tmp_path)
     try:
         for i in range(0, 20, 5):
             async def one(n):

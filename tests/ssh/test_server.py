@@ -344,7 +344,7 @@ async def test_silent_connections_cannot_keep_a_player_out(server_factory, clien
     each from 58) kept every other player out for 30 s, again and again. Now a source may have
     a few logins in progress, and past the total the oldest of the busiest source makes way.
     (The limits are scaled down here; the shape is the same.)"""
-    limits = Limits(max_unauthenticated=100, max_unauthenticated_per_ip=8)
+    limits = Limits(max_unauthenticated=100, max_unauthenticated_per_ip=8, connect_burst=1000)  # not throttled
     server = await server_factory(limits)
     held = await _silent_sockets(server.port, flood)
     try:
@@ -384,6 +384,7 @@ async def test_only_strong_algorithms_are_offered_curve25519_first(server_factor
     kex, host_keys, ciphers, _, macs, _, *_ = await _server_kexinit(server.port)
     kex = [alg for alg in kex if alg not in ("ext-info-s", "kex-strict-s-v00@openssh.com")]
     assert kex[0] == "curve25519-sha256"
+    assert not [alg for alg in kex if "nistp" in alg], kex      # issue 34: ssh-audit fails the NIST curves
     assert not [alg for alg in kex if "sha1" in alg or "group1-" in alg or "group-exchange" in alg
                 or "rsa1024" in alg], kex
     assert host_keys == ["ssh-ed25519"]
@@ -391,6 +392,71 @@ async def test_only_strong_algorithms_are_offered_curve25519_first(server_factor
     assert not [m for m in macs if "sha1" in m or "md5" in m or "umac-64" in m or m == "none"], macs
     etm = [m.endswith("-etm@openssh.com") for m in macs]
     assert etm[0] and etm == sorted(etm, reverse=True), "encrypt-then-MAC first"
+
+
+async def test_server_sig_algs_offers_no_sha1_rsa_or_dsa(server_factory, client_key, caplog):
+    """Issue 34: the server-sig-algs extension (what a client's key may sign with) listed ssh-rsa
+    (RSA with SHA-1) and ssh-dss. Read as asyncssh's client logs the server's extension info."""
+    server = await server_factory()
+    asyncssh.set_debug_level(2)
+    caplog.set_level(logging.DEBUG, logger="asyncssh")
+    try:
+        async with connect(server, client_key):
+            pass
+    finally:
+        asyncssh.set_debug_level(1)
+    line = next(r.getMessage() for r in caplog.records if "server-sig-algs" in r.getMessage())
+    offered = line.split("server-sig-algs:", 1)[1].strip().removeprefix("b'").removesuffix("'").split(",")
+    assert "ssh-ed25519" in offered and "rsa-sha2-512" in offered and "rsa-sha2-256" in offered
+    assert not [alg for alg in offered if alg in ("ssh-rsa", "ssh-dss") or "sha224" in alg or "@ssh.com" in alg]
+
+
+def _openssh(port: int, key_path, user: str = "alice") -> PtyProgram:
+    return PtyProgram("ssh", "-tt", "-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o",
+                      "UserKnownHostsFile=/dev/null", "-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none",
+                      "-i", str(key_path), "-p", str(port), f"{user}@127.0.0.1")
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client `ssh`")
+@pytest.mark.parametrize("algorithm, size", [("ssh-ed25519", None), ("ssh-rsa", 2048), ("ecdsa-sha2-nistp256", None)])
+async def test_openssh_logs_in_with_each_kind_of_players_key(tmp_path, algorithm, size):
+    """Without ssh-rsa (SHA-1) an RSA key signs with rsa-sha2-*; a player's NIST ECDSA key stays
+    welcome (only the key exchange's NIST curves went)."""
+    key = asyncssh.generate_private_key(algorithm, **({"key_size": size} if size else {}))
+    key_path = tmp_path / "id"
+    key_path.write_bytes(key.export_private_key())
+    os.chmod(key_path, 0o600)
+    allowed = key.get_fingerprint()
+    server = await start_server("127.0.0.1", 0, tmp_path / "keys" / "host", StandInApp,
+                                authorize=lambda user, k: k.get_fingerprint() == allowed)
+    client = await _openssh(server.port, key_path).start()
+    try:
+        assert await client.wait_for("count=0"), client.plain[-300:]
+    finally:
+        await client.stop()
+        await server.close(timeout=2)
+
+
+@pytest.mark.skipif(shutil.which("plink") is None or shutil.which("puttygen") is None,
+                    reason="needs PuTTY's `plink` and `puttygen` (Debian: putty-tools)")
+async def test_putty_plink_connects(tmp_path):
+    """PuTTY (Debian 12's 0.78): curve25519, AES and an ed25519 key, with the NIST curves gone."""
+    key = tmp_path / "key.ppk"
+    made = await asyncio.create_subprocess_exec("puttygen", "-t", "ed25519", "-o", str(key), "--new-passphrase",
+                                                "/dev/null", stdout=asyncio.subprocess.DEVNULL)
+    assert await made.wait() == 0
+    shown = await asyncio.create_subprocess_exec("puttygen", str(key), "-O", "public-openssh",
+                                                 stdout=asyncio.subprocess.PIPE)
+    allowed = asyncssh.import_public_key((await shown.communicate())[0].decode()).get_fingerprint()
+    server = await start_server("127.0.0.1", 0, tmp_path / "keys" / "host", StandInApp,
+                                authorize=lambda user, k: k.get_fingerprint() == allowed)
+    client = await PtyProgram("plink", "-t", "-batch", "-hostkey", server.fingerprint, "-i", str(key),
+                              "-P", str(server.port), "alice@127.0.0.1").start()
+    try:
+        assert await client.wait_for("count=0"), client.plain[-300:]
+    finally:
+        await client.stop()
+        await server.close(timeout=2)
 
 
 @pytest.mark.skipif(shutil.which("dbclient") is None,
@@ -460,8 +526,8 @@ async def test_a_window_change_flood_does_not_fill_the_log(server_factory, clien
 
 def test_per_source_limits_count_an_ipv6_slash_64_as_one_source():
     """A client can take any address of its IPv6 /64, so the per-address limits count the /64."""
-    from cardroom.ssh.server import _source_of
+    from cardroom.ssh.server import source_of
 
-    assert _source_of("2001:db8:1:2::1") == _source_of("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
-    assert _source_of("2001:db8:1:3::1") != _source_of("2001:db8:1:2::1")
-    assert _source_of("::ffff:192.0.2.7") == _source_of("192.0.2.7") == "192.0.2.7"
+    assert source_of("2001:db8:1:2::1") == source_of("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert source_of("2001:db8:1:3::1") != source_of("2001:db8:1:2::1")
+    assert source_of("::ffff:192.0.2.7") == source_of("192.0.2.7") == "192.0.2.7"

@@ -1,7 +1,9 @@
 """`cardroom backup PATH`: a consistent copy of the database while the room runs (SQLite's
 online backup API), checked before it is put in place, never over an existing file."""
 
+import os
 import sqlite3
+import stat
 import threading
 from datetime import UTC, datetime
 
@@ -139,3 +141,19 @@ def test_a_room_on_postgresql_is_not_backed_up_from_a_sqlite_file(tmp_path, caps
     assert main(["backup", str(tmp_path / "x.sqlite3"), "--config", str(config)]) == 2
     assert "pg_dump" in capsys.readouterr().err
     assert not (tmp_path / "x.sqlite3").exists()
+
+
+def test_a_backup_is_its_owners_alone_as_the_database_is(tmp_path, store):
+    """Issue 34: backups were written 0644 (by the umask) while the database is 0600; a copy holds
+    every account and key of the room."""
+    store.get_or_create("alice", 100_000)
+    (tmp_path / "left.sqlite3.part").write_bytes(b"")     # a backup that stopped left its part file
+    os.chmod(tmp_path / "left.sqlite3.part", 0o644)
+    old = os.umask(0o022)
+    try:
+        written = [backup(store.path, tmp_path / "one.sqlite3"), backup(store.path, tmp_path / "left.sqlite3")]
+        assert main(["backup", str(tmp_path / "cli.sqlite3"), "--data-dir", str(store.path.parent)]) == 0
+    finally:
+        os.umask(old)
+    for path in [*written, tmp_path / "cli.sqlite3"]:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path

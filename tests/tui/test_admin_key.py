@@ -27,6 +27,7 @@ class Info:
     end: None = None           # no ssh session to end here
     utf8: bool = True
     hosting: None = None       # nor a server hosting the app: it runs on its own
+    peer_address: str = "127.0.0.1"
 
 
 def _factory(w, tmp_path):

@@ -18,6 +18,12 @@ from cardroom.tui.widgets.lines import TextLines, text_strip
 
 KIND_STYLE = {"dealer": "italic", "system": "dim italic", "player": ""}
 MAX_LINES = 300
+# The house's lines (the dealer's, the table's, the room's) begin with this, which no player's can:
+# a player's line begins with his name (letters, digits, spaces, . _ -), and a line's wrapped
+# rest is indented. Without colour or italics (NO_COLOR, ASCII terminals) it is what tells
+# "Room: The room closes" from a player's chat (issue 34).
+HOUSE_MARK = "* "
+WRAP_INDENT = "  "
 
 
 class ChatLog(TextLines):
@@ -67,8 +73,13 @@ class ChatLog(TextLines):
         if strips is None:
             console = self.app.console
             cache.clear()
-            strips = cache[(width, base)] = [text_strip(line, width, base, console)
-                                             for line in text.wrap(console, width, overflow="fold")]
+            # The wrapped rest of a line is indented: only an entry's own start is at the margin,
+            # so a chat line cannot wrap a "* Dealer: ..." of its own to the start of a row.
+            indent = len(WRAP_INDENT) if width > 2 * len(WRAP_INDENT) else 0
+            lines = text.wrap(console, width - indent, overflow="fold")
+            strips = cache[(width, base)] = [
+                text_strip(line if i == 0 else Text.assemble(WRAP_INDENT[:indent], line), width, base, console)
+                for i, line in enumerate(lines)]
         return strips
 
     def build_strips(self, width: int, height: int, base: Style) -> list[Strip]:
@@ -155,7 +166,7 @@ class ChatPane(Vertical):
     def format(line) -> Text:
         if line.kind == "player":
             return Text.assemble((line.name, "bold"), ": ", line.text)
-        return Text.assemble((line.name, "bold " + KIND_STYLE.get(line.kind, "")), ": ",
+        return Text.assemble(HOUSE_MARK, (line.name, "bold " + KIND_STYLE.get(line.kind, "")), ": ",
                              (line.text, KIND_STYLE.get(line.kind, "")))
 
     def set_mode(self, dealer: bool) -> None:
