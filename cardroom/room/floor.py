@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from cardroom.room import api
 from cardroom.room.narration import money
-from cardroom.room.seat import Seat
+from cardroom.room.seat import Seat, kept_auto_blind
 
 if TYPE_CHECKING:
     from cardroom.room.table import Table
@@ -51,6 +51,7 @@ class Floor:
         t.holds.wait_list = [(a, n) for a, n in t.holds.wait_list if a != account]
         s = Seat(seat, account, name)
         s.stack = t.store.table_chips(account, t.name)  # chips left here before (a restart)
+        s.auto_blind = kept_auto_blind(t.store, account)   # as he left it last time
         t.seats[seat] = s
         # The very first players at a table owe nothing; later arrivals post or wait (seed 001).
         if not t.hand and not t.plan:

@@ -35,7 +35,7 @@ from cardroom.room.dealing import Dealing
 from cardroom.room.decisionclock import DecisionClock
 from cardroom.room.floor import RATHOLE_SECONDS, Floor
 from cardroom.room.ports import Store
-from cardroom.room.seat import Seat
+from cardroom.room.seat import Seat, keep_auto_blind
 from cardroom.room.seating import HandPlan
 from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
 from cardroom.room.waitlist import SeatHolds
@@ -325,6 +325,7 @@ class Table:
     def set_auto_blind(self, account: int, on: bool) -> None:
         seat = self.need_seat(account)
         seat.auto_blind = bool(on)
+        keep_auto_blind(self.writer, self.store, account, seat.auto_blind)
         if on and self.blinds.asked(seat.number):
             # Turned on while asked: that is his yes. Left pending, the hand waited the whole
             # prompt and then sat him out for not answering.
