@@ -49,6 +49,7 @@ class Seat:
         self.sit_out_timer = None
         self.empty_timer = None    # runs while the seat has no chips and its player is away
         self.connected = True
+        self.lost_at: float | None = None   # when the connection was lost (the table's clock)
         self.auto_blind = False     # seed 000: asked to post each blind until he turns it on (kept)
         self.auto = "ask"
         self.owes = "new"

@@ -54,6 +54,10 @@ class TableSettings:
     seats: int = 10
     action_seconds: float = 23.0
     countdown_seconds: int = 10
+    # A player whose connection is lost has this long to come back when it is his decision, then
+    # his hand is played as a timeout's (seed 000: "if your connection is lost or you fail to
+    # respond within 23 seconds"); counted from the loss, never more than action_seconds.
+    reconnect_seconds: float = 5.0
     # Hot-seat: a person's decision clock starts when they have the device (Table.ready), not
     # while it is being passed to them.
     clock_waits_for_ready: bool = False
@@ -338,6 +342,8 @@ class Table:
         if seat is None or seat.connected == connected:
             return
         seat.connected = connected
+        seat.lost_at = None if connected else self.clock.now()
+        self.decision_clock.connection_changed(seat.number)
         self.holds.free_if_empty_and_away(seat)
         self.changed()
 
