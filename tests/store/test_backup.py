@@ -139,3 +139,27 @@ def test_a_room_on_postgresql_is_not_backed_up_from_a_sqlite_file(tmp_path, caps
     assert main(["backup", str(tmp_path / "x.sqlite3"), "--config", str(config)]) == 2
     assert "pg_dump" in capsys.readouterr().err
     assert not (tmp_path / "x.sqlite3").exists()
+
+
+def test_a_room_started_with_data_dir_is_found_or_the_error_says_how(tmp_path, capsys, monkeypatch):
+    """Issue 35: `cardroom backup PATH` as the README writes it failed for a room started with
+    `--data-dir`, saying only that there was no database beside the config. The error names the
+    folder it looked in and the option that finds the other; with it the copy is made."""
+    config = tmp_path / "config.toml"
+    config.write_text('[[tables]]\nname = "T"\ngame = "holdem"\nstructure = "fixed"\nstakes = ["2", "4"]\n')
+    elsewhere = tmp_path / "room-data"
+    elsewhere.mkdir()
+    with SqliteStore(elsewhere / "cardroom.sqlite3") as room:      # what `serve --data-dir` made
+        room.get_or_create("alice", 100_000)
+    dest = tmp_path / "copy.sqlite3"
+    assert main(["backup", str(dest), "--config", str(config)]) == 1
+    err = capsys.readouterr().err
+    assert f"no database at {tmp_path / 'cardroom.sqlite3'}" in err
+    assert f"cardroom backup {dest} --data-dir DIR" in err and not dest.exists()
+    monkeypatch.chdir(tmp_path / "room-data")                     # no config.toml here
+    assert main(["backup", str(dest)]) == 2
+    err = capsys.readouterr().err
+    assert "config.toml" in err and "--data-dir DIR" in err and "Traceback" not in err
+    assert main(["backup", str(dest), "--data-dir", str(elsewhere)]) == 0
+    with SqliteStore(dest) as copy:
+        assert copy.find("alice").balance_cents == 100_000
