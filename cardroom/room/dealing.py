@@ -93,6 +93,7 @@ class Dealing:
         button = plan.dealt.index(plan.button) if plan.button is not None else 0
         t.plan = plan
         hand_id = t.hand_id = record.hand_id
+        t.hand_started = record.started_at
         t.hand_seats = list(plan.dealt)
         t.hand_accounts = accounts
         if plan.small_blind is None and plan.big_blind is not None:

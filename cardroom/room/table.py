@@ -110,6 +110,7 @@ class Table:
         self.seats: dict[int, Seat] = {}
         self.hand: Hand | None = None
         self.hand_id = ""
+        self.hand_started = None              # when the store began the hand: histories are dated by it
         self.hand_seats: list[int] = []       # player index -> seat number
         self.hand_accounts: list[int] = []
         self.plan: HandPlan | None = None
