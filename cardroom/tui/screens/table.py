@@ -43,6 +43,9 @@ from cardroom.tui.widgets.keys import KeyFooter
 class TableScreen(HandActions, SeatActions, Screen):
     AUTO_FOCUS = None
     BINDINGS = table_keys.BINDINGS     # each key, what it does and when: table_keys.KEYS
+    # Tall enough (40 rows) for the chat below the table: a wide one then spans the whole width
+    # instead of keeping 80 columns and leaving a third of the rows empty (table.tcss).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
 
     def __init__(self, table: str, device: Device, options: UIOptions, *, buy_in: bool = False) -> None:
         super().__init__()
