@@ -1,5 +1,6 @@
 """The admin panel driven by Pilot: typing, Tab completion, literal output."""
 
+import pytest
 from textual.app import App
 from textual.widgets import RichLog, Static
 
@@ -117,3 +118,14 @@ async def test_no_character_is_lost_under_the_scrollbar_at_80_columns(admin):
         assert log.max_scroll_y > 0                          # the scrollbar is there
         rows = screen_text(app).splitlines()[1:1 + log.size.height]
         assert word in "".join(row[:77].strip() for row in rows)
+
+
+@pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")])
+def test_panel_snapshot(snap_compare, admin, size):
+    """The panel after `help`: every line whole inside the scrollbar, at 80 columns too."""
+    async def help_typed(pilot):
+        pilot.app.screen.query_one(CommandInput).value = "help"
+        await pilot.press("enter")
+
+    assert snap_compare(build_console_app(admin.ctx, ("cardroom is serving 2 table(s)",)),
+                        terminal_size=size, run_before=help_typed)
