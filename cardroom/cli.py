@@ -12,27 +12,47 @@ import sys
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from cardroom.engine.phh import replay_file
+    from cardroom.engine.phh import replay_each
 
     bad = 0
     for path in args.paths:
-        result = replay_file(path)
-        bad += "error" in result
-        print(json.dumps(result), flush=True)
+        for result in replay_each(path):      # a hands file (.phhs): a line per hand
+            bad += "error" in result
+            print(json.dumps(result), flush=True)
     return 1 if bad else 0
 
 
+def eval_orders(name: str) -> tuple[str, ...]:
+    """The hand orders `cardroom eval NAME` means: a hand order, or a game's (what demo, hot-seat
+    and config.toml call it: a5-draw is ace-to-five; a hi-lo game's high and low)."""
+    from cardroom.engine.evaluation import ORDERS
+    from cardroom.engine.variants import UnknownVariant, find_variant
+
+    if name in ORDERS:
+        return (name,)
+    try:
+        v = find_variant(name)
+    except UnknownVariant:
+        raise ValueError(f"no hand order or game called {name!r}: use one of {', '.join(ORDERS)}, "
+                         "or a game (holdem, omaha8, stud8, razz, a5-draw, 27-triple ...)") from None
+    return (v.high,) + ((v.low,) if v.low else ())
+
+
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from cardroom.engine import CardError, describe, evaluate, parse_cards
+    from cardroom.engine import CardError, describe, describe_hi_lo, evaluate, parse_cards
 
     try:
+        orders = eval_orders(args.order)
         hole = parse_cards(args.hole)
         board = parse_cards(args.board) if args.board else []
-        value = evaluate(args.order, hole, board)
+        values = [evaluate(order, hole, board) for order in orders]
     except (CardError, ValueError) as e:
         print(f"cardroom eval: {e}", file=sys.stderr)
         return 2
-    print(describe(args.order, value) if value is not None else "no qualifying low")
+    if len(orders) == 2:                                      # a hi-lo game: the showdown's words
+        print(describe_hi_lo(*values))
+    else:
+        print(describe(orders[0], values[0]) if values[0] is not None else "no qualifying low")
     return 0
 
 
@@ -222,6 +242,9 @@ def _cmd_backup(args: argparse.Namespace) -> int:
     from cardroom.serve import DB_NAME
     from cardroom.store.backup import BackupError, backup
 
+    # The database serve uses: in --data-dir when given, else in the config's data folder. A room
+    # started with --data-dir keeps it elsewhere, which only its operator knows: the errors say how.
+    how = f"a room started with --data-dir DIR keeps it there: cardroom backup {args.path} --data-dir DIR"
     if args.data_dir:
         data_dir = Path(args.data_dir)
     else:
@@ -229,13 +252,18 @@ def _cmd_backup(args: argparse.Namespace) -> int:
         try:
             server = load_config(args.config).server
         except (OSError, ValueError) as e:
-            print(f"cardroom backup: {e}", file=sys.stderr)
+            print(f"cardroom backup: {e}\nGive the room's data folder ({how}) or its --config.",
+                  file=sys.stderr)
             return 2
         if server.store:
             print("cardroom backup: the room keeps its data in PostgreSQL ([server] store), not in a "
                   "SQLite file: back it up with pg_dump", file=sys.stderr)
             return 2
         data_dir = server.data_dir
+        if not (data_dir / DB_NAME).is_file():
+            print(f"cardroom backup: there is no database at {data_dir / DB_NAME}, the data folder "
+                  f"of {args.config}; {how}", file=sys.stderr)
+            return 1
     try:
         written = backup(data_dir / DB_NAME, args.path)
     except BackupError as e:
@@ -304,13 +332,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed the deck and bots (default: the OS CSPRNG)")
     p.set_defaults(func=_cmd_hotseat)
 
-    p = sub.add_parser("replay", help="replay PHH hand histories; one JSON line per file")
+    p = sub.add_parser("replay", help="replay PHH hand histories (.phh, or hands files .phhs as the room "
+                                      "writes them); one JSON line per hand")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(func=_cmd_replay)
 
     p = sub.add_parser("eval", help="evaluate a hand: cardroom eval high 'As Ks' --board 'Qs Js Ts'")
     p.add_argument("order", help="high, ace-to-five, deuce-to-seven, eight-or-better, omaha-high, "
-                                 "omaha-eight-or-better")
+                                 "omaha-eight-or-better, or a game: holdem, a5-draw, 27-triple, omaha8, "
+                                 "stud8, razz ... (a hi-lo game gives both halves)")
     p.add_argument("hole")
     p.add_argument("--board", default="")
     p.set_defaults(func=_cmd_eval)

@@ -116,6 +116,7 @@ class RoomSettings:
     timeout_allin_quota: int = 2             # protected all-ins per player per day on a timeout
     action_seconds: int = 23                 # decision time (seed 000)
     countdown_seconds: int = 10              # the countdown shows the last 10 s
+    reconnect_seconds: int = 5               # a lost connection's grace to come back when it must act
     sit_out_minutes: int = 15                # per sit-out
     sit_out_minutes_5max: int = 10           # on 5-max tables (seed 001)
     sit_outs_allowed: int = 3                # then removed from the table
@@ -279,7 +280,7 @@ def _blinds_and_antes(s: Section, variant: Variant, kind: str, small_bet: int, b
 _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", "max_per_ip",
                 "guest_passwords", "admins", "shared_screens", "textual_speedups", "store", "nats",
                 "connect_burst", "connects_per_second", "new_accounts_per_ip", "new_accounts_hours"}
-_ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "sit_out_minutes",
+_ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "reconnect_seconds", "sit_out_minutes",
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
               "chat_lines", "chat_per_seconds", "currency"} | money_keys("starting_money")
 _TABLE_KEYS = {"name", "game", "structure", "stakes", "stakes_cents", "seats", "action_seconds",
@@ -361,6 +362,7 @@ def _room(data: Any, path: Path) -> RoomSettings:
         timeout_allin_quota=s.int("timeout_allin_quota", d.timeout_allin_quota, 0, 1000),
         action_seconds=action,
         countdown_seconds=countdown,
+        reconnect_seconds=s.int("reconnect_seconds", d.reconnect_seconds, 0, 600),
         sit_out_minutes=s.int("sit_out_minutes", d.sit_out_minutes, 1, 24 * 60),
         sit_out_minutes_5max=s.int("sit_out_minutes_5max", d.sit_out_minutes_5max, 1, 24 * 60),
         sit_outs_allowed=s.int("sit_outs_allowed", d.sit_outs_allowed, 0, 1000),

@@ -38,6 +38,8 @@ from cardroom.store import SqlStore, is_url, open_store
 from cardroom.store.audit import require_balanced
 
 log = logging.getLogger("cardroom.serve")
+# What every player reads as the server closes (the chips on its tables go back to the balances).
+FAREWELL = "The card room has closed: your chips on its tables are back in your balance."
 
 
 @dataclass
@@ -214,7 +216,7 @@ async def _run_console(served: Served, stop: asyncio.Event, banner: tuple[str, .
 async def shutdown(served: Served) -> None:
     """Exit every app (clients get their terminals back), close the listener, then void the hands
     still in progress and return every chip on a table to its owner."""
-    await served.server.close()
+    await served.server.close(farewell=FAREWELL)
     served.room.stop_tables()
     try:
         # After the writes already given (a settlement in flight is recorded, not voided).

@@ -297,3 +297,33 @@ def test_the_dsa_filter_hides_no_other_warning():
                                  "warnings.warn('something else', W)\n")
     assert code == 0
     assert "something else" in err and "DSA is deprecated" in err   # raised here, not in asyncssh
+
+
+@pytest.mark.parametrize("game, order, hole, board", [
+    ("a5-draw", "ace-to-five", "As 2s 3d 4c 6h", ""),
+    ("Draw Lo", "ace-to-five", "As 2s 3d 4c 6h", ""),
+    ("27-triple", "deuce-to-seven", "2s 3s 4d 5c 7h", ""),
+    ("razz", "ace-to-five", "As 2s 3d 4c 6h Kd Kc", ""),
+    ("holdem", "high", "As Ks", "Qs Js Ts"),
+    ("omaha", "omaha-high", "As Ks Qd Jc", "Ts 9s 2h"),
+])
+def test_eval_takes_the_games_names_as_demo_and_hotseat_write_them(game, order, hole, board, capsys):
+    """Issue 35: `cardroom eval` wanted ace-to-five where demo, hot-seat and config.toml say a5-draw."""
+    board_args = ["--board", board] if board else []
+    assert main(["eval", order, hole, *board_args]) == 0
+    by_order = capsys.readouterr().out
+    assert main(["eval", game, hole, *board_args]) == 0
+    assert capsys.readouterr().out == by_order and by_order.strip()
+
+
+def test_eval_of_a_hi_lo_game_gives_both_halves_as_the_showdown_does(capsys):
+    assert main(["eval", "omaha8", "As 2s Kd Kc", "--board", "3h 4h 8c Kh"]) == 0
+    assert capsys.readouterr().out == "HI: three of a kind, Kings; LO: 8,4,3,2,A\n"
+    assert main(["eval", "stud8", "As 2s Kd Kc 9h 9d Qc"]) == 0
+    assert capsys.readouterr().out == "HI: two pair, Kings and Nines\n"          # no low
+
+
+def test_eval_of_an_unknown_name_lists_orders_and_games(capsys):
+    assert main(["eval", "lowball-ish", "As 2s 3d 4c 6h"]) == 2
+    err = capsys.readouterr().err
+    assert "ace-to-five" in err and "a5-draw" in err and "Traceback" not in err

@@ -58,6 +58,7 @@ def test_repo_config_loads():
     assert (cfg.server.new_accounts_per_ip, cfg.server.new_accounts_hours) == (10, 24.0)
     assert cfg.room.starting_money == 100_000     # "1000.00" dollars -> cents
     assert cfg.room.action_seconds == 23 and cfg.room.countdown_seconds == 10
+    assert cfg.room.reconnect_seconds == 5
     assert cfg.room.sit_out_minutes == 15 and cfg.room.sit_out_minutes_5max == 10
     assert cfg.room.sit_outs_allowed == 3
     names = [t.name for t in cfg.tables]
@@ -207,6 +208,7 @@ def test_starting_money_cents_and_not_both(tmp_path):
     ("room", "action_seconds", 0), ("room", "action_seconds", 3), ("room", "countdown_seconds", 60),
     ("room", "sit_out_minutes", 0), ("room", "sit_out_minutes_5max", "10"), ("room", "sit_outs_allowed", -1),
     ("room", "seat_hold_seconds", 0), ("room", "chat_lines", 0), ("room", "chat_per_seconds", 0),
+    ("room", "reconnect_seconds", -1), ("room", "reconnect_seconds", 601), ("room", "reconnect_seconds", "5"),
     ("room", "chat_max_chars", 0), ("room", "chat_per_seconds", float("nan")), ("room", "typo_key", 1),
     ("room", "currency", "dollars"), ("room", "currency", "$"), ("room", "currency", "usd"), ("room", "currency", 1),
 ])
@@ -516,3 +518,14 @@ def test_room_currency_is_play_chips_unless_set_and_reaches_every_table(tmp_path
     cfg = config_from_dict({"room": {"currency": "EUR"}, "tables": [table]}, tmp_path / "config.toml")
     assert cfg.room.currency == "EUR" and table_settings(cfg, cfg.tables[0]).currency == "EUR"
     assert load_config(REPO / "config.toml").room.currency == "play"
+
+
+def test_reconnect_seconds_is_the_rooms_and_reaches_every_table(tmp_path):
+    """[room] reconnect_seconds: a lost connection's grace when it must act (issue 35), 5 s unless set."""
+    from cardroom.serve import table_settings
+
+    table = {"name": "T", "game": "holdem", "structure": "fixed", "stakes": ["2", "4"]}
+    cfg = config_from_dict({"tables": [table]}, tmp_path / "config.toml")
+    assert table_settings(cfg, cfg.tables[0]).reconnect_seconds == 5.0
+    cfg = config_from_dict({"room": {"reconnect_seconds": 0}, "tables": [table]}, tmp_path / "config.toml")
+    assert table_settings(cfg, cfg.tables[0]).reconnect_seconds == 0.0

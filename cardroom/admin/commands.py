@@ -631,8 +631,9 @@ async def execute(ctx: AdminContext, line: str) -> Result:
     """Run one command line. Never raises: a refusal or a failure is ``ok=False``. Every line is
     logged with its admin and outcome (the operator's record of who did what)."""
     result = await _execute(ctx, line)
+    why = result.lines[0] if result.lines else ""
     log.info("admin %s: %r %s", ctx.admin, _show(str(line), 200),
-             "done" if result.ok else "refused: " + (result.lines[0] if result.lines else ""))
+             "done" if result.ok else why if why.startswith("refused: ") else "refused: " + why)
     return result
 
 

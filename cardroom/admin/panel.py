@@ -114,6 +114,7 @@ class AdminPanel(Screen):
     AdminPanel #admin-log {
         height: 1fr;
         padding: 0 1;
+        scrollbar-gutter: stable;
     }
     AdminPanel #admin-explain {
         height: 1;
@@ -135,8 +136,11 @@ class AdminPanel(Screen):
     def compose(self) -> ComposeResult:
         who = clean_text(self.ctx.admin, 60) or "?"
         yield Static(Text(f"cardroom admin  -  {who}"), id="admin-title")
+        # Lines are wrapped to the width inside the scrollbar, kept there from the first line on
+        # (stable gutter), and no wider: RichLog's default min_width of 78 drew each line at 78
+        # columns, and at 80 the scrollbar hid its last characters (issue 35).
         yield RichLog(id="admin-log", markup=False, highlight=False, wrap=True,
-                      max_lines=LOG_MAX_LINES)
+                      max_lines=LOG_MAX_LINES, min_width=1)
         yield Static(Text(""), id="admin-explain")
         yield CommandInput(self.ctx, placeholder="a command (help lists them; Tab completes)",
                            id="admin-input")

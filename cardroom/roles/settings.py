@@ -15,6 +15,7 @@ def table_settings(config: RoomConfig, t: TableConfig) -> TableSettings:
     return TableSettings(
         name=t.name, variant=t.variant, structure=t.structure(), rules=t.rules(), seats=t.seats,
         action_seconds=float(config.action_seconds_for(t)), countdown_seconds=r.countdown_seconds,
+        reconnect_seconds=float(r.reconnect_seconds),
         sit_out_seconds=60.0 * config.sit_out_minutes_for(t), sit_outs_allowed=r.sit_outs_allowed,
         seat_hold_seconds=float(r.seat_hold_seconds),
         min_buy_in=t.min_buy_in or None, max_buy_in=t.max_buy_in, currency=r.currency)

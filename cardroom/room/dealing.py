@@ -87,6 +87,7 @@ class Dealing:
         button = plan.dealt.index(plan.button) if plan.button is not None else 0
         t.plan = plan
         hand_id = t.hand_id = record.hand_id
+        t.hand_started = record.started_at
         t.hand_seats = list(plan.dealt)
         t.hand_accounts = accounts
         posted = tuple(b for b, who in zip(st.blinds, plan.blinds) if who is not None)

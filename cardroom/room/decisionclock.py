@@ -3,7 +3,9 @@
 Apart from `Table` because it is a job of its own with its own state (the deadline, the armed
 timers, the hot-seat clock that waits for `ready`): the table asks it to start or stop, and it
 answers a timeout by playing the rule's default (protected all-in, check, or fold) back through
-the table. Timers come from the table's injected clock, so tests drive it without sleeping.
+the table. A player whose connection is lost gets `reconnect_seconds` from the loss to come back,
+not the whole clock (seed 000 treats a lost connection as a timeout); the table tells the clock
+when a connection goes or comes back (`connection_changed`). Timers come from the table's injected clock, so tests drive it without sleeping.
 """
 
 from __future__ import annotations
@@ -20,17 +22,21 @@ class DecisionClock:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.deadline: float | None = None
+        self.full_deadline: float | None = None   # the deadline of a player who is there
         self.unclocked: tuple | None = None   # (hand, player) whose clock waits for ready()
         self.timers: list = []
 
     def arm(self, delay: float, fn) -> None:
         self.timers.append(self.table.clock.call_later(delay, fn))
 
-    def cancel(self) -> None:
+    def _disarm(self) -> None:
         for t in self.timers:
             t.cancel()
         self.timers = []
-        self.deadline = None
+
+    def cancel(self) -> None:
+        self._disarm()
+        self.deadline = self.full_deadline = None
         self.unclocked = None
 
     def start(self, p: int) -> None:
@@ -41,13 +47,39 @@ class DecisionClock:
 
     def run(self, p: int) -> None:
         t = self.table
-        s = t.settings
-        self.deadline = t.clock.now() + s.action_seconds
+        self.full_deadline = t.clock.now() + t.settings.action_seconds
+        self._run_until(p, self._deadline_of(p))
+
+    def _deadline_of(self, p: int) -> float:
+        """Player p's full clock; while his connection is lost, at most the end of its grace
+        (seed 000: a lost connection is played as a timeout; the table does not wait the whole
+        clock on every street for a seat nobody is at)."""
+        t = self.table
+        seat = t.seats[t.hand_seats[p]]
+        if seat.connected or seat.lost_at is None:
+            return self.full_deadline
+        return min(self.full_deadline, seat.lost_at + t.settings.reconnect_seconds)
+
+    def _run_until(self, p: int, deadline: float) -> None:
+        t = self.table
+        self._disarm()
+        self.deadline = deadline
+        delay = max(0.0, deadline - t.clock.now())
         hand = t.hand
-        self.arm(s.action_seconds, lambda: self.timeout(hand, p))
+        self.arm(delay, lambda: self.timeout(hand, p))
         # The countdown: a tick each second of the last ten, so every screen shows it.
-        for k in range(min(s.countdown_seconds, int(s.action_seconds)), 0, -1):
-            self.arm(s.action_seconds - k, lambda k=k: self.tick(hand, p, k))
+        for k in range(min(t.settings.countdown_seconds, int(delay)), 0, -1):
+            self.arm(delay - k, lambda k=k: self.tick(hand, p, k))
+
+    def connection_changed(self, number: int) -> None:
+        """Seat `number` lost its connection or has it back: if its clock is running, it now runs
+        to the end of the grace, or back to the full time it had."""
+        t = self.table
+        hand = t.hand
+        if self.deadline is None or hand is None or hand.over or hand.actor is None \
+                or t.hand_seats[hand.actor] != number:
+            return
+        self._run_until(hand.actor, self._deadline_of(hand.actor))
 
     def ready(self, account: int) -> None:
         """Hot-seat (clock_waits_for_ready): the player to act has the device; their clock starts."""
@@ -72,7 +104,7 @@ class DecisionClock:
         t = self.table
         if hand is not t.hand or hand.over or hand.actor != p:
             return
-        self.deadline = None
+        self.deadline = self.full_deadline = None
         seat = t.seats[t.hand_seats[p]]
         seat.timed_out = True
         lg = hand.legal()

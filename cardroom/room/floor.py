@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from cardroom.room import api
 from cardroom.room.narration import money
-from cardroom.room.seat import Seat
+from cardroom.room.seat import Seat, kept_auto_blind
 
 if TYPE_CHECKING:
     from cardroom.room.table import Table
@@ -52,6 +52,7 @@ class Floor:
         s = Seat(seat, account, name)
         s.stack = t.store.table_chips(account, t.name)  # chips left here before (a restart)
         s.bought_in = s.stack > 0
+        s.auto_blind = kept_auto_blind(t.store, account)   # as he left it last time
         t.seats[seat] = s
         # The very first players at a table owe nothing; later arrivals post or wait (seed 001).
         if not t.hand and not t.plan:

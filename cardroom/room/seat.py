@@ -9,6 +9,32 @@ record, timers included.
 
 from __future__ import annotations
 
+import logging
+
+log = logging.getLogger("cardroom.table")
+
+# The player's preference (Session.preferences) that keeps his Auto Blind: set whenever he turns it
+# on or off, read when he sits down (seed 000's toggle starts off; after that it is his choice).
+AUTO_BLIND = "auto_blind"
+
+
+def kept_auto_blind(store, account: int) -> bool:
+    """His Auto Blind as he last left it; off when he never chose, or the store can't say."""
+    try:
+        return store.preferences(account).get(AUTO_BLIND) == "1"
+    except Exception:          # noqa: BLE001 - a store that fails costs the default, never the seat
+        log.exception("reading the Auto Blind kept for account %s", account)
+        return False
+
+
+def keep_auto_blind(writer, store, account: int, on: bool) -> None:
+    """Keep his choice for his next seats and logins, as his other options are (issue 35);
+    through the table's writer, as every store write. Not kept: logged, the seat keeps it."""
+    def then(_result, error: Exception | None) -> None:
+        if error is not None:
+            log.warning("keeping the Auto Blind of account %s failed: %s", account, error)
+    writer.submit(lambda: store.set_preferences(account, {AUTO_BLIND: "1" if on else "0"}), then)
+
 
 class Seat:
     """A seated account (mutable; only its table and the table's collaborators change it)."""
@@ -24,7 +50,8 @@ class Seat:
         self.empty_timer = None    # runs while the seat has no chips and its player is away
         self.bought_in = False     # chips have been at this seat (else it was taken and never paid for)
         self.connected = True
-        self.auto_blind = False     # seed 000: asked to post each blind until he turns it on
+        self.lost_at: float | None = None   # when the connection was lost (the table's clock)
+        self.auto_blind = False     # seed 000: asked to post each blind until he turns it on (kept)
         self.auto = "ask"
         self.owes = "new"
         self.missed = frozenset()  # the table's blinds (by index) that passed him sitting out

@@ -40,8 +40,9 @@ class Settlement:
         deltas: dict[int, int] = {}
         for i, account in enumerate(t.hand_accounts):
             deltas[account] = hand.stacks[i] - hand.start_stacks[i]
-        about = dict(table=t.name, hand_id=t.hand_id, when=t.clock.wall(), seats=t.settings.seats,
-                     currency=t.settings.currency)
+        # Dated by its start, as the store and every export date it (`hand N` showed its end).
+        about = dict(table=t.name, hand_id=t.hand_id, when=t.hand_started or t.clock.wall(),
+                     seats=t.settings.seats, currency=t.settings.currency)
         t.recording = frozenset(t.hand_seats)
         self.settle(t.hand_id, hand, deltas, record_of(hand, **about), public_text(hand, **about), 0)
         if t.recording:

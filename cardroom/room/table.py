@@ -35,7 +35,7 @@ from cardroom.room.dealing import Dealing
 from cardroom.room.decisionclock import DecisionClock
 from cardroom.room.floor import RATHOLE_SECONDS, Floor
 from cardroom.room.ports import Store
-from cardroom.room.seat import Seat
+from cardroom.room.seat import Seat, keep_auto_blind
 from cardroom.room.seating import HandPlan
 from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
 from cardroom.room.waitlist import SeatHolds
@@ -54,6 +54,10 @@ class TableSettings:
     seats: int = 10
     action_seconds: float = 23.0
     countdown_seconds: int = 10
+    # A player whose connection is lost has this long to come back when it is his decision, then
+    # his hand is played as a timeout's (seed 000: "if your connection is lost or you fail to
+    # respond within 23 seconds"); counted from the loss, never more than action_seconds.
+    reconnect_seconds: float = 5.0
     # Hot-seat: a person's decision clock starts when they have the device (Table.ready), not
     # while it is being passed to them.
     clock_waits_for_ready: bool = False
@@ -110,6 +114,7 @@ class Table:
         self.seats: dict[int, Seat] = {}
         self.hand: Hand | None = None
         self.hand_id = ""
+        self.hand_started = None              # when the store began the hand: histories are dated by it
         self.hand_seats: list[int] = []       # player index -> seat number
         self.hand_accounts: list[int] = []
         self.plan: HandPlan | None = None
@@ -329,6 +334,7 @@ class Table:
     def set_auto_blind(self, account: int, on: bool) -> None:
         seat = self.need_seat(account)
         seat.auto_blind = bool(on)
+        keep_auto_blind(self.writer, self.store, account, seat.auto_blind)
         if on and self.blinds.asked(seat.number):
             # Turned on while asked: that is his yes. Left pending, the hand waited the whole
             # prompt and then sat him out for not answering.
@@ -341,6 +347,8 @@ class Table:
         if seat is None or seat.connected == connected:
             return
         seat.connected = connected
+        seat.lost_at = None if connected else self.clock.now()
+        self.decision_clock.connection_changed(seat.number)
         self.holds.free_if_empty_and_away(seat)
         self.changed()
 

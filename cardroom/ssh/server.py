@@ -32,6 +32,9 @@ from cardroom.ssh.session import AppFactory, AppSession
 log = logging.getLogger("cardroom.ssh")
 
 MAX_AUTH_ATTEMPTS = 6
+# At shutdown: each player's last words, and how long their clients get to close by themselves.
+FAREWELL = "This server is closing: log in again to come back."
+CLIENTS_CLOSE_SECONDS = 1.0
 
 Authorize = Callable[[str, asyncssh.SSHKey], "bool | Awaitable[bool]"]
 
@@ -218,6 +221,7 @@ class _CardroomServer(asyncssh.SSHServer):
         self._authenticated = False
         self._budget: TokenBucket | None = None
         self._over_budget = False
+        self.ran_app = False       # this connection ran the TUI (its client closes itself at shutdown)
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
@@ -366,6 +370,7 @@ class _CardroomServer(asyncssh.SSHServer):
         return self._app_session()
 
     def _app_session(self) -> AppSession:
+        self.ran_app = True
         session = AppSession(
             self._app_factory,
             username=self._username,
@@ -428,24 +433,34 @@ class CardroomSSHServer:
         """A full collection now, frozen objects included (see gcpolicy); returns objects freed."""
         return self._registry.gc.collect_now()
 
-    async def close(self, timeout: float | None = None) -> None:
-        """Exit every app first (each restores its client's terminal), wait, then close."""
+    async def close(self, timeout: float | None = None, farewell: str = FAREWELL) -> None:
+        """Exit every app first (each restores its client's terminal and writes `farewell`),
+        let the clients close their connections, then close the rest."""
         registry = self._registry
         timeout = registry.limits.shutdown_timeout if timeout is None else timeout
         registry.closing = True
         self._acceptor.close()  # stops listening only; live connections stay open
         tasks = [s.task for s in list(registry.sessions) if s.task is not None and not s.task.done()]
+        players = [c for c in registry.connections if c.ran_app]
         for session in list(registry.sessions):
-            session.request_exit()
+            session.farewell(farewell)
         if tasks:
             await asyncio.wait(tasks, timeout=timeout)
-        # Each finished app sent exit-status and closed its channel; now end the connections
-        # (including ones that never opened a session) and give the goodbyes time to leave.
+        loop = asyncio.get_running_loop()
+        # Each finished app sent exit-status and closed its channel, and its client closes the
+        # connection in turn (OpenSSH then exits 0). Disconnecting at once raced that: a client
+        # that had not read its channel's close yet printed a bare "Disconnected by application"
+        # and exited 255 (issue 35). So the players' clients get a moment to close first.
+        # Polled: a connection leaves the registry from asyncssh's own callbacks, which set no event.
+        deadline = loop.time() + CLIENTS_CLOSE_SECONDS
+        while any(c in registry.connections for c in players) and loop.time() < deadline:  # noqa: ASYNC110
+            await asyncio.sleep(0.02)
+        # Then end the rest (including ones that never opened a session) and give the goodbyes
+        # time to leave.
         for server in list(registry.connections):
             server.disconnect()
-        deadline = asyncio.get_running_loop().time() + 1.0
-        # Polled: a connection leaves the registry from asyncssh's own callbacks, which set no event.
-        while registry.connections and asyncio.get_running_loop().time() < deadline:  # noqa: ASYNC110
+        deadline = loop.time() + 1.0
+        while registry.connections and loop.time() < deadline:  # noqa: ASYNC110
             await asyncio.sleep(0.02)
         for server in list(registry.connections):
             server.abort()

@@ -88,6 +88,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._resize_handle: asyncio.Handle | None = None
         self._hosting: SessionHosting | None = None     # this session's app's, once it starts
         self._goodbye: str | None = None    # why the session is being ended (see end())
+        self._farewell: str | None = None   # the server's last words when it closes (see farewell())
         self._connection: Any = None        # the one to hang up, once ending
 
     # -- Transport protocol (used by SessionDriver) -------------------------------------------
@@ -206,8 +207,9 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._refuse("internal error, sorry.")
             return
         self.app = bind_app(app, self)
-        if self._closed or self._goodbye is not None:
-            # Gone, or ended, while logging in: the app starts and ends (its cleanup runs).
+        if self._closed or self._goodbye is not None or self._farewell is not None:
+            # Gone, ended or the server closing while logging in: the app starts and ends (its
+            # cleanup runs).
             self.request_exit()
         status = 0
         try:
@@ -226,6 +228,8 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self._say_goodbye()
             elif not self._closed and chan is not None:
                 try:
+                    if self._farewell is not None:
+                        chan.write(f"\r\n{self._farewell}\r\n")
                     chan.exit(status)  # sends exit-status and closes the channel
                 except Exception:
                     pass
@@ -370,6 +374,15 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         conn = self._connection
         if conn is not None and not conn.is_closed():
             conn.disconnect(asyncssh.DISC_BY_APPLICATION, self._goodbye or "session ended")
+
+    def farewell(self, text: str) -> None:
+        """The server is closing: the app exits (the terminal is given back), `text` is written,
+        and the channel closes with the app's status, as when the player quits. The client then
+        closes the connection itself (OpenSSH says "Connection to HOST closed." and exits 0);
+        the server waits for that before it disconnects anyone (CardroomSSHServer.close)."""
+        if self._goodbye is None:
+            self._farewell = "".join(ch for ch in text if ch.isprintable())[:MAX_GOODBYE]
+        self.request_exit()
 
     def request_exit(self) -> None:
         """Ask the app to exit (works while it is still starting); it restores the terminal."""

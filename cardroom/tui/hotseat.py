@@ -166,6 +166,7 @@ class HotSeatApp(CardroomApp):
             if passing:
                 self.pop_screen()
             return
+        self._forget_toasts()
         if passing:
             self.screen.set_player(actor)
             return
@@ -173,9 +174,17 @@ class HotSeatApp(CardroomApp):
             self.pop_screen()
         self.push_screen(PassScreen(actor), self._taken)
 
+    def _forget_toasts(self) -> None:
+        """What the previous player was told is his ("You post the blind of $2" stayed on the next
+        player's screen, issue 35): the device is passed, and taken, with no toast on it. A toast
+        is a message to the app, so those on their way are cleared once they have arrived too."""
+        self.clear_notifications()
+        self.call_later(self.clear_notifications)
+
     async def _taken(self, client) -> None:
         if client is None:
             return
+        self._forget_toasts()
         if self.hotseat.actor() is client:
             self.device.take(client)
             await client.ready(self.hotseat.table)   # the clock starts now, not while the device was passed

@@ -715,3 +715,19 @@ async def test_preferences_kept_while_the_database_is_busy_do_not_stall_the_loop
         assert alice.preferences() == {"ascii": "1"}
     finally:
         await world.close()
+
+
+def test_hand_is_dated_by_its_start_as_the_players_exports_are(admin):
+    """Issue 35: `hand N` dated a hand by its end while a player's exports (SFTP, history) date it
+    by its start. Both now give the start the store recorded."""
+    from cardroom.room.history import export_pokerstars
+    alice, _ = admin.players()
+    table = admin.room.tables["T"]
+    admin.clock.advance(0.1)
+    hand_id = table.hand_id
+    admin.clock.advance(40)                      # the hand ends (timeouts) well after it began
+    assert admin.clock.run_until(lambda: admin.store.get_hand(hand_id).status == "settled", limit=900)
+    header = admin.run(f"hand {hand_id}").lines[0]
+    assert header == export_pokerstars(alice.hand(hand_id)).splitlines()[0]
+    started = admin.store.get_hand(hand_id).started_at
+    assert started.strftime(":%M:%S ET") in header          # written in ET, as PokerStars does

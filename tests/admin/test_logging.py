@@ -27,3 +27,6 @@ def test_the_room_logs_logins_seating_and_admin_actions(admin, caplog):
     admin_lines = [m for n, m in logged if n == "cardroom.admin"]
     assert admin_lines[0] == f"admin {admin.ctx.admin}: 'credit alice 5 refund' done"
     assert admin_lines[1].startswith(f"admin {admin.ctx.admin}: 'credit nobody 5 refund' refused: ")
+    assert not admin.run("debit alice 900000 too much").ok         # the store refuses it
+    refused = [m for n, m in ((r.name, r.getMessage()) for r in caplog.records) if n == "cardroom.admin"][-1]
+    assert "refused: " in refused and "refused: refused:" not in refused    # issue 35: said twice

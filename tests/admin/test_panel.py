@@ -1,5 +1,6 @@
 """The admin panel driven by Pilot: typing, Tab completion, literal output."""
 
+import pytest
 from textual.app import App
 from textual.widgets import RichLog, Static
 
@@ -100,3 +101,31 @@ async def test_escape_does_not_close_the_console(admin):
         await pilot.press("enter")
         await pilot.pause()
     assert admin.shutdowns == [1]
+
+
+async def test_no_character_is_lost_under_the_scrollbar_at_80_columns(admin):
+    """Issue 35: at 80 columns the log drew every line 78 wide (RichLog's minimum), and once the
+    scrollbar came its last characters were under it. Every line now wraps inside it."""
+    from tests.tui.conftest import screen_text
+    word = "".join(f"{i:03d}" for i in range(60))            # one long word: folded, never lost
+    app = build_console_app(admin.ctx)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for line in ("help", f"broadcast {word}"):
+            app.screen.query_one(CommandInput).value = line
+            await pilot.press("enter")
+            await pilot.pause()
+        log = app.screen.query_one("#admin-log", RichLog)
+        assert log.max_scroll_y > 0                          # the scrollbar is there
+        rows = screen_text(app).splitlines()[1:1 + log.size.height]
+        assert word in "".join(row[:77].strip() for row in rows)
+
+
+@pytest.mark.parametrize("size", [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")])
+def test_panel_snapshot(snap_compare, admin, size):
+    """The panel after `help`: every line whole inside the scrollbar, at 80 columns too."""
+    async def help_typed(pilot):
+        pilot.app.screen.query_one(CommandInput).value = "help"
+        await pilot.press("enter")
+
+    assert snap_compare(build_console_app(admin.ctx, ("cardroom is serving 2 table(s)",)),
+                        terminal_size=size, run_before=help_typed)

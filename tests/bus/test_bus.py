@@ -285,6 +285,28 @@ async def test_a_silent_gateways_sessions_go_offline_and_come_back_with_it(world
 
 
 @remote
+async def test_a_seat_of_a_silent_gateway_gets_the_lost_connections_grace_not_the_whole_clock(world):
+    """Issue 35: the scaled room's "disconnected" (a gateway not heard) feeds the same rule as a
+    dropped connection in one process: the player to act has reconnect_seconds to come back,
+    then his hand is played as a timeout's."""
+    alice, bob = await seat(world, names=("alice", "bob"))
+    table = world.room.tables[TABLE]
+    await world.advance(0.01)
+    hand = table.hand
+    assert hand is not None and hand.actor is not None
+    p = hand.actor
+    acting = table.seats[table.hand_seats[p]]
+    world.host.gateway_lost = 1.5       # beats come every second
+    for task in world.gateway._loops:
+        task.cancel()                      # the gateway falls silent, as a killed process would
+    await until(lambda: not acting.connected, what="the seat to act marked disconnected")
+    assert table.seconds_left() <= table.settings.reconnect_seconds
+    world.clock.advance(table.settings.reconnect_seconds + 0.1)
+    assert hand.over or hand.actor != p        # played as a timeout, 18 s before his clock ran out
+    assert acting.timed_out
+
+
+@remote
 async def test_a_table_whose_host_is_silent_shows_reconnecting_then_resumes(world, nats_server):
     alice, bob = await seat(world, names=("alice", "bob"))
     woke = []

@@ -104,3 +104,29 @@ def test_phh_day_file_says_when_for_what_and_at_how_many_seats(tmp_path):
     for hh in pokerkit.HandHistory.loads_all(phhs):
         stacks = list(list(hh)[-1].stacks)
         assert [float(x) for x in stacks] == [float(x) for x in hh.finishing_stacks]
+
+
+def test_cardroom_replay_reads_the_rooms_own_hands_file(tmp_path, capsys):
+    """Issue 35: `cardroom replay hands.phhs` said "required field 'variant' is missing": it read a
+    hands file as one hand. It reads it as pokerkit's `load_all` does, a JSON line per hand with
+    the finishing stacks the room's own export of that hand replays to."""
+    import json
+
+    from cardroom.cli import main
+    from cardroom.engine.phh import finishing_stacks
+    store, _, _, clients = _room_across_midnight(tmp_path, hands=3)
+    alice = clients[0]
+    ids = [h for ids in hands_by_day(store, alice.account_id).values() for h in ids]
+    _, phhs = day_files(store, alice.account_id, ids)
+    path = tmp_path / "hands.phhs"
+    path.write_text(phhs)
+    assert main(["replay", str(path)]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [x["hand"] for x in lines] == ["1", "2", "3"]
+    assert [x["finishing_stacks"] for x in lines] == [
+        finishing_stacks(export_phh(alice.hand(h))) for h in ids]
+    assert all(x["file"] == str(path) and "error" not in x for x in lines)
+    path.write_text(phhs.replace('variant = "FT"', 'variant = "??"', 1))     # one bad hand of three
+    assert main(["replay", str(path)]) == 1
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert ["error" in x for x in lines] == [True, False, False]

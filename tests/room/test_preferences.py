@@ -48,3 +48,29 @@ def test_a_closed_store_reads_as_no_preferences_and_refuses_to_keep(make_room):
     assert alice.preferences() == {}
     with pytest.raises(RoomError, match="could not be kept"):
         alice.save_preferences({"ascii": "1"})
+
+
+def test_auto_blind_is_kept_for_the_next_seat_and_login(make_room):
+    """Issue 35: every option but Auto Blind was kept between logins. A player's Auto Blind is his
+    choice until he changes it: a new seat, after a new login, starts with it (off until he first
+    turns it on, seed 000)."""
+    from tests.rooms import table_settings
+    room, _ = make_room(table_settings("T"), table_settings("U"))
+    alice = room.connect("alice")
+    alice.join("T")
+    assert alice.view("T").auto_blind is False                   # starts off (seed 000)
+    alice.set_auto_blind("T", True)
+    alice.leave("T")
+    alice.close()
+    again = room.connect("alice")
+    again.join("U")                                               # another table, another login
+    assert again.view("U").auto_blind is True
+    again.set_auto_blind("U", False)                              # and off is kept too
+    again.leave("U")
+    again.close()
+    third = room.connect("alice")
+    third.join("T")
+    assert third.view("T").auto_blind is False
+    bob = room.connect("bob")                                     # nobody else's choice
+    bob.join("U")
+    assert bob.view("U").auto_blind is False

@@ -170,17 +170,59 @@ def test_a_dropped_connection_keeps_the_seat_and_reconnecting_gives_back_the_han
     assert table.seats[my_seat].connected is True
 
 
-def test_a_disconnected_player_is_timed_out_when_the_action_reaches_him(make_room):
+def test_rule_a_lost_connection_is_played_as_a_timeout_after_a_short_grace(make_room):
+    """Seed 000: "if your connection is lost or you fail to respond within 23 seconds, your hand
+    will be played as a protected all-in or folded". The table gave a dead seat the whole 23 s,
+    on every street (issue 35); a lost connection now has reconnect_seconds (5) to come back."""
     room, clock = make_room(settings=RoomSettings(timeout_allin_quota=0))
     clients = _start(room, clock, names=("alice", "bob"))
     table = room.tables["T"]
     c = actor_client(clients)
     p = table.hand_seats.index(c.view("T").my_seat)
-    c.close()
-    clock.advance(22)
-    assert table.hand.actor == p                            # the clock runs as usual
-    clock.advance(1.5)
-    assert table.hand.over or table.hand.actor != p
+    clock.advance(3)
+    c.close()                                               # 20 s left on his clock
+    other = next(x for x in clients if x is not c)
+    assert abs(other.view("T").seconds_left - 5) < 0.02     # everyone sees the grace run
+    clock.advance(4.9)
+    assert table.hand.actor == p                            # still his to come back
+    clock.advance(0.2)
+    assert table.hand.over or table.hand.actor != p         # played as a timeout: folded
+    assert table.seats[table.hand_seats[p]].timed_out
+
+
+def test_a_seat_lost_earlier_is_played_at_once_when_the_action_reaches_it(make_room):
+    """The grace runs from the loss: a seat gone for longer is not waited for again, street after
+    street, each time the action comes round to it."""
+    room, clock = make_room(settings=RoomSettings(timeout_allin_quota=0))
+    clients = _start(room, clock, names=("alice", "bob", "carol"))
+    table = room.tables["T"]
+    first = actor_client(clients)
+    order = [table.seats[n].account for n in table.hand_seats]
+    nxt = order[(order.index(first.account_id) + 1) % 3]
+    gone = next(x for x in clients if x.account_id == nxt)
+    gone.close()
+    clock.advance(6)                                        # his grace is over
+    first.act("T", "call")
+    clock.advance(0.01)                                     # no 23 s, no 5 s: at once
+    gone_p = table.hand_seats.index(table.seat_of(gone.account_id).number)
+    assert table.hand.actor != gone_p and table.hand.folded[gone_p]     # a bet to call: folded
+
+
+def test_a_player_back_within_the_grace_has_the_rest_of_his_clock(make_room):
+    room, clock = make_room()
+    clients = _start(room, clock)
+    table = room.tables["T"]
+    c = actor_client(clients)
+    p = table.hand_seats.index(c.view("T").my_seat)
+    clock.advance(10)
+    c.close()                                               # 13 s were left: now 5
+    clock.advance(2)
+    back = room.connect(c.name)                             # back within the grace
+    view = back.watch("T")
+    assert view.legal is not None and abs(view.seconds_left - 11) < 0.02
+    clock.advance(10.9)
+    assert table.hand.actor == p                            # the full clock, not the grace
+    back.act("T", "fold")
 
 
 def test_a_second_login_of_the_same_account_takes_over_from_the_first(make_room):

@@ -237,7 +237,8 @@ async def test_graceful_close_restores_terminals(server_factory, client_key):
         await screen.wait_for("count=0")
         await server.close(timeout=3)
         await asyncio.wait_for(screen.process.wait_closed(), 5)
-        assert screen.text.endswith("\x1b[?1049l")
+        # The terminal given back, then the server's last words (issue 35).
+        assert screen.text.endswith("\x1b[?1049l\r\nThis server is closing: log in again to come back.\r\n")
         assert screen.process.exit_status == 0
     assert server.connection_count == 0
 

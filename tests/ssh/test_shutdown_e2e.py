@@ -125,3 +125,57 @@ def test_cardroom_serve_exits_by_itself_after_its_consoles_countdown(tmp_path):
     assert proc.returncode == 0, shown[-2000:]
     log = (tmp_path / "cardroom.log").read_text()
     assert "shutdown in 1 second" in log and "every hand is settled; the room stops" in log
+
+
+class _LikeOpenSSH(asyncssh.SSHClient):
+    """A client that closes its connection once its session's channel is closed, as OpenSSH does
+    (it then prints "Connection to HOST closed." and exits with the session's status); it notes
+    whether the server ended the connection first (OpenSSH: "Disconnected by application", 255)."""
+
+    closing = False
+    cut_off = None
+
+    def close(self, conn) -> None:
+        self.closing = True
+        conn.close()
+
+    def connection_lost(self, exc) -> None:
+        self.cut_off = not self.closing
+
+
+async def test_at_shutdown_every_player_reads_the_farewell_and_his_client_closes_cleanly(tmp_path):
+    """Issue 35: at shutdown some sessions got a bare "Disconnected by application" (OpenSSH
+    exits 255): the server disconnected them in the moment between closing their channel and
+    the client's own close. Each player now reads the farewell after his terminal is given
+    back, and his client closes the connection itself (OpenSSH: exit status 0)."""
+    served = await serve.start(config_from_dict(_config_dict(), tmp_path / "config.toml"),
+                               host="127.0.0.1", port=0, data_dir=tmp_path)
+    players = []
+    try:
+        for name in ("alice", "bob", "carol", "dave"):
+            conn, client = await asyncssh.create_connection(
+                _LikeOpenSSH, "127.0.0.1", served.server.port, username=name, known_hosts=None,
+                client_keys=[asyncssh.generate_private_key("ssh-ed25519")], agent_path=None, config=None)
+            screen = Screen(await conn.create_process(term_type="xterm-256color", term_size=(80, 24)))
+            await screen.wait_for(f"Welcome, {name}")
+            players.append((conn, client, screen))
+
+        async def close_when_the_channel_does(conn, client, screen):
+            await screen.process.wait_closed()
+            # Deliberate: the test's subject. A client a network away (or a busy one) closes a
+            # moment after its channel did; the server must not disconnect it meanwhile.
+            await asyncio.sleep(0.3)
+            client.close(conn)
+
+        closing = [asyncio.create_task(close_when_the_channel_does(*p)) for p in players]
+        await serve.shutdown(served)                     # what `shutdown now` and SIGTERM run
+        await asyncio.wait_for(asyncio.gather(*closing), 20)
+        for conn, client, screen in players:
+            await asyncio.wait_for(conn.wait_closed(), 20)
+            assert screen.process.exit_status == 0
+            assert screen.text.endswith("\x1b[?1049l\r\nThe card room has closed: your chips on its "
+                                        "tables are back in your balance.\r\n")
+            assert client.cut_off is False               # closed by the client, not cut off
+    finally:
+        for conn, _, _ in players:
+            conn.close()

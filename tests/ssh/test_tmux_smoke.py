@@ -140,3 +140,37 @@ def test_two_players_over_real_ssh_in_tmux(tmp_path):
                 server.wait()
     assert server.returncode == 0, server.stdout.read()      # a graceful shutdown on SIGTERM
     assert time.monotonic() - started < 40
+
+
+def test_at_shutdown_every_real_ssh_client_reads_the_farewell_and_exits_0(tmp_path):
+    """Issue 35: at shutdown some OpenSSH clients printed a bare "Disconnected by application" and
+    exited 255. SIGTERM (as `shutdown now`) gives every player the farewell line, and each ssh
+    closes the connection itself and exits 0, at the table, in a dialog or in the lobby."""
+    names = ("alice", "bob", "carol", "dave")
+    for name in names:
+        keygen(tmp_path / name)
+    port = free_port()
+    tmux = Tmux()
+    server = _server(tmp_path, port, "SHA256:" + "x" * 43)
+    try:
+        for name in names:
+            tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", ssh_command(port, tmp_path / name, name))
+        for name in names:
+            tmux.wait(name, f"Welcome, {name}", timeout=15)
+        for name in names[:3]:
+            tmux.keys(name, "Enter")
+            tmux.wait(name, "Tables", TABLE)
+        for name in names[:2]:
+            tmux.keys(name, "j")                            # alice and bob in the buy-in dialog
+            tmux.wait(name, f"Buy in at {TABLE}")
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=30) == 0
+        for name in names:
+            text = tmux.wait(name, EXIT_MARK, timeout=15)
+            assert f"{EXIT_MARK}0" in text and "Disconnected" not in text, text
+            assert "The card room has closed" in " ".join(text.split())
+    finally:
+        tmux.kill()
+        if server.poll() is None:
+            server.kill()
+            server.wait()

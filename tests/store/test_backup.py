@@ -157,3 +157,27 @@ def test_a_backup_is_its_owners_alone_as_the_database_is(tmp_path, store):
         os.umask(old)
     for path in [*written, tmp_path / "cli.sqlite3"]:
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+def test_a_room_started_with_data_dir_is_found_or_the_error_says_how(tmp_path, capsys, monkeypatch):
+    """Issue 35: `cardroom backup PATH` as the README writes it failed for a room started with
+    `--data-dir`, saying only that there was no database beside the config. The error names the
+    folder it looked in and the option that finds the other; with it the copy is made."""
+    config = tmp_path / "config.toml"
+    config.write_text('[[tables]]\nname = "T"\ngame = "holdem"\nstructure = "fixed"\nstakes = ["2", "4"]\n')
+    elsewhere = tmp_path / "room-data"
+    elsewhere.mkdir()
+    with SqliteStore(elsewhere / "cardroom.sqlite3") as room:      # what `serve --data-dir` made
+        room.get_or_create("alice", 100_000)
+    dest = tmp_path / "copy.sqlite3"
+    assert main(["backup", str(dest), "--config", str(config)]) == 1
+    err = capsys.readouterr().err
+    assert f"no database at {tmp_path / 'cardroom.sqlite3'}" in err
+    assert f"cardroom backup {dest} --data-dir DIR" in err and not dest.exists()
+    monkeypatch.chdir(tmp_path / "room-data")                     # no config.toml here
+    assert main(["backup", str(dest)]) == 2
+    err = capsys.readouterr().err
+    assert "config.toml" in err and "--data-dir DIR" in err and "Traceback" not in err
+    assert main(["backup", str(dest), "--data-dir", str(elsewhere)]) == 0
+    with SqliteStore(dest) as copy:
+        assert copy.find("alice").balance_cents == 100_000

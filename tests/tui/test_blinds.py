@@ -5,6 +5,7 @@ from __future__ import annotations
 from cardroom.engine import events as ev
 from cardroom.tui import UIOptions, build_app
 from cardroom.tui.screens.lobby import LobbyScreen
+from textual.widgets import Input
 
 from .conftest import SIZE, open_table, passive, screen_text
 
@@ -59,9 +60,9 @@ async def test_blind_prompt_both_players_post_and_the_hand_is_dealt(world):
             screen = await open_table(app, pilot)
             text = screen_text(app)
             dollars = f"${amount // 100}"
-            assert f"Post the blind of {dollars}? [Enter] post  [Esc] sit out" in text
+            assert f"Post the blind of {dollars}? [Enter] post  [s] sit out" in text
             footer = " ".join(text.splitlines()[-3:])
-            assert "\u23ce Post blind" in footer and "esc Sit out" in footer   # \u23ce: enter
+            assert "\u23ce Post blind" in footer and "s Sit out" in footer   # \u23ce: enter
             assert f"enter Post {dollars}" in text           # the action bar's chip
             await pilot.press("enter")
             await pilot.pause()
@@ -77,7 +78,7 @@ async def test_blind_prompt_both_players_post_and_the_hand_is_dealt(world):
     assert posts == [100, 200]
 
 
-async def test_blind_prompt_escape_declines_and_sits_out(world):
+async def test_blind_prompt_s_declines_and_sits_out(world):
     w = world()
     alice, bob, carol = seat_without_auto_blind(w, ["alice", "bob", "carol"])
     w.clock.advance(0.01)
@@ -87,15 +88,42 @@ async def test_blind_prompt_escape_declines_and_sits_out(world):
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_table(app, pilot)
         assert "Post the blind of" in screen_text(app)
-        await pilot.press("escape")
+        assert "s Sit out" in screen_text(app)                 # the action bar's chip
+        await pilot.press("s")
         await pilot.pause()
-        assert app.screen is screen                       # Esc answered: still at the table
+        assert app.screen is screen                       # answered: still at the table
         assert me.view("T").sitting_out and not me.view("T").blind_prompt
         assert "Post the blind of" not in screen_text(app)
         assert "s Sit in" in screen_text(app)
-        await pilot.press("escape")                       # now Esc is the lobby again
+
+
+async def test_esc_never_declines_the_blind_and_a_closed_chat_box_leaves_no_line(world):
+    """Issue 35: Esc closed the chat box, whose line stayed on screen saying "esc: back"; the
+    second Esc then declined the blind. Esc is no answer to the blind prompt (it goes to the
+    lobby, as everywhere), and a closed box leaves nothing behind."""
+    w = world()
+    clients = seat_without_auto_blind(w, ["alice", "bob", "carol"])
+    w.clock.advance(0.01)
+    me = next(c for c in clients if c.view("T").blind_prompt)
+    app = build_app(me, options=UIOptions(sound=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(app, pilot)
+        assert not screen.query_one("#chat-line").display        # no box open, no line
+        await pilot.press("t")
+        await pilot.pause()
+        assert "esc: back" in screen_text(app)              # the open box says how to close it
+        await pilot.press(*"hi", "enter", "escape")
+        await pilot.pause()
+        assert me.view("T").chat[-1].text == "hi"
+        assert app.focused is None or not isinstance(app.focused, Input)
+        text = screen_text(app)
+        assert "esc: back" not in text and "say something" not in text and " Player " not in text
+        assert not screen.query_one("#chat-line").display and "Post the blind of" in text
+        assert me.view("T").blind_prompt and not me.view("T").sitting_out
+        await pilot.press("escape")                       # a second Esc: the lobby, no answer
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
+        assert me.view("T").blind_prompt and not me.view("T").sitting_out
 
 
 async def test_missed_blinds_offer_post_now_or_wait(world):

@@ -169,3 +169,30 @@ async def test_a_betting_key_while_a_bot_acts_says_to_wait_not_to_take_a_seat(wo
         await pilot.pause()
         assert "Not now: wait for your turn" in notified(app)
         assert "take a seat" not in notified(app)
+
+
+async def test_the_previous_players_toast_is_gone_when_the_device_is_passed(world):
+    """Issue 35: alice's "You post the blind of $1" was still on bob's screen after the pass
+    screen. What one player was told is his: the device is passed with no toast on it."""
+    from .conftest import notified
+    w = world(table_settings(seats=4))
+    hs = seat_hotseat(w.room, "T", ["alice", "bob"], bots=0, seed=3)
+    w.clock.advance(0.01)
+    assert all(c.view("T").blind_prompt for c in hs.clients.values())    # Auto Blind off: both asked
+    app = HotSeatApp(hs, options=UIOptions(sound=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, PassScreen)
+        first = app.screen.client
+        await pilot.press("enter")                  # the first takes the device ...
+        await pilot.pause()
+        await pilot.press("enter")                  # ... and posts his blind
+        await pilot.pause()
+        assert isinstance(app.screen, PassScreen) and app.screen.client is not first
+        assert "You post the blind" not in notified(app)
+        assert "You post the blind" not in screen_text(app)
+        await pilot.press("enter")                  # the second takes it
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.revealed is not first
+        assert "You post the blind" not in notified(app) + screen_text(app)
+        assert "Post the blind of" in screen_text(app)     # his own question, nothing of the other's

@@ -51,7 +51,9 @@ async def test_only_what_the_player_changed_is_kept(world):
     app = build_app(alice, options=UIOptions(ascii=True))      # a C-locale terminal
     async with app.run_test(size=SIZE) as pilot:
         await _change_options(app, pilot, four_colour=True)
-    assert alice.preferences() == {"four_colour": "1"}
+    kept = alice.preferences()
+    assert kept.pop("auto_blind") == "1"              # turned on at the table (w.seat): kept too
+    assert kept == {"four_colour": "1"}
     app = build_app(w.room.connect("alice"), options=UIOptions(ascii=True))
     async with app.run_test(size=SIZE) as pilot:
         await _change_options(app, pilot, ascii=False)         # he wants symbols all the same
@@ -82,3 +84,27 @@ async def test_a_shared_hot_seat_keeps_nobodys_options_and_a_solo_one_keeps_his(
         app.theme = "nord"
         await pilot.pause()
     assert hs.clients["ann"].preferences() == {"theme": "nord"}
+
+
+async def test_auto_blind_ticked_in_options_is_kept_for_the_next_login(world):
+    """Issue 35: Auto Blind was the one option not kept between logins."""
+    w = world(table_settings("T"), table_settings("U"))
+    alice, _ = w.seat("T", ["alice", "bob"], auto_blind=False)
+    app = build_app(alice)
+    async with app.run_test(size=SIZE) as pilot:
+        await _change_options(app, pilot, auto_blind=True)
+        assert alice.view("T").auto_blind is True
+    alice.leave("T")
+    alice.close()
+    again = w.room.connect("alice")
+    again.join("U")
+    assert again.view("U").auto_blind is True
+    app = build_app(again)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        await app.open_table("U")
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        assert app.screen.query_one("#auto_blind").value is True   # the dialog shows it kept

@@ -88,3 +88,29 @@ def test_four_colour_letters(snap_compare, world):
     others_until(w, clients, alice, lambda v: v.street == "flop")
     app = build_app(alice, options=UIOptions(sound=False, four_colour=True, ascii=True))
     assert snap_compare(app, terminal_size=(80, 24), run_before=at_table)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_blind_prompt(snap_compare, world, size):
+    """Auto Blind off: the question, its keys (Enter posts, s sits out) on the prompt, the chips
+    and the footer; no chat line while the box is closed."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"], auto_blind=False)
+    w.clock.advance(0.01)
+    me = next(c for c in clients if c.view("T").blind_prompt)
+    assert snap_compare(app_for(me), terminal_size=size, run_before=at_table)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_toast_above_the_footer(snap_compare, world, size):
+    """A toast sits above the key footer, whatever its height, never over its keys."""
+    w = world()
+    clients = w.seat("T", ["alice", "bob", "carol"])
+    w.clock.advance(0.01)
+    me = next(c for c in clients if c.view("T").legal is None)
+
+    async def refused(pilot):
+        await open_table(pilot.app, pilot)
+        await pilot.press("c")                      # not his turn: a toast says so
+
+    assert snap_compare(app_for(me), terminal_size=size, run_before=refused)

@@ -3,6 +3,7 @@
     text = export_hand(hand, table="Alpha", hand=42)   # PHH TOML of a finished or running hand
     hand = replay(text)                                # a Hand rebuilt and replayed by the engine
     replay_file("x.phh")                               # {"file", "finishing_stacks"} or {"file", "error"}
+    replay_each("hands.phhs")                          # the same for each hand of a hands file
 
 Conventions (see also the reference at the end of this docstring):
 
@@ -61,11 +62,11 @@ from cardroom.engine.phh.export import export_hand, player_order
 from cardroom.engine.phh.fields import (  # noqa: F401 - PREFIX, STRUCTURE_LETTERS: public names of the old module
     NO_CURRENCY, PREFIX, STANDARD_CODES, STRUCTURE_LETTERS, parse_variant_code, variant_code,
 )
-from cardroom.engine.phh.replay import finishing_stacks, import_hand, replay, replay_file
+from cardroom.engine.phh.replay import finishing_stacks, import_hand, replay, replay_each, replay_file
 from cardroom.engine.phh.tournament import tournament_of
 
 __all__ = [
     "PHHError", "PHHFormatError", "PHHRuleError", "UnsupportedPHH",
     "NO_CURRENCY", "STANDARD_CODES", "export_hand", "import_hand", "player_order", "finishing_stacks",
-    "replay", "replay_file", "variant_code", "parse_variant_code", "tournament_of",
+    "replay", "replay_each", "replay_file", "variant_code", "parse_variant_code", "tournament_of",
 ]

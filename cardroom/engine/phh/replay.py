@@ -364,19 +364,46 @@ def finishing_stacks(phh: str | bytes | dict) -> list[int | float]:
 
 def replay_file(path: str | Path) -> dict:
     """{"file": PATH, "finishing_stacks": [...]} or {"file": PATH, "error": "one line"}; never raises."""
+    stacks, error = _attempt(lambda: finishing_stacks(Path(path).read_bytes()))
+    return {"file": str(path), **({"error": error} if error else {"finishing_stacks": stacks})}
+
+
+def replay_each(path: str | Path) -> list[dict]:
+    """What `cardroom replay` prints for a file: replay_file's one result for a file of one hand;
+    for a hands file (.phhs, the room's own among them: every table of the TOML is a hand, as
+    pokerkit's `HandHistory.load_all` reads it) one result per hand, naming it ("hand": "1").
+    Never raises."""
     name = str(path)
+    data, error = _attempt(lambda: load_hand(Path(path).read_bytes()))
+    if error:
+        return [{"file": name, "error": error}]
+    hands = list(data.items()) if is_hands_file(data) else [(None, data)]
+    out = []
+    for key, one in hands:
+        stacks, error = _attempt(lambda one=one: finishing_stacks(one))
+        out.append({"file": name, **({"hand": key} if key is not None else {}),
+                    **({"error": error} if error else {"finishing_stacks": stacks})})
+    return out
+
+
+def is_hands_file(data: dict) -> bool:
+    """A parsed file that holds hands, not one: no `variant` (every hand has one), and nothing
+    but tables at the top."""
+    return bool(data) and "variant" not in data and all(isinstance(v, dict) for v in data.values())
+
+
+def _attempt(fn) -> tuple:
+    """(fn(), None), or (None, why in one line): a replay never shows a traceback."""
     try:
-        try:
-            raw = Path(path).read_bytes()
-        except OSError as e:
-            return {"file": name, "error": f"cannot read the file: {e.strerror or e}"}
-        return {"file": name, "finishing_stacks": finishing_stacks(raw)}
+        return fn(), None
+    except OSError as e:
+        return None, f"cannot read the file: {e.strerror or e}"
     except PHHError as e:
-        return {"file": name, "error": _one_line(str(e))}
+        return None, _one_line(str(e))
     except RecursionError:
-        return {"file": name, "error": "the file is nested too deeply to read"}
+        return None, "the file is nested too deeply to read"
     except Exception as e:   # noqa: BLE001 - a replay never shows a traceback
-        return {"file": name, "error": _one_line(f"cannot replay the file: {type(e).__name__}: {e}")}
+        return None, _one_line(f"cannot replay the file: {type(e).__name__}: {e}")
 
 
 def _one_line(msg: str) -> str:

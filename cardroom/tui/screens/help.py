@@ -23,7 +23,7 @@ KEYS = [
     ("t / d", "chat to the players / ask the dealer (ctrl+t toggles)"), ("h", "hand history"),
     ("o", "options"), ("m", "My Money"), ("?", "this help"), ("esc", "back to the lobby (your seat is kept)"),
     ("] / ctrl+n", "next of your tables (those waiting for you first)"), ("F12", "admin panel (admins)"),
-    ("enter / esc", "when asked to post your blind (Auto Blind off): post it / sit out"),
+    ("enter / s", "when asked to post your blind (Auto Blind off): post it / sit out"),
     ("p / w", "new here or back after missing the blinds: post as soon as you may / wait for the big blind"),
     ("k", "My keys (from the welcome screen and My Money): the SSH keys that log in as you"),
     ("ctrl+p", "command palette"), ("ctrl+q", "quit"),

@@ -5,8 +5,9 @@ a refusal is shown, nothing else.
 
 Two questions the table may put to me before a hand, shown on a prompt line above the actions (and
 their keys in the footer and the action bar):
-- Auto Blind off (`view.blind_prompt`): "Post the blind of $X?" Enter posts, Esc declines (sits me
-  out); while asked, these keys mean that and nothing else (Esc does not go to the lobby).
+- Auto Blind off (`view.blind_prompt`): "Post the blind of $X?" Enter posts, s declines (sits me
+  out); while asked, these keys mean that and nothing else. Esc is not an answer: it closes the
+  chat box, and goes back to the lobby, as everywhere.
 - Missed blinds (`view.missed_blinds`): `p` posts them as soon as he may (a missed big blind live
   plus the small blind dead, a missed small blind alone dead: `view.missed_posts`), `w` waits for
   the big blind instead. A new player in a game under way (`view.new_player`) has the same
@@ -42,6 +43,9 @@ from cardroom.tui.widgets.keys import KeyFooter
 class TableScreen(HandActions, SeatActions, Screen):
     AUTO_FOCUS = None
     BINDINGS = table_keys.BINDINGS     # each key, what it does and when: table_keys.KEYS
+    # Tall enough (40 rows) for the chat below the table: a wide one then spans the whole width
+    # instead of keeping 80 columns and leaving a third of the rows empty (table.tcss).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
 
     def __init__(self, table: str, device: Device, options: UIOptions, *, buy_in: bool = False) -> None:
         super().__init__()

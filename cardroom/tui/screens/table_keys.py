@@ -54,7 +54,7 @@ def situation(s) -> str:
 
 def question(view: TableView, post_missed: bool | None) -> Text | None:
     """The question the table puts to me now (the blind, or missed blinds), or None; its keys
-    (Enter / Esc, p / w) are in KEYS. post_missed: my answer so far (None: not yet)."""
+    (Enter / s, p / w) are in KEYS. post_missed: my answer so far (None: not yet)."""
     if view.status == "reconnecting":      # its host fell silent (bus/liveness.py): say what is kept
         return Text.assemble(("The table is reconnecting", "bold"),
                              ": seats and chips are kept; a hand cut off is void (stacks back)")
@@ -62,7 +62,7 @@ def question(view: TableView, post_missed: bool | None) -> Text | None:
         return None
     if view.blind_prompt:
         return Text.assemble((f"Post the blind of {money(view.blind_prompt)}?", "bold"),
-                             " [Enter] post  [Esc] sit out")
+                             " [Enter] post  [s] sit out")
     if view.missed_blinds:
         live, dead = view.missed_posts
         cost = f"{money(live)} + {money(dead)} dead" if live else f"{money(dead)} dead"
@@ -205,7 +205,7 @@ def _on(shown_in: str, label: str) -> Callable[..., str | None]:
 
 
 # A key with several bindings runs the first one that `when` allows: the blind questions come
-# before the other uses of Enter, Esc and w (and only work while asked).
+# before the other uses of Enter, s and w (and only work while asked).
 KEYS = (
     *[Key(str(i + 1), f"hold({i})", "Hold", _hold, group=HOLD,
           chip=_on("draw", "Hold") if i == 0 else None, chip_key="1-5") for i in range(5)],
@@ -238,6 +238,9 @@ KEYS = (
         _seat_chip(False, "Wait list")),
     Key("b", "buy_in", "Buy in", lambda s: s.view.my_seat is not None and s.view.buy_in is not None,
         _on("buy_in", "Buy in")),
+    # Declining the blind sits me out: the sit-out key, never Esc (Esc also closes the chat box,
+    # and a second Esc meant for the box declined the blind, issue 35).
+    Key("s", "post_blind(False)", "Sit out", _asked_blind, _on("blind", "Sit out")),
     Key("s", "sit('out')", "Sit out", _sit),
     # Sitting out, one sits in before answering the blinds: its chip comes first.
     Key("s", "sit('in')", "Sit in", _sit, lead=True,
@@ -249,7 +252,6 @@ KEYS = (
     Key("question_mark", "help", "Help"),
     Key("o", "options", "Options"),
     Key("m", "money", "My Money"),
-    Key("escape", "post_blind(False)", "Sit out", _asked_blind, _on("blind", "Sit out"), chip_key="esc"),
     Key("escape", "lobby", "Lobby", lambda s: not s.shared, show=False),
     Key("right_square_bracket", "next_table", "Next table", _elsewhere),
     Key("ctrl+n", "next_table", "Next table", _elsewhere, show=False),

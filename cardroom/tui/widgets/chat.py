@@ -1,5 +1,9 @@
 """The chat pane: the table's chat and the dealer's words, and a line to talk to the players or
-to ask the dealer (the Player/Dealer toggle of seed 000). Everything is plain text, never markup."""
+to ask the dealer (the Player/Dealer toggle of seed 000). Everything is plain text, never markup.
+
+The line is there only while the box is open (t or d opens it, Esc closes it): a closed box left
+its line on screen saying "esc: back", and a player pressed Esc again, which then answered the
+table's question instead (issue 35)."""
 
 from __future__ import annotations
 
@@ -116,11 +120,15 @@ class ChatInput(Input):
     def action_leave(self) -> None:
         self.screen.set_focus(None)
 
+    def on_blur(self) -> None:
+        # However the box lost the keys (Esc, a click elsewhere), it closes: no line is left.
+        self.post_message(ChatPane.Closed())
+
 
 class ChatPane(Vertical):
     DEFAULT_CSS = """
     ChatPane { height: 1fr; }
-    ChatPane > Horizontal { height: 1; }
+    ChatPane > #chat-line { height: 1; display: none; }
     ChatPane #chat-mode { width: auto; padding: 0 1; background: $panel; text-style: bold; }
     ChatPane #chat-input { border: none; height: 1; padding: 0 1; width: 1fr; }
     """
@@ -134,6 +142,9 @@ class ChatPane(Vertical):
     class Toggle(Message):
         pass
 
+    class Closed(Message):
+        pass
+
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.dealer = False
@@ -141,9 +152,9 @@ class ChatPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield ChatLog(id="chat-log")
-        with Horizontal():
+        with Horizontal(id="chat-line"):
             yield Static("Player", id="chat-mode", markup=False)
-            yield ChatInput(placeholder="t: chat  d: ask the dealer", id="chat-input")
+            yield ChatInput(id="chat-input")
 
     def show(self, lines: tuple) -> None:
         """Append what is new since the last call (found by identity); rewrite if lost."""
@@ -177,7 +188,15 @@ class ChatPane(Vertical):
 
     def focus_input(self, dealer: bool) -> None:
         self.set_mode(dealer)
+        self.query_one("#chat-line").display = True
         self.query_one(ChatInput).focus()
+
+    @on(Closed)
+    def _closed(self, event: Closed) -> None:
+        event.stop()
+        line = self.query_one(ChatInput)
+        if not line.has_focus:      # not reopened meanwhile (d right after Esc)
+            self.query_one("#chat-line").display = False
 
     @on(Toggle)
     def _toggle(self, event: Toggle) -> None:

@@ -89,3 +89,9 @@ class KeyFooter(TextLines):
 
     def on_resize(self) -> None:
         self.refresh(layout=True)
+        # Toasts sit above the footer, never over its keys: Textual's rack keeps one line free
+        # for a one-line footer, and at 80 columns this one is two or three (issue 35).
+        height = self.size.height
+        for rack in self.screen.query("ToastRack"):
+            if rack.styles.margin.bottom != height:
+                rack.styles.margin = (0, 0, height, 0)
