@@ -4,6 +4,7 @@ and the SSH layer, and NATS only in the bus. A module that imports across the gr
 line; so does an import cycle between modules (function-level imports included)."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -302,3 +303,23 @@ def test_the_cycle_check_sees_a_function_level_import_and_a_type_checking_one_wh
     assert import_cycles(sources={"cardroom.room.api": typed}) == []
     assert any("cardroom.room.api:" in c for c in import_cycles(type_checking=True,
                                                                  sources={"cardroom.room.api": typed}))
+
+
+# ------------------------------------------------------------------------------- the README's map
+README = ROOT.parent / "README.md"
+
+
+def _readme_layers() -> dict[str, set[str]]:
+    """Each layer the README's "Layout" lists, with the layers its line says it imports."""
+    text = README.read_text()
+    section = " ".join(text[text.index("- Layout:"):text.index("- Where each rule")].split())
+    lines = re.findall(r"- `(\w+)` \(`[^)]*\): .*? Imports (.*?)\.(?= - `|$)", section)
+    return {layer: set(re.findall(r"`(\w+)`", imports)) for layer, imports in lines}
+
+
+def test_the_readme_draws_every_layer_with_what_it_may_import():
+    """The README's map of the house is this test's: every layer of LAYER_OF, each importing what
+    ALLOWED lets it, so the two cannot drift apart."""
+    listed = _readme_layers()
+    assert set(listed) == set(LAYER_OF.values()) == set(ALLOWED)
+    assert listed == {layer: allowed - {layer} for layer, allowed in ALLOWED.items()}
