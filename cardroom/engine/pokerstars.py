@@ -75,6 +75,7 @@ from typing import Sequence
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD
+from cardroom.engine.drawing import exchange
 from cardroom.engine.evaluation import describe, describe_hi_lo
 from cardroom.engine.pots import build_pots
 from cardroom.engine.money import format_cents
@@ -439,7 +440,7 @@ class _Writer:
                 self.out(f"{self.name(p)}: stands pat")
             return
         kept = [c for c in hand if c not in e.discards]
-        self.hole[p] = kept + list(e.cards)
+        self.hole[p] = exchange(hand, e.discards, e.cards)   # the new cards where the thrown ones were
         if p == self.hero:
             self.out(f"{self.name(p)}: discards {_count(len(e.discards))} [{_cards(e.discards)}]")
             if e.deferred:
