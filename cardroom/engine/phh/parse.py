@@ -352,7 +352,8 @@ def parse_setup(data: dict) -> Setup:
             small, big = (to_cents(x, cpu, f"{PREFIX}stakes") for x in stakes)
     try:
         structure = Structure(kind, small, big, blinds, ante, bring_in, cap or None,
-                              _user(data, "uncapped_heads_up", bool, False), ante_style)
+                              _user(data, "uncapped_heads_up", bool, False), ante_style,
+                              _user(data, "first_blind", int, 0))
     except StructureError as e:
         raise PHHFormatError(f"betting structure: {e}") from None
     rules = Rules(
