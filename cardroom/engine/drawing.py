@@ -27,13 +27,15 @@ def exchange(hand: Sequence, discards: Sequence, cards: Sequence) -> list:
     out = list(hand)
     places: list[int] = []
     for c in discards:
-        places.append(next(i for i, x in enumerate(out) if x == c and i not in places))
+        i = out.index(c)
+        while i in places:            # the same hidden card (None) again: the next one
+            i = out.index(c, i + 1)
+        places.append(i)
     places.sort()
     for i, c in zip(places, cards):
         out[i] = c
-    unfilled = places[len(cards):]   # a fifth card still owed: its place waits at the end
-    if unfilled:
-        out = [x for i, x in enumerate(out) if i not in unfilled]
+    for i in reversed(places[len(cards):]):   # a fifth card still owed: its place waits at the end
+        del out[i]
     out.extend(cards[len(places):])
     return out
 
