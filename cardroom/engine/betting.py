@@ -10,8 +10,8 @@ Four structures, for any game:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     from cardroom.engine.variants import Variant
@@ -64,6 +64,10 @@ class Structure:
     cap: int | None = 4            # bets a round in fixed/spread limit; None = uncapped
     uncapped_heads_up: bool = False
     ante_style: str = ANTE_ALL
+    # A hand dealt without some of the table's blinds (for_hand): which of the table's blinds the
+    # first of `blinds` is, so that those posted keep their names (a dead small blind leaves the $1
+    # of $.50/$1/$2 the middle blind, not a small blind). 0 for a table's own structure.
+    first_blind: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in STRUCTURES:
@@ -72,6 +76,8 @@ class Structure:
             raise StructureError("stakes must be positive and the big bet at least the small bet")
         if len(self.blinds) > 3 or any(b < 0 for b in self.blinds):
             raise StructureError("at most three blinds, none negative")
+        if self.first_blind < 0 or len(self.blinds) + self.first_blind > 3:
+            raise StructureError("at most three blinds at a table: first_blind counts those left out")
         if self.cap is not None and self.cap < 2:
             raise StructureError("the cap must allow at least a bet and a raise")
         if self.ante_style not in ANTE_STYLES:
@@ -100,6 +106,17 @@ class Structure:
             sb = planet_small_blind(small_bet) if kind in (FIXED, SPREAD) else max(1, small_bet // 2)
             blinds = (sb, small_bet)
         return cls(kind, small_bet, big_bet, tuple(blinds), ante, 0, cap, uncapped_heads_up, ante_style)
+
+    def for_hand(self, posted: Sequence[bool]) -> Structure:
+        """This table's structure for a hand in which only the blinds flagged in `posted` (one flag
+        a blind, smallest first) are posted: the others are dead under the dead-button rule, or
+        heads-up the smallest. The engine posts a structure's blinds left of the button in order,
+        so those not posted are left out; first_blind keeps the names of those that are."""
+        if all(posted):
+            return self
+        blinds = tuple(b for b, p in zip(self.blinds, posted) if p)
+        first = next((i for i, p in enumerate(posted) if p), 0)
+        return replace(self, blinds=blinds, first_blind=first if blinds else 0)
 
     @property
     def big_blind(self) -> int:

@@ -15,6 +15,31 @@ from cardroom.engine.legality import DRAW, SetupError
 _new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every field given
 
 
+def exchange(hand: Sequence, discards: Sequence, cards: Sequence) -> list:
+    """`hand` after a draw that threw `discards` and dealt `cards`: each new card takes a thrown
+    card's place, the leftmost place first, as PokerStars shows a drawn hand (Qd 7h 6c 6h Th,
+    throwing 7h Th and drawing 4h Td, is Qd 4h 6c 6h Td). New cards put after the kept ones would
+    tell anyone shown the hand which cards were drawn (the last k, k being public).
+
+    A deferred fifth card (seed 002) comes in a later exchange with nothing thrown: it goes last,
+    which is the place left for it (its owner threw all five). Works on redacted hands too: a
+    hidden card (None) stands for any one of the hand's hidden cards."""
+    out = list(hand)
+    places: list[int] = []
+    for c in discards:
+        i = out.index(c)
+        while i in places:            # the same hidden card (None) again: the next one
+            i = out.index(c, i + 1)
+        places.append(i)
+    places.sort()
+    for i, c in zip(places, cards):
+        out[i] = c
+    for i in reversed(places[len(cards):]):   # a fifth card still owed: its place waits at the end
+        del out[i]
+    out.extend(cards[len(places):])
+    return out
+
+
 class Drawing:
     """Hand's draw steps (they read and write the Hand's own attributes)."""
 
@@ -40,6 +65,8 @@ class Drawing:
         k = len(discards)
         if k:
             hand = self.hole[p]
+            held = tuple(hand)
+            # Out of his hand before his cards come (a replay's deck looks there for who holds what).
             for c in discards:
                 hand.remove(c)
             self.discarded_by[p].extend(discards)
@@ -52,7 +79,7 @@ class Drawing:
                 cards = self.deck.deal(now)   # _draw_cards' usual case, without its frame
             except IndexError:
                 cards = self._draw_cards(now, p, discards)
-            hand.extend(cards)
+            hand[:] = exchange(held, discards, cards)
             self.events.append(_new(ev.Drew, (p, discards, tuple(cards), k - now)))
             if k > now:
                 self._deferred.append(p)
@@ -70,7 +97,7 @@ class Drawing:
                 self._burn_for(q)   # the last player's fifth card comes after a burn
             card = self._fifth_card(q)
             del deferred[0]   # served: his discards may go to a later reshuffle (_draw_cards)
-            self.hole[q].extend(card)
+            self.hole[q].extend(card)   # the place of his last thrown card (exchange)
             self.events.append(_new(ev.Drew, (q, (), tuple(card), 0)))
         self.actor = None
 

@@ -218,8 +218,12 @@ class Hand(Legality, Drawing, Showdown):
             self._advance()
 
     def _post_blinds(self) -> None:
-        posters, blinds = blind_posters(self.n, self.button, self.structure.blinds)
-        names = _BLIND_NAMES[len(blinds)]
+        s = self.structure
+        posters, blinds = blind_posters(self.n, self.button, s.blinds)
+        if self.n == 2:
+            names = _BLIND_NAMES[len(blinds)]   # heads-up: the button's is the small blind
+        else:   # the table's names, where the hand is dealt without its smaller blinds (for_hand)
+            names = _BLIND_NAMES[len(blinds) + s.first_blind][s.first_blind:]
         events, stacks, all_in = self.events, self.stacks, self.all_in
         for p, amount, name in zip(posters, blinds, names):
             if not stacks[p]:

@@ -59,6 +59,10 @@ Interpretations, where the engine and PokerStars differ or PokerStars left no sa
   instead of bringing in "bets $X", as PokerStars writes it (its history in fpdb's regression file
   7-Stud-USD-0.04-0.08-200911.txt: "Hero: bets $0.04" from the bring-in; "completes it to" is Full
   Tilt's, which fpdb's PokerStars parser does not read: it lost that bet from the player's result).
+- Three blinds (seed 002): "posts small blind", "posts big blind" (the largest), then the middle
+  one as "posts straddle", PokerStars' only third blind, after the big blind where PokerStars writes
+  it. fpdb reads a straddle as a live blind of its amount (the chips add up) and marks its poster a
+  straddler; it reads blinds by kind, not by line order.
 - A protected all-in (a timeout) is written "NAME has timed out".
 - Cards mucked at the showdown appear in the summary ("mucked [..]") for the hero, and for everyone
   with reveal_mucked=True (the samples show them; the room asks for them in every history, as seed
@@ -75,6 +79,7 @@ from typing import Sequence
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD
+from cardroom.engine.drawing import exchange
 from cardroom.engine.evaluation import describe, describe_hi_lo
 from cardroom.engine.pots import build_pots
 from cardroom.engine.money import format_cents
@@ -235,6 +240,20 @@ def to_pokerstars(hand, *, hand_id: str, when: datetime, max_seats: int, table: 
     return _Writer(hand, hand_id, table, when, max_seats, currency, hero, reveal_mucked, tournament).text()
 
 
+def _straddle_after_big_blind(events: list) -> list:
+    """The middle of three blinds (seed 002) moved after the big blind, where PokerStars writes its
+    one third blind, a straddle (the engine posts the blinds left of the button in order)."""
+    middle = next((i for i, e in enumerate(events) if type(e) is ev.Posted and e.kind == "blind"), None)
+    if middle is None:
+        return events
+    big = next((i for i, e in enumerate(events) if type(e) is ev.Posted and e.kind == "big blind"), None)
+    if big is None or big < middle:
+        return events
+    events = list(events)
+    events.insert(big, events.pop(middle))
+    return events
+
+
 class _Writer:
     def __init__(self, hand, hand_id, table, when, max_seats, currency, hero, reveal_mucked, tournament):
         self.h = hand
@@ -315,7 +334,7 @@ class _Writer:
         if self.kind != "stud" and s.blinds:
             self.full_level = s.big_blind
             self.bet_count = 1
-        events = history_events(h.events, self.hero)
+        events = _straddle_after_big_blind(history_events(h.events, self.hero))
         i = 0
         while i < len(events):
             e = events[i]
@@ -356,6 +375,8 @@ class _Writer:
             self.labels.setdefault(p, []).append("big blind")
             words = "big blind"
         elif e.kind == "blind":
+            # The middle of three blinds: trackers know no third blind but a straddle, a live blind
+            # (fpdb counts its amount as the poster's bet and marks him a straddler).
             words = "straddle"
         else:                      # a new player's live post
             words = "big blind"
@@ -439,7 +460,7 @@ class _Writer:
                 self.out(f"{self.name(p)}: stands pat")
             return
         kept = [c for c in hand if c not in e.discards]
-        self.hole[p] = kept + list(e.cards)
+        self.hole[p] = exchange(hand, e.discards, e.cards)   # the new cards where the thrown ones were
         if p == self.hero:
             self.out(f"{self.name(p)}: discards {_count(len(e.discards))} [{_cards(e.discards)}]")
             if e.deferred:

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from cardroom.engine import events as ev
 from cardroom.engine.cards import Card
+from cardroom.engine.drawing import exchange
 
 
 class SeatInfo(NamedTuple):
@@ -106,10 +107,7 @@ def history_events(events, viewer: int | None) -> list:
         if t is ev.DealtHole:
             held.setdefault(e.player, []).extend(e.cards)
         elif t is ev.Drew:
-            hand = held.setdefault(e.player, [])
-            for c in e.discards:
-                hand.remove(c)
-            hand.extend(e.cards)
+            held[e.player] = exchange(held.get(e.player, ()), e.discards, e.cards)
         e = redact(e, viewer, whole)
         if t is ev.Mucked:
             e = e._replace(cards=tuple(held.get(e.player, ())))

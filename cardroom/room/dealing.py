@@ -9,7 +9,6 @@ tries again later. When the store has it, the engine's `Hand` is made and its fi
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from cardroom.engine.cards import Deck, format_cards
@@ -90,11 +89,9 @@ class Dealing:
         t.hand_started = record.started_at
         t.hand_seats = list(plan.dealt)
         t.hand_accounts = accounts
-        posted = tuple(b for b, who in zip(st.blinds, plan.blinds) if who is not None)
-        if posted != st.blinds:
-            # The engine posts a structure's blinds left of its button in order: this hand's
-            # without those not posted (dead under the dead button, or heads-up the smallest).
-            st = replace(st, blinds=posted)
+        # The engine posts a structure's blinds left of its button in order: this hand's without
+        # those not posted (dead under the dead button, or heads-up the smallest).
+        st = st.for_hand([who is not None for who in plan.blinds])
         t.hand = Hand(t.settings.variant, st, players, button=button, deck=deck,
                          rules=t.settings.rules)
         for number in plan.dealt:

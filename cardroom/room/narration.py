@@ -14,8 +14,9 @@ from cardroom.engine.evaluation import describe
 from cardroom.engine.money import format_cents
 
 # The kinds of Posted that are not a blind's name: a newcomer's (or a returning player's) big
-# blind, live; missed smaller blinds, dead; the middle of three blinds (seed 002).
-_POSTS = {"ante": "an ante", "live": "a live big blind", "dead": "a dead small blind",
+# blind, live; the smaller blinds he missed, dead (the small blind, or of three the small, the
+# middle or both: one amount); the middle of three blinds (seed 002).
+_POSTS = {"ante": "an ante", "live": "a live big blind", "dead": "dead blinds",
           "blind": "the middle blind"}
 
 

@@ -8,7 +8,8 @@ and finish regexes):
   alone: play money; "Freeroll"), the game and structure words PokerStars wrote, "Level" and a
   Roman number, the stakes "(25/50)" (limit and stud: the small and big bet);
 - table: "Table 'T n'" (fpdb takes the table's name as the word after the tournament's number);
-- chips: "Seat N: NAME (1500 in chips)", whole chips, and every action's amount likewise;
+- chips: "Seat N: NAME (1500 in chips)", whole chips, and every action's amount likewise (the
+  blinds: "posts small blind", "posts big blind", "posts straddle", each a live bet of its amount);
 - places: "NAME finished the tournament in 7th place", "... in 2nd place and received $141.51.",
   "NAME wins the tournament and receives 200.00 - congratulations!".
 Summaries (PokerStarsSummary.re_tourney_info, re_player_stars, re_rank): the tournament line with
@@ -51,7 +52,9 @@ RANKED = re.compile(r"(?P<name>.+) finished the tournament in (?P<rank>\d+)(?:st
 
 _ALLIN = " and is all-in"
 _ANTE = re.compile(r"(?P<name>.+): posts the ante (?P<amount>\d+)")
-_BLIND = re.compile(r"(?P<name>.+): posts (?:small|big) blind (?P<amount>\d+)")
+# fpdb's re_post_sb, re_post_bb and re_post_straddle: a straddle is a live blind of its amount, as
+# the others are (Hand.addBlind), wherever its line comes.
+_BLIND = re.compile(r"(?P<name>.+): posts (?:small blind|big blind|straddle) (?P<amount>\d+)")
 _BRING_IN = re.compile(r"(?P<name>.+): brings in for (?P<amount>\d+)")
 _CALL = re.compile(r"(?P<name>.+): calls (?P<amount>\d+)")
 _BET = re.compile(r"(?P<name>.+): bets (?P<amount>\d+)")

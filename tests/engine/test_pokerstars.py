@@ -144,6 +144,43 @@ def test_single_draw_sample_is_reproduced_but_for_the_fold_words(samples):
     assert body(ours) == [x.replace("before Flop", "before the Draw") for x in body(sample)]
 
 
+def test_five_card_draw_sample_shows_drawn_cards_in_the_places_of_the_discards(samples):
+    # Hero keeps Qd 6c 6h of Qd 7h 6c 6h Th and draws 4h Td: PokerStars shows Qd 4h 6c 6h Td, each
+    # new card where a thrown one was (new cards after the kept ones would say which were drawn).
+    # The others' discards are made up the same way, so their shown hands are the sample's.
+    sample = read_sample(samples, "5-Carddraw-FL-USD-0.10-0.20-201106.sidepot.txt")
+    players = seated(["Player1", "Hero", "Player3", "Player4", "Player5"], [152, 235, 733, 15, 19],
+                     seats=[1, 3, 4, 5, 6])
+    p3, p4, hero = "?? Kh Qs ?? Ks".split(), "Kc ?? 9s ?? 4c".split(), "Qd 7h 6c 6h Th".split()
+    toks = []
+    for r in range(5):      # dealt from the small blind: Player3, Player4, Player5, Player1, Hero
+        toks += [p3[r], p4[r], "??", "??", hero[r]]
+    # The burn before the draw, then each player's new cards in draw order.
+    deck, order = stacked(" ".join(toks + ["??", "2h", "Ad", "9c", "Qc", "4h", "Td"]))
+    h = Hand(find_variant("draw"), Structure.make("fixed", 10, 20), players, button=1, deck=deck,
+             rules=Rules(rake_percent=5))
+    h.fold(); h.fold(); h.bet(20); h.call(); h.call()
+    h.draw([order[0], order[15]]); h.draw([order[6], order[16]]); h.draw([order[9], order[24]])
+    h.check(); h.check()
+    assert h.over
+    ours = to_pokerstars(h, hand_id="64146221551", table="Pulova", when=datetime(2011, 7, 4, 16, 56, 59),
+                         max_seats=6, hero=1, reveal_mucked=True)
+    # Not ours to write: a player sitting out who has no seat. And with a player all-in we table
+    # every hand (hand.py, _start_showdown), where PokerStars let Hero and Player4 muck: the same
+    # cards in the same order, shown instead of mucked.
+    sample_lines = [x for x in body(sample) if x != "Player6: sits out"]
+    diff = [(a, b) for a, b in zip(body(ours), sample_lines) if a != b]
+    assert len(body(ours)) == len(sample_lines)
+    assert diff == [
+        ("Hero: shows [Qd 4h 6c 6h Td] (a pair of Sixes)", "Hero: mucks hand"),
+        ("Player4: shows [Kc 9c 9s Qc 4c] (a pair of Nines)", "Player4: mucks hand"),
+        ("Seat 3: Hero (button) showed [Qd 4h 6c 6h Td] and lost with a pair of Sixes",
+         "Seat 3: Hero (button) mucked [Qd 4h 6c 6h Td]"),
+        ("Seat 5: Player4 (big blind) showed [Kc 9c 9s Qc 4c] and lost with a pair of Nines",
+         "Seat 5: Player4 (big blind) mucked [Kc 9c 9s Qc 4c]"),
+    ]
+
+
 def test_omaha_side_pots_are_shown_and_collected_pot_by_pot_as_in_the_sample(samples):
     sample = sample_hands(samples, "PLO-FR-USD-0.01-0.02-201006.sidepots.txt")[2]
     players = seated(["Player5", "Hero", "Player0", "Player4", "Player6", "Player3", "Player2"],

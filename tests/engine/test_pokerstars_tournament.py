@@ -139,6 +139,32 @@ def test_a_hand_with_a_dead_small_blind_still_names_its_level():
     assert "B: posts big blind 25" in text and "small blind" not in text.split("*** SUMMARY")[0]
 
 
+@pytest.mark.parametrize("game", [g for g in sorted(VARIANTS) if not VARIANTS[g].bring_in])
+def test_three_blinds_are_written_small_big_and_straddle_as_a_tracker_reads_them(game):
+    """Seed 002's three blinds: the small, the big (the largest), and the middle one as a straddle
+    after the big blind, where PokerStars writes a third blind; fpdb reads each as a live blind of
+    its amount, and every player's chips add up. Heads-up the two largest are the small and big."""
+    rng = random.Random(f"three blinds {game}")
+    v = VARIANTS[game]
+    for kind in STRUCTURES:
+        for _ in range(6):
+            s = Structure.make(kind, 200, blinds=(50, 100, 200))
+            n = rng.randint(2, v.max_seats)
+            players = [Player(f"Player {j}", random_stack(rng, 200), seat=j + 1) for j in range(n)]
+            h = Hand(v, s, players, button=rng.randrange(n), deck=Deck(rng), rules=NO_RAKE)
+            for _ in play(h, rng, free_fold=False):
+                pass
+            text = to_pokerstars(h, hand_id="5", when=WHEN, max_seats=v.max_seats,
+                                 tournament=tournament(stakes=header_stakes(v, s)))
+            assert fpdb.read_hand(text).end == {p.name: st for p, st in zip(h.players, h.stacks)}
+            posts = {e.kind: h.players[e.player].name for e in h.events if type(e).__name__ == "Posted"}
+            words = {"small blind": "small blind", "big blind": "big blind", "blind": "straddle"}
+            expect = [f"{posts[k]}: posts {words[k]} " for k in ("small blind", "big blind", "blind") if k in posts]
+            lines = [line for line in text.split("\n") if ": posts " in line]
+            assert len(lines) == len(expect) and all(a.startswith(b) for a, b in zip(lines, expect)), text
+            assert ("blind" in posts) == (n > 2)
+
+
 def test_places_decided_by_a_hand_worst_first_shared_places_in_the_best_of_them():
     """A hand that ends a tournament: two players out on it with the same chips share 3rd and 4th
     (both written "3rd", as PokerStars wrote its shared 8th place), the runner-up is paid, and the

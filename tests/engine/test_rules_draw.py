@@ -1,6 +1,7 @@
 """Draw rules of seeds 000 and 002: betting order, the dealing order of a draw, reshuffles, views."""
 
 import random
+from datetime import datetime
 
 import pytest
 
@@ -8,7 +9,9 @@ from cardroom.engine import events as ev
 from cardroom.engine.betting import DRAW_DEALINGS, FIXED, NO_RAKE, Rules
 from cardroom.engine.cards import CARDS, Deck
 from cardroom.engine.hand import BadDiscard
-from cardroom.engine.views import seat_view
+from cardroom.engine.phh import export_hand
+from cardroom.engine.pokerstars import to_pokerstars
+from cardroom.engine.views import history_events, seat_view
 from tests.engine.helpers import make_hand
 
 PLANET = Rules(rake_percent=0, burn_before_draw=False, defer_fifth_card=False, reburn_on_reshuffle=False)
@@ -191,6 +194,75 @@ def test_tapping_the_table_at_the_draw_stands_pat():
     before = list(h.hole[p])
     (drew,) = [e for e in h.stand_pat() if isinstance(e, ev.Drew)]
     assert drew.discards == () and h.hole[p] == before
+
+
+def _drew(events) -> list:
+    return [e for e in events if isinstance(e, ev.Drew)]
+
+
+def test_rule_drawn_cards_take_the_places_of_the_discards():
+    # Each new card goes where a thrown card was, the leftmost place first (PokerStars: Qd 7h 6c 6h
+    # Th throwing 7h Th and drawing 4h Td shows Qd 4h 6c 6h Td); the kept cards stay in place. New
+    # cards after the kept ones would tell anyone shown the hand which were drawn (the count is public).
+    h = make_hand("27-triple", FIXED, [10_000] * 3, button=0)
+    rng = random.Random(7)
+    draws = 0
+    while not h.over:
+        if h.phase == "draw":
+            p = h.actor
+            before = list(h.hole[p])
+            places = sorted(rng.sample(range(5), rng.randint(1, 4)))
+            thrown = [before[i] for i in places]
+            rng.shuffle(thrown)                             # the order he names them in is no matter
+            (drew,) = _drew(h.draw(thrown))
+            assert [h.hole[p][i] for i in places] == list(drew.cards)
+            assert [c for i, c in enumerate(h.hole[p]) if i not in places] == \
+                [c for i, c in enumerate(before) if i not in places]
+            draws += 1
+        elif h.phase == "showdown":
+            h.show()
+        else:
+            lg = h.legal()
+            h.call() if lg.can_call else h.check()
+    assert draws == 9
+    # The hands shown are the hands held, in those places.
+    assert {e.player: list(e.cards) for e in h.events if isinstance(e, ev.Shown)} == \
+        {p: h.hole[p] for p in range(3)}
+
+
+def test_rule_a_deferred_fifth_card_takes_the_last_place():
+    # Seed 002: five cards asked for, four now and the fifth after everyone else; all five places
+    # are his discards', so the four go to the first four and the fifth to the last.
+    h = make_hand("27-draw", FIXED, [10_000] * 3, button=0)
+    _to_draw(h)
+    p = h.actor
+    (now,) = _drew(h.draw(list(h.hole[p])))
+    assert h.hole[p] == list(now.cards) and now.deferred == 1
+    events = h.stand_pat() + h.stand_pat()
+    (fifth,) = [e for e in _drew(events) if e.player == p]
+    assert h.hole[p] == list(now.cards + fifth.cards)
+
+
+def test_rule_a_hand_mucked_after_a_draw_is_written_in_its_places():
+    # Seed 001 puts a mucked hand in every history: as held, new cards in the discards' places,
+    # in the events, the PokerStars summary and the PHH file's comment alike.
+    h = make_hand("27-draw", FIXED, [10_000] * 2, button=0)
+    _to_draw(h)
+    assert h.actor == 1
+    h.stand_pat()
+    before = list(h.hole[0])
+    (drew,) = _drew(h.draw([before[2], before[0]]))
+    held = [drew.cards[0], before[1], drew.cards[1], before[3], before[4]]
+    assert h.hole[0] == held
+    h.check(); h.check()
+    h.muck()                                                # player 1 showed first; player 0 mucks
+    assert h.over
+    (mucked,) = [e for e in history_events(h.events, None) if isinstance(e, ev.Mucked)]
+    assert list(mucked.cards) == held
+    text = " ".join(map(repr, held))
+    stars = to_pokerstars(h, hand_id="1", table="T", when=datetime(2026, 1, 1), max_seats=6, reveal_mucked=True)
+    assert f"mucked [{text}]" in stars
+    assert f"mucks {text.replace(' ', '')}" in export_hand(h, viewer=1, cents_per_unit=1)
 
 
 def test_draw_counts_are_public_until_the_first_action_after_the_draw():

@@ -621,10 +621,12 @@ def test_the_dealer_names_each_kind_of_post():
 
     holdem, names = find_variant("holdem"), ["ann", "cat"]
     said = [narrate(ev.Posted(1, kind, 200, False), names, holdem)
-            for kind in ("small blind", "big blind", "live", "dead", "ante")]
-    assert said == ["cat posts the small blind of $2", "cat posts the big blind of $2",
-                    "cat posts a live big blind of $2", "cat posts a dead small blind of $2",
-                    "cat posts an ante of $2"]
+            for kind in ("small blind", "blind", "big blind", "live", "dead", "ante")]
+    # Dead: the smaller blinds missed, in one amount (of three blinds: the small, the middle or
+    # both; it said "a dead small blind of $1.50" for the $.50 and the $1 together).
+    assert said == ["cat posts the small blind of $2", "cat posts the middle blind of $2",
+                    "cat posts the big blind of $2", "cat posts a live big blind of $2",
+                    "cat posts dead blinds of $2", "cat posts an ante of $2"]
     assert narrate(ev.Posted(0, "live", 150, True), names, holdem) == "ann posts a live big blind of $1.50 and is all-in"
 
 

@@ -15,9 +15,11 @@ from cardroom.engine.variants import find_variant
 from cardroom.room.seating import SeatFacts, plan_hand
 from tests.room.conftest import actor_client, seat_players
 from tests.room.test_table_rules import _next_hand
+from tests.engine.strategies import play
 from tests.rooms import table_settings
 
 THREE = (50, 100, 200)
+NAMES = {1: ("big blind",), 2: ("small blind", "big blind"), 3: ("small blind", "blind", "big blind")}
 
 
 def _three_blind_room(make_room, names=("a", "b", "c", "d", "e")):
@@ -38,6 +40,13 @@ def _big(t):
     """The seat that posted the $2 this hand."""
     (seat,) = [s for s, kind, amount in _posts(t) if kind == "big blind"]
     return seat
+
+
+def _dealer_said(t) -> list[str]:
+    """The dealer's lines since the hand in progress began."""
+    lines = [line.text for line in t.chat]
+    start = max(i for i, x in enumerate(lines) if x == f"Hand #{t.hand_id} begins")
+    return lines[start:]
 
 
 def _client(clients, t, seat):
@@ -87,7 +96,11 @@ def test_rule_three_blinds_dead_button_nobody_skips_the_big_blind_when_the_middl
     _next_hand(room, clock, rest)
     assert _posts(t) == [(4, "small blind", 50), (6, "big blind", 200)]    # his $1 is dead
     _next_hand(room, clock, rest)
-    assert _posts(t) == [(6, "small blind", 100), (2, "big blind", 200)]   # the $.50 dead: seat 5 again
+    # The $.50 dead (seat 5 again): the $1 is still the middle blind, and the dealer says so. It
+    # was named the small blind, as if the table's blinds were $1/$2.
+    assert _posts(t) == [(6, "blind", 100), (2, "big blind", 200)]
+    said = _dealer_said(t)
+    assert "e posts the middle blind of $1" in said and not any("small blind" in x for x in said)
     _next_hand(room, clock, rest)
     assert _posts(t) == [(6, "small blind", 50), (2, "blind", 100), (3, "big blind", 200)]
 
@@ -130,6 +143,7 @@ def test_rule_three_blinds_a_returning_player_owes_the_middle_blind_he_missed(ma
         if 5 in t.hand_seats:
             break
     assert [(kind, amount) for s, kind, amount in _posts(t) if s == 5] == [("dead", 150)]
+    assert "d posts dead blinds of $1.50" in _dealer_said(t)     # not "a dead small blind of $1.50"
 
 
 def test_rule_three_blinds_heads_up_posts_the_two_largest(make_room):
@@ -154,6 +168,37 @@ def test_rule_three_blinds_heads_up_in_the_engine():
         (0, "small blind", 100), (1, "big blind", 200)]
     h.call()
     assert h.legal().check
+
+
+def test_rule_three_blinds_a_dead_small_blind_leaves_the_middle_blind_its_name_in_every_history():
+    """The hand is dealt without the dead $.50: the $1 is the middle blind, in the events (the
+    dealer's words and the History screen come from them), the PokerStars text (where a middle
+    blind is a straddle) and the PHH file, which replays to the same. A dead middle blind leaves
+    the small and the big blind theirs."""
+    from datetime import datetime
+
+    from cardroom.engine.phh import export_hand, import_hand
+    from cardroom.engine.pokerstars import to_pokerstars
+
+    table = Structure.make("fixed", 200, 400, blinds=THREE)
+    assert table.for_hand([True, True, True]) is table
+    st = table.for_hand([False, True, True])
+    assert (st.blinds, st.first_blind) == ((100, 200), 1)
+    players = [Player(f"p{i}", 10_000, i + 1) for i in range(4)]
+    h = Hand(find_variant("27-draw"), st, players, button=0, deck=Deck(random.Random(1)), rules=NO_RAKE)
+    posts = [(e.player, e.kind, e.amount) for e in h.events if isinstance(e, ev.Posted)]
+    assert posts == [(1, "blind", 100), (2, "big blind", 200)]
+    for _ in play(h, random.Random(2)):
+        pass
+    stars = to_pokerstars(h, hand_id="1", table="T", when=datetime(2026, 12, 1), max_seats=6)
+    assert "p1: posts straddle $1\n" in stars and "small blind" not in stars
+    replayed = import_hand(export_hand(h))
+    assert [(e.kind, e.amount) for e in replayed.events if isinstance(e, ev.Posted)] == \
+        [("blind", 100), ("big blind", 200)]
+    dead_middle = table.for_hand([True, False, True])
+    h = Hand(find_variant("27-draw"), dead_middle, players, button=0, deck=Deck(random.Random(1)), rules=NO_RAKE)
+    assert [(e.kind, e.amount) for e in h.events if isinstance(e, ev.Posted)] == \
+        [("small blind", 50), ("big blind", 200)]
 
 
 def test_rule_three_blinds_the_big_blind_ante_and_label_go_to_the_largest_blind():
@@ -211,15 +256,19 @@ def _random_tables(blinds: tuple[int, ...], tables: int, hands: int = 30) -> dic
                     seats[n]["owes"] = "missed"
                     seats[n]["missed"] |= passed
             # The engine deals the plan: its posts must be the plan's.
-            posted = tuple(b for b, who in zip(blinds, plan.blinds) if who is not None)
+            structure = Structure.make("no", blinds[-1], blinds=blinds)
+            posted = structure.for_hand([who is not None for who in plan.blinds])   # as the table deals it
             players = [Player(str(n), 100_000, n, live_post=plan.live_posts.get(n, 0),
                               dead_post=plan.dead_posts.get(n, 0)) for n in plan.dealt]
-            h = Hand(holdem, Structure.make("no", blinds[-1], blinds=posted), players,
+            h = Hand(holdem, posted, players,
                      button=plan.dealt.index(plan.button), deck=Deck(rng), rules=NO_RAKE)
             got = [(plan.dealt[e.player], e.kind, e.amount) for e in h.events if isinstance(e, ev.Posted)]
             want = [(who, b) for b, who in zip(blinds, plan.blinds) if who is not None]
             assert [(s, a) for s, k, a in got if k not in ("live", "dead")] == want, (table, plan, got)
-            assert [k for s, k, a in got if k not in ("live", "dead")][-1] == "big blind"
+            kinds = [k for s, k, a in got if k not in ("live", "dead")]
+            assert kinds[-1] == "big blind"
+            if len(plan.dealt) > 2:     # each blind posted by its name at the table, dead ones or not
+                assert kinds == [NAMES[len(blinds)][i] for i, who in enumerate(plan.blinds) if who is not None], (plan, got)
             for n in plan.dealt:
                 s = seats[n]
                 owed = sorted((k, a) for q, k, a in got if q == n and k in ("live", "dead"))
@@ -233,7 +282,7 @@ def _random_tables(blinds: tuple[int, ...], tables: int, hands: int = 30) -> dic
                     seen["owed posts"] += bool(owed)
                 s["owes"], s["missed"] = "", frozenset()
             seen["hands"] += 1
-            seen["dead blinds"] += len(posted) < len(blinds) and len(plan.dealt) > 2
+            seen["dead blinds"] += len(posted.blinds) < len(blinds) and len(plan.dealt) > 2
             seen["heads-up"] += len(plan.dealt) == 2
             prev = plan
     return seen

@@ -21,9 +21,10 @@ Conventions (see also the reference at the end of this docstring):
   other amounts as decimals (0.25); `export_hand(..., cents_per_unit=1)` writes integer cents
   instead. On import every amount must be an exact whole number of chips after scaling: 0.255
   dollars is rejected, never rounded.
-- Antes. The same for everyone, or one player's: the big blind's (`antes = [0, 3, 0]`) or the
-  button's (`[0, 0, 10]`); heads-up they are reverse-assigned as the blinds are (`[0, 3]` is the
-  big blind's, `[10, 0]` the button's). Other patterns are refused as unsupported.
+- Antes. The same for everyone, or one player's: the big blind's (`antes = [0, 3, 0]`; with three
+  blinds the largest's, `[0, 0, 3, 0]`) or the button's (`[0, 0, 10]`); heads-up they are
+  reverse-assigned as the blinds are (`[0, 3]` is the big blind's, `[10, 0]` the button's). Other
+  patterns are refused as unsupported.
 - Variant codes: a structure letter (F fixed, S spread, P pot, N no limit) + the game's code:
   T, O, O/8, 7S, 7S/8, R, 5D, A5L1D, A5L3D, 2L1D, 2L3D. The standard's FT, NT, PO, FO/8, F7S, F7S/8,
   FR, N2L1D, F2L3D come out exactly (pokerkit's `HandHistory` replays them); the rest (FA5L1D,
@@ -54,7 +55,11 @@ Conventions (see also the reference at the end of this docstring):
 
 Replay builds the hand with a deck that deals exactly the file's cards (unknown `??` cards and
 burns get arbitrary unused cards) and applies every action through the engine, so a file that
-breaks a rule raises `PHHRuleError` naming the action number and the rule.
+breaks a rule raises `PHHRuleError` naming the action number and the rule. A file of ours (with
+`_cardroom_` fields) must end at its `finishing_stacks`, or it was dealt under other rules and is
+refused: the release before three blinds were settled wrote hands that cannot be dealt again (a
+big-blind ante by the middle of three blinds, heads-up the two smaller blinds under the largest;
+tests/engine/test_phh_old_files.py), and those refusals say so.
 """
 
 from cardroom.engine.phh.errors import PHHError, PHHFormatError, PHHRuleError, UnsupportedPHH

@@ -184,6 +184,8 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
         user.append(("live_posts", [amt(x) for x in live]))
     if any(dead):
         user.append(("dead_posts", [amt(x) for x in dead]))
+    if s.first_blind:
+        user.append(("first_blind", s.first_blind))   # the blinds posted keep their names
     if s.kind in (POT, NO):
         user.append(("stakes", [amt(s.small_bet), amt(s.big_bet)]))
     user += [

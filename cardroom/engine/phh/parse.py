@@ -172,6 +172,19 @@ class Setup:
     button: int
     cpu: int
     actions: list[Action]
+    # Our own file's finishing stacks (cents): the replay must end there (replay._replay).
+    finishing: list[int] | None = None
+    # Our own heads-up file in the shape the release before three blinds were settled wrote one.
+    maybe_before_three_blinds: bool = False
+
+
+# cardroom wrote three-blind hands otherwise before its largest blind was settled as the big blind
+# (DESIGN.md, "Missed blinds"; the release of commit 7083f98): a big-blind ante went to the middle
+# blind, and heads-up it posted the two smaller blinds under the largest. The engine deals neither
+# now, so those hands cannot be dealt again; their files are refused saying so.
+_BEFORE = "as cardroom wrote one before its three blinds were settled"
+HEADS_UP_BEFORE = (f"a three-blind table's heads-up hand {_BEFORE}, the two smaller blinds posted "
+                   "under the largest")
 
 
 def _need(data: dict, key: str) -> Any:
@@ -199,7 +212,7 @@ def _user(data: dict, key: str, kind, default):
     return value
 
 
-def _ante_style(antes: list[int], blinds: tuple[int, ...]) -> tuple[int, str]:
+def _ante_style(antes: list[int], blinds: tuple[int, ...], ours: bool = False) -> tuple[int, str]:
     """The file's antes as the engine's (ante, ante_style): the same for everyone, or one player's,
     the big blind's or the button's. Heads-up they are reverse-assigned, as the blinds are (the
     spec): [0, 3] is the big blind's ante, [10, 0] the button's."""
@@ -212,9 +225,17 @@ def _ante_style(antes: list[int], blinds: tuple[int, ...]) -> tuple[int, str]:
         for style in (ANTE_BB, ANTE_BUTTON):
             if tuple(ante_posters(n, n - 1, blinds, style)) == (payer,):    # PHH: the button is last
                 return antes[payers[0]], style
+    if ours and n > 2 and len(blinds) == 3 and payers == [1]:
+        raise UnsupportedPHH(f"antes {antes}: p2's ante at three blinds is a big-blind ante {_BEFORE}, "
+                             "when the middle blind was taken for the big blind; the largest is the big "
+                             "blind now and p3 antes, so this hand cannot be dealt again as it was")
+    if n > 2 and blinds:
+        here = (f"here p{ante_posters(n, n - 1, blinds, ANTE_BB)[0] + 1}'s or p{n}'s alone; "
+                "heads-up [0, 3] is the big blind's")
+    else:
+        here = "e.g. [0, 3, 0] or [0, 0, 10]; heads-up [0, 3] is the big blind's"
     raise UnsupportedPHH(f"antes {antes}: only the same ante for everyone, a big blind ante or a button "
-                         "ante can be played (e.g. [0, 3, 0] or [0, 0, 10]; heads-up [0, 3] is the big "
-                         "blind's)")
+                         f"ante can be played ({here})")
 
 
 # ISO 4217 currencies whose minor unit is not the cent (two decimals): the rest have two.
@@ -260,6 +281,7 @@ def chips_per_unit(data: dict, actions: list[Action]) -> int:
 
 def parse_setup(data: dict) -> Setup:
     variant, kind = parse_variant_code(_need(data, "variant"))
+    ours = any(key.startswith(PREFIX) for key in data)
     stacks_raw = _need(data, "starting_stacks")
     if not isinstance(stacks_raw, list) or not stacks_raw:
         raise PHHFormatError("starting_stacks must be a non-empty array of numbers")
@@ -311,15 +333,17 @@ def parse_setup(data: dict) -> Setup:
         if k > 3 or (n == 2 and k > 2):
             raise UnsupportedPHH("at most three blinds (two heads-up) are supported")
         blinds = tuple(raw[:k])
-    ante, ante_style = _ante_style(antes, blinds)
+    ante, ante_style = _ante_style(antes, blinds, ours)
+    heads_up_two = ours and n == 2 and len(blinds) == 2
     cap = _user(data, "cap", int, 4)
     if kind in (FIXED, SPREAD):
         small, big = money("small_bet"), money("big_bet")
     else:
         small = money("min_bet")
         if blinds and max(blinds) != small:
-            raise UnsupportedPHH(f"min_bet {data['min_bet']} differs from the big blind: the engine's "
-                                 "minimum bet is the largest blind")
+            why = f": {HEADS_UP_BEFORE}, which cannot be dealt again as it was" if heads_up_two else ""
+            raise UnsupportedPHH(f"min_bet {data['min_bet']} differs from the big blind (the engine's "
+                                 f"minimum bet is the largest blind){why}")
         big = small * 2
         stakes = data.get(PREFIX + "stakes")
         if stakes is not None:
@@ -328,7 +352,8 @@ def parse_setup(data: dict) -> Setup:
             small, big = (to_cents(x, cpu, f"{PREFIX}stakes") for x in stakes)
     try:
         structure = Structure(kind, small, big, blinds, ante, bring_in, cap or None,
-                              _user(data, "uncapped_heads_up", bool, False), ante_style)
+                              _user(data, "uncapped_heads_up", bool, False), ante_style,
+                              _user(data, "first_blind", int, 0))
     except StructureError as e:
         raise PHHFormatError(f"betting structure: {e}") from None
     rules = Rules(
@@ -367,4 +392,11 @@ def parse_setup(data: dict) -> Setup:
     players = [Player(names[i], stacks[i], seat=seats[i], live_post=posts["live_posts"][i],
                       dead_post=posts["dead_posts"][i]) for i in range(n)]
     button = 0 if variant.bring_in else n - 1
-    return Setup(variant, structure, rules, players, button, cpu, actions)
+    finishing = None
+    if ours and "finishing_stacks" in data:
+        finishing = [to_cents(x, cpu, f"finishing_stacks[{i}]")
+                     for i, x in enumerate(_number_list(data, "finishing_stacks", n))]
+    # That release's heads-up limit hands look like a table's whose second blind is below the
+    # small bet: they can only be told apart by replaying them.
+    before = heads_up_two and kind in (FIXED, SPREAD) and blinds[1] < small
+    return Setup(variant, structure, rules, players, button, cpu, actions, finishing, before)

@@ -15,7 +15,7 @@ from cardroom.engine.phh.deck import ScriptedDeck
 from cardroom.engine.phh.errors import PHHError, PHHFormatError, PHHRuleError
 from cardroom.engine.phh.fields import to_units
 from cardroom.engine.phh.holdings import resolve_cards
-from cardroom.engine.phh.parse import Action, Setup, Slot, load_hand, parse_setup
+from cardroom.engine.phh.parse import HEADS_UP_BEFORE, Action, Setup, Slot, load_hand, parse_setup
 
 _SHARE = {id(c): c for c in CARDS}
 
@@ -345,7 +345,19 @@ def _replay(phh: str | bytes | dict) -> tuple[Hand, int]:
     """The replayed hand and the file's chips per unit (parse.chips_per_unit)."""
     setup = parse_setup(load_hand(phh))
     resolve_cards(setup)
-    return _Replayer(setup).run(), setup.cpu
+    why = f" (perhaps {HEADS_UP_BEFORE})" if setup.maybe_before_three_blinds else ""
+    try:
+        hand = _Replayer(setup).run()
+    except PHHRuleError as e:
+        raise PHHRuleError(f"{e}{why}") from None
+    # Our own file ends where our engine ended the hand: anything else was dealt by other rules,
+    # and a replay that ends elsewhere would pass off another hand as this one.
+    if setup.finishing is not None and hand.over and hand.stacks != setup.finishing:
+        cpu = setup.cpu
+        raise PHHRuleError(f"finishing_stacks {[to_units(c, cpu) for c in setup.finishing]} are not where "
+                           f"the actions end ({[to_units(c, cpu) for c in hand.stacks]}): the hand was "
+                           f"dealt under other rules{why}")
+    return hand, setup.cpu
 
 
 def import_hand(phh: str | bytes | dict) -> Hand:
