@@ -13,8 +13,8 @@ and the errors. The shapes:
   `nats sub 'cr.>'`, and a field added to TableView with a default travels as soon as the codec
   names its shape, see _VIEW_FIELDS: the test of every field fails until it does);
 - an intent is its action record (room/actions.py) by verb, its fields by name:
-  `{"a": 7, "s": "<session>", "op": "act", "k": {"kind": "draw", "amount": 0, "discards": "As7d"}}`,
-  read from the record classes (nothing here names one);
+  `{"a": 7, "s": "<session>", "op": "act", "k": {"kind": "draw", "amount": 0, "discards": "As7d",
+  "decision": "123/17"}}`, read from the record classes (nothing here names one);
 - an error is `{"err": "BadBuyIn", "msg": "..."}`, read back as that RoomError class (another
   name, RoomError itself).
 
@@ -260,7 +260,7 @@ _VIEW_FIELDS = {
     "pending_chips": (None, _INT), "table_chips": (None, _INT), "missed_blinds": (None, _BOOL),
     "missed_posts": (list, lambda a: _ints(a, "missed posts")),
     "new_player": (None, _BOOL), "message": (None, _STR), "blind_prompt": (None, _INT),
-    "leaving": (None, _BOOL),
+    "leaving": (None, _BOOL), "decision": (None, _STR),
 }
 _NO_CHAT = tuple((k, f) for k, f in _VIEW_FIELDS.items() if k != "chat")
 _VIEW_DEFAULTS = {f.name: d for f, d in zip(fields(api.TableView), _defaults(api.TableView))}

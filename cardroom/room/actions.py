@@ -10,6 +10,10 @@ is how the bus codec encodes it and checks what it decodes; and its handler at t
 (`cardroom.room.table`, registered with `handles`) is what it does. Adding an action is one
 record here and one handler there: nothing in the clients, the Session, the RoomClient protocol
 or the codec (`send` carries any record; a friendly method is a nicety for the old ones).
+
+An action that answers a decision names it (`decision`, the token the seat's view showed:
+`TableView.decision`): a key pressed for the last decision is refused when it arrives at the
+next one. Left empty it answers whatever is asked now (bots, tests, scripts).
 """
 
 from __future__ import annotations
@@ -75,6 +79,7 @@ class Act(Action):
     kind: str
     amount: int = 0
     discards: tuple[Card, ...] = ()
+    decision: str = ""
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,7 @@ class PostBlind(Action):
     """Answer the blind prompt (Auto Blind off): post, or decline and sit out."""
 
     post: bool = True
+    decision: str = ""
 
 
 @dataclass(frozen=True)
@@ -185,8 +191,8 @@ class Intents(Protocol):
 
     add_chips = buy_in   # "Change Table Stake": between hands, or after the hand in progress
 
-    def act(self, table: str, kind: str, amount: int = 0, discards=()) -> Any:
-        return self.send(table, Act(kind, amount, tuple(discards)))
+    def act(self, table: str, kind: str, amount: int = 0, discards=(), decision: str = "") -> Any:
+        return self.send(table, Act(kind, amount, tuple(discards), decision))
 
     def set_auto(self, table: str, auto: str) -> Any:
         return self.send(table, SetAuto(auto))
@@ -194,8 +200,8 @@ class Intents(Protocol):
     def set_auto_blind(self, table: str, on: bool) -> Any:
         return self.send(table, SetAutoBlind(on))
 
-    def post_blind(self, table: str, post: bool = True) -> Any:
-        return self.send(table, PostBlind(post))
+    def post_blind(self, table: str, post: bool = True, decision: str = "") -> Any:
+        return self.send(table, PostBlind(post, decision))
 
     def post_or_wait(self, table: str, post: bool) -> Any:
         return self.send(table, PostOrWait(post))

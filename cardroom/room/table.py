@@ -45,8 +45,8 @@ from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
 from cardroom.room.waitlist import SeatHolds
 from cardroom.room.writer import InlineWriter, Writer
 
-__all__ = ["HANDLERS", "RATHOLE_SECONDS", "SETTLE_RETRIES", "VOID_RETRY_MAX", "Table", "TableSettings",
-           "handles"]
+__all__ = ["HANDLERS", "RATHOLE_SECONDS", "SETTLE_RETRIES", "STALE_DECISION", "VOID_RETRY_MAX", "Table",
+           "TableSettings", "handles"]
 
 log = logging.getLogger("cardroom.table")
 
@@ -283,6 +283,22 @@ class Table:
                 self._tell(watchers)
         return result
 
+    def decision_of(self, seat: Seat) -> str:
+        """What names the decision this seat is asked now, "" if none: the hand and how far it
+        has got (each action in it adds an event), or the blind prompt before the next hand. The
+        seat's view shows it and an answer names it (Act, PostBlind), so a key pressed for one
+        decision is refused when it reaches the next."""
+        if self.blinds.asked(seat.number):
+            return f"{self.hand_id}+blind"
+        if self.in_hand(seat) and self.hand.actor == self.player_index(seat):
+            return f"{self.hand_id}/{len(self.hand.events)}"
+        return ""
+
+    def check_decision(self, seat: Seat, decision: str) -> None:
+        """NotAllowedNow unless `decision` (when named) is the one this seat is asked now."""
+        if decision and decision != self.decision_of(seat):
+            raise api.NotAllowedNow(STALE_DECISION)
+
     # ================================================================= watching
     def watch(self, account: int, callback: Callable[[], None], name: str = "") -> None:
         self.watchers[account] = callback
@@ -463,6 +479,7 @@ class Table:
 # ===================================================================== the intents
 # One handler per action record (room/actions.py): handler(table, who, action) -> its answer.
 # Table.handle runs it and tells the watchers once after it, so a handler never calls changed().
+STALE_DECISION = "that was for an earlier decision, which has passed: nothing was done"
 HANDLERS: dict[type[Action], Callable[[Table, Caller, Any], Any]] = {}
 
 
@@ -500,6 +517,7 @@ def _act(t: Table, who: Caller, a: Act) -> None:
     seat = t.need_seat(who.account_id)
     if type(a.amount) is not int:   # the engine compares amounts only: 400.0 or True would pass
         raise RoomError("an amount must be a whole number of cents")
+    t.check_decision(seat, a.decision)
     if not t.in_hand(seat):
         raise api.NotAllowedNow("you are not in this hand")
     if t.hand.actor != t.player_index(seat):
@@ -530,6 +548,7 @@ def _set_auto_blind(t: Table, who: Caller, a: SetAutoBlind) -> None:
 @handles(PostBlind)
 def _post_blind(t: Table, who: Caller, a: PostBlind) -> None:
     """Post (the hand is dealt once everyone asked has answered) or decline (sit out)."""
+    t.check_decision(t.need_seat(who.account_id), a.decision)
     t.blinds.post(who.account_id, a.post)
 
 

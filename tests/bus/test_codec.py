@@ -95,7 +95,7 @@ def test_real_play_covers_the_shapes_a_view_can_take():
     a round trip of each of them."""
     views = [v for game in sorted(GAMES) for v in play_and_collect(game, 7, ["hi", "gg wp ♠"], steps=250)]
     optional = ("legal", "board", "my_cards", "pots", "draw_counts", "chat", "railbirds", "buy_in",
-                "seconds_left", "countdown", "blind_prompt", "sitting_out", "leaving", "message")
+                "seconds_left", "countdown", "blind_prompt", "sitting_out", "leaving", "message", "decision")
     assert [n for n in optional if not any(getattr(v, n) for v in views)] == []
     assert any(None in s.cards for v in views for s in v.seats)      # face-down cards
     assert any(True in s.up and False in s.up for v in views for s in v.seats)   # stud
@@ -129,8 +129,9 @@ def test_every_action_record_comes_back_equal():
     for cls in actions.ACTIONS.values():
         for action in (_example(cls), *([cls()] if all(f.default is not MISSING for f in fields(cls)) else [])):
             assert codec.request_from(codec.request_to(7, "g.s", action)) == (7, "g.s", action)
-    wire = codec.loads(codec.request_to(1, "s", actions.Act("draw", 0, CARDS[:2])))
-    assert wire == {"a": 1, "s": "s", "op": "act", "k": {"kind": "draw", "amount": 0, "discards": "2c2d"}}
+    wire = codec.loads(codec.request_to(1, "s", actions.Act("draw", 0, CARDS[:2], "12/9")))
+    assert wire == {"a": 1, "s": "s", "op": "act", "k": {"kind": "draw", "amount": 0, "discards": "2c2d",
+                                                         "decision": "12/9"}}
 
 
 @pytest.mark.parametrize("request_, says", [
@@ -142,7 +143,7 @@ def test_every_action_record_comes_back_equal():
     ({"op": "buy_in", "k": {"cents": 5, "account": 1}}, "not the arguments of buy_in: ['account', 'cents']"),
     ({"op": "join", "k": {"seat": "3"}}, "seat of join: not int or null: '3'"),
     ({"op": "act", "k": {"kind": "draw", "discards": "ZZ"}}, "discards of act: not a card: 'ZZ'"),
-    ({"op": "chat", "k": {"text": 12}}, "text of chat: not str: 12"),
+    ({"op": "act", "k": {"kind": "fold", "decision": 12}}, "decision of act: not str: 12"),
     ({"op": "chat", "k": []}, "not the arguments of chat"),
 ])
 def test_a_malformed_action_is_a_codec_error_saying_what(request_, says):

@@ -1,6 +1,6 @@
 """Every table action is one record (room/actions.py) and one handler at the table (table.py):
-each record has its handler, the friendly methods build the records, and a handled intent tells
-the watchers once."""
+each record has its handler, the friendly methods build the records, a handled intent tells the
+watchers once, and an answer that names a decision that has passed is refused (issue 34, 7)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import pytest
 
 from cardroom.room import actions
 from cardroom.room.actions import ACTIONS, Act, Intents
-from cardroom.room.table import HANDLERS
+from cardroom.room.api import NotAllowedNow
+from cardroom.room.room import RoomSettings
+from cardroom.room.table import HANDLERS, STALE_DECISION
 from tests.room.conftest import actor_client, seat_players
 from tests.rooms import table_settings
 
@@ -44,7 +46,7 @@ def test_each_friendly_method_sends_the_record_of_its_name():
     for verb in friendly:
         table, action = getattr(r, verb)("T", *args.get(verb, ()))
         assert table == "T" and type(action) is ACTIONS[verb]
-    assert r.act("T", "draw", discards=["As"])[1] == Act("draw", 0, ("As",))
+    assert r.act("T", "draw", discards=["As"])[1] == Act("draw", 0, ("As",), "")
     assert r.add_chips("T", 100)[1] == actions.BuyIn(100)
 
 
@@ -91,6 +93,82 @@ def test_an_unknown_action_is_refused_and_changes_nothing(make_room):
     with pytest.raises(Exception, match="does not know how to"):
         alice.send("T", actions.Action())
     assert room.tables["T"].view_for(None) == before
+
+
+# ---------------------------------------------------------------- a decision named (issue 34, 7)
+def to_act(players, me):
+    """Everyone else plays passively until it is `me`'s decision again."""
+    for _ in range(40):
+        actor = actor_client(players)
+        if actor is me:
+            return me.view("T")
+        lg = actor.view("T").legal
+        actor.act("T", "check" if lg.check else "call")
+    raise AssertionError("never my turn")
+
+
+def test_an_act_naming_a_decision_that_has_passed_is_refused_and_changes_nothing(make_room):
+    room, clock = make_room(table_settings(seats=6))
+    players = seat_players(room, names=("alice", "bob", "carol"))
+    clock.advance(0.01)
+    me = actor_client(players)
+    first = me.view("T").decision
+    assert first and all(p.view("T").decision == "" for p in players if p is not me)
+    me.act("T", "call", decision=first)
+    now = to_act(players, me)
+    assert now.decision and now.decision != first
+    table = room.tables["T"]
+    before = (table.view_for(None), me.view("T"), table.chips())
+    with pytest.raises(NotAllowedNow, match="that was for an earlier decision"):
+        me.act("T", "check" if now.legal.check else "call", decision=first)
+    assert (table.view_for(None), me.view("T"), table.chips()) == before
+    me.act("T", "check" if now.legal.check else "call", decision=now.decision)
+    assert me.view("T").decision != now.decision
+
+
+def test_a_key_for_a_decision_that_timed_out_does_not_answer_the_next(make_room):
+    """The player's clock runs out (his quota of protected all-ins used: checked for him), the
+    others check, and his next decision comes; the key he pressed for the first arrives now."""
+    room, clock = make_room(table_settings(seats=6), settings=RoomSettings(timeout_allin_quota=0))
+    players = seat_players(room, names=("alice", "bob", "carol"))
+    clock.advance(0.01)
+    for _ in range(10):                         # the preflop round, passively
+        actor = actor_client(players)
+        if actor.view("T").street != "preflop":
+            break
+        lg = actor.view("T").legal
+        actor.act("T", "check" if lg.check else "call")
+    me = actor_client(players)
+    late = me.view("T").decision
+    assert me.view("T").street == "flop" and me.view("T").legal.check
+    clock.advance(room.tables["T"].settings.action_seconds + 0.1)   # timed out: checked
+    assert room.tables["T"].chat[-1].text == f"{me.name} checks"
+    now = to_act(players, me)
+    assert now.street == "turn" and now.legal.check
+    with pytest.raises(NotAllowedNow, match=STALE_DECISION):
+        me.act("T", "check", decision=late)
+    assert me.view("T") == now
+    me.act("T", "check")                        # no decision named: whatever is asked now
+    assert me.view("T").legal is None
+
+
+def test_a_blind_answer_for_an_earlier_prompt_is_refused(make_room):
+    room, clock = make_room(table_settings(seats=6))
+    alice, bob = seat_players(room, names=("alice", "bob"), auto_blind=False)
+    clock.advance(0.01)
+    first = alice.view("T").decision
+    assert alice.view("T").blind_prompt and first.endswith("+blind")
+    alice.post_blind("T", True, decision=first)
+    bob.post_blind("T", True, decision=bob.view("T").decision)
+    actor_client([alice, bob]).act("T", "fold")
+    clock.advance(room.tables["T"].settings.between_hands + 0.1)     # the next hand's prompt
+    again = alice.view("T")
+    assert again.blind_prompt and again.decision not in ("", first)
+    with pytest.raises(NotAllowedNow, match="that was for an earlier decision"):
+        alice.post_blind("T", False, decision=first)       # an Esc meant for the last prompt
+    assert alice.view("T") == again and not again.sitting_out
+    alice.post_blind("T", True, decision=again.decision)
+    assert not alice.view("T").blind_prompt
 
 
 def test_ready_wakes_the_watchers_only_when_a_clock_starts(make_room):
