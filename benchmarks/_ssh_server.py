@@ -179,12 +179,11 @@ def _hook_tables(send, counters: dict) -> None:
         send({"e": "turn", "t": self.name, "a": hand.players[hand.actor].name, "ph": lg.phase,
               "ck": bool(lg.check), "k": f"{self.hand_id}/{hand.actor}/{len(hand.events)}"})
 
-    def act(self, account, kind, amount=0, discards=()):
+    def act(self, seat, kind, amount, discards):
         chat = self.chat
         last = chat[-1] if chat else None
-        seat = self.seat_of(account)
         try:
-            result = orig_act(self, account, kind, amount, discards)
+            result = orig_act(self, seat, kind, amount, discards)
         except Exception:
             counters["refused"] += 1
             raise
@@ -199,7 +198,7 @@ def _hook_tables(send, counters: dict) -> None:
                 start = i + 1
                 break
         marker = lines[start].text if start < len(lines) else ""
-        send({"e": "act", "t": self.name, "a": seat.name if seat else "", "ts": ts, "m": marker})
+        send({"e": "act", "t": self.name, "a": seat.name, "ts": ts, "m": marker})
         return result
 
     def finish(self) -> None:

@@ -39,10 +39,11 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardroom.bus import codec, liveness, subjects
 from cardroom.room import api
+from cardroom.room.actions import Action, Intents, Join, Unwatch, Watch
 from cardroom.room.api import RoomError
 from cardroom.room.clock import LoopClock
 from cardroom.room.ports import StoreError
@@ -320,7 +321,7 @@ class Gateway:
         return None
 
 
-class RemoteClient:
+class RemoteClient(Intents):
     """One account's RoomClient over the bus (see the module docstring)."""
 
     def __init__(self, gateway: Gateway, session: Session) -> None:
@@ -489,10 +490,36 @@ class RemoteClient:
         return [v.name for v in self._seated() if v.legal is not None or v.blind_prompt]
 
     # -- asked of the room -------------------------------------------------------------------------
-    async def _ask(self, table: str, op: str, **kw):
+    async def send(self, table: str, action: Action) -> Any:
+        """The action to the table's host; its answer. Watch and Join watch the table (its public
+        view is subscribed before the action goes, so no view published between the reply and
+        the subscription is missed); Unwatch stops after it."""
         if self.closed:
             raise RoomError("this session is closed")
-        data = codec.request_to(self.account_id, self.sid, op, **kw)
+        if isinstance(action, Unwatch):
+            try:
+                return await self._ask(table, action)
+            finally:
+                if table in self._watching:
+                    self._watching.discard(table)
+                    self.gateway._unwatch_public(self, table)
+        if not isinstance(action, (Watch, Join)):
+            return await self._ask(table, action)
+        new = await self.gateway._watch_public(self, table)
+        self._watching.add(table)
+        try:
+            result = await self._ask(table, action)
+        except RoomError as e:
+            # A join the table refused still watches it (as in one process); else no watch.
+            if new and (isinstance(action, Watch) or isinstance(e, Unreachable)):
+                self._watching.discard(table)
+                self.gateway._unwatch_public(self, table)
+            raise
+        return self.view(table) if isinstance(action, Watch) else result
+
+    async def _ask(self, table: str, action: Action):
+        op = action.verb
+        data = codec.request_to(self.account_id, self.sid, action)
         nc = self.gateway.nc
         try:
             msg = await nc.request(subjects.intents(table), data, timeout=self.gateway.timeout)
@@ -547,74 +574,3 @@ class RemoteClient:
     async def hand(self, hand_id: str) -> PlayerHand:
         return await self.gateway.off_loop(self.session.hand, hand_id)
 
-    async def watch(self, table: str) -> api.TableView:
-        await self._interested(table, "watch")
-        return self.view(table)
-
-    async def _interested(self, table: str, op: str, **kw):
-        """An intent that watches the table: its public view is subscribed before the intent
-        goes (no view published between the reply and the subscription is missed)."""
-        if self.closed:
-            raise RoomError("this session is closed")
-        new = await self.gateway._watch_public(self, table)
-        self._watching.add(table)
-        try:
-            return await self._ask(table, op, **kw)
-        except RoomError as e:
-            # A join the table refused still watches it (as in one process); else no watch.
-            if new and (op == "watch" or isinstance(e, Unreachable)):
-                self._watching.discard(table)
-                self.gateway._unwatch_public(self, table)
-            raise
-
-    async def unwatch(self, table: str) -> None:
-        try:
-            await self._ask(table, "unwatch")
-        finally:
-            if table in self._watching:
-                self._watching.discard(table)
-                self.gateway._unwatch_public(self, table)
-
-    async def join(self, table: str, seat: int | None = None) -> int:
-        return await self._interested(table, "join", seat=seat)
-
-    async def buy_in(self, table: str, cents: int) -> None:
-        await self._ask(table, "buy_in", cents=cents)
-
-    add_chips = buy_in   # "Change Table Stake": between hands, or after the hand in progress
-
-    async def act(self, table: str, kind: str, amount: int = 0, discards=()) -> None:
-        await self._ask(table, "act", kind=kind, amount=amount, discards=tuple(discards))
-
-    async def set_auto(self, table: str, auto: str) -> None:
-        await self._ask(table, "set_auto", auto=auto)
-
-    async def set_auto_blind(self, table: str, on: bool) -> None:
-        await self._ask(table, "set_auto_blind", on=on)
-
-    async def post_blind(self, table: str, post: bool = True) -> None:
-        await self._ask(table, "post_blind", post=post)
-
-    async def post_or_wait(self, table: str, post: bool) -> None:
-        await self._ask(table, "post_or_wait", post=post)
-
-    async def sit_out(self, table: str) -> None:
-        await self._ask(table, "sit_out")
-
-    async def sit_in(self, table: str) -> None:
-        await self._ask(table, "sit_in")
-
-    async def leave(self, table: str) -> None:
-        await self._ask(table, "leave")
-
-    async def join_wait_list(self, table: str) -> int:
-        return await self._ask(table, "join_wait_list")
-
-    async def leave_wait_list(self, table: str) -> None:
-        await self._ask(table, "leave_wait_list")
-
-    async def chat(self, table: str, text: str, *, dealer: bool = False) -> str | None:
-        return await self._ask(table, "chat", text=text, dealer=dealer)
-
-    async def ready(self, table: str) -> None:
-        await self._ask(table, "ready")

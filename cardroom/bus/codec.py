@@ -12,6 +12,9 @@ and the errors. The shapes:
 - a TableView is an object keyed by field name, fields at their default left out (readable in
   `nats sub 'cr.>'`, and a field added to TableView with a default travels as soon as the codec
   names its shape, see _VIEW_FIELDS: the test of every field fails until it does);
+- an intent is its action record (room/actions.py) by verb, its fields by name:
+  `{"a": 7, "s": "<session>", "op": "act", "k": {"kind": "draw", "amount": 0, "discards": "As7d",
+  "decision": "123/17"}}`, read from the record classes (nothing here names one);
 - an error is `{"err": "BadBuyIn", "msg": "..."}`, read back as that RoomError class (another
   name, RoomError itself).
 
@@ -28,12 +31,14 @@ from anyone on the bus.
 
 from __future__ import annotations
 
+import functools
 import json
+import typing
 from dataclasses import MISSING, fields
 
-from cardroom.engine.cards import CARDS
+from cardroom.engine.cards import CARDS, Card
 from cardroom.engine.legality import Legal
-from cardroom.room import api
+from cardroom.room import actions, api
 
 
 class CodecError(ValueError):
@@ -255,7 +260,7 @@ _VIEW_FIELDS = {
     "pending_chips": (None, _INT), "table_chips": (None, _INT), "missed_blinds": (None, _BOOL),
     "missed_posts": (list, lambda a: _ints(a, "missed posts")),
     "new_player": (None, _BOOL), "message": (None, _STR), "blind_prompt": (None, _INT),
-    "leaving": (None, _BOOL),
+    "leaving": (None, _BOOL), "decision": (None, _STR),
 }
 _NO_CHAT = tuple((k, f) for k, f in _VIEW_FIELDS.items() if k != "chat")
 _VIEW_DEFAULTS = {f.name: d for f, d in zip(fields(api.TableView), _defaults(api.TableView))}
@@ -359,54 +364,67 @@ def stamped_from(d, chat: DecodedChat | None = None) -> tuple[str, int, api.Tabl
     return d["e"], d["n"], view_from(d.get("v"), chat)
 
 
-# The intents a table host serves: each is the Session method of that name, called with the
-# table and these keyword arguments (name, check, default; `...` = required). Nothing else is
-# called, and nothing unchecked reaches the room.
-def _opt_int(v):
-    return v is None or type(v) is int
+# ---------------------------------------------------------------- intents (action records)
+# A request is `{"a": account, "s": remote session, "op": verb, "k": {field: value}}`: an action
+# record of room/actions.py by its verb, its fields by name (cards as their text), each checked
+# against the field's type on decoding. Read from the records themselves: an action added there
+# travels with nothing added here, and nothing but a known record, checked, reaches a table.
+def _field_codec(hint) -> tuple:
+    """(to wire, from wire: the value or CodecError) for a field of this type."""
+    if hint == tuple[Card, ...]:
+        return cards_to, cards_from
+    if hint in (int, str, bool, int | None, str | None):
+        allowed = typing.get_args(hint) or (hint,)
+
+        what = " or ".join("null" if t is type(None) else t.__name__ for t in allowed)
+
+        def check(v):
+            _need(type(v) in allowed, what, v)
+            return v
+        return None, check
+    raise TypeError(f"the bus has no codec for an action field of type {hint}")
 
 
-REQUIRED = ...
-INTENTS: dict[str, tuple] = {
-    "watch": (), "unwatch": (),
-    "join": (("seat", _opt_int, None),),
-    "buy_in": (("cents", lambda v: type(v) is int, REQUIRED),),
-    "act": (("kind", lambda v: type(v) is str, REQUIRED), ("amount", lambda v: type(v) is int, 0),
-            ("discards", lambda v: isinstance(v, str), "")),
-    "set_auto": (("auto", lambda v: type(v) is str, REQUIRED),),
-    "set_auto_blind": (("on", lambda v: type(v) is bool, REQUIRED),),
-    "post_blind": (("post", lambda v: type(v) is bool, True),),
-    "post_or_wait": (("post", lambda v: type(v) is bool, REQUIRED),),
-    "sit_out": (), "sit_in": (), "leave": (), "join_wait_list": (), "leave_wait_list": (),
-    "chat": (("text", lambda v: type(v) is str, REQUIRED), ("dealer", lambda v: type(v) is bool, False)),
-    "ready": (),
-}
+@functools.cache
+def _action_spec(cls: type[actions.Action]) -> tuple:
+    """(name, to wire, from wire, default) for each field of an action record."""
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, *_field_codec(hints[f.name]), default) for f, default in zip(fields(cls), _defaults(cls)))
 
 
-def request_to(account: int, session: str, op: str, **kw) -> bytes:
-    if "discards" in kw:
-        kw["discards"] = cards_to(kw["discards"])
-    return dumps({"a": account, "s": session, "op": op, "k": kw})
+def action_to(action: actions.Action) -> dict:
+    return {name: getattr(action, name) if to is None else to(getattr(action, name))
+            for name, to, _, _ in _action_spec(type(action))}
 
 
-def request_from(data: bytes) -> tuple[int, str, str, dict]:
-    """(account, remote session, intent, keyword arguments), every one checked; CodecError if not."""
-    d = loads(data)
-    _need(isinstance(d, dict) and type(d.get("a")) is int and isinstance(d.get("s"), str)
-          and d.get("op") in INTENTS and isinstance(d.get("k", {}), dict), "a request", d)
-    given, spec = d.get("k", {}), INTENTS[d["op"]]
-    _need(given.keys() <= {name for name, _, _ in spec}, "the arguments of " + d["op"], sorted(given))
+def action_from(op, given) -> actions.Action:
+    """The record `op` names, from its fields `given`, every one checked; CodecError if not."""
+    _need(isinstance(op, str) and op in actions.ACTIONS, "an action", op)
+    cls = actions.ACTIONS[op]
+    spec = _action_spec(cls)
+    _need(isinstance(given, dict), "the arguments of " + op, given)
+    _need(given.keys() <= {name for name, _, _, _ in spec}, "the arguments of " + op, sorted(given))
     kw = {}
-    for name, ok, default in spec:
-        if name not in given:
-            _need(default is not REQUIRED, f"the arguments of {d['op']} ({name} is missing)", sorted(given))
-            kw[name] = default
+    for name, _, read, default in spec:
+        if name in given:
+            try:
+                kw[name] = read(given[name])
+            except CodecError as e:
+                raise CodecError(f"{name} of {op}: {e}"[:120]) from None
         else:
-            _need(ok(given[name]), f"{name} of {d['op']}", given[name])
-            kw[name] = given[name]
-    if "discards" in kw:
-        kw["discards"] = cards_from(kw["discards"])
-    return d["a"], d["s"], d["op"], kw
+            _need(default is not MISSING, f"the arguments of {op} ({name} is missing)", sorted(given))
+    return cls(**kw)
+
+
+def request_to(account: int, session: str, action: actions.Action) -> bytes:
+    return dumps({"a": account, "s": session, "op": action.verb, "k": action_to(action)})
+
+
+def request_from(data: bytes) -> tuple[int, str, actions.Action]:
+    """(account, remote session, the action record), every one checked; CodecError if not."""
+    d = loads(data)
+    _need(isinstance(d, dict) and type(d.get("a")) is int and isinstance(d.get("s"), str), "a request", d)
+    return d["a"], d["s"], action_from(d.get("op"), d.get("k", {}))
 
 
 def reply_ok(result, view_text: str | None) -> bytes:

@@ -6,12 +6,12 @@
     await host.stop()
 
 What it does, per table it serves:
-- intents (`cr.t.<tok>.i`, request/reply): each runs through the room's own `Session` API for
-  the account the gateway names (the gateway is trusted to say who; one Session per account,
-  opened from the store's record). The reply is ok + the result + the caller's view of the
-  table right after it (so a remote client's `view()` shows what its intent did at once), or
-  the RoomError's class and message. A request that is not one (garbage, an unknown intent, an
-  argument of the wrong type) gets an error reply and reaches no table;
+- intents (`cr.t.<tok>.i`, request/reply): each an action record (room/actions.py), sent
+  through the room's own `Session` for the account the gateway names (the gateway is trusted to
+  say who; one Session per account, opened from the store's record). The reply is ok + the
+  answer + the caller's view of the table right after it (so a remote client's `view()` shows
+  what its intent did at once), or the RoomError's class and message. A request that is not one
+  (garbage, an unknown action, a field of the wrong type) gets an error reply and reaches no table;
 - views after each change, at most one publish per table per loop turn (changes are gathered,
   then sent by one task): the public view on `cr.t.<tok>.v`, and each seated player whose
   session is online here his own view on `cr.t.<tok>.s.<account>`, plus one last one when he
@@ -46,6 +46,7 @@ from collections.abc import Iterable
 
 from cardroom.bus import codec, liveness, subjects
 from cardroom.room import api
+from cardroom.room.actions import Unwatch
 from cardroom.room.api import RoomError
 from cardroom.room.ports import StoreError
 from cardroom.room.room import Room, Session
@@ -161,20 +162,20 @@ class TableHost:
 
     async def _serve(self, name: str, data: bytes) -> bytes:
         try:
-            account, sid, op, kw = codec.request_from(data)
+            account, sid, action = codec.request_from(data)
         except codec.CodecError as e:
             log.warning("a bad request at %s: %s", name, e)
             return codec.reply_error(RoomError(f"the table did not understand that request ({e})"))
         try:
             session = await self._session_for(account, sid)
-            result = getattr(session, op)(name, **kw)
+            result = session.send(name, action)      # the table tells its observers (us): _changed
         except RoomError as e:
             return codec.reply_error(e)
-        self._changed(name)        # a watch changes the railbirds, which no table change says
         table = self.room.tables[name]
-        view = None if op == "unwatch" else codec.stamped(
+        view = None if isinstance(action, Unwatch) else codec.stamped(
             self.epoch, self._version[name], codec.view_json(table.view_for(account), self._lines[name]))
-        return codec.reply_ok(None if op == "watch" else result, view)
+        # A view answered (a watch's) travels as the reply's view.
+        return codec.reply_ok(None if isinstance(result, api.TableView) else result, view)
 
     # ------------------------------------------------------------------ sessions and presence
     async def _session_for(self, account: int, sid: str) -> Session:

@@ -96,6 +96,7 @@ class TableHostRole:
                 seat = t.seat_of(h.account_id)
                 if seat is not None and not seat.table_chips:
                     t.leave(h.account_id)
+        t.changed()       # not a player's intent (whose handler would tell the watchers): told here
 
     async def claim_free(self) -> None:
         for name in self._settings:

@@ -141,6 +141,8 @@ class TableView:
     message: str = ""               # the last thing the table said to me (a page, a timeout ...)
     blind_prompt: int = 0           # Auto Blind off: the blind I am asked to post now (0: none)
     leaving: bool = False           # my seat is being left (it goes when the hand ends): not one of my tables
+    decision: str = ""              # names the decision I am asked now (a bet, a draw, the blind), "" if none:
+                                    # my answer carries it back (actions.Act, PostBlind), so it cannot answer the next
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,7 +54,7 @@ class BlindPrompts:
 
     def post(self, account: int, post: bool) -> None:
         """Answer the blind prompt: post (the hand is dealt once everyone asked has answered) or
-        decline (sit out)."""
+        decline (sit out). An intent's (PostBlind, SetAutoBlind): Table.handle tells the watchers."""
         t = self.table
         seat = t.need_seat(account)
         if seat.number not in self.asking:
@@ -69,8 +69,6 @@ class BlindPrompts:
             if self.timer is not None:
                 self.timer.cancel()
             t.dealing.start()
-        else:
-            t.changed()
 
     def unanswered(self) -> None:
         t = self.table

@@ -3,15 +3,17 @@
 The TUI (an SSH session, hot-seat, a test) holds one `RoomClient` for one account and cannot tell
 where the room is: `LocalClient` is the room in this process (`Room.connect` / `Room.login` make
 the `Session` it wraps); `cardroom.bus.client.RemoteClient` is a room of table hosts reached over
-NATS. The same contract tests (tests/room/test_client_contract.py) run on both.
+NATS. The same contract tests (tests/bus/test_contract.py) run on both.
 
 Two kinds of call:
 - what the room has already told this client, read without waiting: `view`, `lobby`,
   `my_tables`, `waiting_for_me`, `pages`, `closed`, `now`;
-- what has to be asked of the room or its records, awaited: every intent (join, buy in, act,
-  chat ...) and every read of the store (money, keys, hands, preferences). An intent either does
-  what was asked or raises a `RoomError` whose message is fit to show, changing nothing; once it
-  returns, `view(table)` already shows what it did.
+- what has to be asked of the room or its records, awaited: every intent, `send(table, action)`
+  with an action record of room/actions.py (or its friendly method: `join`, `buy_in`, `act`,
+  `chat` ..., written once for both clients in `actions.Intents`), and every read of the store
+  (money, keys, hands, preferences). An intent either does what was asked or raises a
+  `RoomError` whose message is fit to show, changing nothing; once it returns, `view(table)`
+  already shows what it did.
 
 `on_change(callback)`: the room calls `callback()` (no arguments, on the loop) whenever something
 this client can see has changed; the client's owner then reads what it needs in its own task.
@@ -20,9 +22,10 @@ this client can see has changed; the client's owner then reads what it needs in 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from cardroom.room import api
+from cardroom.room.actions import Action, Intents
 
 if TYPE_CHECKING:
     from cardroom.room.history import PlayerHand
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
 
 
 @runtime_checkable
-class RoomClient(Protocol):
+class RoomClient(Intents, Protocol):
     name: str
     account_id: int
     fingerprint: str | None     # the key this session logged in with (None: no key)
@@ -89,42 +92,13 @@ class RoomClient(Protocol):
 
     async def hand(self, hand_id: str) -> PlayerHand: ...
 
-    async def watch(self, table: str) -> api.TableView: ...
-
-    async def unwatch(self, table: str) -> None: ...
-
-    async def join(self, table: str, seat: int | None = None) -> int: ...
-
-    async def buy_in(self, table: str, cents: int) -> None: ...
-
-    async def act(self, table: str, kind: str, amount: int = 0, discards=()) -> None: ...
-
-    async def set_auto(self, table: str, auto: str) -> None: ...
-
-    async def set_auto_blind(self, table: str, on: bool) -> None: ...
-
-    async def post_blind(self, table: str, post: bool = True) -> None: ...
-
-    async def post_or_wait(self, table: str, post: bool) -> None: ...
-
-    async def sit_out(self, table: str) -> None: ...
-
-    async def sit_in(self, table: str) -> None: ...
-
-    async def leave(self, table: str) -> None: ...
-
-    async def join_wait_list(self, table: str) -> int: ...
-
-    async def leave_wait_list(self, table: str) -> None: ...
-
-    async def chat(self, table: str, text: str, *, dealer: bool = False) -> str | None: ...
-
-    async def ready(self, table: str) -> None:
-        """Hot-seat: I have the device; my decision clock may start."""
+    async def send(self, table: str, action: Action) -> Any:
+        """Do `action` at `table` (awaited): its answer, or a RoomError and nothing changed. The
+        friendly methods (Intents: `join`, `act` ...) return this to await."""
         ...
 
 
-class LocalClient:
+class LocalClient(Intents):
     """The room in this process: each call is the `Session`'s own, run on the loop at once (the
     store's writes still go through the room's writer)."""
 
@@ -214,55 +188,8 @@ class LocalClient:
     async def hand(self, hand_id: str) -> PlayerHand:
         return self.session.hand(hand_id)
 
-    async def watch(self, table: str) -> api.TableView:
-        return self.session.watch(table)
-
-    async def unwatch(self, table: str) -> None:
-        self.session.unwatch(table)
-
-    async def join(self, table: str, seat: int | None = None) -> int:
-        return self.session.join(table, seat)
-
-    async def buy_in(self, table: str, cents: int) -> None:
-        self.session.buy_in(table, cents)
-
-    add_chips = buy_in   # "Change Table Stake": between hands, or after the hand in progress
-
-    async def act(self, table: str, kind: str, amount: int = 0, discards=()) -> None:
-        self.session.act(table, kind, amount, discards)
-
-    async def set_auto(self, table: str, auto: str) -> None:
-        self.session.set_auto(table, auto)
-
-    async def set_auto_blind(self, table: str, on: bool) -> None:
-        self.session.set_auto_blind(table, on)
-
-    async def post_blind(self, table: str, post: bool = True) -> None:
-        self.session.post_blind(table, post)
-
-    async def post_or_wait(self, table: str, post: bool) -> None:
-        self.session.post_or_wait(table, post)
-
-    async def sit_out(self, table: str) -> None:
-        self.session.sit_out(table)
-
-    async def sit_in(self, table: str) -> None:
-        self.session.sit_in(table)
-
-    async def leave(self, table: str) -> None:
-        self.session.leave(table)
-
-    async def join_wait_list(self, table: str) -> int:
-        return self.session.join_wait_list(table)
-
-    async def leave_wait_list(self, table: str) -> None:
-        self.session.leave_wait_list(table)
-
-    async def chat(self, table: str, text: str, *, dealer: bool = False) -> str | None:
-        return self.session.chat(table, text, dealer=dealer)
-
-    async def ready(self, table: str) -> None:
-        self.session.ready(table)
+    async def send(self, table: str, action: Action) -> Any:
+        return self.session.send(table, action)
 
 
 def as_client(client) -> RoomClient:

@@ -91,7 +91,7 @@ class DecisionClock:
         if hand is t.hand and not hand.over and hand.actor == p and t.hand_seats[p] == seat.number:
             self.unclocked = None
             self.run(p)
-            t.changed()
+            t.changed()     # Ready is quiet: the watchers hear only of a clock that starts
 
     def tick(self, hand: Hand, p: int, k: int) -> None:
         t = self.table

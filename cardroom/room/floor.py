@@ -28,6 +28,7 @@ class Floor:
         self.table = table
         self.left_with: dict[int, tuple[int, float]] = {}   # account -> (stack, when it left)
 
+    # sit and leave are intents' (Join, Leave): Table.handle tells the watchers after them.
     def sit(self, account: int, name: str, seat: int | None = None) -> int:
         t = self.table
         held = t.holds.held
@@ -59,7 +60,6 @@ class Floor:
             s.owes = ""
         t.say(f"{name} sits down in seat {seat}", "system", "Table")
         log.info("%s: %s sits down in seat %d", t.name, name, seat)
-        t.changed()
         t.maybe_start()
         return seat
 
@@ -128,11 +128,9 @@ class Floor:
             seat.leaving = True        # folded when the action reaches him; chips after the hand
             if t.hand.actor == t.player_index(seat):
                 t.drive()
-            t.changed()
             return
         if t.in_hand(seat):
             seat.leaving = True
-            t.changed()
             return
         self.remove(seat, "leaves the table")
 

@@ -7,6 +7,7 @@
     session.on_change(lambda: app.post_message(Refresh()))
     session.watch("Planet Hold'em $2/$4"); session.join(...); session.buy_in(..., 10_000)
     session.act(table, "raise", 800); session.view(table) -> TableView
+    session.send(table, Act("raise", 800))   # the same: each intent is an action record (actions.py)
     LocalClient(session)            # what a session's screens hold (cardroom.room.client)
 
 Every intent runs on the loop and returns or raises a RoomError (the message is for the user).
@@ -22,9 +23,10 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 
 from cardroom.room import api
+from cardroom.room.actions import Action, Intents
 from cardroom.room.api import RoomError
 from cardroom.room.clock import Clock
 from cardroom.room.ports import Account, Refused, Store, StoreError
@@ -316,10 +318,12 @@ class Room:
         return sum(t.chips() for t in self.tables.values())
 
 
-class Session:
+class Session(Intents):
     """One account's handle on the room in this process: the room's own API, every call run at
     once on the caller's thread (tests, bots and hot-seat seating use it as it is). Screens get it
-    wrapped as a `cardroom.room.client.LocalClient`, the RoomClient of a room in this process."""
+    wrapped as a `cardroom.room.client.LocalClient`, the RoomClient of a room in this process.
+    Its intents are `send(table, action)` (and the friendly methods of `Intents` that call it);
+    it is also who sends them, as the table's handlers know him (actions.Caller)."""
 
     def __init__(self, room: Room, account: Account, fingerprint: str | None = None) -> None:
         from cardroom.room.ratelimit import TokenBucket
@@ -340,7 +344,7 @@ class Session:
     def on_change(self, callback: Callable[[], None]) -> None:
         self._callback = callback
 
-    def _notify(self) -> None:
+    def notify(self) -> None:
         if self._callback is not None and not self.closed:
             self._callback()
 
@@ -395,14 +399,6 @@ class Session:
                 out[t.name] = seat.stack + seat.pending_chips
         return out
 
-    def watch(self, table: str) -> api.TableView:
-        t = self._table(table)
-        t.watch(self.account_id, self._notify, self.name)
-        return t.view_for(self.account_id)
-
-    def unwatch(self, table: str) -> None:
-        self._table(table).unwatch(self.account_id)
-
     def view(self, table: str) -> api.TableView:
         return self.room.table(table).view_for(self.account_id)   # a closed session's last screen too
 
@@ -417,56 +413,15 @@ class Session:
         return [t.name for t in self.room.tables.values() if t.waiting_on(self.account_id)]
 
     # ------------------------------------------------------------------ intents
-    def join(self, table: str, seat: int | None = None) -> int:
-        t = self._table(table)
-        t.watch(self.account_id, self._notify, self.name)
-        return t.sit(self.account_id, self.name, seat)
+    def send(self, table: str, action: Action) -> Any:
+        """Do `action` (an actions.py record) at `table`: its answer, or a RoomError and nothing
+        changed."""
+        return self._table(table).handle(self, action)
 
-    def buy_in(self, table: str, cents: int) -> None:
-        self._table(table).buy_in(self.account_id, cents)
-
-    add_chips = buy_in   # "Change Table Stake": between hands, or after the hand in progress
-
-    def act(self, table: str, kind: str, amount: int = 0, discards=()) -> None:
-        self._table(table).act(self.account_id, kind, amount, discards)
-
-    def set_auto(self, table: str, auto: str) -> None:
-        self._table(table).set_auto(self.account_id, auto)
-
-    def ready(self, table: str) -> None:
-        """Hot-seat: I have the device; my decision clock may start."""
-        self._table(table).ready(self.account_id)
-
-    def set_auto_blind(self, table: str, on: bool) -> None:
-        self._table(table).set_auto_blind(self.account_id, on)
-
-    def post_blind(self, table: str, post: bool = True) -> None:
-        """Answer the blind prompt (Auto Blind off): post, or decline and sit out."""
-        self._table(table).post_blind(self.account_id, post)
-
-    def post_or_wait(self, table: str, post: bool) -> None:
-        self._table(table).set_wants_post(self.account_id, post)
-
-    def sit_out(self, table: str) -> None:
-        self._table(table).sit_out(self.account_id)
-
-    def sit_in(self, table: str) -> None:
-        self._table(table).sit_in(self.account_id)
-
-    def leave(self, table: str) -> None:
-        self._table(table).leave(self.account_id)
-
-    def join_wait_list(self, table: str) -> int:
-        # No watch: the page that a seat is open comes through the room (page), and a wait-lister
-        # in the lobby is no railbird of the table.
-        return self._table(table).join_wait_list(self.account_id, self.name)
-
-    def leave_wait_list(self, table: str) -> None:
-        self._table(table).leave_wait_list(self.account_id)
-
-    def chat(self, table: str, text: str, *, dealer: bool = False) -> str | None:
+    def chat_line(self, text: str) -> str:
+        """`text` as a chat line I may say now (actions.Caller): not muted, not empty once
+        cleaned, not too fast."""
         from cardroom.room.text import clean_text
-        t = self._table(table)
         if self.account_id in self.room.muted:
             raise api.ChatRefused("you are muted")
         clean = clean_text(text, self.room.settings.chat_max_len)
@@ -474,10 +429,7 @@ class Session:
             raise api.ChatRefused("nothing to say")
         if not self._chat_bucket.allow():
             raise api.ChatRefused("you are chatting too fast: wait a moment")
-        if dealer:
-            return t.ask_dealer(self.account_id, clean)
-        t.post_chat(self.name, clean)
-        return None
+        return clean
 
     # ------------------------------------------------------------------ my keys
     def keys(self) -> tuple[str, ...]:

@@ -1,7 +1,8 @@
 """One table: the only owner of its seats and its hand (an actor on the asyncio loop).
 
-Every intent is a plain method run on the loop, so nothing interleaves inside one: it checks,
-changes state, then tells its watchers "something changed". Its store writes go to the writer
+Every intent is an action record (room/actions.py) run on the loop by its handler (at the end
+of this module), so nothing interleaves inside one: it checks, changes state, and then the table
+tells its watchers "something changed", once (`Table.handle`). Its store writes go to the writer
 (`cardroom.room.writer`), whose answer comes back as a later step on the loop, so a database
 that makes a write wait stalls this table's money, never the loop. Timers (the decision clock,
 sit-out limits, seat holds, the pause between hands, retries) come from the injected clock, so
@@ -19,13 +20,16 @@ from __future__ import annotations
 import logging
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from cardroom.engine.betting import NO, POT, Rules, Structure
 from cardroom.engine.hand import Hand, IllegalAction
 from cardroom.engine.pokerstars import PLAY
 from cardroom.engine.variants import Variant
 from cardroom.room import api, tableview
+from cardroom.room.actions import (Act, Action, BuyIn, Caller, Chat, Join, JoinWaitList, Leave, LeaveWaitList,
+                                   PostBlind, PostOrWait, Ready, SetAuto, SetAutoBlind, SitIn, SitOut, Unwatch,
+                                   Watch)
 from cardroom.room.api import RoomError
 from cardroom.room.auto import auto_decision
 from cardroom.room.clock import Clock
@@ -41,7 +45,8 @@ from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
 from cardroom.room.waitlist import SeatHolds
 from cardroom.room.writer import InlineWriter, Writer
 
-__all__ = ["RATHOLE_SECONDS", "SETTLE_RETRIES", "VOID_RETRY_MAX", "Table", "TableSettings"]
+__all__ = ["HANDLERS", "RATHOLE_SECONDS", "SETTLE_RETRIES", "STALE_DECISION", "VOID_RETRY_MAX", "Table",
+           "TableSettings", "handles"]
 
 log = logging.getLogger("cardroom.table")
 
@@ -123,6 +128,8 @@ class Table:
         self.watcher_names: dict[int, str] = {}
         # Told of every change, watched or not, and counted as nobody's watch (the bus's table host).
         self.observers: list[Callable[[], None]] = []
+        self._handling = 0          # intents being handled (nested): their changes are told once, after
+        self._told_later = False    # something changed meanwhile
         self.stats: deque[tuple[float, int, int, int]] = deque(maxlen=200)  # (time, pot, dealt, saw)
         # Set by the collaborators too (Dealing, Settlement): see "what the table's collaborators call".
         self.next_hand_timer = None                     # the call that deals the next hand, when due
@@ -160,9 +167,18 @@ class Table:
         return self._quota(account)
 
     def changed(self) -> None:
-        """Something changed: tell the observers and every watcher (each redraws its view)."""
+        """Something changed: tell the observers and every watcher (each redraws its view). While
+        an intent is handled, once when it is done (`handle`)."""
+        if self._handling:
+            self._told_later = True
+            return
+        self._tell(watchers=True)
+
+    def _tell(self, watchers: bool) -> None:
         for observe in self.observers:
             observe()
+        if not watchers:
+            return
         for account, cb in list(self.watchers.items()):
             try:
                 cb()
@@ -255,6 +271,43 @@ class Table:
             return self.hand.bring_in()
         return self.hand.fold()
 
+    # ================================================================= intents
+    def handle(self, who: Caller, action: Action) -> Any:
+        """A player's intent (an action record): its handler (HANDLERS, below) does it and
+        answers, or raises a RoomError having changed nothing. Then the observers and watchers
+        are told, once, whatever the handler changed (after a quiet action, Watch or Ready, the
+        watchers only if the handler called `changed`)."""
+        handler = HANDLERS.get(type(action))
+        if handler is None:
+            raise RoomError(f"a table does not know how to {type(action).__name__}")
+        self._handling += 1
+        done = False
+        try:
+            result = handler(self, who, action)
+            done = True
+        finally:
+            self._handling -= 1
+            if not self._handling and (done or self._told_later):
+                watchers, self._told_later = self._told_later or not action.quiet, False
+                self._tell(watchers)
+        return result
+
+    def decision_of(self, seat: Seat) -> str:
+        """What names the decision this seat is asked now, "" if none: the hand and how far it
+        has got (each action in it adds an event), or the blind prompt before the next hand. The
+        seat's view shows it and an answer names it (Act, PostBlind), so a key pressed for one
+        decision is refused when it reaches the next."""
+        if self.blinds.asked(seat.number):
+            return f"{self.hand_id}+blind"
+        if self.in_hand(seat) and self.hand.actor == self.player_index(seat):
+            return f"{self.hand_id}/{len(self.hand.events)}"
+        return ""
+
+    def check_decision(self, seat: Seat, decision: str) -> None:
+        """NotAllowedNow unless `decision` (when named) is the one this seat is asked now."""
+        if decision and decision != self.decision_of(seat):
+            raise api.NotAllowedNow(STALE_DECISION)
+
     # ================================================================= watching
     def watch(self, account: int, callback: Callable[[], None], name: str = "") -> None:
         self.watchers[account] = callback
@@ -290,58 +343,11 @@ class Table:
     def leave(self, account: int) -> None:
         self.floor.leave(account)
 
-    # ================================================================= sitting out, wait list
-    def sit_out(self, account: int) -> None:
-        seat = self.need_seat(account)
-        if seat.sitting_out:
-            return
-        self.holds.start_sit_out(seat)
-        self.changed()
-
-    def sit_in(self, account: int) -> None:
-        seat = self.need_seat(account)
-        if not seat.sitting_out:
-            return
-        seat.sitting_out = False
-        seat.timed_out = False
-        if seat.sit_out_timer:
-            seat.sit_out_timer.cancel()
-            seat.sit_out_timer = None
-        self.changed()
-        self.maybe_start()
-
-    def set_wants_post(self, account: int, post: bool) -> None:
-        """A new or returning player: post the big blind now (True) or wait for it (False)."""
-        self.need_seat(account).wants_post = bool(post)
-        self.changed()
-
-    def join_wait_list(self, account: int, name: str) -> int:
-        return self.holds.join(account, name)
-
+    # ================================================================= the wait list
     def leave_wait_list(self, account: int) -> None:
         self.holds.leave(account)
 
     # ================================================================= options
-    def set_auto(self, account: int, auto: str) -> None:
-        if auto not in api.AUTO_ACTIONS:
-            raise RoomError(f"unknown auto action {auto!r}")
-        seat = self.need_seat(account)
-        seat.auto = auto
-        self.changed()
-        if self.in_hand(seat) and self.hand.actor == self.player_index(seat) and auto != "ask":
-            self.drive()
-
-    def set_auto_blind(self, account: int, on: bool) -> None:
-        seat = self.need_seat(account)
-        seat.auto_blind = bool(on)
-        keep_auto_blind(self.writer, self.store, account, seat.auto_blind)
-        if on and self.blinds.asked(seat.number):
-            # Turned on while asked: that is his yes. Left pending, the hand waited the whole
-            # prompt and then sat him out for not answering.
-            self.blinds.post(account, True)
-            return
-        self.changed()
-
     def set_connected(self, account: int, connected: bool) -> None:
         seat = self.seat_of(account)
         if seat is None or seat.connected == connected:
@@ -357,18 +363,6 @@ class Table:
         seat.bot = rng
         if self.in_hand(seat) and self.hand.actor == self.player_index(seat):
             self.drive()
-
-    # ================================================================= chat
-    def post_chat(self, name: str, text: str) -> None:
-        self.chat.append(api.ChatLine("player", name, text, self.clock.now()))
-        self.changed()
-
-    def ask_dealer(self, account: int, text: str) -> str:
-        """Dealer chat: the dealer answers how many cards a player drew, while that is public."""
-        answer = dealer_answer(self.hand, [s.name for s in self.seats.values()], text)
-        self.say(answer)
-        self.changed()
-        return answer
 
     # ================================================================= admin
     def set_status(self, status: str) -> None:
@@ -406,12 +400,6 @@ class Table:
         """No hand in progress, and none the store is recording (its start or its end)."""
         return not self.recording and (self.hand is None or self.hand.over)
 
-    # ------------------------------------------------------------------ Auto Blind off
-    def post_blind(self, account: int, post: bool) -> None:
-        """Answer the blind prompt: post (the hand is dealt once everyone asked has answered) or
-        decline (sit out)."""
-        self.blinds.post(account, post)
-
     def _should_show(self, p: int) -> bool:
         """Cards speak: show when the hand can still win something, else muck (losers may muck)."""
         hand = self.hand
@@ -426,18 +414,11 @@ class Table:
     def _apply(self, p: int, kind: str, amount: int, discards) -> list:
         return self.hand.act(kind, amount, discards)
 
-    def act(self, account: int, kind: str, amount: int = 0, discards=()) -> None:
-        """A player's decision. Out of turn, illegal or stale: a RoomError and nothing changes."""
-        seat = self.need_seat(account)
-        if type(amount) is not int:   # the engine compares amounts only: 400.0 or True would pass
-            raise RoomError("an amount must be a whole number of cents")
-        if not self.in_hand(seat):
-            raise api.NotAllowedNow("you are not in this hand")
-        p = self.player_index(seat)
-        if self.hand.actor != p:
-            raise api.NotAllowedNow("it is not your turn")
+    def act(self, seat: Seat, kind: str, amount: int, discards) -> None:
+        """A player's decision (the Act handler has checked it is his turn). Illegal: a
+        RoomError and nothing changes."""
         try:
-            events = self._apply(p, kind, amount, discards)
+            events = self._apply(self.player_index(seat), kind, amount, discards)
         except IllegalAction as e:
             raise RoomError(str(e)) from None
         seat.timed_out = False
@@ -473,10 +454,6 @@ class Table:
         self.status = "closed"
         self.decision_clock.cancel()
 
-    def ready(self, account: int) -> None:
-        """Hot-seat (clock_waits_for_ready): the player to act has the device; their clock starts."""
-        self.decision_clock.ready(account)
-
     def waiting_on(self, account: int) -> bool:
         """Is the table waiting for this account: its decision, or its blind to post?"""
         seat = self.seat_of(account)
@@ -508,3 +485,140 @@ class Table:
             in_hand = sum(self.seats[n].stack for n in self.hand_seats if n in self.seats)
             total += self.hand.chips_in_play() - in_hand
         return total
+
+
+# ===================================================================== the intents
+# One handler per action record (room/actions.py): handler(table, who, action) -> its answer.
+# Table.handle runs it and tells the watchers once after it, so a handler never calls changed().
+STALE_DECISION = "that was for an earlier decision, which has passed: nothing was done"
+HANDLERS: dict[type[Action], Callable[[Table, Caller, Any], Any]] = {}
+
+
+def handles(kind: type[Action]):
+    def register(handler):
+        HANDLERS[kind] = handler
+        return handler
+    return register
+
+
+@handles(Watch)
+def _watch(t: Table, who: Caller, a: Watch) -> api.TableView:
+    t.watch(who.account_id, who.notify, who.name)
+    return t.view_for(who.account_id)
+
+
+@handles(Unwatch)
+def _unwatch(t: Table, who: Caller, a: Unwatch) -> None:
+    t.unwatch(who.account_id)
+
+
+@handles(Join)
+def _join(t: Table, who: Caller, a: Join) -> int:
+    t.watch(who.account_id, who.notify, who.name)     # a seat refused still watches the table
+    return t.sit(who.account_id, who.name, a.seat)
+
+
+@handles(BuyIn)
+def _buy_in(t: Table, who: Caller, a: BuyIn) -> None:
+    t.buy_in(who.account_id, a.cents)
+
+
+@handles(Act)
+def _act(t: Table, who: Caller, a: Act) -> None:
+    seat = t.need_seat(who.account_id)
+    if type(a.amount) is not int:   # the engine compares amounts only: 400.0 or True would pass
+        raise RoomError("an amount must be a whole number of cents")
+    t.check_decision(seat, a.decision)
+    if not t.in_hand(seat):
+        raise api.NotAllowedNow("you are not in this hand")
+    if t.hand.actor != t.player_index(seat):
+        raise api.NotAllowedNow("it is not your turn")
+    t.act(seat, a.kind, a.amount, a.discards)
+
+
+@handles(SetAuto)
+def _set_auto(t: Table, who: Caller, a: SetAuto) -> None:
+    if a.auto not in api.AUTO_ACTIONS:
+        raise RoomError(f"unknown auto action {a.auto!r}")
+    seat = t.need_seat(who.account_id)
+    seat.auto = a.auto
+    if t.in_hand(seat) and t.hand.actor == t.player_index(seat) and a.auto != "ask":
+        t.drive()
+
+
+@handles(SetAutoBlind)
+def _set_auto_blind(t: Table, who: Caller, a: SetAutoBlind) -> None:
+    seat = t.need_seat(who.account_id)
+    seat.auto_blind = bool(a.on)
+    keep_auto_blind(t.writer, t.store, who.account_id, seat.auto_blind)   # for his next seats and logins
+    if a.on and t.blinds.asked(seat.number):
+        # Turned on while asked: that is his yes. Left pending, the hand waited the whole
+        # prompt and then sat him out for not answering.
+        t.blinds.post(who.account_id, True)
+
+
+@handles(PostBlind)
+def _post_blind(t: Table, who: Caller, a: PostBlind) -> None:
+    """Post (the hand is dealt once everyone asked has answered) or decline (sit out)."""
+    t.check_decision(t.need_seat(who.account_id), a.decision)
+    t.blinds.post(who.account_id, a.post)
+
+
+@handles(PostOrWait)
+def _post_or_wait(t: Table, who: Caller, a: PostOrWait) -> None:
+    t.need_seat(who.account_id).wants_post = bool(a.post)
+
+
+@handles(SitOut)
+def _sit_out(t: Table, who: Caller, a: SitOut) -> None:
+    seat = t.need_seat(who.account_id)
+    if not seat.sitting_out:
+        t.holds.start_sit_out(seat)
+
+
+@handles(SitIn)
+def _sit_in(t: Table, who: Caller, a: SitIn) -> None:
+    seat = t.need_seat(who.account_id)
+    if not seat.sitting_out:
+        return
+    seat.sitting_out = False
+    seat.timed_out = False
+    if seat.sit_out_timer:
+        seat.sit_out_timer.cancel()
+        seat.sit_out_timer = None
+    t.maybe_start()
+
+
+@handles(Leave)
+def _leave(t: Table, who: Caller, a: Leave) -> None:
+    t.leave(who.account_id)
+
+
+@handles(JoinWaitList)
+def _join_wait_list(t: Table, who: Caller, a: JoinWaitList) -> int:
+    # No watch: the page that a seat is open comes through the room (page), and a wait-lister
+    # in the lobby is no railbird of the table.
+    return t.holds.join(who.account_id, who.name)
+
+
+@handles(LeaveWaitList)
+def _leave_wait_list(t: Table, who: Caller, a: LeaveWaitList) -> None:
+    t.leave_wait_list(who.account_id)
+
+
+@handles(Chat)
+def _chat(t: Table, who: Caller, a: Chat) -> str | None:
+    line = who.chat_line(a.text)
+    if a.dealer:
+        # The dealer answers how many cards a player drew, while that is public.
+        answer = dealer_answer(t.hand, [s.name for s in t.seats.values()], line)
+        t.say(answer)
+        return answer
+    t.chat.append(api.ChatLine("player", who.name, line, t.clock.now()))
+    return None
+
+
+@handles(Ready)
+def _ready(t: Table, who: Caller, a: Ready) -> None:
+    """Hot-seat (clock_waits_for_ready): the player to act has the device; his clock starts."""
+    t.decision_clock.ready(who.account_id)

@@ -118,4 +118,4 @@ def view_for(table, account: int | None) -> api.TableView:
         missed_blinds=bool(me and me.owes == "missed"), missed_posts=_missed_posts(table, me),
         new_player=bool(me and me.owes == "new" and not table.settings.variant.bring_in),
         message=me.message if me else "", blind_prompt=table.blind_asked(me) if me else 0,
-        leaving=bool(me and me.leaving))
+        leaving=bool(me and me.leaving), decision=table.decision_of(me) if me else "")

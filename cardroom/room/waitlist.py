@@ -26,6 +26,7 @@ class SeatHolds:
 
     # ---------------------------------------------------------------- the wait list
     def join(self, account: int, name: str) -> int:
+        """The JoinWaitList intent's (Table.handle tells the watchers): my place on the list."""
         t = self.table
         if t.seat_of(account):
             raise api.NotAllowedNow("you already have a seat here")
@@ -34,7 +35,6 @@ class SeatHolds:
         if len(t.seats) + len(self.held) < t.settings.seats:
             raise api.NotAllowedNow("a seat is free: join the game now")
         self.wait_list.append((account, name))
-        t.changed()
         return len(self.wait_list)
 
     def leave(self, account: int) -> None:

@@ -54,7 +54,7 @@ def redact_view(view: TableView) -> TableView:
         for s in view.seats)
     return replace(view, seats=seats, my_seat=None, my_cards=(), legal=None, message="",
                    buy_in=None, pending_chips=0, table_chips=0, missed_blinds=False, missed_posts=(0, 0),
-                   auto_action="ask", sitting_out=False, blind_prompt=0)
+                   auto_action="ask", sitting_out=False, blind_prompt=0, decision="")
 
 
 class SharedTerminal:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 import tempfile
-from dataclasses import fields, replace
+import typing
+from dataclasses import MISSING, fields, replace
 from pathlib import Path
 
 import pytest
@@ -12,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardroom.bus import codec
-from cardroom.engine.cards import CARDS
-from cardroom.room import api
+from cardroom.engine.cards import CARDS, Card
+from cardroom.room import actions, api
 from tests.bus.play import GAMES, TABLE, random_legal
 from tests.rooms import build_room
 
@@ -94,7 +95,7 @@ def test_real_play_covers_the_shapes_a_view_can_take():
     a round trip of each of them."""
     views = [v for game in sorted(GAMES) for v in play_and_collect(game, 7, ["hi", "gg wp ♠"], steps=250)]
     optional = ("legal", "board", "my_cards", "pots", "draw_counts", "chat", "railbirds", "buy_in",
-                "seconds_left", "countdown", "blind_prompt", "sitting_out", "leaving", "message")
+                "seconds_left", "countdown", "blind_prompt", "sitting_out", "leaving", "message", "decision")
     assert [n for n in optional if not any(getattr(v, n) for v in views)] == []
     assert any(None in s.cards for v in views for s in v.seats)      # face-down cards
     assert any(True in s.up and False in s.up for v in views for s in v.seats)   # stud
@@ -112,6 +113,43 @@ def test_a_field_at_its_default_does_not_travel():
     d = codec.view_to(replace(v, message="", leaving=False, pending_chips=0))
     assert "message" not in d and "leaving" not in d and "pending_chips" not in d
     assert _round_trip(replace(v, message="you timed out", leaving=True)).leaving
+
+
+# ---------------------------------------------------------------- action records
+def _example(cls) -> actions.Action:
+    """A record of `cls` with every field away from its default, made from the field types only."""
+    values = {int: 7, str: "x y", bool: True, int | None: 3, tuple[Card, ...]: CARDS[:2]}
+    hints = typing.get_type_hints(cls)
+    return cls(**{f.name: values[hints[f.name]] for f in fields(cls)})
+
+
+def test_every_action_record_comes_back_equal():
+    """Every record the tables know, whatever its fields, with nothing in the codec naming it."""
+    assert len(actions.ACTIONS) >= 16
+    for cls in actions.ACTIONS.values():
+        for action in (_example(cls), *([cls()] if all(f.default is not MISSING for f in fields(cls)) else [])):
+            assert codec.request_from(codec.request_to(7, "g.s", action)) == (7, "g.s", action)
+    wire = codec.loads(codec.request_to(1, "s", actions.Act("draw", 0, CARDS[:2], "12/9")))
+    assert wire == {"a": 1, "s": "s", "op": "act", "k": {"kind": "draw", "amount": 0, "discards": "2c2d",
+                                                         "decision": "12/9"}}
+
+
+@pytest.mark.parametrize("request_, says", [
+    ({"op": "knock", "k": {}}, "not an action: 'knock'"),
+    ({"op": "__init__", "k": {}}, "not an action"),
+    ({"op": "buy_in", "k": {"cents": True}}, "cents of buy_in: not int: True"),
+    ({"op": "buy_in", "k": {"cents": 1.5}}, "cents of buy_in: not int: 1.5"),
+    ({"op": "buy_in", "k": {}}, "buy_in (cents is missing)"),
+    ({"op": "buy_in", "k": {"cents": 5, "account": 1}}, "not the arguments of buy_in: ['account', 'cents']"),
+    ({"op": "join", "k": {"seat": "3"}}, "seat of join: not int or null: '3'"),
+    ({"op": "act", "k": {"kind": "draw", "discards": "ZZ"}}, "discards of act: not a card: 'ZZ'"),
+    ({"op": "act", "k": {"kind": "fold", "decision": 12}}, "decision of act: not str: 12"),
+    ({"op": "chat", "k": []}, "not the arguments of chat"),
+])
+def test_a_malformed_action_is_a_codec_error_saying_what(request_, says):
+    with pytest.raises(codec.CodecError) as e:
+        codec.request_from(codec.dumps({"a": 1, "s": "s", **request_}))
+    assert says in str(e.value)
 
 
 def test_cards_travel_as_their_text():

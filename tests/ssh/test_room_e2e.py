@@ -78,7 +78,7 @@ async def _sit_down(served, key, name, size=(100, 30)):
     await screen.wait_for("Buy in at")                  # the dialog (the footer says "Buy in" too)
     table = served.room.tables[TABLE]
     # Auto Blind starts off (seed 000): these players turn it on, so hands deal without asking.
-    table.set_auto_blind(served.store.find(name).id, True)
+    served.room.clients[served.store.find(name).id][0].set_auto_blind(TABLE, True)   # his session
     await wait_focused(served, name, amount_box, "the buy-in box focused")
     screen.send("\r")                                   # take the offered default
     await _until(lambda: (s := table.seat_of(served.store.find(name).id)) is not None and s.stack > 0)

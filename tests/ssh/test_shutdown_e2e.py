@@ -45,7 +45,7 @@ async def _sit_down(served, name):
     screen.send("j")
     await screen.wait_for("Buy in at")
     # Auto Blind starts off (seed 000): turned on before buying in, so the hand deals unasked.
-    served.room.tables[TABLE].set_auto_blind(served.store.find(name).id, True)
+    served.room.clients[served.store.find(name).id][0].set_auto_blind(TABLE, True)   # his session
     await wait_focused(served, name, amount_box, "the buy-in box focused")
     screen.send("\r")
     table = served.room.tables[TABLE]

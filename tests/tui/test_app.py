@@ -353,7 +353,7 @@ async def test_a_room_change_heard_while_the_table_screen_is_pushed_waits_for_it
         async def watch(self, table):
             view = await super().watch(table)
             await asyncio.sleep(0)            # the reply comes over the bus ...
-            self.session._notify()            # ... with a change of the room
+            self.session.notify()            # ... with a change of the room
             return view
 
     w = world(table_settings("T", seats=6))

@@ -14,8 +14,13 @@ from cardroom.tui.screens.table_keys import VERBS, asked_post_or_wait
 
 
 class HandActions:
-    async def _act(self, kind: str, amount: int = 0, discards=()) -> bool:
-        ok = await self._do(self.client.act, self.table, kind, amount, discards)
+    async def _act(self, kind: str, amount: int = 0, discards=(), decision: str | None = None) -> bool:
+        """Send my decision, naming the one it answers: the view's now, or the one a dialog was
+        opened on (`decision`). A key meant for a decision that has passed (the screen had not
+        yet drawn the next) is then refused by the table instead of answering the next one."""
+        if decision is None:
+            decision = self.view.decision
+        ok = await self._do(self.client.act, self.table, kind, amount, discards, decision)
         if ok:
             await self.device.acted()
         self.app.hosting.paint_now(self.app)   # my own action first, not after everyone's repaints
@@ -38,9 +43,11 @@ class HandActions:
                         severity="error")
             return
         if not discards:
+            decision = self.view.decision
+
             async def answer(yes: bool | None) -> None:
                 if yes:
-                    await self._act("stand pat")
+                    await self._act("stand pat", decision=decision)
             self.app.push_screen(Confirm("Hold all your cards and stand pat?", "Stand pat"), answer)
             return
         await self._act("draw", discards=discards)
@@ -100,10 +107,11 @@ class HandActions:
         pot = sum(self.view.pots)
         structure = self.view.rules.structure if self.view.rules else "fixed"
         dialog = wager_dialog(lg, me.bet if me else 0, pot, structure)
+        decision = self.view.decision
 
         async def answer(cents: int | None) -> None:
             if cents is not None:
-                await self._act("complete" if kind == "complete" else kind, cents)
+                await self._act("complete" if kind == "complete" else kind, cents, decision=decision)
         self.app.push_screen(dialog, answer)
 
     def _confirm_wager(self, kind: str, amount: int) -> None:
@@ -112,10 +120,11 @@ class HandActions:
         # The only raise left may be the whole stack (a short stack facing a raise): say so, as
         # the dealer will ("and is all-in"), before it is made.
         all_in = " (all-in)" if me is not None and amount >= me.bet + me.stack else ""
+        decision = self.view.decision
 
         async def answer(yes: bool | None) -> None:
             if yes:
-                await self._act(kind, amount)
+                await self._act(kind, amount, decision=decision)
         self.app.push_screen(Confirm(f"{verb} {money(amount)}{all_in}?", verb.split()[0]), answer)
 
     async def action_post_blind(self, post: bool = True) -> None:
@@ -123,7 +132,7 @@ class HandActions:
         v = self.view
         if not v.blind_prompt:
             return
-        if await self._do(self.client.post_blind, self.table, post):
+        if await self._do(self.client.post_blind, self.table, post, v.decision):
             self.notify(f"You post the blind of {money(v.blind_prompt)}" if post
                         else "You declined the blind: you are sitting out", markup=False)
             await self.device.acted()
