@@ -88,40 +88,37 @@ class Legality:
                 lg = _new(Legal, (p, SHOWDOWN, False, False, 0, False, 0, 0, "", 0, 0, True, self._may_muck(p)))
             self._legal = lg
             return lg
+        bet, to_call = self.bets[p], self._to_call
+        owe = to_call - bet
         if self._no_stack_runs_out:
             # Fixed limit where no stack can run out this hand (Hand._no_stack_runs_out): the
-            # all-in rules below (a short all-in does not reopen, a raise needs someone who could
-            # call it, a short call) cannot apply, so every bet is a full one and the amount to
-            # call is always the level of the last full bet (lo is _full_raise_to); the protected
-            # all-ins are the only players who left _active without folding. The general path's
-            # answer in half its steps (a test compares the two at every decision).
-            to_call = self._to_call
-            owe = to_call - self.bets[p]
-            count = self._bet_count
-            if count < self.structure.cap and len(self._active) > 1:
-                lo = to_call + self._size
+            # all-in clauses of _raise_range (a short all-in does not reopen, a raise needs someone
+            # who could call it, a stack short of the call) cannot apply, nobody brings in, and the
+            # amount to call is the level of the last full bet. What is left of the rule is the cap
+            # and someone else who may still bet. _raise_range's answer in a quarter of its steps:
+            # a tenth of a fixed-limit hand (a hypothesis test compares the two at every decision).
+            if self._bet_count < self.structure.cap and len(self._active) > 1:
+                lo = hi = to_call + self._size
                 kind = "raise" if to_call else "bet"
             else:
-                lo = 0
+                lo = hi = 0
                 kind = ""
-            can_call = owe > 0 and not (self._must_raise and lo and self._call_refused())
-            lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, owe if can_call else 0, can_call, lo, lo, kind,
-                                            0, 0, False, False))
-            return lg
-        bet, stack, to_call = self.bets[p], self.stacks[p], self._to_call
-        lo, hi, kind = self._raise_range(p, bet, bet + stack, to_call)
-        if not lo:
-            kind = ""     # _raise_range's reason, for verify()
-        if self._bring_in_due:
-            lg = self._legal = Legal(p, BET, False, False, 0, False, lo, hi, kind,
-                                     min(self.structure.bring_in, stack))
-            return lg
-        owe = to_call - bet
+            call = owe
+        else:
+            stack = self.stacks[p]
+            lo, hi, kind = self._raise_range(p, bet, bet + stack, to_call)
+            if not lo:
+                kind = ""     # _raise_range's reason, for verify()
+            if self._bring_in_due:
+                lg = self._legal = Legal(p, BET, False, False, 0, False, lo, hi, kind,
+                                         min(self.structure.bring_in, stack))
+                return lg
+            call = owe if owe < stack else stack
         # Must raise to enter, but a player who cannot raise (his stack is no bigger than the call,
         # or nobody could call a raise) may still call, all-in or not: the rule leaves him more than a fold.
         can_call = owe > 0 and not (self._must_raise and lo and self._call_refused())
-        lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, (owe if owe < stack else stack) if can_call else 0,
-                                        can_call, lo, hi, kind, 0, 0, False, False))
+        lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, call if can_call else 0, can_call, lo, hi, kind,
+                                        0, 0, False, False))
         return lg
 
     def _call_refused(self) -> str | None:
