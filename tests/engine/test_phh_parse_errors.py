@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardroom.engine.phh import PHHFormatError, UnsupportedPHH
+from cardroom.engine.phh import PHHFormatError, PHHRuleError, UnsupportedPHH
+from cardroom.engine.phh.holdings import resolve_cards
 from cardroom.engine.phh.parse import parse_setup
 
 NT = {
@@ -110,3 +111,41 @@ def test_actions_parse_into_their_verbs_and_a_comment_alone_is_skipped():
         (1, 0, "dh"), (3, None, "db"), (4, 0, "cbr"), (5, 1, "sd"), (6, 2, "sm"), (7, 0, "sm"), (8, 1, "protect")]
     assert repr(got[0][6]) == "[As, Ks]" and len(got[1][6]) == 3
     assert str(got[2][3]) == "6.5" and got[3][4] == [] and got[4][5] and repr(got[5][4]) == "[As, None]"
+
+
+# ---------------------------------------------------------------------------- the holdings pre-pass
+DRAW = {"variant": "F2L3D", "antes": [0, 0], "blinds_or_straddles": [1, 2], "small_bet": 2, "big_bet": 4,
+        "starting_stacks": [100, 100]}
+DEALT = ["d dh p1 2s3s4s5s7h", "d dh p2 ??????????", "d db AhKh"]
+
+
+def _resolved(*actions: str):
+    setup = parse_setup({**DRAW, "actions": DEALT + list(actions)})
+    resolve_cards(setup)
+    return setup.actions
+
+
+@pytest.mark.parametrize("actions, message", [
+    (["d dh p1 Ah"], r"action 4 \('d dh p1 Ah'\): duplicate card Ah \(already dealt at action 3\)"),
+    (["p1 sd 9c"], r"action 4 \('p1 sd 9c'\): p1 discards 9c, which is not in their hand"),
+    (["p1 sd ????????????"], "p1 discards an unknown card, which is not in their hand"),
+    (["p1 sd 2s2s"], "p1 discards 2s, which is not in their hand"),
+    (["p1 sd 2s", "d dh p1 9c", "p1 sd 2s"], "action 6 .*p1 discards 2s"),
+    (["p2 sm 2c3c4c5c7c8c"], r"action 4 .*: p2 shows 6 cards but holds 5"),
+    (["p2 sm 2c2c"], "the same card is shown twice"),
+    (["p1 sm 2s9c"], "p1 shows 9c, which is not in their hand"),
+    (["p2 sm Ah"], r"duplicate card Ah \(already dealt at action 3\)"),
+])
+def test_a_card_the_file_cannot_have_dealt_or_held_is_refused_naming_the_action(actions, message):
+    with pytest.raises(PHHRuleError, match=message):
+        _resolved(*actions)
+
+
+def test_discards_are_tied_to_held_cards_and_a_showdown_reveals_unknown_ones():
+    draw = ("p1 sd 7h2s", "p2 sd ????", "d dh p1 8c9c", "d dh p2 ????", "p1 f", "d dh p2 7h")
+    a = _resolved(*draw, "p2 sm 2c3c4c5c8h")   # 7h may be dealt again: p1 discarded it
+    assert [repr(s.card) for s in a[3].chosen] == ["7h", "2s"] and [s.card for s in a[4].chosen] == [None, None]
+    assert repr(a[-1].reveals) == "[2c, 3c, 4c, 5c, 8h]"
+    assert repr(_resolved(*draw, "p2 sm 7h2s3c4c5c")[-1].reveals) == "[2s, 3c, 4c, 5c]"   # 7h is held
+    with pytest.raises(PHHRuleError, match=r"action 10 .*: p2 shows 8c, which is not in their hand"):
+        _resolved(*draw, "p2 sm 2c3c4c5c6c8c")   # five ?? and 7h held: a sixth unknown card
