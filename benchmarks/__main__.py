@@ -16,6 +16,7 @@ from pathlib import Path
 DESCRIPTIONS = {
     "evaluation": "hand evaluators: cardroom vs treys, phevaluator, eval7, pokerkit",
     "engine": "whole hands per second vs pokerkit",
+    "tableview": "microseconds to build a seat's view of a table (each repaint's)",
 }
 
 

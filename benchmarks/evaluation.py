@@ -33,7 +33,7 @@ import sys
 import time
 from collections import deque
 from itertools import starmap
-from typing import Callable
+from typing import Any, Callable, NamedTuple
 
 from benchmarks import positive
 from cardroom.engine import evaluation as ev
@@ -80,84 +80,109 @@ def _nothing(cards) -> int:
     return 0
 
 
+class _Peers(NamedTuple):
+    """The peer libraries' modules, None for one not installed."""
+    treys: Any
+    phe: Any
+    eval7: Any
+    pokerkit: Any
+
+
 def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
     rng = random.Random(seed)
     five = _deal(rng, hands, 5)
     seven = _deal(rng, hands, 7)
     omaha = [(h[:4], h[4:]) for h in _deal(rng, hands, 9)]
-    # cardroom's fast input is the cards' plain int codes (what its Monte Carlo passes); the Card
-    # objects themselves are timed too, on the row "cardroom (Cards)".
-    five_c, seven_c = [codes(h) for h in five], [codes(h) for h in seven]
-    omaha_c = [(codes(h), codes(b)) for h, b in omaha]
+    peers = _Peers(_import("treys"), _import("phevaluator"), _import("eval7"), _import("pokerkit"))
+    return (_high_cases(peers, five, seven, slow_hands) + _lowball_cases(peers, five, slow_hands)
+            + [_eight_or_better_case(peers, seven, slow_hands)] + _omaha_cases(peers, omaha, slow_hands))
 
-    treys = _import("treys")
-    phe = _import("phevaluator")
-    eval7 = _import("eval7")
-    pokerkit = _import("pokerkit")
 
-    def text(cards):
-        return [repr(c) for c in cards]
+def _text(cards) -> list[str]:
+    return [repr(c) for c in cards]
 
-    def floors(case: Case, deal_c: list) -> None:
-        case.add("floor: sum() alone", sum, deal_c)
-        case.add("floor: empty function", _nothing, deal_c)
 
+def _pokerkit_cards(pokerkit, cards) -> tuple:
+    return tuple(pokerkit.Card.parse("".join(_text(cards))))
+
+
+def _floors(case: Case, deal_c: list) -> None:
+    case.add("floor: sum() alone", sum, deal_c)
+    case.add("floor: empty function", _nothing, deal_c)
+
+
+def _without(case: Case, peers: _Peers, why: dict[str, str]) -> None:
+    """Peers that cannot play this case: 'not installed', or (when installed) the reason given."""
+    for lib, mod in (("treys", peers.treys), ("phevaluator", peers.phe), ("eval7", peers.eval7)):
+        if lib in why:
+            case.absent(lib, "not installed" if mod is None else why[lib])
+
+
+def _high_cases(peers: _Peers, five: list, seven: list, slow_hands: int) -> list[Case]:
+    """High hands of 5 and 7 cards: every peer has them. cardroom's fast input is the cards' plain
+    int codes (what its Monte Carlo passes); the Card objects themselves are timed too, on the row
+    "cardroom (Cards)"."""
     cases = []
-
-    # --- high, 5 and 7 cards
-    for size, deal, deal_c in ((5, five, five_c), (7, seven, seven_c)):
+    for size, deal in ((5, five), (7, seven)):
+        deal_c = [codes(h) for h in deal]
         case = Case(f"high-{size}", f"{size}-card high")
         case.add("cardroom", ev.evaluator(ev.HIGH), deal_c)
         case.add("cardroom (Cards)", ev.evaluator(ev.HIGH), deal)
-        if treys:
-            t_ev = treys.Evaluator()
-            new = treys.Card.new
-            case.add("treys", t_ev.evaluate, [([new(c) for c in text(h)[:2]], [new(c) for c in text(h)[2:]])
+        if peers.treys:
+            t_ev = peers.treys.Evaluator()
+            new = peers.treys.Card.new
+            case.add("treys", t_ev.evaluate, [([new(c) for c in _text(h)[:2]], [new(c) for c in _text(h)[2:]])
                                               for h in deal], star=True)
         else:
             case.absent("treys", "not installed")
-        if phe:
-            case.add("phevaluator", phe.evaluate_cards, [tuple(c.index for c in h) for h in deal], star=True)
+        if peers.phe:
+            case.add("phevaluator", peers.phe.evaluate_cards, [tuple(c.index for c in h) for h in deal], star=True)
         else:
             case.absent("phevaluator", "not installed")
-        if eval7:
-            case.add("eval7", eval7.evaluate, [[eval7.Card(t) for t in text(h)] for h in deal])
+        if peers.eval7:
+            case.add("eval7", peers.eval7.evaluate, [[peers.eval7.Card(t) for t in _text(h)] for h in deal])
         else:
             case.absent("eval7", "not installed")
-        if pokerkit:
-            pk = pokerkit.StandardHighHand
+        if peers.pokerkit:
+            pk = peers.pokerkit.StandardHighHand
             f = pk if size == 5 else pk.from_game
-            case.add("pokerkit", f, [tuple(pokerkit.Card.parse("".join(text(h)))) for h in deal[:slow_hands]])
+            case.add("pokerkit", f, [_pokerkit_cards(peers.pokerkit, h) for h in deal[:slow_hands]])
         else:
             case.absent("pokerkit", "not installed")
-        floors(case, deal_c)
+        _floors(case, deal_c)
         cases.append(case)
+    return cases
 
-    # --- lowball, 5 cards (only pokerkit has these orders among the peers)
+
+def _lowball_cases(peers: _Peers, five: list, slow_hands: int) -> list[Case]:
+    """Lowball, 5 cards (only pokerkit has these orders among the peers)."""
+    five_c = [codes(h) for h in five]
+    cases = []
     for order, pk_name, title in ((ev.ACE_TO_FIVE, "RegularLowHand", "5-card ace-to-five"),
                                   (ev.DEUCE_TO_SEVEN, "StandardLowHand", "5-card deuce-to-seven")):
         case = Case(f"{order}-5", title)
         case.add("cardroom", ev.evaluator(order), five_c)
         case.add("cardroom (Cards)", ev.evaluator(order), five)
-        for lib, mod in (("treys", treys), ("phevaluator", phe), ("eval7", eval7)):
-            case.absent(lib, "not installed" if mod is None else f"has no {order} order")
-        if pokerkit:
-            case.add("pokerkit", getattr(pokerkit, pk_name),
-                     [tuple(pokerkit.Card.parse("".join(text(h)))) for h in five[:slow_hands]])
+        _without(case, peers, dict.fromkeys(("treys", "phevaluator", "eval7"), f"has no {order} order"))
+        if peers.pokerkit:
+            case.add("pokerkit", getattr(peers.pokerkit, pk_name),
+                     [_pokerkit_cards(peers.pokerkit, h) for h in five[:slow_hands]])
         else:
             case.absent("pokerkit", "not installed")
         if order == ev.ACE_TO_FIVE:
-            floors(case, five_c)
+            _floors(case, five_c)
         cases.append(case)
+    return cases
 
-    # --- eight-or-better, 7 cards (stud hi-lo low half)
+
+def _eight_or_better_case(peers: _Peers, seven: list, slow_hands: int) -> Case:
+    """Eight-or-better, 7 cards (stud hi-lo's low half)."""
     case = Case("eight-or-better-7", "7-card eight-or-better")
-    case.add("cardroom", ev.evaluator(ev.EIGHT_OR_BETTER), seven_c)
+    case.add("cardroom", ev.evaluator(ev.EIGHT_OR_BETTER), [codes(h) for h in seven])
     case.add("cardroom (Cards)", ev.evaluator(ev.EIGHT_OR_BETTER), seven)
-    for lib, mod in (("treys", treys), ("phevaluator", phe), ("eval7", eval7)):
-        case.absent(lib, "not installed" if mod is None else "has no eight-or-better order")
-    if pokerkit:
-        from_game = pokerkit.EightOrBetterLowHand.from_game
+    _without(case, peers, dict.fromkeys(("treys", "phevaluator", "eval7"), "has no eight-or-better order"))
+    if peers.pokerkit:
+        from_game = peers.pokerkit.EightOrBetterLowHand.from_game
 
         def pk_eight(cards, from_game=from_game):
             try:
@@ -165,43 +190,43 @@ def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
             except ValueError:          # pokerkit's way of saying "no low"
                 return None
 
-        case.add("pokerkit", pk_eight, [tuple(pokerkit.Card.parse("".join(text(h)))) for h in seven[:slow_hands]])
+        case.add("pokerkit", pk_eight, [_pokerkit_cards(peers.pokerkit, h) for h in seven[:slow_hands]])
     else:
         case.absent("pokerkit", "not installed")
-    cases.append(case)
+    return case
 
-    # --- Omaha high and Omaha hi-lo, 4 hole + 5 board
-    case = Case("omaha-high", "Omaha high (4 hole + 5 board)")
-    case.add("cardroom", ev.evaluator(ev.OMAHA_HIGH), omaha_c, star=True)
-    case.add("cardroom (Cards)", ev.evaluator(ev.OMAHA_HIGH), omaha, star=True)
-    case.absent("treys", "not installed" if treys is None else "has no Omaha")
-    if phe:
-        case.add("phevaluator", phe.evaluate_omaha_cards,
+
+def _omaha_cases(peers: _Peers, omaha: list, slow_hands: int) -> list[Case]:
+    """Omaha high and Omaha hi-lo, 4 hole cards + 5 board."""
+    omaha_c = [(codes(h), codes(b)) for h, b in omaha]
+    pokerkit = peers.pokerkit
+    pk_omaha = [(_pokerkit_cards(pokerkit, h), _pokerkit_cards(pokerkit, b))
+                for h, b in omaha[:slow_hands]] if pokerkit else None
+    high = Case("omaha-high", "Omaha high (4 hole + 5 board)")
+    high.add("cardroom", ev.evaluator(ev.OMAHA_HIGH), omaha_c, star=True)
+    high.add("cardroom (Cards)", ev.evaluator(ev.OMAHA_HIGH), omaha, star=True)
+    _without(high, peers, {"treys": "has no Omaha"})
+    if peers.phe:
+        high.add("phevaluator", peers.phe.evaluate_omaha_cards,
                  [tuple(c.index for c in b) + tuple(c.index for c in h) for h, b in omaha], star=True)
     else:
-        case.absent("phevaluator", "not installed")
-    case.absent("eval7", "not installed" if eval7 is None else "has no Omaha")
-    pk_omaha = None
+        high.absent("phevaluator", "not installed")
+    _without(high, peers, {"eval7": "has no Omaha"})
     if pokerkit:
-        pk_omaha = [(tuple(pokerkit.Card.parse("".join(text(h)))), tuple(pokerkit.Card.parse("".join(text(b)))))
-                    for h, b in omaha[:slow_hands]]
-        case.add("pokerkit", pokerkit.OmahaHoldemHand.from_game, pk_omaha, star=True)
+        high.add("pokerkit", pokerkit.OmahaHoldemHand.from_game, pk_omaha, star=True)
     else:
-        case.absent("pokerkit", "not installed")
-    cases.append(case)
+        high.absent("pokerkit", "not installed")
 
-    case = Case("omaha-hi-lo", "Omaha hi-lo, high and low (4 hole + 5 board)")
-    case.add("cardroom", ev.omaha_hi_lo, omaha_c, star=True)
+    hi_lo = Case("omaha-hi-lo", "Omaha hi-lo, high and low (4 hole + 5 board)")
+    hi_lo.add("cardroom", ev.omaha_hi_lo, omaha_c, star=True)
     hi, lo = ev.evaluator(ev.OMAHA_HIGH), ev.evaluator(ev.OMAHA_EIGHT_OR_BETTER)
 
     def two_calls(hole, board, hi=hi, lo=lo):
         return hi(hole, board), lo(hole, board)
 
-    case.add("cardroom (2 calls)", two_calls, omaha_c, star=True)
-    case.add("cardroom (Cards)", ev.omaha_hi_lo, omaha, star=True)
-    case.absent("treys", "not installed" if treys is None else "has no Omaha")
-    case.absent("phevaluator", "not installed" if phe is None else "has no Omaha low")
-    case.absent("eval7", "not installed" if eval7 is None else "has no Omaha")
+    hi_lo.add("cardroom (2 calls)", two_calls, omaha_c, star=True)
+    hi_lo.add("cardroom (Cards)", ev.omaha_hi_lo, omaha, star=True)
+    _without(hi_lo, peers, {"treys": "has no Omaha", "phevaluator": "has no Omaha low", "eval7": "has no Omaha"})
     if pokerkit:
         pk_hi = pokerkit.OmahaHoldemHand.from_game
         pk_lo = pokerkit.OmahaEightOrBetterLowHand.from_game
@@ -213,11 +238,10 @@ def build_cases(hands: int, slow_hands: int, seed: int) -> list[Case]:
                 low = None
             return pk_hi(hole, board), low
 
-        case.add("pokerkit", pk_hi_lo, pk_omaha, star=True)
+        hi_lo.add("pokerkit", pk_hi_lo, pk_omaha, star=True)
     else:
-        case.absent("pokerkit", "not installed")
-    cases.append(case)
-    return cases
+        hi_lo.absent("pokerkit", "not installed")
+    return [high, hi_lo]
 
 
 def run(cases: list[Case], repeat: int, clock: Callable[[], float] = time.process_time) -> list[dict]:

@@ -234,29 +234,43 @@ def _blinds_and_antes(s: Section, variant: Variant, kind: str, small_bet: int, b
                       ante: int) -> tuple[tuple[int, ...], str]:
     """The table's blinds (`blinds` if given, else the stakes' ones: () = the Planet Poker formula)
     and ante style, each checked against the game, the stakes and the ante."""
-    if s.has("blinds") and s.has("blinds_cents"):
-        s.fail("give blinds or blinds_cents, not both", "blinds_cents")
-    key = "blinds_cents" if s.has("blinds_cents") else "blinds"
+    key = _money_key(s, "blinds")
     if s.has(key):
-        if variant.bring_in:
-            s.fail(f"{variant.name} has no blinds (stud games bring in)", key)
-        raw = s.get(key)
-        if not isinstance(raw, list) or not 1 <= len(raw) <= 3:
-            s.fail("must be one to three amounts, posted left of the button in order, like "
-                   "[\"1\", \"2\"] or [\"1\", \"1\", \"2\"]", key)
-        try:
-            blinds = tuple(parse_money(x, cents=key == "blinds_cents") for x in raw)
-        except ValueError as e:
-            s.fail(str(e), key)
-        if min(blinds) <= 0:
-            s.fail("every blind must be more than zero", key)
-        if list(blinds) != sorted(blinds):
-            s.fail("each blind must be at least the one before it", key)
-        if kind in (FIXED, SPREAD) and blinds[-1] > small_bet:
-            s.fail(f"the largest blind ({_dollars(blinds[-1])}) must be at most the small bet "
-                   f"({_dollars(small_bet)}): the big blind counts as the first bet", key)
-        if kind not in (FIXED, SPREAD) and blinds[-1] != small_bet:
-            s.fail(f"the largest blind must be the big blind of the stakes ({_dollars(small_bet)})", key)
+        blinds = _blinds(s, key, variant, kind, small_bet)
+    style = _ante_style(s, variant, ante)
+    if ante:
+        if style == ANTE_ALL and ante >= small_bet:
+            s.fail("the ante must be less than the small bet", _which(s, "ante"))
+        big = max(blinds) if blinds else small_bet     # the Planet formula's big blind is the small bet
+        if style != ANTE_ALL and ante > big:
+            s.fail(f"the big blind's or button's ante must be at most the big blind ({_dollars(big)})",
+                   _which(s, "ante"))
+    return blinds, style
+
+
+def _blinds(s: Section, key: str, variant: Variant, kind: str, small_bet: int) -> tuple[int, ...]:
+    """One to three blinds, smallest first, the largest the stakes' big blind (at most the small
+    bet in fixed and spread limit, where the big blind is the first bet)."""
+    if variant.bring_in:
+        s.fail(f"{variant.name} has no blinds (stud games bring in)", key)
+    raw = s.get(key)
+    if not isinstance(raw, list) or not 1 <= len(raw) <= 3:
+        s.fail("must be one to three amounts, posted left of the button in order, like "
+               "[\"1\", \"2\"] or [\"1\", \"1\", \"2\"]", key)
+    blinds = _amounts(s, key)
+    if min(blinds) <= 0:
+        s.fail("every blind must be more than zero", key)
+    if list(blinds) != sorted(blinds):
+        s.fail("each blind must be at least the one before it", key)
+    if kind in (FIXED, SPREAD) and blinds[-1] > small_bet:
+        s.fail(f"the largest blind ({_dollars(blinds[-1])}) must be at most the small bet "
+               f"({_dollars(small_bet)}): the big blind counts as the first bet", key)
+    if kind not in (FIXED, SPREAD) and blinds[-1] != small_bet:
+        s.fail(f"the largest blind must be the big blind of the stakes ({_dollars(small_bet)})", key)
+    return blinds
+
+
+def _ante_style(s: Section, variant: Variant, ante: int) -> str:
     style = s.str("ante_style", ANTE_ALL, 20)
     if style not in ANTE_STYLES:
         s.fail(f"{style!r} is not one of {', '.join(ANTE_STYLES)} (everyone antes, the big blind "
@@ -266,14 +280,7 @@ def _blinds_and_antes(s: Section, variant: Variant, kind: str, small_bet: int, b
             s.fail(f"{variant.name} has no big blind or button: everyone antes", "ante_style")
         if not ante:
             s.fail(f"ante_style = {style!r} needs an ante", "ante_style")
-    if ante:
-        if style == ANTE_ALL and ante >= small_bet:
-            s.fail("the ante must be less than the small bet", _which(s, "ante"))
-        big = max(blinds) if blinds else small_bet     # the Planet formula's big blind is the small bet
-        if style != ANTE_ALL and ante > big:
-            s.fail(f"the big blind's or button's ante must be at most the big blind ({_dollars(big)})",
-                   _which(s, "ante"))
-    return blinds, style
+    return style
 # ----------------------------------------------------------------- end of the blinds and who antes
 
 
@@ -395,7 +402,43 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
         now = f"max_raises = {old - 1}" if isinstance(old, int) and not isinstance(old, bool) else "max_raises"
         s.fail(f"cap is now max_raises, the raises a round after the opening bet as the rule pages "
                f"count them: cap = {old!r} (bets) is {now}", "cap")
+    name = _table_name(s)
+    variant = _game(s)
+    kind = s.get("structure")
+    if kind is None:
+        s.fail(f"every table needs a structure: {', '.join(STRUCTURES)}", "structure")
+    if kind not in STRUCTURES:
+        s.fail(f"{kind!r} is not one of {', '.join(STRUCTURES)}", "structure")
+    skey, (small_bet, big_bet, blinds) = _stakes(s, kind)
+    seats = s.int("seats", min(MAX_SEATS, variant.max_seats), MIN_SEATS, MAX_SEATS)
+    if seats > variant.max_seats:
+        s.fail(f"{variant.name} seats at most {variant.max_seats} players, not {seats}", "seats")
+    action_seconds = s.int("action_seconds", None, 5, 600)
+    rake_percent = s.int("rake_percent", 5, 0, 100)
+    rake_cap = s.money("rake_cap", 300)
+    no_flop_no_drop = s.bool("no_flop_no_drop", False)
+    max_raises, uncapped_heads_up = _raises(s, kind)
+    must_raise, show_all, draw_cap_four, draw_dealing = _house_rules(s, variant)
+    ante = s.money("ante", 0)
+    bring_in = _bring_in(s, variant, small_bet)
+    blinds, ante_style = _blinds_and_antes(s, variant, kind, small_bet, blinds, ante)
+    try:
+        probe = Structure.make(kind, small_bet, big_bet, blinds=blinds or None, ante=ante,
+                               bring_in=bring_in, cap=max_raises + 1, stud=variant.bring_in,
+                               uncapped_heads_up=uncapped_heads_up, ante_style=ante_style)
+    except StructureError as e:
+        s.fail(str(e), skey)
+    min_buy_in, max_buy_in = _buy_ins(s, probe, small_bet)
+    return TableConfig(
+        name=name, game=variant.key, structure_kind=kind, small_bet=small_bet, big_bet=big_bet,
+        blinds=blinds, ante=ante, bring_in=bring_in, seats=seats, action_seconds=action_seconds,
+        rake_percent=rake_percent, rake_cap=rake_cap, no_flop_no_drop=no_flop_no_drop,
+        max_raises=max_raises, uncapped_heads_up=uncapped_heads_up, must_raise_to_enter=must_raise,
+        show_all=show_all, draw_cap_four=draw_cap_four, draw_dealing=draw_dealing, min_buy_in=min_buy_in,
+        max_buy_in=max_buy_in, ante_style=ante_style)
 
+
+def _table_name(s: Section) -> str:
     # The name reaches every lobby screen: it must already be clean (an admin typo, not an attack,
     # but we refuse rather than silently change it).
     if not s.has("name"):
@@ -404,53 +447,41 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
     if clean_text(name, MAX_TABLE_NAME) != name:
         s.fail(f"{name!r} must be at most {MAX_TABLE_NAME} cells of printable text, single-spaced, "
                "without leading or trailing spaces", "name")
+    return name
 
+
+def _game(s: Section) -> Variant:
     if not s.has("game"):
         s.fail("every table needs a game", "game")
     game = s.get("game")
     if not isinstance(game, str):
         s.fail(f"{game!r} is not a game name", "game")
     try:
-        variant = find_variant(game)
+        return find_variant(game)
     except UnknownVariant as e:
         s.fail(str(e), "game")
 
-    kind = s.get("structure")
-    if kind is None:
-        s.fail(f"every table needs a structure: {', '.join(STRUCTURES)}", "structure")
-    if kind not in STRUCTURES:
-        s.fail(f"{kind!r} is not one of {', '.join(STRUCTURES)}", "structure")
-    limited = kind in (FIXED, SPREAD)
 
-    # Stakes.
-    if s.has("stakes") and s.has("stakes_cents"):
-        s.fail("give stakes or stakes_cents, not both", "stakes_cents")
-    skey = "stakes_cents" if s.has("stakes_cents") else "stakes"
-    raw = s.get(skey)
-    what = "[small bet, big bet]" if limited else "[small blind, big blind]"
+def _stakes(s: Section, kind: str) -> tuple[str, tuple[int, int, tuple[int, ...]]]:
+    """The key the stakes were given under, and (small bet, big bet, blinds): stakes_amounts."""
+    key = _money_key(s, "stakes")
+    raw = s.get(key)
+    what = "[small bet, big bet]" if kind in (FIXED, SPREAD) else "[small blind, big blind]"
     if raw is None:
         s.fail(f"every table needs stakes: {what}, like [\"2\", \"4\"]", "stakes")
     if not isinstance(raw, list) or len(raw) != 2:
-        s.fail(f"must be two amounts, {what}", skey)
-    try:
-        lo, hi = (parse_money(x, cents=skey == "stakes_cents") for x in raw)
-    except ValueError as e:
-        s.fail(str(e), skey)
+        s.fail(f"must be two amounts, {what}", key)
+    lo, hi = _amounts(s, key)
     if lo <= 0:
-        s.fail("stakes must be more than zero", skey)
+        s.fail("stakes must be more than zero", key)
     if hi < lo:
-        s.fail(f"the second amount must be at least the first, {what}", skey)
-    small_bet, big_bet, blinds = stakes_amounts(kind, lo, hi)
+        s.fail(f"the second amount must be at least the first, {what}", key)
+    return key, stakes_amounts(kind, lo, hi)
 
-    seats = s.int("seats", min(MAX_SEATS, variant.max_seats), MIN_SEATS, MAX_SEATS)
-    if seats > variant.max_seats:
-        s.fail(f"{variant.name} seats at most {variant.max_seats} players, not {seats}", "seats")
 
-    action_seconds = s.int("action_seconds", None, 5, 600)
-    rake_percent = s.int("rake_percent", 5, 0, 100)
-    rake_cap = s.money("rake_cap", 300)
-    no_flop_no_drop = s.bool("no_flop_no_drop", False)
-
+def _raises(s: Section, kind: str) -> tuple[int, bool]:
+    """(max_raises, uncapped_heads_up): the cap on raises, for fixed and spread limit only."""
+    limited = kind in (FIXED, SPREAD)
     if s.has("max_raises") and not limited:
         s.fail(f"a cap on raises applies to fixed and spread limit only, not {kind!r}", "max_raises")
     max_raises = s.int("max_raises", 3)
@@ -460,7 +491,11 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
     uncapped_heads_up = s.bool("uncapped_heads_up", False)
     if uncapped_heads_up and not limited:
         s.fail(f"applies to fixed and spread limit only, not {kind!r}", "uncapped_heads_up")
+    return max_raises, uncapped_heads_up
 
+
+def _house_rules(s: Section, variant: Variant) -> tuple[bool, bool, bool, str]:
+    """(must_raise_to_enter, show_all, draw_cap_four, draw_dealing), each for the games it fits."""
     must_raise = s.bool("must_raise_to_enter", False)
     if must_raise and variant.bring_in:
         s.fail(f"{variant.name} has no blinds to raise", "must_raise_to_enter")
@@ -473,27 +508,25 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
     draw_dealing = s.choice("draw_dealing", variant.draw_dealing, tuple(DRAW_DEALINGS),
                             " (seed 000's dealing: no burn, all of a player's cards at his turn; "
                             "seed 002's: a burn, four cards now and a fifth after everyone else)")
+    return must_raise, show_all, draw_cap_four, draw_dealing
 
-    ante = s.money("ante", 0)
+
+def _bring_in(s: Section, variant: Variant, small_bet: int) -> int | None:
+    """A stud game's bring-in if the table sets one (None: the engine's default)."""
     bring_in = s.money("bring_in", None)
     if bring_in is not None:
         if not variant.bring_in:
             s.fail(f"{variant.name} has no bring-in (only stud games do)", "bring_in")
         if not 0 < bring_in <= small_bet:
             s.fail("the bring-in must be more than zero and at most the small bet", "bring_in")
-    blinds, ante_style = _blinds_and_antes(s, variant, kind, small_bet, blinds, ante)
+    return bring_in
 
-    try:
-        probe = Structure.make(kind, small_bet, big_bet, blinds=blinds or None, ante=ante,
-                               bring_in=bring_in, cap=max_raises + 1, stud=variant.bring_in,
-                               uncapped_heads_up=uncapped_heads_up, ante_style=ante_style)
-    except StructureError as e:
-        s.fail(str(e), skey)
 
+def _buy_ins(s: Section, probe: Structure, small_bet: int) -> tuple[int, int | None]:
     # Buy-ins (seed 001): at least 10 small bets (pot/no: 10 big blinds, the smallest bet there);
     # pot/no at most 100 big blinds; fixed/spread no maximum unless configured.
     min_default = 10 * small_bet
-    max_default = None if limited else 100 * probe.big_blind
+    max_default = None if probe.limited else 100 * probe.big_blind
     min_buy_in = s.money("min_buy_in", min_default)
     max_buy_in = s.money("max_buy_in", max_default)
     floor = max(probe.big_blind, probe.ante + probe.bring_in, 1)
@@ -502,14 +535,22 @@ def _table(data: Any, path: Path, index: int) -> TableConfig:
     if max_buy_in is not None and max_buy_in < min_buy_in:
         s.fail(f"{_dollars(max_buy_in)} is less than the minimum buy-in ({_dollars(min_buy_in)})",
                _which(s, "max_buy_in"))
+    return min_buy_in, max_buy_in
 
-    return TableConfig(
-        name=name, game=variant.key, structure_kind=kind, small_bet=small_bet, big_bet=big_bet,
-        blinds=blinds, ante=ante, bring_in=bring_in, seats=seats, action_seconds=action_seconds,
-        rake_percent=rake_percent, rake_cap=rake_cap, no_flop_no_drop=no_flop_no_drop,
-        max_raises=max_raises, uncapped_heads_up=uncapped_heads_up, must_raise_to_enter=must_raise,
-        show_all=show_all, draw_cap_four=draw_cap_four, draw_dealing=draw_dealing, min_buy_in=min_buy_in,
-        max_buy_in=max_buy_in, ante_style=ante_style)
+
+def _money_key(s: Section, name: str) -> str:
+    """`name` or `name`_cents, whichever the table gives (not both)."""
+    if s.has(name) and s.has(f"{name}_cents"):
+        s.fail(f"give {name} or {name}_cents, not both", f"{name}_cents")
+    return f"{name}_cents" if s.has(f"{name}_cents") else name
+
+
+def _amounts(s: Section, key: str) -> tuple[int, ...]:
+    """A list of money under `key` (dollars, or cents for a `_cents` key)."""
+    try:
+        return tuple(parse_money(x, cents=key.endswith("_cents")) for x in s.get(key))
+    except ValueError as e:
+        s.fail(str(e), key)
 
 
 def _which(s: Section, key: str) -> str:

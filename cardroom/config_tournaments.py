@@ -25,7 +25,7 @@ from cardroom.engine.tournament import (
     KINDS, SIT_AND_GO, Level, PayoutBand, PayoutError, Payouts, Schedule, ScheduleError,
     TournamentSpec,
 )
-from cardroom.engine.variants import UnknownVariant, find_variant
+from cardroom.engine.variants import UnknownVariant, Variant, find_variant
 from cardroom.room.text import clean_text
 
 TOURNAMENT_KEYS = {
@@ -79,13 +79,7 @@ def tournament(data: Any, path, index: int) -> TournamentSpec:
     if clean_text(name, MAX_TABLE_NAME) != name:
         s.fail(f"{name!r} must be at most {MAX_TABLE_NAME} cells of printable text, single-spaced, "
                "without leading or trailing spaces", "name")
-    game = s.get("game")
-    try:
-        variant = find_variant(game) if isinstance(game, str) else None
-    except UnknownVariant as e:
-        s.fail(str(e), "game")
-    if variant is None:
-        s.fail(f"{game!r} is not a game name", "game")
+    variant = _game(s)
     kind = s.choice("structure", None, STRUCTURES)
     what = s.choice("kind", None, KINDS)
     table_size = s.int("table_size", min(MAX_SEATS, variant.max_seats), MIN_SEATS, MAX_SEATS)
@@ -94,27 +88,14 @@ def tournament(data: Any, path, index: int) -> TournamentSpec:
     style = s.choice("ante_style", ANTE_ALL, ANTE_STYLES)
     if style != ANTE_ALL and variant.bring_in:
         s.fail(f"{variant.name} has no big blind or button: everyone antes", "ante_style")
-
     levels = _levels(s, variant.bring_in, kind, style)
     starting = s.int("starting_chips", None, 1, MAX_CHIPS)
     if starting < levels[0].big_blind:
         what_unit = "small bet" if variant.bring_in else "big blind"
         s.fail(f"{starting} is less than the first level's {what_unit} ({levels[0].big_blind})", "starting_chips")
-    every = s.int("break_every", 0, 0, MAX_LEVELS)
-    if s.has("break_minutes") and not every:
-        s.fail("a break needs break_every (levels between breaks)", "break_minutes")
-    if every and not s.has("break_minutes"):
-        s.fail("say how long each break is", "break_minutes")
-    schedule = Schedule(levels, every, s.int("break_minutes", 0, 1, 24 * 60))
-
+    schedule = _schedule(s, levels)
     if what == SIT_AND_GO:
-        for key in _SCHEDULED_ONLY:
-            if s.has(key):
-                s.fail("a sit & go starts when `seats` players have registered (scheduled tournaments only)", key)
-        if not s.has("seats"):
-            s.fail("a sit & go needs seats: it starts when that many players have registered", "seats")
-        seats = s.int("seats", None, 2, MAX_FIELD)
-        timing: dict = {}
+        seats, timing = _sit_and_go_seats(s), {}
         smallest_field = seats
     else:
         if s.has("seats"):
@@ -128,6 +109,37 @@ def tournament(data: Any, path, index: int) -> TournamentSpec:
         name=name, game=variant.key, structure_kind=kind, schedule=schedule, payouts=payouts,
         starting_chips=starting, table_size=table_size, kind=what, seats=seats, buy_in=buy_in,
         fee=s.money("fee", 0), added=s.money("added", 0), ante_style=style, **timing)
+
+
+def _game(s: Section) -> Variant:
+    game = s.get("game")
+    try:
+        variant = find_variant(game) if isinstance(game, str) else None
+    except UnknownVariant as e:
+        s.fail(str(e), "game")
+    if variant is None:
+        s.fail(f"{game!r} is not a game name", "game")
+    return variant
+
+
+def _schedule(s: Section, levels: tuple[Level, ...]) -> Schedule:
+    """The levels with a break every `break_every` levels (none: 0) of `break_minutes`."""
+    every = s.int("break_every", 0, 0, MAX_LEVELS)
+    if s.has("break_minutes") and not every:
+        s.fail("a break needs break_every (levels between breaks)", "break_minutes")
+    if every and not s.has("break_minutes"):
+        s.fail("say how long each break is", "break_minutes")
+    return Schedule(levels, every, s.int("break_minutes", 0, 1, 24 * 60))
+
+
+def _sit_and_go_seats(s: Section) -> int:
+    """A sit & go's field, which starts it; it has none of a scheduled tournament's timing keys."""
+    for key in _SCHEDULED_ONLY:
+        if s.has(key):
+            s.fail("a sit & go starts when `seats` players have registered (scheduled tournaments only)", key)
+    if not s.has("seats"):
+        s.fail("a sit & go needs seats: it starts when that many players have registered", "seats")
+    return s.int("seats", None, 2, MAX_FIELD)
 
 
 def _levels(s: Section, stud: bool, kind: str, style: str) -> tuple[Level, ...]:

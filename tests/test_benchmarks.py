@@ -88,3 +88,13 @@ def test_the_ssh_benchmarks_targets_need_every_session_in_and_both_p99s():
     assert targets_met(run(99.0, 999.0))
     assert not targets_met(run(101.0, 10.0)) and not targets_met(run(10.0, 1001.0))
     assert not targets_met(run(10.0, 10.0, connected=9)) and not targets_met(run(None, 10.0))
+
+
+def test_the_tableview_benchmark_builds_every_watchers_view_at_every_decision(capsys):
+    from benchmarks import tableview
+    spent, views = tableview._run(3, 1)
+    per_decision = tableview.SEATS + tableview.RAILBIRDS
+    assert spent > 0 and views >= 3 * 2 * per_decision and views % per_decision == 0
+    assert tableview.main(["--hands", "2", "--reps", "1", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["views"] % per_decision == 0 and row["view_us"] > 0

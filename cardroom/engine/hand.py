@@ -596,22 +596,6 @@ class Hand(Legality, Drawing, Showdown):
         """`lg_kind`: legal().raise_kind, what this bet or raise is called. The caller ends with
         _pass_on (p has acted)."""
         p = self.actor
-        if self._no_stack_runs_out:
-            # No stack can run out this hand (Hand._no_stack_runs_out): every bet or raise is a
-            # full one above the call, and everyone else who may still bet owes chips and acts
-            # again (_pass_on, which follows, takes p out).
-            bets = self.bets
-            added = to - bets[p]
-            self.stacks[p] -= added
-            self.totals[p] += added
-            bets[p] = to
-            self._to_call = self._full_level = to
-            self._bet_count += 1
-            self._raise_id += 1
-            self.last_aggressor = p
-            self.events.append(_new(BetTo, (p, lg_kind, to, added, False)))
-            self._pending = set(self._active)
-            return
         added = self._put(p, to - self.bets[p])
         all_in = self.all_in[p]
         to_call_before = self._to_call

@@ -88,40 +88,37 @@ class Legality:
                 lg = _new(Legal, (p, SHOWDOWN, False, False, 0, False, 0, 0, "", 0, 0, True, self._may_muck(p)))
             self._legal = lg
             return lg
+        bet, to_call = self.bets[p], self._to_call
+        owe = to_call - bet
         if self._no_stack_runs_out:
             # Fixed limit where no stack can run out this hand (Hand._no_stack_runs_out): the
-            # all-in rules below (a short all-in does not reopen, a raise needs someone who could
-            # call it, a short call) cannot apply, so every bet is a full one and the amount to
-            # call is always the level of the last full bet (lo is _full_raise_to); the protected
-            # all-ins are the only players who left _active without folding. The general path's
-            # answer in half its steps (a test compares the two at every decision).
-            to_call = self._to_call
-            owe = to_call - self.bets[p]
-            count = self._bet_count
-            if count < self.structure.cap and len(self._active) > 1:
-                lo = to_call + self._size
+            # all-in clauses of _raise_range (a short all-in does not reopen, a raise needs someone
+            # who could call it, a stack short of the call) cannot apply, nobody brings in, and the
+            # amount to call is the level of the last full bet. What is left of the rule is the cap
+            # and someone else who may still bet. _raise_range's answer in a quarter of its steps:
+            # a tenth of a fixed-limit hand (a hypothesis test compares the two at every decision).
+            if self._bet_count < self.structure.cap and len(self._active) > 1:
+                lo = hi = to_call + self._size
                 kind = "raise" if to_call else "bet"
             else:
-                lo = 0
+                lo = hi = 0
                 kind = ""
-            can_call = owe > 0 and not (self._must_raise and lo and self._call_refused())
-            lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, owe if can_call else 0, can_call, lo, lo, kind,
-                                            0, 0, False, False))
-            return lg
-        bet, stack, to_call = self.bets[p], self.stacks[p], self._to_call
-        lo, hi, kind = self._raise_range(p, bet, bet + stack, to_call)
-        if not lo:
-            kind = ""     # _raise_range's reason, for verify()
-        if self._bring_in_due:
-            lg = self._legal = Legal(p, BET, False, False, 0, False, lo, hi, kind,
-                                     min(self.structure.bring_in, stack))
-            return lg
-        owe = to_call - bet
+            call = owe
+        else:
+            stack = self.stacks[p]
+            lo, hi, kind = self._raise_range(p, bet, bet + stack, to_call)
+            if not lo:
+                kind = ""     # _raise_range's reason, for verify()
+            if self._bring_in_due:
+                lg = self._legal = Legal(p, BET, False, False, 0, False, lo, hi, kind,
+                                         min(self.structure.bring_in, stack))
+                return lg
+            call = owe if owe < stack else stack
         # Must raise to enter, but a player who cannot raise (his stack is no bigger than the call,
         # or nobody could call a raise) may still call, all-in or not: the rule leaves him more than a fold.
         can_call = owe > 0 and not (self._must_raise and lo and self._call_refused())
-        lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, (owe if owe < stack else stack) if can_call else 0,
-                                        can_call, lo, hi, kind, 0, 0, False, False))
+        lg = self._legal = _new(Legal, (p, BET, True, owe <= 0, call if can_call else 0, can_call, lo, hi, kind,
+                                        0, 0, False, False))
         return lg
 
     def _call_refused(self) -> str | None:
@@ -203,58 +200,66 @@ class Legality:
 
     def verify(self, kind: str, amount: int = 0, player: int | None = None, discards=()) -> Legal:
         """Raise the IllegalAction that `kind` would meet now; return the Legal it was checked against."""
-        if self.actor is None:
-            raise NotYourTurn("the hand is over")
-        if player is not None and player != self.actor:
-            raise NotYourTurn(f"it is {self.players[self.actor].name}'s turn, not {self.players[player].name}'s")
+        self._verify_turn(player)
         lg = self.legal()
         if kind in ("draw", "stand pat"):
             if lg.phase != DRAW:
                 raise ActionNotAllowed("there is no draw now")
-            return lg
-        if kind in ("show", "muck"):
-            if lg.phase != SHOWDOWN:
-                raise ActionNotAllowed("it is not the showdown")
-            if kind == "muck" and not lg.muck:
-                raise ActionNotAllowed("the last aggressor must show first" if not self.rules.show_all
-                                       else "at this table every remaining hand is shown")
-            return lg
+        elif kind in ("show", "muck"):
+            self._verify_showdown(kind, lg)
+        else:
+            self._verify_betting(kind, amount, lg)
+        return lg
+
+    def _verify_turn(self, player: int | None) -> None:
+        if self.actor is None:
+            raise NotYourTurn("the hand is over")
+        if player is not None and player != self.actor:
+            raise NotYourTurn(f"it is {self.players[self.actor].name}'s turn, not {self.players[player].name}'s")
+
+    def _verify_showdown(self, kind: str, lg: Legal) -> None:
+        if lg.phase != SHOWDOWN:
+            raise ActionNotAllowed("it is not the showdown")
+        if kind == "muck" and not lg.muck:
+            raise ActionNotAllowed("the last aggressor must show first" if not self.rules.show_all
+                                   else "at this table every remaining hand is shown")
+
+    def _verify_betting(self, kind: str, amount: int, lg: Legal) -> None:
         if lg.phase != BET:
             raise ActionNotAllowed("this is not a betting round" if lg.phase == DRAW else
                                    "the betting is over")
         if self._bring_in_due and kind not in ("bring-in", "complete", "bet", "raise"):
             card = "highest" if self.variant.lowball else "lowest"   # razz brings in with the highest
             raise ActionNotAllowed(f"the {card} up card must bring in or complete")
-        if kind == "fold":
-            return lg
-        if kind == "check":
+        if kind in ("bet", "raise", "complete"):
+            self._verify_raise(amount, lg)
+        elif kind == "check":
             if not lg.check:
                 raise ActionNotAllowed(f"you cannot check: there is a bet of {self._money(self._to_call)} to you")
-            return lg
-        if kind == "call":
+        elif kind == "call":
             if lg.check:
                 raise ActionNotAllowed("there is nothing to call: check instead")
             if not lg.can_call:
                 raise ActionNotAllowed(self._call_refused())
-            return lg
-        if kind == "bring-in":
+        elif kind == "bring-in":
             if not self._bring_in_due:
                 raise ActionNotAllowed("there is no bring-in to make")
-            return lg
-        if kind in ("bet", "raise", "complete"):
-            if not isinstance(amount, int) or isinstance(amount, bool):
-                raise BadAmount(f"an amount is a whole number of cents, not {amount!r}")
-            if not lg.min_to:
-                p = lg.player
-                bet = self.bets[p]
-                raise ActionNotAllowed(self._raise_range(p, bet, bet + self.stacks[p], self._to_call)[2])
-            if not (lg.min_to <= amount <= lg.max_to):
-                if lg.min_to == lg.max_to:
-                    raise BadAmount(f"the {lg.raise_kind} here is exactly {self._money(lg.min_to)}")
-                raise BadAmount(f"{self._money(amount)} is not allowed: {lg.raise_kind} to between "
-                                f"{self._money(lg.min_to)} and {self._money(lg.max_to)}")
-            return lg
-        raise ActionNotAllowed(f"unknown action {kind!r}")
+        elif kind != "fold":
+            raise ActionNotAllowed(f"unknown action {kind!r}")
+
+    def _verify_raise(self, amount: int, lg: Legal) -> None:
+        """A bet, raise or completion to `amount`: allowed now, and to an amount in range."""
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            raise BadAmount(f"an amount is a whole number of cents, not {amount!r}")
+        if not lg.min_to:
+            p = lg.player
+            bet = self.bets[p]
+            raise ActionNotAllowed(self._raise_range(p, bet, bet + self.stacks[p], self._to_call)[2])
+        if not (lg.min_to <= amount <= lg.max_to):
+            if lg.min_to == lg.max_to:
+                raise BadAmount(f"the {lg.raise_kind} here is exactly {self._money(lg.min_to)}")
+            raise BadAmount(f"{self._money(amount)} is not allowed: {lg.raise_kind} to between "
+                            f"{self._money(lg.min_to)} and {self._money(lg.max_to)}")
 
     @staticmethod
     def _money(c: int) -> str:

@@ -26,50 +26,60 @@ def money(cents: int) -> str:
 
 def narrate(event, names: list[str], variant) -> str | None:
     """The dealer's line for `event`, or None for events the dealer keeps quiet about."""
-    n = names
-    if isinstance(event, ev.Posted):
-        what = _POSTS.get(event.kind, f"the {event.kind}")
-        return f"{n[event.player]} posts {what} of {money(event.amount)}" + (" and is all-in" if event.all_in else "")
-    if isinstance(event, ev.DealtBoard):
-        return f"Dealing the {event.street}: {format_cards(event.cards)}"
-    if isinstance(event, ev.DealtHole):
-        ups = [c for c, u in zip(event.cards, event.up) if u]
-        # "shows" is kept for the showdown: up cards dealt are said as dealt.
-        return f"{n[event.player]} is dealt {format_cards(ups)} face up" if ups else None
-    if isinstance(event, ev.Folded):
-        return f"{n[event.player]} folds"
-    if isinstance(event, ev.Checked):
-        return f"{n[event.player]} checks"
-    if isinstance(event, ev.Called):
-        return f"{n[event.player]} calls {money(event.amount)}" + (" and is all-in" if event.all_in else "")
-    if isinstance(event, ev.BetTo):
-        verb = {"bet": "bets", "raise": "raises to", "complete": "completes to",
-                "bring-in": "brings in for"}[event.kind]
-        return f"{n[event.player]} {verb} {money(event.to)}" + (" and is all-in" if event.all_in else "")
-    if isinstance(event, ev.ProtectedAllIn):
-        return f"{n[event.player]} is all-in (protected: timed out)"
-    if isinstance(event, ev.Drew):
-        if not event.discards and not event.cards:
-            return f"{n[event.player]} stands pat"
-        if not event.discards:
-            return None   # a deferred fifth card: the count was already announced
-        k = len(event.discards)
-        return f"{n[event.player]} draws {k}"
-    if isinstance(event, ev.Reshuffled):
-        return "The dealer reshuffles the muck to finish the draw"
-    if isinstance(event, ev.UncalledReturned):
-        return f"Uncalled bet of {money(event.amount)} returned to {n[event.player]}"
-    if isinstance(event, ev.Shown):
-        return f"{n[event.player]} shows {format_cards(event.cards)}: {hand_words(event, variant)}"
-    if isinstance(event, ev.Mucked):
-        return f"{n[event.player]} mucks"
-    if isinstance(event, ev.Awarded):
-        which = "the pot" if event.pot == 0 else f"side pot {event.pot}"
-        half = {"high": " (high)", "low": " (low)"}.get(event.half, "")
-        return f"{n[event.player]} wins {money(event.amount)} from {which}{half}"
-    if isinstance(event, ev.Raked):
-        return f"Rake {money(event.amount)}"
-    return None
+    line = _LINES.get(type(event))
+    return line(event, names, variant) if line is not None else None
+
+
+def _all_in(event) -> str:
+    return " and is all-in" if event.all_in else ""
+
+
+def _posted(e: ev.Posted, n: list[str], variant) -> str:
+    what = _POSTS.get(e.kind, f"the {e.kind}")
+    return f"{n[e.player]} posts {what} of {money(e.amount)}{_all_in(e)}"
+
+
+def _dealt_hole(e: ev.DealtHole, n: list[str], variant) -> str | None:
+    ups = [c for c, u in zip(e.cards, e.up) if u]
+    # "shows" is kept for the showdown: up cards dealt are said as dealt.
+    return f"{n[e.player]} is dealt {format_cards(ups)} face up" if ups else None
+
+
+_BETS = {"bet": "bets", "raise": "raises to", "complete": "completes to", "bring-in": "brings in for"}
+
+
+def _drew(e: ev.Drew, n: list[str], variant) -> str | None:
+    if not e.discards and not e.cards:
+        return f"{n[e.player]} stands pat"
+    if not e.discards:
+        return None   # a deferred fifth card: the count was already announced
+    return f"{n[e.player]} draws {len(e.discards)}"
+
+
+def _awarded(e: ev.Awarded, n: list[str], variant) -> str:
+    which = "the pot" if e.pot == 0 else f"side pot {e.pot}"
+    half = {"high": " (high)", "low": " (low)"}.get(e.half, "")
+    return f"{n[e.player]} wins {money(e.amount)} from {which}{half}"
+
+
+# The events the dealer speaks of (NamedTuples, matched by their exact type), and his line for each.
+_LINES = {
+    ev.Posted: _posted,
+    ev.DealtBoard: lambda e, n, v: f"Dealing the {e.street}: {format_cards(e.cards)}",
+    ev.DealtHole: _dealt_hole,
+    ev.Folded: lambda e, n, v: f"{n[e.player]} folds",
+    ev.Checked: lambda e, n, v: f"{n[e.player]} checks",
+    ev.Called: lambda e, n, v: f"{n[e.player]} calls {money(e.amount)}{_all_in(e)}",
+    ev.BetTo: lambda e, n, v: f"{n[e.player]} {_BETS[e.kind]} {money(e.to)}{_all_in(e)}",
+    ev.ProtectedAllIn: lambda e, n, v: f"{n[e.player]} is all-in (protected: timed out)",
+    ev.Drew: _drew,
+    ev.Reshuffled: lambda e, n, v: "The dealer reshuffles the muck to finish the draw",
+    ev.UncalledReturned: lambda e, n, v: f"Uncalled bet of {money(e.amount)} returned to {n[e.player]}",
+    ev.Shown: lambda e, n, v: f"{n[e.player]} shows {format_cards(e.cards)}: {hand_words(e, v)}",
+    ev.Mucked: lambda e, n, v: f"{n[e.player]} mucks",
+    ev.Awarded: _awarded,
+    ev.Raked: lambda e, n, v: f"Rake {money(e.amount)}",
+}
 
 
 def hand_words(shown: ev.Shown, variant) -> str:

@@ -56,66 +56,90 @@ def view_for(table, account: int | None) -> api.TableView:
     me = table.seat_of(account) if account is not None else None
     hand = table.hand
     live = hand is not None and not hand.over
-    # The seat's account must be the one dealt in: a player who takes a seat after the hand
-    # ended must not inherit the previous occupant's cards.
-    viewer = table.player_index(me) if (me and hand is not None and me.number in table.hand_seats
-                                  and table.hand_accounts[table.player_index(me)] == me.account) else None
+    viewer = _dealt_index(table, me)
     hv = seat_view(hand, viewer) if hand is not None else None
-    seats = []
+    left = table.seconds_left() if live else None
+    settings = table.settings
+    return api.TableView(
+        name=table.name, game=settings.variant.name, stakes=settings.structure.describe(),
+        status=table.status, seats=_seat_states(table, hv, live), board=tuple(hand.board) if hand else (),
+        pots=hv.pots if hv and live else (), hand_id=table.hand_id,
+        phase=(hand.phase if live else ("done" if hand else "waiting")),
+        street=hv.street if hv else "", my_cards=tuple(hv.seats[viewer].cards) if viewer is not None else (),
+        legal=hand.legal() if live and viewer is not None and hand.actor == viewer and me.bot is None else None,
+        acting_seat=table.hand_seats[hand.actor] if live and hand.actor is not None else None,
+        seconds_left=left, countdown=_countdown(left, settings.countdown_seconds),
+        draw_counts={table.hand_seats[p]: k for p, k in hand.draw_counts.items()} if live else {},
+        chat=tuple(table.chat)[-60:], railbirds=_railbirds(table),
+        waiting_list=tuple(n for _, n in table.wait_list), rules=table.rules_text(),
+        **(_my_seat(table, me) if me is not None else _NO_SEAT))
+
+
+def _dealt_index(table, me) -> int | None:
+    """My player index in the hand, if I was dealt into it. The seat's account must be the one
+    dealt in: a player who takes a seat after the hand ended must not inherit the previous
+    occupant's cards."""
+    if me is None or table.hand is None or me.number not in table.hand_seats:
+        return None
+    p = table.player_index(me)
+    return p if table.hand_accounts[p] == me.account else None
+
+
+def _seat_states(table, hv, live: bool) -> tuple[api.SeatState, ...]:
+    """Every seat as the viewer of `hv` (the hand's view for him, None without a hand) sees it."""
+    dealt = {number: p for p, number in enumerate(table.hand_seats)} if hv is not None else {}
+    plan = table.plan
+    button = plan.button if plan and table.hand else None
+    states = []
     for number in range(1, table.settings.seats + 1):
         s = table.seats.get(number)
         if s is None:
-            held = table.held.get(number)
-            held_name = next((n for a, n in [(held[0], "")] if held), "") if held else ""
-            seats.append(api.SeatState(number, "", 0, 0, "empty", held_for="held" if held_name or held else ""))
+            states.append(api.SeatState(number, "", 0, 0, "empty",
+                                        held_for="held" if table.held.get(number) else ""))
             continue
-        status = "sitting out" if s.sitting_out else "waiting"
-        cards, up, shown, bet, acting = (), (), False, 0, False
-        stack = s.stack
-        if hv is not None and number in table.hand_seats \
-                and table.hand_accounts[table.hand_seats.index(number)] == s.account:
-            info = hv.seats[table.hand_seats.index(number)]
-            cards, up, shown, bet = info.cards, info.up, info.shown, info.bet
-            if live:
-                # The hand's stack while it is played; after it the seat's own (the final stack
-                # plus chips added since, or nothing for a player who left and sat down again).
-                stack = info.stack
-                status = info.status
-                acting = hv.actor == info.player
-            elif s.sitting_out:
-                status = "sitting out"
-            else:
-                status = "active"
-        seats.append(api.SeatState(number, s.name, stack, bet, status, s.connected, cards, up, shown,
-                                   is_button=bool(table.plan and table.plan.button == number and hand),
-                                   acting=acting))
-    my_cards = tuple(hv.seats[viewer].cards) if (hv is not None and viewer is not None) else ()
-    legal = None
-    if live and viewer is not None and hand.actor == viewer and me.bot is None:
-        legal = hand.legal()
-    left = table.seconds_left() if live else None
-    countdown = None
-    if left is not None and left <= table.settings.countdown_seconds:
-        countdown = max(0, int(left + 0.999))
-    draw_counts = {table.hand_seats[p]: k for p, k in hand.draw_counts.items()} if live else {}
+        p = dealt.get(number)
+        if p is None or table.hand_accounts[p] != s.account:
+            # Not in the hand (or a new occupant of a seat dealt to someone else).
+            states.append(api.SeatState(number, s.name, s.stack, 0, "sitting out" if s.sitting_out else "waiting",
+                                        s.connected, is_button=button == number))
+            continue
+        info = hv.seats[p]
+        if live:
+            # The hand's stack while it is played; after it the seat's own (the final stack
+            # plus chips added since, or nothing for a player who left and sat down again).
+            stack, status, acting = info.stack, info.status, hv.actor == info.player
+        else:
+            stack, status, acting = s.stack, "sitting out" if s.sitting_out else "active", False
+        states.append(api.SeatState(number, s.name, stack, info.bet, status, s.connected, info.cards, info.up,
+                                    info.shown, is_button=button == number, acting=acting))
+    return tuple(states)
+
+
+def _countdown(left: float | None, countdown_seconds: int) -> int | None:
+    """The whole seconds shown in the actor's last `countdown_seconds`, rounded up; else None."""
+    if left is not None and left <= countdown_seconds:
+        return max(0, int(left + 0.999))
+    return None
+
+
+def _railbirds(table) -> tuple[str, ...]:
     seated_accounts = {s.account for s in table.seats.values()}
-    buy = None
-    if me is not None and me.stack == 0 and not table.in_hand(me):
-        buy = table.buy_in_limits(me.account)
-    return api.TableView(
-        name=table.name, game=table.settings.variant.name, stakes=table.settings.structure.describe(),
-        status=table.status, seats=tuple(seats), board=tuple(hand.board) if hand else (),
-        pots=hv.pots if hv and live else (), hand_id=table.hand_id,
-        phase=(hand.phase if live else ("done" if hand else "waiting")),
-        street=hv.street if hv else "", my_seat=me.number if me else None, my_cards=my_cards,
-        legal=legal, acting_seat=table.hand_seats[hand.actor] if live and hand.actor is not None else None,
-        seconds_left=left, countdown=countdown, auto_action=me.auto if me else "ask",
-        auto_blind=bool(me and me.auto_blind), sitting_out=bool(me and me.sitting_out),
-        draw_counts=draw_counts, chat=tuple(table.chat)[-60:],
-        railbirds=tuple(sorted(n for a, n in table.watcher_names.items() if a not in seated_accounts)),
-        waiting_list=tuple(n for _, n in table.wait_list), rules=table.rules_text(), buy_in=buy,
-        pending_chips=me.pending_chips if me else 0, table_chips=me.table_chips if me else 0,
-        missed_blinds=bool(me and me.owes == "missed"), missed_posts=_missed_posts(table, me),
-        new_player=bool(me and me.owes == "new" and not table.settings.variant.bring_in),
-        message=me.message if me else "", blind_prompt=table.blind_asked(me) if me else 0,
-        leaving=bool(me and me.leaving), decision=table.decision_of(me) if me else "")
+    return tuple(sorted(n for a, n in table.watcher_names.items() if a not in seated_accounts))
+
+
+# What a viewer without a seat (a railbird) is shown of "my seat".
+_NO_SEAT = {"my_seat": None, "auto_action": "ask", "auto_blind": False, "sitting_out": False}
+
+
+def _my_seat(table, me) -> dict:
+    """The view's fields about my own seat: its settings, what I may buy in for, what I owe and
+    what the table is asking me."""
+    return {
+        "my_seat": me.number, "auto_action": me.auto, "auto_blind": bool(me.auto_blind),
+        "sitting_out": bool(me.sitting_out),
+        "buy_in": table.buy_in_limits(me.account) if me.stack == 0 and not table.in_hand(me) else None,
+        "pending_chips": me.pending_chips, "table_chips": me.table_chips,
+        "missed_blinds": me.owes == "missed", "missed_posts": _missed_posts(table, me),
+        "new_player": me.owes == "new" and not table.settings.variant.bring_in,
+        "message": me.message, "blind_prompt": table.blind_asked(me), "leaving": bool(me.leaving),
+        "decision": table.decision_of(me)}

@@ -69,13 +69,7 @@ def clean_text(s: str, max_len: int, *, max_cells: int | None = None, max_marks:
     `max_len`); max_marks: combining marks kept per base character; max_word: if set, words
     wider than this many cells are broken with a space. Never raises for a str `s`; anything
     else is first turned into text with `str()` (falling back to "")."""
-    if not isinstance(s, str):
-        try:
-            s = str(s)
-        except Exception:
-            return ""
-        if not isinstance(s, str):
-            return ""
+    s = _as_text(s)
     max_len = max(0, int(max_len))
     max_cells = max_len if max_cells is None else max(0, int(max_cells))
     if max_len == 0 or max_cells == 0 or not s:
@@ -84,8 +78,27 @@ def clean_text(s: str, max_len: int, *, max_cells: int | None = None, max_marks:
     s = s[: max_len * (max_marks + 8) + 64]
     # 2. NFC (lone surrogates make normalize() raise: drop them first).
     s = "".join(ch for ch in s if not 0xD800 <= ord(ch) <= 0xDFFF)
-    s = unicodedata.normalize("NFC", s)
-    # 3-6. Character by character, building clusters (a base character and its kept marks).
+    clusters = _clusters(unicodedata.normalize("NFC", s), max_marks)
+    # 8. Endless words.
+    if max_word is not None and max_word > 0:
+        clusters = _break_words(clusters, max_word)
+    return _bounded(clusters, max_len, max_cells)
+
+
+def _as_text(s) -> str:
+    """`s`, or what str() makes of anything else ("" if that fails)."""
+    if isinstance(s, str):
+        return s
+    try:
+        s = str(s)
+    except Exception:
+        return ""
+    return s if isinstance(s, str) else ""
+
+
+def _clusters(s: str, max_marks: int) -> list[str]:
+    """Steps 3-7: character by character, the clusters (a base character and its kept marks) and
+    single spaces between them, none at either end."""
     clusters: list[str] = []
     marks = 0
     for ch in s:
@@ -111,10 +124,11 @@ def clean_text(s: str, max_len: int, *, max_cells: int | None = None, max_marks:
         clusters.pop()
     if clusters and clusters[0] == " ":
         clusters.pop(0)
-    # 8. Endless words.
-    if max_word is not None and max_word > 0:
-        clusters = _break_words(clusters, max_word)
-    # 9. Bound by characters and cells, at a cluster boundary.
+    return clusters
+
+
+def _bounded(clusters: list[str], max_len: int, max_cells: int) -> str:
+    """Step 9: the clusters that fit in `max_len` characters and `max_cells` cells, as NFC text."""
     out: list[str] = []
     chars = cells = 0
     for c in clusters:

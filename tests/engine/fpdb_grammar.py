@@ -110,35 +110,48 @@ class TournamentHandText:
 def read_hand(text: str) -> TournamentHandText:
     """The hand as fpdb takes it; AssertionError naming the line a tracker would not read."""
     lines = text.rstrip("\n").split("\n")
-    h = HEADER.fullmatch(lines[0])
-    assert h, f"not a tournament header fpdb reads: {lines[0]!r}"
-    t = TABLE.fullmatch(lines[1])
-    assert t, f"not a tournament table line fpdb reads: {lines[1]!r}"
-    assert t["tourno"] == h["tourno"], lines[:2]
-    if h["freeroll"]:
-        currency, buy_in, fee = "FREE", 0, 0
-    else:
-        currency = SYMBOLS[h["sym"]] if h["sym"] else "play"
-        assert (h["iso"] or None) == (currency if h["sym"] else None), lines[0]
-        buy_in, fee = cents(h["biamt"]), cents(h["birake"])
-    hand = TournamentHandText(h["hand"], int(h["tourno"]), buy_in, fee, currency, h["game"], h["limit"],
-                              from_roman(h["level"]), (int(h["sb"]), int(h["bb"])), int(t["table"]),
-                              int(t["max"]), int(t["button"]) if t["button"] else None)
+    hand = _read_header(lines[0], lines[1])
     i = 2
     while i < len(lines) and (m := SEAT.fullmatch(lines[i])):
         hand.seats[m["name"]] = int(m["seat"])
         hand.start[m["name"]] = int(m["chips"])
         i += 1
     assert hand.seats, f"no seat lines: {text}"
+    put, won = _read_chips(lines[i:], hand)
+    for name in hand.start:
+        hand.end[name] = hand.start[name] - put[name] + won[name]
+        assert 0 <= hand.end[name], (name, text)
+    assert sum(hand.end.values()) == sum(hand.start.values()), text
+    return hand
+
+
+def _read_header(first: str, second: str) -> TournamentHandText:
+    """The hand's first two lines: the tournament, its buy-in, the game, level and stakes; the table."""
+    h = HEADER.fullmatch(first)
+    assert h, f"not a tournament header fpdb reads: {first!r}"
+    t = TABLE.fullmatch(second)
+    assert t, f"not a tournament table line fpdb reads: {second!r}"
+    assert t["tourno"] == h["tourno"], (first, second)
+    if h["freeroll"]:
+        currency, buy_in, fee = "FREE", 0, 0
+    else:
+        currency = SYMBOLS[h["sym"]] if h["sym"] else "play"
+        assert (h["iso"] or None) == (currency if h["sym"] else None), first
+        buy_in, fee = cents(h["biamt"]), cents(h["birake"])
+    return TournamentHandText(h["hand"], int(h["tourno"]), buy_in, fee, currency, h["game"], h["limit"],
+                              from_roman(h["level"]), (int(h["sb"]), int(h["bb"])), int(t["table"]),
+                              int(t["max"]), int(t["button"]) if t["button"] else None)
+
+
+def _read_chips(lines: list[str], hand: TournamentHandText) -> tuple[dict[str, int], dict[str, int]]:
+    """The lines after the seats, up to the summary: (chips each player put in, chips each won);
+    the places the hand's lines announce go to `hand.places`."""
     put = dict.fromkeys(hand.start, 0)          # chips each player put in
     now = dict.fromkeys(hand.start, 0)          # ... in this betting round
     won = dict.fromkeys(hand.start, 0)
-    summary = False
-    for line in lines[i:]:
+    for line in lines:
         if line.startswith("*** SUMMARY ***"):
-            summary = True
-        if summary:
-            continue
+            break
         if line.startswith("*** ") or _DRAW.fullmatch(line):
             # A new betting round: after a street's line, or a draw (single draw has no line); the
             # first street's line comes after the blinds, which are bets of its round.
@@ -161,17 +174,20 @@ def read_hand(text: str) -> TournamentHandText:
             put[m["name"]] -= int(m["amount"])
         elif m := _COLLECTED.fullmatch(line):
             won[m["name"]] += int(m["amount"])
-        elif m := WINS.fullmatch(line):
-            hand.places.append(Place(m["name"], 1, cents(m["amount"]), m["sym"]))
-        elif m := RECEIVED.fullmatch(line):
-            hand.places.append(Place(m["name"], int(m["rank"]), cents(m["amount"]), m["sym"]))
-        elif m := RANKED.fullmatch(line):
-            hand.places.append(Place(m["name"], int(m["rank"])))
-    for name in hand.start:
-        hand.end[name] = hand.start[name] - put[name] + won[name]
-        assert 0 <= hand.end[name], (name, text)
-    assert sum(hand.end.values()) == sum(hand.start.values()), text
-    return hand
+        elif place := _place(line):
+            hand.places.append(place)
+    return put, won
+
+
+def _place(line: str) -> Place | None:
+    """A line saying where a player finished (and what he won), as fpdb reads it."""
+    if m := WINS.fullmatch(line):
+        return Place(m["name"], 1, cents(m["amount"]), m["sym"])
+    if m := RECEIVED.fullmatch(line):
+        return Place(m["name"], int(m["rank"]), cents(m["amount"]), m["sym"])
+    if m := RANKED.fullmatch(line):
+        return Place(m["name"], int(m["rank"]))
+    return None
 
 
 # ------------------------------------------------------------------------------------------ summaries

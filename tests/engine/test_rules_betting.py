@@ -3,6 +3,7 @@
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, Rules, Structure, planet_small_blind
@@ -324,42 +325,64 @@ def test_razz_lowest_showing_hand_acts_first_a_low_pair_beats_a_high_pair():
 # ---------------------------------------------------------------------------------------------
 # Fixed limit with stacks no round can exhaust: legal()'s shortcut (Hand._no_stack_runs_out)
 
-_STATE = ("stacks", "bets", "totals", "folded", "all_in", "protected", "hole", "board", "muck_pile", "burns",
-          "actor", "phase", "round", "street", "rake", "last_aggressor", "shown", "_pending", "_active",
-          "_to_call", "_full_level", "_bet_count", "_acted_at", "_raise_id")
+_BLIND_GAMES = sorted(k for k in VARIANTS if not VARIANTS[k].bring_in)
 
 
-@pytest.mark.parametrize("key", sorted(k for k in VARIANTS if not VARIANTS[k].bring_in))
-def test_fixed_limit_with_stacks_no_betting_can_exhaust_plays_as_the_general_rules(key):
-    """A stack above the ante, the largest blind and a capped round on every street can never be
-    all-in, so legal() and a bet or raise may skip the all-in rules (Hand._no_stack_runs_out). The
-    same hand played twice with the same decisions (caps of 3 and 4, the must-raise-to-enter rule, protected
-    all-ins), once by that shortcut and once by the general rules, answers the same legal() at
-    every decision and ends every action in the same state with the same events."""
+@st.composite
+def deep_fixed_limit_hands(draw):
+    """A fixed-limit blind game whose every stack is above the most a hand can take (caps of 3
+    and 4, antes, the must-raise-to-enter rule), and the seed of the random play to follow."""
+    variant = VARIANTS[draw(st.sampled_from(_BLIND_GAMES))]
+    small = draw(st.sampled_from((2, 25, 200, 400)))
+    structure = Structure.make("fixed", small, small * 2, cap=draw(st.sampled_from((3, 4))),
+                               ante=draw(st.sampled_from((0, max(1, small // 10)))))
+    most = structure.most_put_in(len(variant.streets), variant.big_bet_from)
+    n = draw(st.integers(2, variant.max_seats))
+    stacks = draw(st.lists(st.integers(most + 1, 3 * most), min_size=n, max_size=n))
+    players = [Player(f"p{i}", stack, seat=i + 1) for i, stack in enumerate(stacks)]
+    rules = Rules(must_raise_to_enter=draw(st.booleans()))
+    hand = Hand(variant, structure, players, button=draw(st.integers(0, n - 1)),
+                deck=Deck(random.Random(draw(st.integers(0, 2**32 - 1)))), rules=rules)
+    return hand, draw(st.integers(0, 2**32 - 1))
+
+
+def _general_legal(hand: Hand):
+    """legal() by the general rules (_raise_range, all-in clauses and all) in the same state."""
+    hand._no_stack_runs_out, hand._legal = False, None
+    try:
+        return hand.legal()
+    finally:
+        hand._no_stack_runs_out, hand._legal = True, None
+
+
+def _plays_as_the_general_rules(hand: Hand, seed: int) -> int:
     from tests.engine.strategies import apply, choose
+    assert hand._no_stack_runs_out
+    rng, decisions = random.Random(seed), 0
+    while hand.actor is not None:
+        general = _general_legal(hand)
+        assert hand.legal() == general
+        decisions += general.phase == "bet"
+        apply(hand, choose(hand, rng, protect=0.05))
+    assert not any(hand.all_in)
+    return decisions
 
-    variant = VARIANTS[key]
-    decisions = 0
-    for seed in range(60):
-        rng = random.Random(f"deep/{key}/{seed}")
-        structure = Structure.make("fixed", 200, 400, cap=(3, 4)[seed % 2], ante=(0, 20)[seed % 3 == 0])
-        most = structure.most_put_in(len(variant.streets), variant.big_bet_from)
-        n = rng.randint(2, variant.max_seats)
-        players = [Player(f"p{i}", most + 1 + rng.randrange(3) * rng.randrange(5000), seat=i + 1) for i in range(n)]
-        button, deck_seed = rng.randrange(n), rng.randrange(2**32)
-        rules = Rules(must_raise_to_enter=seed % 4 == 0)
-        fast, general = (Hand(variant, structure, players, button=button, deck=Deck(random.Random(deck_seed)),
-                              rules=rules) for _ in range(2))
-        assert fast._no_stack_runs_out
-        general._no_stack_runs_out, general._legal = False, None
-        while fast.actor is not None:
-            assert fast.legal() == general.legal()
-            decisions += fast.phase == "bet"
-            action = choose(fast, rng, protect=0.05)
-            assert apply(fast, action) == apply(general, action)
-            assert [getattr(fast, a) for a in _STATE] == [getattr(general, a) for a in _STATE]
-        assert general.over and not any(fast.all_in)
-    assert decisions > 300
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deep_fixed_limit_hands())
+def test_fixed_limit_with_stacks_no_betting_can_exhaust_plays_as_the_general_rules(table):
+    """A stack above the ante, the largest blind and a capped round on every street can never be
+    all-in, so legal() may skip the all-in clauses of _raise_range (Hand._no_stack_runs_out). At
+    every decision of random play (protected all-ins too) its answer is the general rules' answer
+    in the same state, and nobody ever goes all-in."""
+    _plays_as_the_general_rules(*table)
+
+
+@pytest.mark.deep
+@settings(max_examples=20_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deep_fixed_limit_hands())
+def test_fixed_limit_with_stacks_no_betting_can_exhaust_plays_as_the_general_rules_deep(table):
+    _plays_as_the_general_rules(*table)
 
 
 def test_a_stack_that_a_capped_hand_could_exhaust_takes_the_general_rules():

@@ -219,7 +219,6 @@ def _random_tables(blinds: tuple[int, ...], tables: int, hands: int = 30) -> dic
     the next ready player after the last one (never skipped, never the same player twice
     running); a player who owes posts the big blind live and the smaller blinds he missed dead.
     Returns counts of what happened, for the caller to see the cases were met."""
-    holdem = find_variant("holdem")
     seen = {"hands": 0, "dead blinds": 0, "heads-up": 0, "owed posts": 0, "missed": 0}
     for table in range(tables):
         rng = random.Random(f"seating/{blinds}/{table}")
@@ -228,17 +227,7 @@ def _random_tables(blinds: tuple[int, ...], tables: int, hands: int = 30) -> dic
             seats[n] = {"ready": True, "owes": "", "missed": frozenset(), "wants_post": True}
         prev = None
         for _ in range(hands):
-            for n in list(seats):
-                r = rng.random()
-                if r < 0.04:
-                    del seats[n]                                  # leaves
-                elif r < 0.12:
-                    seats[n]["ready"] = not seats[n]["ready"]      # sits out or back in
-            if rng.random() < 0.2:
-                free = [n for n in range(1, 11) if n not in seats]
-                if free:
-                    seats[rng.choice(free)] = {"ready": True, "owes": "new", "missed": frozenset(),
-                                               "wants_post": rng.random() < 0.5}
+            _between_hands(seats, rng)
             facts = [SeatFacts(n, s["ready"], owes=s["owes"], missed=s["missed"], wants_post=s["wants_post"])
                      for n, s in seats.items()]
             plan = plan_hand(facts, prev, blinds)
@@ -255,37 +244,59 @@ def _random_tables(blinds: tuple[int, ...], tables: int, hands: int = 30) -> dic
                 if seats[n]["owes"] != "new":
                     seats[n]["owes"] = "missed"
                     seats[n]["missed"] |= passed
-            # The engine deals the plan: its posts must be the plan's.
-            structure = Structure.make("no", blinds[-1], blinds=blinds)
-            posted = structure.for_hand([who is not None for who in plan.blinds])   # as the table deals it
-            players = [Player(str(n), 100_000, n, live_post=plan.live_posts.get(n, 0),
-                              dead_post=plan.dead_posts.get(n, 0)) for n in plan.dealt]
-            h = Hand(holdem, posted, players,
-                     button=plan.dealt.index(plan.button), deck=Deck(rng), rules=NO_RAKE)
-            got = [(plan.dealt[e.player], e.kind, e.amount) for e in h.events if isinstance(e, ev.Posted)]
-            want = [(who, b) for b, who in zip(blinds, plan.blinds) if who is not None]
-            assert [(s, a) for s, k, a in got if k not in ("live", "dead")] == want, (table, plan, got)
-            kinds = [k for s, k, a in got if k not in ("live", "dead")]
-            assert kinds[-1] == "big blind"
-            if len(plan.dealt) > 2:     # each blind posted by its name at the table, dead ones or not
-                assert kinds == [NAMES[len(blinds)][i] for i, who in enumerate(plan.blinds) if who is not None], (plan, got)
-            for n in plan.dealt:
-                s = seats[n]
-                owed = sorted((k, a) for q, k, a in got if q == n and k in ("live", "dead"))
-                if s["owes"] and n not in plan.blinds:
-                    big = len(blinds) - 1
-                    live = blinds[-1] if s["owes"] == "new" or big in s["missed"] else 0
-                    dead = 0 if s["owes"] == "new" else sum(blinds[:big]) if big in s["missed"] else \
-                        sum(blinds[i] for i in s["missed"])
-                    expect = sorted([("live", live)] * bool(live) + [("dead", dead)] * bool(dead))
-                    assert owed == expect or not under_way, (table, n, s, owed, expect)
-                    seen["owed posts"] += bool(owed)
-                s["owes"], s["missed"] = "", frozenset()
+            posted = _deal_and_check_posts(plan, seats, blinds, rng, under_way, seen, table)
             seen["hands"] += 1
             seen["dead blinds"] += len(posted.blinds) < len(blinds) and len(plan.dealt) > 2
             seen["heads-up"] += len(plan.dealt) == 2
             prev = plan
     return seen
+
+
+def _between_hands(seats: dict, rng: random.Random) -> None:
+    """Players leave, sit out or back in; now and then a new one sits down (posting or not)."""
+    for n in list(seats):
+        r = rng.random()
+        if r < 0.04:
+            del seats[n]                                  # leaves
+        elif r < 0.12:
+            seats[n]["ready"] = not seats[n]["ready"]      # sits out or back in
+    if rng.random() < 0.2:
+        free = [n for n in range(1, 11) if n not in seats]
+        if free:
+            seats[rng.choice(free)] = {"ready": True, "owes": "new", "missed": frozenset(),
+                                       "wants_post": rng.random() < 0.5}
+
+
+def _deal_and_check_posts(plan, seats: dict, blinds: tuple[int, ...], rng: random.Random, under_way: bool,
+                          seen: dict, table: int) -> Structure:
+    """The engine deals the plan: its posts must be the plan's, each blind by its name at the table
+    and every owed post live and dead as owed. The owed posts are then paid. The hand's structure."""
+    structure = Structure.make("no", blinds[-1], blinds=blinds)
+    posted = structure.for_hand([who is not None for who in plan.blinds])   # as the table deals it
+    players = [Player(str(n), 100_000, n, live_post=plan.live_posts.get(n, 0),
+                      dead_post=plan.dead_posts.get(n, 0)) for n in plan.dealt]
+    h = Hand(find_variant("holdem"), posted, players,
+             button=plan.dealt.index(plan.button), deck=Deck(rng), rules=NO_RAKE)
+    got = [(plan.dealt[e.player], e.kind, e.amount) for e in h.events if isinstance(e, ev.Posted)]
+    want = [(who, b) for b, who in zip(blinds, plan.blinds) if who is not None]
+    assert [(s, a) for s, k, a in got if k not in ("live", "dead")] == want, (table, plan, got)
+    kinds = [k for s, k, a in got if k not in ("live", "dead")]
+    assert kinds[-1] == "big blind"
+    if len(plan.dealt) > 2:     # each blind posted by its name at the table, dead ones or not
+        assert kinds == [NAMES[len(blinds)][i] for i, who in enumerate(plan.blinds) if who is not None], (plan, got)
+    for n in plan.dealt:
+        s = seats[n]
+        owed = sorted((k, a) for q, k, a in got if q == n and k in ("live", "dead"))
+        if s["owes"] and n not in plan.blinds:
+            big = len(blinds) - 1
+            live = blinds[-1] if s["owes"] == "new" or big in s["missed"] else 0
+            dead = 0 if s["owes"] == "new" else sum(blinds[:big]) if big in s["missed"] else \
+                sum(blinds[i] for i in s["missed"])
+            expect = sorted([("live", live)] * bool(live) + [("dead", dead)] * bool(dead))
+            assert owed == expect or not under_way, (table, n, s, owed, expect)
+            seen["owed posts"] += bool(owed)
+        s["owes"], s["missed"] = "", frozenset()
+    return posted
 
 
 def _strictly_between(seat: int, start: int, end: int) -> bool:

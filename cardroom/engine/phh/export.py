@@ -120,6 +120,52 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
     fields (table, hand, seat_count, event, ...) or user fields (names starting with '_'); `players`
     and `seats` default to the hand's own.
     """
+    cents_per_unit, currency = _unit(cents_per_unit, currency, tournament)
+    v, s = hand.variant, hand.structure
+    code = variant_code(v, s)
+    order = player_order(hand)
+
+    def amt(c: int) -> int | float:
+        return to_units(c, cents_per_unit)
+
+    required = _game_fields(hand, order, amt)
+    lines = _ActionLines(hand, order, amt, comments).write(
+        hand.events if viewer is None else history_events(hand.events, viewer))
+    # The unit, always: a reader must not guess whether 2 is two dollars or two indivisible chips.
+    user: list[tuple[str, Any]] = [("cents_per_unit", cents_per_unit), ("game", game_name(v, s))]
+    optional: list[tuple[str, Any]] = []
+    if tournament is not None:
+        standard, own = tournament_fields(tournament, [hand.players[p].seat for p in order], amt)
+        optional += standard
+        user += own
+    if when is not None:
+        optional += _when_fields(when)
+    optional += _result_fields(hand, order, amt)
+    if currency is not None:
+        optional += _currency_fields(currency)
+    user += _rule_fields(hand, order, amt)
+    optional = _with_meta(required, optional, meta)
+
+    title = meta.get("table")
+    out = [f"# cardroom hand history{(' - ' + _comment(str(title))) if title is not None else ''}"]
+    if code not in STANDARD_CODES:
+        # Said before anything else: a reader that knows only the standard's games stops here.
+        out.append(f"# {code} ({game_name(v, s)}) is not one of the PHH standard's variants: cardroom's "
+                   "own code, on the standard's pattern")
+    out += [f"{key} = {_toml_value(value)}" for key, value in required]
+    out += ["actions = [", *lines, "]"]
+    out += [f"{key} = {_toml_value(value)}" for key, value in optional]
+    out.append("# cardroom's own fields, which the standard lacks: the unit, the game, "
+               + ("the tournament, " if tournament is not None else "")
+               + "the table's rules, the rake taken (the winnings and finishing stacks are after it)")
+    out += [f"{PREFIX}{key} = {_toml_value(value)}" for key, value in user]
+    return "\n".join(out) + "\n"
+
+
+def _unit(cents_per_unit: int | None, currency: str | None,
+          tournament: TournamentHand | None) -> tuple[int, str | None]:
+    """(cents_per_unit, currency) as written: a tournament's chips are no currency, in whole chips
+    unless the caller says otherwise; a cash hand's unit is the dollar by default."""
     if tournament is not None:
         if currency not in (None, NO_CURRENCY):
             raise ValueError(f"a tournament hand's chips are no currency, not {currency!r} "
@@ -129,23 +175,19 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
         cents_per_unit = 1 if tournament is not None else 100
     if not isinstance(cents_per_unit, int) or isinstance(cents_per_unit, bool) or cents_per_unit <= 0:
         raise ValueError("cents_per_unit must be a positive integer")
-    v, s, r, n = hand.variant, hand.structure, hand.rules, hand.n
-    code = variant_code(v, s)
-    order = player_order(hand)
+    return cents_per_unit, currency
+
+
+def _game_fields(hand: Hand, order: list[int], amt) -> list[tuple[str, Any]]:
+    """The required fields, up to the starting stacks: the game, its forced bets and its stakes."""
+    v, s, n = hand.variant, hand.structure, hand.n
     pos = {p: i for i, p in enumerate(order)}          # engine index -> PHH index (0-based)
-
-    def amt(c: int) -> int | float:
-        return to_units(c, cents_per_unit)
-
-    def who(p: int) -> str:
-        return f"p{pos[p] + 1}"
-
     antes = [0] * n
     for p in ante_posters(n, hand.button, s.blinds, s.ante_style):
         antes[pos[p]] = amt(s.ante)
     if n == 2:
         antes.reverse()       # reverse-assigned heads-up, as the blinds are (the spec)
-    fields: list[tuple[str, Any]] = [("variant", code), ("antes", antes)]
+    fields: list[tuple[str, Any]] = [("variant", variant_code(v, s)), ("antes", antes)]
     if v.bring_in:
         fields.append(("bring_in", amt(s.bring_in)))
     else:
@@ -156,28 +198,30 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
     else:
         fields.append(("min_bet", amt(s.big_blind)))
     fields.append(("starting_stacks", [amt(hand.start_stacks[p]) for p in order]))
+    return fields
 
-    lines = _export_actions(hand, order, who, amt, viewer, comments)
 
-    # The unit, always: a reader must not guess whether 2 is two dollars or two indivisible chips.
-    user: list[tuple[str, Any]] = [("cents_per_unit", cents_per_unit), ("game", game_name(v, s))]
-    if tournament is not None:
-        standard, own = tournament_fields(tournament, [hand.players[p].seat for p in order], amt)
-        fields += standard
-        user += own
-    if when is not None:
-        fields += _when_fields(when)
-    fields.append(("players", [hand.players[p].name for p in order]))
-    fields.append(("seats", [hand.players[p].seat for p in order]))
-    fields.append(("finishing_stacks", [amt(hand.stacks[p]) for p in order]))
+def _result_fields(hand: Hand, order: list[int], amt) -> list[tuple[str, Any]]:
+    """Who played (names, seats) and where they ended: the stacks now, and once the hand is over
+    what each won (after the rake, as the spec asks)."""
+    fields: list[tuple[str, Any]] = [
+        ("players", [hand.players[p].name for p in order]),
+        ("seats", [hand.players[p].seat for p in order]),
+        ("finishing_stacks", [amt(hand.stacks[p]) for p in order])]
     if hand.over:
-        won = [0] * n
+        won = [0] * hand.n
         for e in hand.events:
             if isinstance(e, ev.Awarded):
                 won[e.player] += e.amount
-        fields.append(("winnings", [amt(won[p]) for p in order]))   # after the rake, as the spec asks
-    if currency is not None:
-        fields += _currency_fields(currency)
+        fields.append(("winnings", [amt(won[p]) for p in order]))
+    return fields
+
+
+def _rule_fields(hand: Hand, order: list[int], amt) -> list[tuple[str, Any]]:
+    """Our own fields for what the standard cannot say: posts, the blinds' names, the stakes of pot
+    and no limit, the cap, the house rules and the rake taken."""
+    s, r = hand.structure, hand.rules
+    user: list[tuple[str, Any]] = []
     live = [hand.players[p].live_post for p in order]
     dead = [hand.players[p].dead_post for p in order]
     if any(live):
@@ -188,7 +232,7 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
         user.append(("first_blind", s.first_blind))   # the blinds posted keep their names
     if s.kind in (POT, NO):
         user.append(("stakes", [amt(s.small_bet), amt(s.big_bet)]))
-    user += [
+    return user + [
         ("cap", s.cap if s.cap is not None else 0),
         ("uncapped_heads_up", s.uncapped_heads_up),
         ("rake_percent", r.rake_percent), ("rake_cap", amt(r.rake_cap)),
@@ -198,102 +242,120 @@ def export_hand(hand: Hand, /, *, viewer: int | None = None, cents_per_unit: int
         ("reburn_on_reshuffle", r.reburn_on_reshuffle),
         ("rake", amt(hand.rake)),
     ]
-    cut = [k for k, _ in fields].index("starting_stacks") + 1
-    required, optional = fields[:cut], fields[cut:]
+
+
+def _with_meta(required: list[tuple[str, Any]], optional: list[tuple[str, Any]],
+               meta: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The optional fields with the caller's: one of ours given again takes the caller's value in
+    its place, a new one comes last; a required field or the actions cannot be given."""
+    required_keys = {k for k, _ in required}
     optional_keys = {k for k, _ in optional}
     for key, value in meta.items():
-        if not _KEY.match(key) or key in {k for k, _ in required} or key == "actions":
+        if not _KEY.match(key) or key in required_keys or key == "actions":
             raise ValueError(f"{key!r} cannot be given as an extra PHH field")
         if key in optional_keys:
             optional = [(k, value if k == key else val) for k, val in optional]
         else:
             optional.append((key, value))
-
-    title = meta.get("table")
-    out = [f"# cardroom hand history{(' - ' + _comment(str(title))) if title is not None else ''}"]
-    if code not in STANDARD_CODES:
-        # Said before anything else: a reader that knows only the standard's games stops here.
-        out.append(f"# {code} ({game_name(v, s)}) is not one of the PHH standard's variants: cardroom's "
-                   "own code, on the standard's pattern")
-    out += [f"{key} = {_toml_value(value)}" for key, value in required]
-    out.append("actions = [")
-    out.extend(lines)
-    out.append("]")
-    out += [f"{key} = {_toml_value(value)}" for key, value in optional]
-    out.append("# cardroom's own fields, which the standard lacks: the unit, the game, "
-               + ("the tournament, " if tournament is not None else "")
-               + "the table's rules, the rake taken (the winnings and finishing stacks are after it)")
-    out += [f"{PREFIX}{key} = {_toml_value(value)}" for key, value in user]
-    return "\n".join(out) + "\n"
+    return optional
 
 
-def _export_actions(hand: Hand, order, who, amt, viewer, comments: bool) -> list[str]:
-    lines: list[str] = []
-    names = [hand.players[p].name for p in range(hand.n)]
-    events = hand.events if viewer is None else history_events(hand.events, viewer)
-    unseen: set[int] = set()      # players whose dealt cards this file hides
+class _ActionLines:
+    """The actions array's lines, written one event at a time. A draw's replacement cards wait
+    until every player's discards are written (the spec's dealer), then come in draw order."""
 
-    def add(action: str, note: str = "") -> None:
-        note = _comment(note) if comments else ""
-        lines.append(f"  {_toml_str(action)},{('  # ' + note) if note else ''}")
+    def __init__(self, hand: Hand, order: list[int], amt, comments: bool) -> None:
+        self.hand, self.amt, self.comments = hand, amt, comments
+        self.pos = {p: i for i, p in enumerate(order)}
+        self.names = [hand.players[p].name for p in range(hand.n)]
+        self.lines: list[str] = []
+        self.unseen: set[int] = set()              # players whose dealt cards this file hides
+        self.draw_dealt: dict[int, list] = {}      # player -> replacement cards, in draw order
 
-    def note_line(text: str) -> None:
-        if comments:
-            lines.append(f"  # {_comment(text)}")
+    def write(self, events) -> list[str]:
+        for e in events:
+            t = type(e)
+            if self.draw_dealt and t not in (ev.Drew, ev.Burned, ev.Reshuffled):
+                self._flush_draw()
+            writer = _WRITERS.get(t)
+            if writer is not None:
+                writer(self, e)
+        self._flush_draw()
+        return self.lines
 
-    draw_dealt: dict[int, list] = {}
-    draw_order: list[int] = []
+    def _who(self, p: int) -> str:
+        return f"p{self.pos[p] + 1}"
 
-    def flush_draw() -> None:
-        for p in draw_order:
-            cards = draw_dealt[p]
+    def _add(self, action: str, note: str = "") -> None:
+        note = _comment(note) if self.comments else ""
+        self.lines.append(f"  {_toml_str(action)},{('  # ' + note) if note else ''}")
+
+    def _note(self, text: str) -> None:
+        if self.comments:
+            self.lines.append(f"  # {_comment(text)}")
+
+    def _act(self, p: int, action: str, note: str = "") -> None:
+        """A player's action, his name as its comment."""
+        self._add(f"{self._who(p)} {action}", self.names[p] + note)
+
+    def _flush_draw(self) -> None:
+        for p, cards in self.draw_dealt.items():
             if cards:
-                add(f"d dh {who(p)} {_cards(cards)}", names[p])
-        draw_dealt.clear()
-        draw_order.clear()
+                self._add(f"d dh {self._who(p)} {_cards(cards)}", self.names[p])
+        self.draw_dealt.clear()
 
-    for e in events:
-        t = type(e)
-        if t is not ev.Drew and draw_order and t not in (ev.Burned, ev.Reshuffled):
-            flush_draw()
-        if t is ev.DealtHole:
-            if None in e.cards:
-                unseen.add(e.player)
-            add(f"d dh {who(e.player)} {_cards(e.cards)}", names[e.player])
-        elif t is ev.DealtBoard:
-            add(f"d db {_cards(e.cards)}", e.street)
-        elif t is ev.RoundStarted:
-            note_line(e.street.capitalize())
-        elif t is ev.DrawStarted:
-            note_line(("First", "Second", "Third", "Fourth")[min(e.index, 3)] + " draw"
-                      if hand.variant.draws > 1 else "Draw")
-        elif t is ev.Folded:
-            add(f"{who(e.player)} f", names[e.player])
-        elif t in (ev.Checked, ev.Called):
-            add(f"{who(e.player)} cc", names[e.player])
-        elif t is ev.BetTo:
-            if e.kind == "bring-in":
-                add(f"{who(e.player)} pb", names[e.player])
-            else:
-                add(f"{who(e.player)} cbr {_toml_value(amt(e.to))}", names[e.player])
-        elif t is ev.Drew:
-            if e.player not in draw_dealt:
-                draw_dealt[e.player] = []
-                draw_order.append(e.player)
-            if e.discards or not e.cards:
-                text = _cards(e.discards)
-                add(f"{who(e.player)} sd{(' ' + text) if text else ''}", names[e.player])
-            draw_dealt[e.player].extend(e.cards)
-        elif t is ev.Reshuffled:
-            note_line("the discards are reshuffled")
-        elif t is ev.Shown:
-            add(f"{who(e.player)} sm {_cards(e.cards)}", names[e.player])
-        elif t is ev.Mucked:
-            # PHH has no place for a hand mucked but known other than its deal: where the deal is
-            # ?? (a draw game), the hand goes in the comment.
-            known = f" mucks {_cards(e.cards)}" if e.player in unseen and e.cards else ""
-            add(f"{who(e.player)} sm", names[e.player] + known)
-        elif t is ev.ProtectedAllIn:
-            add(f"# cardroom: {who(e.player)} protected all-in", names[e.player])
-    flush_draw()
-    return lines
+    def _dealt_hole(self, e: ev.DealtHole) -> None:
+        if None in e.cards:
+            self.unseen.add(e.player)
+        self._add(f"d dh {self._who(e.player)} {_cards(e.cards)}", self.names[e.player])
+
+    def _dealt_board(self, e: ev.DealtBoard) -> None:
+        self._add(f"d db {_cards(e.cards)}", e.street)
+
+    def _round_started(self, e: ev.RoundStarted) -> None:
+        self._note(e.street.capitalize())
+
+    def _draw_started(self, e: ev.DrawStarted) -> None:
+        self._note(("First", "Second", "Third", "Fourth")[min(e.index, 3)] + " draw"
+                   if self.hand.variant.draws > 1 else "Draw")
+
+    def _folded(self, e: ev.Folded) -> None:
+        self._act(e.player, "f")
+
+    def _checked_or_called(self, e: ev.Checked | ev.Called) -> None:
+        self._act(e.player, "cc")
+
+    def _bet(self, e: ev.BetTo) -> None:
+        self._act(e.player, "pb" if e.kind == "bring-in" else f"cbr {_toml_value(self.amt(e.to))}")
+
+    def _drew(self, e: ev.Drew) -> None:
+        dealt = self.draw_dealt.setdefault(e.player, [])
+        if e.discards or not e.cards:
+            text = _cards(e.discards)
+            self._act(e.player, f"sd{(' ' + text) if text else ''}")
+        dealt.extend(e.cards)
+
+    def _reshuffled(self, e: ev.Reshuffled) -> None:
+        self._note("the discards are reshuffled")
+
+    def _shown(self, e: ev.Shown) -> None:
+        self._act(e.player, f"sm {_cards(e.cards)}")
+
+    def _mucked(self, e: ev.Mucked) -> None:
+        # PHH has no place for a hand mucked but known other than its deal: where the deal is
+        # ?? (a draw game), the hand goes in the comment.
+        self._act(e.player, "sm", f" mucks {_cards(e.cards)}" if e.player in self.unseen and e.cards else "")
+
+    def _protected(self, e: ev.ProtectedAllIn) -> None:
+        self._add(f"# cardroom: {self._who(e.player)} protected all-in", self.names[e.player])
+
+
+# Each event the actions array records, and how (others, burns and pots, write nothing).
+_WRITERS = {
+    ev.DealtHole: _ActionLines._dealt_hole, ev.DealtBoard: _ActionLines._dealt_board,
+    ev.RoundStarted: _ActionLines._round_started, ev.DrawStarted: _ActionLines._draw_started,
+    ev.Folded: _ActionLines._folded, ev.Checked: _ActionLines._checked_or_called,
+    ev.Called: _ActionLines._checked_or_called, ev.BetTo: _ActionLines._bet, ev.Drew: _ActionLines._drew,
+    ev.Reshuffled: _ActionLines._reshuffled, ev.Shown: _ActionLines._shown, ev.Mucked: _ActionLines._mucked,
+    ev.ProtectedAllIn: _ActionLines._protected,
+}

@@ -96,6 +96,7 @@ def _parse_card_text(text: str, number: int) -> list[Card | None]:
 
 
 def _parse_action(raw: Any, number: int, n: int) -> Action | None:
+    """One entry of the actions array; None for a comment alone."""
     if not isinstance(raw, str):
         raise PHHFormatError(f"action {number} must be a string, not {raw!r}")
     text = raw.strip()
@@ -109,57 +110,74 @@ def _parse_action(raw: Any, number: int, n: int) -> Action | None:
     if not body:
         return None
     words = body.split()
-    actor = words[0]
-    if actor == "d":
-        if len(words) < 2 or words[1] not in ("dh", "db"):
-            raise PHHFormatError(f"action {number} ({body!r}): the dealer's actions are 'd dh pN cards' "
-                                 "and 'd db cards'")
-        if words[1] == "db":
-            if len(words) != 3:
-                raise PHHFormatError(f"action {number} ({body!r}): write 'd db cards'")
-            cards = _parse_card_text(words[2], number)
-            if not cards:
-                raise PHHFormatError(f"action {number}: no cards dealt")
-            return Action(number, body, None, "db", slots=[Slot(c, number) for c in cards])
-        if len(words) != 4 or not re.fullmatch(r"p\d+", words[2]):
-            raise PHHFormatError(f"action {number} ({body!r}): write 'd dh pN cards'")
-        p = int(words[2][1:])
-        if not 1 <= p <= n:
-            raise PHHFormatError(f"action {number}: there is no player p{p} (the file has {n} players)")
-        cards = _parse_card_text(words[3], number)
-        a = Action(number, body, p - 1, "dh", slots=[Slot(c, number) for c in cards])
-        return a
-    if not re.fullmatch(r"p\d+", actor):
-        raise PHHFormatError(f"action {number} ({body!r}): the actor must be 'd' or 'pN'")
-    p = int(actor[1:])
+    if words[0] == "d":
+        return _dealer_action(words, body, number, n)
+    return _player_action(words, body, number, n)
+
+
+def _player_of(word: str, number: int, n: int) -> int:
+    """'pN' as a 0-based player index; `word` is known to be p and digits."""
+    p = int(word[1:])
     if not 1 <= p <= n:
         raise PHHFormatError(f"action {number}: there is no player p{p} (the file has {n} players)")
+    return p - 1
+
+
+def _dealer_action(words: list[str], body: str, number: int, n: int) -> Action:
+    """'d db cards' (the board) or 'd dh pN cards' (a player's hole cards)."""
+    if len(words) < 2 or words[1] not in ("dh", "db"):
+        raise PHHFormatError(f"action {number} ({body!r}): the dealer's actions are 'd dh pN cards' "
+                             "and 'd db cards'")
+    if words[1] == "db":
+        if len(words) != 3:
+            raise PHHFormatError(f"action {number} ({body!r}): write 'd db cards'")
+        cards = _parse_card_text(words[2], number)
+        if not cards:
+            raise PHHFormatError(f"action {number}: no cards dealt")
+        return Action(number, body, None, "db", slots=[Slot(c, number) for c in cards])
+    if len(words) != 4 or not re.fullmatch(r"p\d+", words[2]):
+        raise PHHFormatError(f"action {number} ({body!r}): write 'd dh pN cards'")
+    p = _player_of(words[2], number, n)
+    cards = _parse_card_text(words[3], number)
+    return Action(number, body, p, "dh", slots=[Slot(c, number) for c in cards])
+
+
+def _player_action(words: list[str], body: str, number: int, n: int) -> Action:
+    """'pN f', 'pN cc', 'pN pb', 'pN cbr AMOUNT', 'pN sd cards', 'pN sm cards' (or 'sm -')."""
+    if not re.fullmatch(r"p\d+", words[0]):
+        raise PHHFormatError(f"action {number} ({body!r}): the actor must be 'd' or 'pN'")
+    p = _player_of(words[0], number, n)
     if len(words) < 2:
         raise PHHFormatError(f"action {number} ({body!r}): the action is missing")
     verb, args = words[1], words[2:]
     if verb in ("f", "cc", "pb"):
         if args:
             raise PHHFormatError(f"action {number} ({body!r}): '{verb}' takes no argument")
-        return Action(number, body, p - 1, verb)
+        return Action(number, body, p, verb)
     if verb == "cbr":
         if len(args) != 1:
             raise PHHFormatError(f"action {number} ({body!r}): write 'pN cbr AMOUNT'")
-        try:
-            amount: Any = Decimal(args[0])
-        except InvalidOperation:
-            raise PHHFormatError(f"action {number}: {args[0]!r} is not an amount") from None
-        if not amount.is_finite() or amount <= 0:
-            raise PHHFormatError(f"action {number}: the amount must be positive, not {args[0]}")
-        return Action(number, body, p - 1, verb, amount=amount)
+        return Action(number, body, p, verb, amount=_amount(args[0], number))
     if verb in ("sd", "sm"):
         if len(args) > 1:
             raise PHHFormatError(f"action {number} ({body!r}): write the cards without spaces")
         if verb == "sm" and args == ["-"]:
-            return Action(number, body, p - 1, verb, cards=[], dash=True)
+            return Action(number, body, p, verb, cards=[], dash=True)
         cards = _parse_card_text(args[0], number) if args else []
-        return Action(number, body, p - 1, verb, cards=cards)
+        return Action(number, body, p, verb, cards=cards)
     raise PHHFormatError(f"action {number} ({body!r}): unknown action {verb!r} "
                          "(f, cc, cbr, pb, sd, sm)")
+
+
+def _amount(word: str, number: int) -> Decimal:
+    """A cbr's amount as written (a positive number: the set-up says what unit it is in)."""
+    try:
+        amount = Decimal(word)
+    except InvalidOperation:
+        raise PHHFormatError(f"action {number}: {word!r} is not an amount") from None
+    if not amount.is_finite() or amount <= 0:
+        raise PHHFormatError(f"action {number}: the amount must be positive, not {word}")
+    return amount
 
 
 # ---------------------------------------------------------------------------- the game set-up
@@ -282,6 +300,46 @@ def chips_per_unit(data: dict, actions: list[Action]) -> int:
 def parse_setup(data: dict) -> Setup:
     variant, kind = parse_variant_code(_need(data, "variant"))
     ours = any(key.startswith(PREFIX) for key in data)
+    stacks_raw = _starting_stacks(data, variant)
+    n = len(stacks_raw)
+    actions = _actions(data, n)
+    cpu = chips_per_unit(data, actions)
+    stacks = [to_cents(x, cpu, f"starting_stacks[{i}]") for i, x in enumerate(stacks_raw)]
+    for i, s in enumerate(stacks):
+        if s <= 0:
+            raise PHHFormatError(f"starting_stacks[{i}] = {stacks_raw[i]}: every stack must be positive")
+    antes = [to_cents(x, cpu, f"antes[{i}]") for i, x in enumerate(_number_list(data, "antes", n))]
+    if any(a < 0 for a in antes):
+        raise PHHFormatError("antes must not be negative")
+    if variant.bring_in:
+        bring_in, blinds = _bring_in(data, n, cpu), ()
+    else:
+        bring_in, blinds = 0, _blinds(data, n, cpu)
+    ante, ante_style = _ante_style(antes, blinds, ours)
+    heads_up_two = ours and n == 2 and len(blinds) == 2
+    cap = _user(data, "cap", int, 4)
+    small, big = _stakes(data, kind, blinds, cpu, heads_up_two)
+    try:
+        structure = Structure(kind, small, big, blinds, ante, bring_in, cap or None,
+                              _user(data, "uncapped_heads_up", bool, False), ante_style,
+                              _user(data, "first_blind", int, 0))
+    except StructureError as e:
+        raise PHHFormatError(f"betting structure: {e}") from None
+    rules = _rules(data, cpu)
+    players = _players(data, stacks, cpu)
+    button = 0 if variant.bring_in else n - 1
+    finishing = None
+    if ours and "finishing_stacks" in data:
+        finishing = [to_cents(x, cpu, f"finishing_stacks[{i}]")
+                     for i, x in enumerate(_number_list(data, "finishing_stacks", n))]
+    # That release's heads-up limit hands look like a table's whose second blind is below the
+    # small bet: they can only be told apart by replaying them.
+    before = heads_up_two and kind in (FIXED, SPREAD) and blinds[1] < small
+    return Setup(variant, structure, rules, players, button, cpu, actions, finishing, before)
+
+
+def _starting_stacks(data: dict, variant: Variant) -> list:
+    """The file's starting stacks as written: one a player, as many as the game deals to."""
     stacks_raw = _need(data, "starting_stacks")
     if not isinstance(stacks_raw, list) or not stacks_raw:
         raise PHHFormatError("starting_stacks must be a non-empty array of numbers")
@@ -292,71 +350,71 @@ def parse_setup(data: dict) -> Setup:
         raise UnsupportedPHH(f"{n} players: {variant.name} is dealt to at most {variant.max_seats}")
     if any(x is None for x in stacks_raw):
         raise UnsupportedPHH("unknown starting stacks cannot be replayed")
+    return stacks_raw
+
+
+def _actions(data: dict, n: int) -> list[Action]:
     raw_actions = _need(data, "actions")
     if not isinstance(raw_actions, list):
         raise PHHFormatError("actions must be an array of strings")
-    actions = [a for a in (_parse_action(x, i + 1, n) for i, x in enumerate(raw_actions)) if a]
-    cpu = chips_per_unit(data, actions)
-    stacks = [to_cents(x, cpu, f"starting_stacks[{i}]") for i, x in enumerate(stacks_raw)]
-    for i, s in enumerate(stacks):
-        if s <= 0:
-            raise PHHFormatError(f"starting_stacks[{i}] = {stacks_raw[i]}: every stack must be positive")
-    antes = [to_cents(x, cpu, f"antes[{i}]") for i, x in enumerate(_number_list(data, "antes", n))]
-    if any(a < 0 for a in antes):
-        raise PHHFormatError("antes must not be negative")
+    return [a for a in (_parse_action(x, i + 1, n) for i, x in enumerate(raw_actions)) if a]
 
-    def money(key: str) -> int:
-        c = to_cents(_need(data, key), cpu, key)
-        if c <= 0:
-            raise PHHFormatError(f"{key} must be positive")
-        return c
 
-    bring_in = 0
-    blinds: tuple[int, ...] = ()
-    if variant.bring_in:
-        bring_in = money("bring_in")
-        if "blinds_or_straddles" in data:
-            b = _number_list(data, "blinds_or_straddles", n)
-            if any(b):
-                raise UnsupportedPHH("blinds in a stud game: stud uses a bring-in")
-    else:
-        raw = [to_cents(x, cpu, f"blinds_or_straddles[{i}]")
-               for i, x in enumerate(_number_list(data, "blinds_or_straddles", n))]
-        if any(b < 0 for b in raw):
-            raise PHHFormatError("blinds_or_straddles must not be negative")
-        k = 0
-        while k < n and raw[k] > 0:
-            k += 1
-        if any(raw[k:]):
-            raise UnsupportedPHH("only blinds posted by the first players (small blind, big blind, "
-                                 "one straddle) are supported")
-        if k > 3 or (n == 2 and k > 2):
-            raise UnsupportedPHH("at most three blinds (two heads-up) are supported")
-        blinds = tuple(raw[:k])
-    ante, ante_style = _ante_style(antes, blinds, ours)
-    heads_up_two = ours and n == 2 and len(blinds) == 2
-    cap = _user(data, "cap", int, 4)
+def _positive(data: dict, key: str, cpu: int) -> int:
+    """A required amount that must be above nothing (a bet size, the bring-in), in cents."""
+    c = to_cents(_need(data, key), cpu, key)
+    if c <= 0:
+        raise PHHFormatError(f"{key} must be positive")
+    return c
+
+
+def _bring_in(data: dict, n: int, cpu: int) -> int:
+    """A stud game's bring-in; it has no blinds (an array of zeros may say so)."""
+    bring_in = _positive(data, "bring_in", cpu)
+    if "blinds_or_straddles" in data and any(_number_list(data, "blinds_or_straddles", n)):
+        raise UnsupportedPHH("blinds in a stud game: stud uses a bring-in")
+    return bring_in
+
+
+def _blinds(data: dict, n: int, cpu: int) -> tuple[int, ...]:
+    """The blinds, posted by the first players in order: at most three (two heads-up)."""
+    raw = [to_cents(x, cpu, f"blinds_or_straddles[{i}]")
+           for i, x in enumerate(_number_list(data, "blinds_or_straddles", n))]
+    if any(b < 0 for b in raw):
+        raise PHHFormatError("blinds_or_straddles must not be negative")
+    k = 0
+    while k < n and raw[k] > 0:
+        k += 1
+    if any(raw[k:]):
+        raise UnsupportedPHH("only blinds posted by the first players (small blind, big blind, "
+                             "one straddle) are supported")
+    if k > 3 or (n == 2 and k > 2):
+        raise UnsupportedPHH("at most three blinds (two heads-up) are supported")
+    return tuple(raw[:k])
+
+
+def _stakes(data: dict, kind: str, blinds: tuple[int, ...], cpu: int, heads_up_two: bool) -> tuple[int, int]:
+    """(small_bet, big_bet) for the engine's Structure: the limits of a limit game; in pot and no
+    limit the minimum bet, which must be the largest blind, and twice it (or our own stakes)."""
     if kind in (FIXED, SPREAD):
-        small, big = money("small_bet"), money("big_bet")
-    else:
-        small = money("min_bet")
-        if blinds and max(blinds) != small:
-            why = f": {HEADS_UP_BEFORE}, which cannot be dealt again as it was" if heads_up_two else ""
-            raise UnsupportedPHH(f"min_bet {data['min_bet']} differs from the big blind (the engine's "
-                                 f"minimum bet is the largest blind){why}")
-        big = small * 2
-        stakes = data.get(PREFIX + "stakes")
-        if stakes is not None:
-            if not isinstance(stakes, list) or len(stakes) != 2:
-                raise PHHFormatError(f"{PREFIX}stakes must be [small_bet, big_bet]")
-            small, big = (to_cents(x, cpu, f"{PREFIX}stakes") for x in stakes)
-    try:
-        structure = Structure(kind, small, big, blinds, ante, bring_in, cap or None,
-                              _user(data, "uncapped_heads_up", bool, False), ante_style,
-                              _user(data, "first_blind", int, 0))
-    except StructureError as e:
-        raise PHHFormatError(f"betting structure: {e}") from None
-    rules = Rules(
+        return _positive(data, "small_bet", cpu), _positive(data, "big_bet", cpu)
+    small = _positive(data, "min_bet", cpu)
+    if blinds and max(blinds) != small:
+        why = f": {HEADS_UP_BEFORE}, which cannot be dealt again as it was" if heads_up_two else ""
+        raise UnsupportedPHH(f"min_bet {data['min_bet']} differs from the big blind (the engine's "
+                             f"minimum bet is the largest blind){why}")
+    stakes = data.get(PREFIX + "stakes")
+    if stakes is None:
+        return small, small * 2
+    if not isinstance(stakes, list) or len(stakes) != 2:
+        raise PHHFormatError(f"{PREFIX}stakes must be [small_bet, big_bet]")
+    small, big = (to_cents(x, cpu, f"{PREFIX}stakes") for x in stakes)
+    return small, big
+
+
+def _rules(data: dict, cpu: int) -> Rules:
+    """The house rules our own files carry (`_cardroom_...`); another file's are the defaults."""
+    return Rules(
         rake_percent=_user(data, "rake_percent", int, 0),
         rake_cap=to_cents(data.get(PREFIX + "rake_cap", 0), cpu, PREFIX + "rake_cap"),
         no_flop_no_drop=_user(data, "no_flop_no_drop", bool, False),
@@ -367,6 +425,12 @@ def parse_setup(data: dict) -> Setup:
         defer_fifth_card=_user(data, "defer_fifth_card", bool, True),
         reburn_on_reshuffle=_user(data, "reburn_on_reshuffle", bool, True),
     )
+
+
+def _players(data: dict, stacks: list[int], cpu: int) -> list[Player]:
+    """The players: names and seats (p1, p2 ... and 1, 2 ... when the file gives none) and our own
+    files' live and dead posts."""
+    n = len(stacks)
     names = data.get("players")
     if names is None:
         names = [f"p{i + 1}" for i in range(n)]
@@ -378,25 +442,17 @@ def parse_setup(data: dict) -> Setup:
     if not isinstance(seats, list) or len(seats) != n or any(
             isinstance(x, bool) or not isinstance(x, int) for x in seats):
         raise PHHFormatError(f"seats must be an array of {n} integers")
-    posts = {}
-    for key in ("live_posts", "dead_posts"):
-        raw = data.get(PREFIX + key)
-        if raw is None:
-            posts[key] = [0] * n
-            continue
-        if not isinstance(raw, list) or len(raw) != n:
-            raise PHHFormatError(f"{PREFIX}{key} must be an array of {n} numbers")
-        posts[key] = [to_cents(x, cpu, PREFIX + key) for x in raw]
-        if any(x < 0 for x in posts[key]):
-            raise PHHFormatError(f"{PREFIX}{key} must not be negative")
-    players = [Player(names[i], stacks[i], seat=seats[i], live_post=posts["live_posts"][i],
-                      dead_post=posts["dead_posts"][i]) for i in range(n)]
-    button = 0 if variant.bring_in else n - 1
-    finishing = None
-    if ours and "finishing_stacks" in data:
-        finishing = [to_cents(x, cpu, f"finishing_stacks[{i}]")
-                     for i, x in enumerate(_number_list(data, "finishing_stacks", n))]
-    # That release's heads-up limit hands look like a table's whose second blind is below the
-    # small bet: they can only be told apart by replaying them.
-    before = heads_up_two and kind in (FIXED, SPREAD) and blinds[1] < small
-    return Setup(variant, structure, rules, players, button, cpu, actions, finishing, before)
+    live, dead = (_posts(data, key, n, cpu) for key in ("live_posts", "dead_posts"))
+    return [Player(names[i], stacks[i], seat=seats[i], live_post=live[i], dead_post=dead[i]) for i in range(n)]
+
+
+def _posts(data: dict, key: str, n: int, cpu: int) -> list[int]:
+    raw = data.get(PREFIX + key)
+    if raw is None:
+        return [0] * n
+    if not isinstance(raw, list) or len(raw) != n:
+        raise PHHFormatError(f"{PREFIX}{key} must be an array of {n} numbers")
+    posts = [to_cents(x, cpu, PREFIX + key) for x in raw]
+    if any(x < 0 for x in posts):
+        raise PHHFormatError(f"{PREFIX}{key} must not be negative")
+    return posts

@@ -226,7 +226,6 @@ class _Replayer:
             del self.claims[p]
 
     def _apply(self, a: Action) -> None:
-        hand = self.hand
         if a.verb in ("dh", "db"):
             self._dealer(a)
             return
@@ -238,42 +237,48 @@ class _Replayer:
         if a.verb == "protect":
             self._step(lambda h: h.protect_all_in(p))
             return
+        hand = self.hand
         if hand.actor is None:
             raise PHHRuleError(f"action {a.number} ({a.text!r}): the hand is already over")
         if hand.actor != p:
             raise PHHRuleError(f"action {a.number} ({a.text!r}): out of turn: it is p{hand.actor + 1}'s turn")
-        if a.verb in ("f", "cc", "cbr", "pb"):
-            if hand.phase == DRAW:
-                raise PHHRuleError(f"action {a.number} ({a.text!r}): p{p + 1} must stand pat or discard now")
-            if hand.phase == SHOWDOWN:
-                raise PHHRuleError(f"action {a.number} ({a.text!r}): the betting is over: it is the showdown")
-            self._check_dealt(a)
+        self._step(self._draw(a) if a.verb == "sd" else self._bet(a))
+
+    def _bet(self, a: Action):
+        """A betting action (f, cc, pb, cbr) as a call on the hand, once it is a betting round and
+        the file has dealt what the game dealt."""
+        hand, p = self.hand, a.actor
+        if hand.phase == DRAW:
+            raise PHHRuleError(f"action {a.number} ({a.text!r}): p{p + 1} must stand pat or discard now")
+        if hand.phase == SHOWDOWN:
+            raise PHHRuleError(f"action {a.number} ({a.text!r}): the betting is over: it is the showdown")
+        self._check_dealt(a)
         if a.verb == "f":
-            self._step(lambda h: h.fold(p))
-        elif a.verb == "cc":
-            if hand.legal().check:
-                self._step(lambda h: h.check(p))
-            else:
-                self._step(lambda h: h.call(p))
-        elif a.verb == "pb":
-            self._step(lambda h: h.bring_in(p))
-        elif a.verb == "cbr":
-            cents = a.amount * self.s.cpu
-            if cents != cents.to_integral_value():
-                raise PHHFormatError(f"action {a.number} ({a.text!r}): {a.amount} is not a whole number "
-                                     "of cents")
-            to = int(cents)
-            self._step(lambda h: h.bet(to, p))
-        elif a.verb == "sd":
-            if hand.phase != DRAW:
-                raise PHHRuleError(f"action {a.number} ({a.text!r}): there is no draw now")
-            discards = []
-            for sl in a.chosen:
-                if sl.served is None or sl.served not in hand.hole[p]:
-                    raise PHHRuleError(f"action {a.number} ({a.text!r}): p{p + 1} discards a card "
-                                       "they do not hold")
-                discards.append(sl.served)
-            self._step(lambda h: h.draw(discards, p))
+            return lambda h: h.fold(p)
+        if a.verb == "cc":
+            return (lambda h: h.check(p)) if hand.legal().check else (lambda h: h.call(p))
+        if a.verb == "pb":
+            return lambda h: h.bring_in(p)
+        cents = a.amount * self.s.cpu
+        if cents != cents.to_integral_value():
+            raise PHHFormatError(f"action {a.number} ({a.text!r}): {a.amount} is not a whole number "
+                                 "of cents")
+        to = int(cents)
+        return lambda h: h.bet(to, p)
+
+    def _draw(self, a: Action):
+        """A draw's discards (sd) as a call on the hand: the cards the deck served for the slots the
+        holdings pre-pass tied them to."""
+        hand, p = self.hand, a.actor
+        if hand.phase != DRAW:
+            raise PHHRuleError(f"action {a.number} ({a.text!r}): there is no draw now")
+        discards = []
+        for sl in a.chosen:
+            if sl.served is None or sl.served not in hand.hole[p]:
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): p{p + 1} discards a card "
+                                   "they do not hold")
+            discards.append(sl.served)
+        return lambda h: h.draw(discards, p)
 
     def _showdown(self) -> None:
         hand = self.hand
