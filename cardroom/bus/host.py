@@ -202,7 +202,12 @@ class TableHost:
         except StoreError as e:
             log.warning("no session for account %d: %s", account_id, e)
             raise RoomError("the card room's records do not know this account") from None
-        session = self.room.open_session(account, None, make=lambda room, a, fp: _HostedSession(room, a, fp, self))
+        if not self.running:
+            # Stopped while the store was asked (a claim restarts the host): the host that
+            # replaced this one opens the account's session; one opened here would be an orphan.
+            raise RoomError("this table host has stopped: try again in a moment")
+        session = self.room.open_session(account, None, make=lambda room, a, fp: _HostedSession(room, a, fp, self),
+                                         attach=True)
         session.on_end(lambda reason: self._ended(session, reason))
         self._sessions[account_id] = session
         return session
