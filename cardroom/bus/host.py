@@ -347,6 +347,16 @@ class TableHost:
             self._rows.update((r.name, r) for r in rows)
             await self.publish(subjects.LOBBY, self._lobby(rows))
 
+    async def page(self, account: int, text: str) -> None:
+        """A page for the account on every gateway it is logged in through (it may have no
+        session here yet: a table just claimed)."""
+        await self.publish(subjects.account_events(account), codec.dumps({"page": text}))
+
+    async def flush(self) -> None:
+        """Wait until every change so far is published (a host about to stop says its last)."""
+        while self._flusher is not None:
+            await asyncio.shield(self._flusher)
+
     def _event(self, account: int, event: dict) -> None:
         self._spawn(self.publish(subjects.account_events(account), codec.dumps(event)))
 

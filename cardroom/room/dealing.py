@@ -15,7 +15,7 @@ from cardroom.engine.cards import Deck, format_cards
 from cardroom.engine.hand import Hand, Player
 from cardroom.room.ports import HandRecord, HandStart, Refused, SeatStack
 from cardroom.room.seating import HandPlan, SeatFacts, plan_hand
-from cardroom.room.settlement import SETTLE_RETRIES
+from cardroom.room.settlement import SETTLE_PAUSE_MOST
 
 if TYPE_CHECKING:
     from cardroom.room.table import Table
@@ -73,7 +73,7 @@ class Dealing:
                 t.say(f"The table is paused: {error}", "system", "Table")
             else:   # the database is busy or failing: try again after a pause
                 t.say(f"The next hand waits for the card room's records ({error})", "system", "Table")
-                t.next_hand_timer = t.clock.call_later(max(t.settings.between_hands, SETTLE_RETRIES[-1]),
+                t.next_hand_timer = t.clock.call_later(max(t.settings.between_hands, SETTLE_PAUSE_MOST),
                                                         self.start)
             for number in plan.dealt:
                 seat = t.seats.get(number)

@@ -41,7 +41,7 @@ from cardroom.room.floor import RATHOLE_SECONDS, Floor
 from cardroom.room.ports import Store
 from cardroom.room.seat import Seat, keep_auto_blind
 from cardroom.room.seating import HandPlan
-from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
+from cardroom.room.settlement import SETTLE_RETRIES, STORE_PATIENCE, VOID_RETRY_MAX, Settlement
 from cardroom.room.waitlist import SeatHolds
 from cardroom.room.writer import InlineWriter, Writer
 
@@ -74,6 +74,9 @@ class TableSettings:
     min_buy_in: int | None = None            # default 10x the small bet
     max_buy_in: int | None = None            # default 100x the big blind in pot/no limit
     chat_lines: int = 200
+    # A settlement the store fails (busy, PostgreSQL away) is retried this long before the hand is
+    # void ([server] database_outage_seconds: a short outage voids nothing; room/settlement.py).
+    store_patience: float = STORE_PATIENCE
     currency: str = PLAY                     # what the chips are, for hand histories (config: [room] currency)
 
     def __post_init__(self) -> None:

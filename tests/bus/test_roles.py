@@ -19,6 +19,7 @@ import pytest
 
 from cardroom.bus.client import Gateway
 from cardroom.bus.connection import connect
+from cardroom.config import ServerConfig
 from cardroom.store.audit import check_store
 from cardroom.store.leases import Leases
 from cardroom.store.postgres import PostgresStore
@@ -190,12 +191,26 @@ async def test_a_live_host_takes_over_the_tables_of_one_killed_mid_hand(tmp_path
         owner = leases.owners()[TABLE]
         first.send_signal(signal.SIGKILL)
         first.wait()
-        await until(lambda: leases.owners()[TABLE].owner != owner.owner, deadline=30,
+        killed = time.monotonic()
+        takeover = ServerConfig().takeover_seconds
+        await until(lambda: leases.owners()[TABLE].owner != owner.owner, deadline=takeover + 10,
                     what="the live host claims the table once the dead one's lease expired")
+        claimed = time.monotonic() - killed
         await until(lambda: store.get_hand(hand_id).status == "void", deadline=10, what="the hand void")
         await until(lambda: alice.view(TABLE).my_seat == 1 and bob.view(TABLE).my_seat == 2
                     and alice.view(TABLE).status != "reconnecting", deadline=15,
                     what="both in their seats at the new host")
+        dealt_again = time.monotonic() - killed
+        words = f"Hand #{hand_id} is void (the table host dealing it went away): every player has the" \
+                " stack he began it with back"
+        for c in (alice, bob):
+            await until(lambda c=c: any(line.text == words for line in c.view(TABLE).chat)
+                        and any(words in page for page in c.pages), what=f"{c.name} is told of the void")
+        print(f"killed host's table claimed after {claimed:.1f} s, both seated again after {dealt_again:.1f} s")
+        # [server] takeover_seconds is the bound the operator is promised: the dead host's lease
+        # runs out at most lease_seconds (16) after the kill, and the live host claims at its next
+        # try; config.py keeps that under the bound with seconds to spare for a loaded machine.
+        assert claimed <= takeover, f"claimed {claimed:.1f} s after the kill"
         assert check_store(store) == []
         assert store.total_money() == store.expected_money()
     finally:
