@@ -32,9 +32,18 @@ def _choose(servers, _info):
     return server, backoff(server.reconnects)
 
 
+PING_EVERY = 2.0            # seconds between pings of a quiet connection; two unanswered: lost
+PINGS_OUT = 2
+
+
 async def connect(servers: str | list[str], *, name: str,
                   reconnected: Callable[[], Awaitable[None]] | None = None,
+                  disconnected: Callable[[], Awaitable[None]] | None = None,
                   connect_timeout: float = 2.0):
+    """`disconnected` is called when the connection is lost (then nats-py reconnects), and
+    `reconnected` when it is back. A connection cut without a word (a network partition) is found
+    lost by its pings within about PING_EVERY * (PINGS_OUT + 1) seconds (nats-py's default
+    waits four minutes)."""
     from nats.aio.client import Client
 
     nc = Client()
@@ -45,6 +54,8 @@ async def connect(servers: str | list[str], *, name: str,
     async def on_disconnected() -> None:
         if not nc.is_closed:
             log.warning("NATS (%s): disconnected; reconnecting", name)
+            if disconnected is not None:
+                await disconnected()
 
     async def on_reconnected() -> None:
         log.info("NATS (%s): reconnected", name)
@@ -56,5 +67,5 @@ async def connect(servers: str | list[str], *, name: str,
         # The wait between tries of the first connection (reconnections wait what _choose says).
         reconnect_time_wait=1.0, reconnect_to_server_handler=_choose,
         connect_timeout=connect_timeout, error_cb=on_error, disconnected_cb=on_disconnected,
-        reconnected_cb=on_reconnected)
+        reconnected_cb=on_reconnected, ping_interval=PING_EVERY, max_outstanding_pings=PINGS_OUT)
     return nc

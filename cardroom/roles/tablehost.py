@@ -72,6 +72,7 @@ class TableHostRole:
         self._settings = {t.name: table_settings(config, t) for t in self.configs}
         self.held: set[str] = set()
         self.fenced: set[str] = set()  # tables this host stopped dealing for want of its database
+        self.on_bus = True             # False while NATS is away (its tables' clocks are held)
         self.ttl = config.server.lease_seconds
         self.renewed_at = 0.0          # monotonic time the last successful renewal was sent
         self.nc = None
@@ -174,6 +175,8 @@ class TableHostRole:
         live = [n for n in self.held if n in self.room.tables]
         self.host = TableHost(self.room, self.nc, tables=live)
         await self.host.start()
+        if not self.on_bus:
+            self.host.bus_lost()       # claimed while the bus is away: its clocks wait for it too
         self.admin = HostAdmin(self.host, stop=self.stop.set)   # a shutdown countdown ends this process
         await self.admin.start()
 
@@ -228,10 +231,17 @@ class TableHostRole:
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
         async def reconnected():
+            self.on_bus = True
             if self.host is not None:
                 await self.host.reconnected()
 
-        self.nc = await connect(self.nats, name=f"cardroom-tables-{self.owner}", reconnected=reconnected)
+        async def disconnected():
+            self.on_bus = False
+            if self.host is not None:
+                self.host.bus_lost()
+
+        self.nc = await connect(self.nats, name=f"cardroom-tables-{self.owner}", reconnected=reconnected,
+                                disconnected=disconnected)
         await self.claim_free()
         if self.host is None:
             await self._restart_host()

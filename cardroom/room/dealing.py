@@ -33,7 +33,7 @@ class Dealing:
     def start(self) -> None:
         t = self.table
         t.next_hand_timer = None
-        if t.status != "open" or t.closing is not None or not t.idle():
+        if t.status != "open" or t.closing is not None or not t.idle() or t.clock_held:
             return
         facts = [SeatFacts(s.number, ready=s.stack > 0 and not s.sitting_out and not s.leaving,
                            owes=s.owes, missed=s.missed, wants_post=s.wants_post)

@@ -146,11 +146,11 @@ class Scaled:
 
 
 @asynccontextmanager
-async def scaled(tmp_path: Path, url: str, nats_url: str):
+async def scaled(tmp_path: Path, url: str, nats_url: str, config_text: str = CONFIG):
     """The room of a test, playing; at the end everything stops (the host steps down: chips back
     to the balances) and the ledger must be clean with every cent the players began with."""
     config = tmp_path / "config.toml"
-    config.write_text(CONFIG)
+    config.write_text(config_text)
     host = start_host(config, url, nats_url, tmp_path / "host")
     store = PostgresStore(url)
     nc = await connect(nats_url, name="test-gateway")
@@ -219,6 +219,55 @@ async def test_nats_restarted_everything_reconnects_and_hands_go_on(tmp_path, pg
         assert (await gateway.login("dave")).name == "dave"
         print(f"NATS away {back - gone:.1f} s; the room answered {answered_after:.2f} s after it came"
               f" back; intents refused meanwhile: {len(room.players.refused)}; hands: {hands(store)}")
+
+
+def protections_used(store: PostgresStore) -> int:
+    """Protected all-ins counted against the players' daily quotas so far."""
+    with store.db.transaction(write=False) as c:
+        return c.execute("SELECT COALESCE(SUM(used), 0) FROM allin_protections").fetchone()[0]
+
+
+async def test_nats_away_longer_than_the_clock_times_nobody_out(tmp_path, pg_cluster, own_nats):
+    """Issue 34, point 13: during a NATS outage every screen says "reconnecting" and nobody can
+    act, yet the clock ran on: the player to act was made a protected all-in (his day's quota)
+    and sat out. The table host that lost the bus stops its tables' clocks, and once back runs
+    them on with the time that was left; the gateway's players are not taken for disconnected."""
+    config = CONFIG.replace("seats = 10", "seats = 10\naction_seconds = 8").replace(
+        "[room]", "[room]\ncountdown_seconds = 5")
+    async with scaled(tmp_path, pg_cluster.new_database(), own_nats.url, config) as room:
+        store = room.store
+        await room.players.stop()                     # nobody acts from now on
+        await until(lambda: any(c.view(TABLE).legal is not None for c in (room.alice, room.bob)),
+                    deadline=15, what="a player to act")
+        actor = next(c for c in (room.alice, room.bob) if c.view(TABLE).legal is not None)
+        other = room.bob if actor is room.alice else room.alice
+        hand_id, left = actor.view(TABLE).hand_id, actor.view(TABLE).seconds_left
+        used = protections_used(store)
+        own_nats.stop()
+        gone = time.monotonic()
+        await asyncio.sleep(12)                       # longer than his 8 s clock
+        own_nats.start()
+        await until(lambda: room.nc.is_connected, deadline=20, what="the gateway back on the bus")
+        while True:                                   # the host answers again
+            try:
+                await other.chat(TABLE, "back")
+                break
+            except Unreachable:
+                assert time.monotonic() - gone < 40, "the host did not answer again"
+        await until(lambda: actor.view(TABLE).status != "reconnecting"
+                    and any(line.text == "back" for line in actor.view(TABLE).chat),
+                    what="the actor's views flow again")
+        v = actor.view(TABLE)
+        assert v.hand_id == hand_id and v.legal is not None, (v.hand_id, v.message)   # still his decision
+        assert 0 < v.seconds_left <= left and "timed out" not in v.message
+        assert not v.sitting_out and protections_used(store) == used
+        seat = next(s for s in v.seats if s.number == v.my_seat)
+        assert seat.connected                          # not taken for a lost connection
+        await actor.act(TABLE, "check" if v.legal.check else "call")
+        room.players.start()
+        settled = hands(store).get("settled", 0)
+        await until(lambda: hands(store).get("settled", 0) > settled, deadline=30, what="play goes on")
+        print(f"NATS away {time.monotonic() - gone:.1f} s; {left:.1f} s left before, {v.seconds_left:.1f} s after")
 
 
 def hand_status(store: PostgresStore, hand_id: str) -> str | None:
