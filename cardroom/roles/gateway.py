@@ -29,6 +29,9 @@ log = logging.getLogger("cardroom.roles.gateway")
 
 CLAIM = "cr.session.claim"
 TAKEN_OVER = "You logged in from somewhere else: this session is closed"
+# What each player of a gateway that stops reads as his ssh closes: the tables are the table
+# hosts', so his seat and chips wait for him behind any gateway (a rolling restart keeps them).
+FAREWELL = "This server is restarting: log in again to return to your seat."
 
 
 class GatewayRole:
@@ -130,7 +133,7 @@ class GatewayRole:
     async def shutdown(self) -> None:
         self.stop.set()
         if self.server is not None:
-            await self.server.close()
+            await self.server.close(farewell=FAREWELL)
         if self.admin is not None:
             await self.admin.close()
         if self.gateway is not None:

@@ -209,3 +209,84 @@ def test_one_live_session_per_account_across_gateways(tmp_path, pg_cluster, nats
         tmux.kill()
         for proc in [host, *gateways]:
             stop(proc)
+
+
+GATEWAY_FAREWELL = "This server is restarting: log in again to return to your seat"
+
+
+def login_to_seat(tmux: Tmux, name: str, port: int, key: Path) -> None:
+    """`name` logs in again (his pane's ssh had exited) and goes to his table: his seat is there."""
+    tmux("respawn-pane", "-k", "-t", name, ssh_command(port, key, name))
+    tmux.wait(name, f"Welcome, {name}", timeout=20)
+    tmux.keys(name, "Enter")
+    end = time.monotonic() + 10
+    while f"{name} (seat" not in (screen := tmux.screen(name)):   # the lobby, or his table at once
+        if "Tables" in screen and TABLE in screen:
+            tmux.keys(name, "]")                          # the next of my tables: my seat kept
+            tmux.wait(name, f"{name} (seat", TABLE)
+            return
+        assert time.monotonic() < end, screen
+        time.sleep(0.15)
+
+
+def test_a_rolling_restart_of_the_gateways_keeps_every_seat(tmp_path, pg_cluster, nats_server):
+    """Issue 34, point 14: SIGTERM of a gateway ended its players' ssh with a blank screen. Now
+    they read that the server is restarting and how to come back (their ssh exits 0), log in
+    through the other gateway and are at their seats with their chips; then the other way round."""
+    url = pg_cluster.new_database()
+    config = tmp_path / "config.toml"
+    config.write_text(config_text())
+    for name in ("alice", "bob"):
+        keygen(tmp_path / name)
+    key = tmp_path / "host_key"
+    ports = [free_port(), free_port()]
+    tmux = Tmux()
+    host = start_host(config, url, nats_server.url, tmp_path / "host")
+    gateways = [start_gateway(config, url, nats_server.url, p, key, tmp_path / f"gw{i}")
+                for i, p in enumerate(ports)]
+    store = PostgresStore(url)
+    try:
+        for name, port in (("alice", ports[0]), ("bob", ports[1])):
+            tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30",
+                 ssh_command(port, tmp_path / name, name))
+        for name in ("alice", "bob"):
+            tmux.wait(name, f"Welcome, {name}", timeout=20)
+            tmux.keys(name, "Enter")
+            tmux.wait(name, "Tables", TABLE)
+            tmux.keys(name, "j")
+            tmux.wait(name, f"Buy in at {TABLE}")
+            tmux.keys(name, "Enter")
+            tmux.wait(name, f"{name} (seat")
+        end = time.monotonic() + 15
+        while len([h for h in store.table_holdings(TABLE) if h.chips_cents]) < 2:
+            assert time.monotonic() < end, store.table_holdings(TABLE)
+            time.sleep(0.1)
+
+        def chips() -> dict[int, int]:
+            return {h.account_id: h.chips_cents for h in store.table_holdings(TABLE) if h.chips_cents}
+
+        # -- the first gateway restarted: alice reads why, and comes back through the second --
+        gateways[0].send_signal(signal.SIGTERM)
+        screen = tmux.wait("alice", EXIT_MARK, timeout=15)
+        assert GATEWAY_FAREWELL in screen and f"{EXIT_MARK}0" in screen, screen
+        assert gateways[0].wait(15) == 0
+        before = chips()
+        login_to_seat(tmux, "alice", ports[1], tmp_path / "alice")
+        gateways[0] = start_gateway(config, url, nats_server.url, ports[0], key, tmp_path / "gw0b")
+        # -- then the second: both read it, and come back through the first -----------------
+        gateways[1].send_signal(signal.SIGTERM)
+        for name in ("alice", "bob"):
+            screen = tmux.wait(name, EXIT_MARK, timeout=15)
+            assert GATEWAY_FAREWELL in screen and f"{EXIT_MARK}0" in screen, screen
+        assert gateways[1].wait(15) == 0
+        for name in ("alice", "bob"):
+            login_to_seat(tmux, name, ports[0], tmp_path / name)
+        # At their seats with their chips (none moved while nobody was there to play).
+        assert chips() == before and len(before) == 2
+        assert store.total_money() == store.expected_money() == 2 * START
+        assert check_store(store) == []
+    finally:
+        tmux.kill()
+        for proc in [host, *gateways]:
+            stop(proc)
+        store.close()
