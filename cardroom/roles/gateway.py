@@ -49,9 +49,8 @@ class GatewayRole:
         self._claims: dict[object, str] = {}     # client -> its claim's id
 
     async def start(self, host: str, port: int, key_path) -> None:
-        from cardroom.roles.frontdoor import ssh_limits
+        from cardroom.roles.frontdoor import extras, ssh_limits
         from cardroom.ssh import start_server
-        from cardroom.ssh.extras import Extras
 
         async def reconnected():
             if self.gateway is not None:
@@ -69,7 +68,7 @@ class GatewayRole:
             host, port, key_path, self._app_factory(), limits=ssh_limits(self.config),
             authorize=make_authorize(self.store), name_refused=make_name_refused(self.store),
             guest=make_guest(self.store) if s.guest_passwords else None,
-            extras=Extras(self.store, lambda _fp: None, frozenset()),
+            extras=extras(self.store, self.config, self._admin_context),
             textual_speedups=s.textual_speedups, shared_screens=s.shared_screens, reuse_port=True)
 
     def _app_factory(self):
@@ -106,12 +105,20 @@ class GatewayRole:
         client.is_admin = bool(fingerprint and fingerprint in admins)
         if not client.is_admin:
             return None
-        from cardroom.admin.commands import AdminContext
         from cardroom.admin.panel import AdminPanel
 
-        ctx = AdminContext(self.gateway.room, self.store, fingerprint, self.stop.set,
-                           authorized=lambda: client.is_admin, room_admin=self.admin)
+        ctx = self._admin_context(fingerprint, authorized=lambda: client.is_admin)
         return lambda: AdminPanel(ctx)
+
+    def _admin_context(self, fingerprint: str, authorized=None):
+        """What an admin's commands act on here, in the panel and over exec alike: the whole room
+        (cardroom/bus/admin.py), the key's fingerprint in the ledger; `shutdown now` stops this
+        gateway only."""
+        from cardroom.admin.commands import AdminContext
+
+        admins = set(self.config.server.admins)
+        return AdminContext(self.gateway.room, self.store, fingerprint, self.stop.set,
+                            authorized=authorized or (lambda: fingerprint in admins), room_admin=self.admin)
 
     def _session_ended(self, client) -> None:
         self._claims.pop(client, None)

@@ -11,6 +11,7 @@ resumes). No chip is lost: the ledger check is clean and the money is what it wa
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -288,5 +289,76 @@ def test_a_rolling_restart_of_the_gateways_keeps_every_seat(tmp_path, pg_cluster
     finally:
         tmux.kill()
         for proc in [host, *gateways]:
+            stop(proc)
+        store.close()
+
+
+def exec_ssh(port: int, key: Path, name: str, *command: str) -> tuple[int, str, str]:
+    """The OpenSSH client running one command (no terminal): its status, stdout and stderr."""
+    done = subprocess.run(["ssh", "-F", "/dev/null", "-p", str(port), "-i", str(key), "-o", "StrictHostKeyChecking=no",
+                           "-o", "UserKnownHostsFile=/dev/null", "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
+                           "-o", "LogLevel=ERROR", f"{name}@127.0.0.1", *command],
+                          capture_output=True, text=True, timeout=60)
+    return done.returncode, done.stdout, done.stderr
+
+
+async def test_admin_commands_over_exec_on_a_gateway(tmp_path, pg_cluster, nats_server):
+    """Issue 34, point 11: `ssh boss@gateway who` said "'who' is not a command here", though the
+    README promises the admin commands over exec. On a gateway they are the one process's: the
+    same commands and checks, over the whole room, the key's fingerprint on the ledger's row."""
+    from cardroom.bus.client import Gateway
+    from cardroom.bus.connection import connect
+    from tests.bus.conftest import until
+
+    url = pg_cluster.new_database()
+    boss = keygen(tmp_path / "boss")
+    keygen(tmp_path / "alice")
+    config = tmp_path / "config.toml"
+    config.write_text(config_text().replace('max_per_ip = 20', f'max_per_ip = 20\nadmins = ["{boss}"]'))
+    port = free_port()
+    host = start_host(config, url, nats_server.url, tmp_path / "host")
+    gateway = start_gateway(config, url, nats_server.url, port, tmp_path / "host_key", tmp_path / "gw")
+    store = PostgresStore(url)
+    nc = await connect(nats_server.url, name="players")
+    players = Gateway(nc, PostgresStore(url), tables=[TABLE])   # carol plays through another gateway
+    await players.start()
+    try:
+        carol = await players.login("carol")
+        await carol.watch(TABLE)
+        await carol.join(TABLE, 3)
+        await carol.buy_in(TABLE, 10_000)
+        await until(lambda: TABLE in carol.my_tables(), what="carol seated")
+        loop = asyncio.get_running_loop()
+
+        async def run(*command):
+            return await loop.run_in_executor(None, exec_ssh, port, tmp_path / "boss", "boss", *command)
+
+        end = time.monotonic() + 15
+        while True:              # the gateway hears the host's tables and the other gateway's sessions
+            status, out, err = await run("who")
+            if status == 0 and "carol" in out and "seat 3" in out:
+                break
+            assert time.monotonic() < end, (status, out, err)
+            await asyncio.sleep(0.5)
+        assert TABLE in out
+        status, out, err = await run("tables")
+        assert status == 0 and TABLE in out and "1/6 seated" in out, (out, err)
+        status, out, err = await run("credit", "carol", "5", "refund for hand 12")
+        assert status == 0 and err == "" and "credited $5 to carol: refund for hand 12" in out, (out, err)
+        entry = store.ledger(carol.account_id, limit=1)[0]
+        assert (entry.kind, entry.amount_cents, entry.reason, entry.admin) == (
+            "credit", 500, "refund for hand 12", boss)
+        status, out, err = await run("credit", "nobody", "5", "x")             # the same checks
+        assert status == 1 and out == "" and "no player" in err
+        status, out, err = await loop.run_in_executor(None, exec_ssh, port, tmp_path / "alice", "alice",
+                                                      "credit", "alice", "100", "free money")
+        assert status == 1 and "credit is an admin command, and this key is not an admin's" in err
+        assert store.total_money() == store.expected_money()
+        assert check_store(store) == []
+    finally:
+        await players.close()
+        players.store.close()
+        await nc.close()
+        for proc in (host, gateway):
             stop(proc)
         store.close()
