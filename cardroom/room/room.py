@@ -400,8 +400,10 @@ class Session(Intents):
         return self.room.lobby()
 
     def my_money(self) -> api.MyMoney:
+        # The store's count (a live hand's escrow included: a table another process deals) where
+        # no table here says better.
         return api.MyMoney(self.room.store.balance(self.account_id),
-                           self.room.store.holdings(self.account_id) | self._on_tables())
+                           self.room.store.on_tables(self.account_id) | self._on_tables())
 
     def _on_tables(self) -> dict:
         out = {}
