@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 from dataclasses import replace
 
@@ -348,3 +349,21 @@ async def test_money_read_through_another_gateway_mid_hand_counts_the_chips_in_p
     finally:
         other._pool.shutdown()
         other.store.close()
+
+
+@remote
+async def test_a_table_host_logs_an_attachment_not_a_second_login(world, caplog):
+    """Issue 34, point 15: the table host logged every session it opened for a gateway's player
+    (his first intent, a claim, the host's start) as a player's login. One login is logged, by
+    the gateway he logged in through; the host says it attached him."""
+    caplog.set_level(logging.INFO, "cardroom.room")
+    alice = await world.login("alice")
+    await alice.watch(TABLE)
+    await alice.join(TABLE)
+    lines = [r.getMessage() for r in caplog.records if r.name == "cardroom.room"]
+    assert [line for line in lines if line.startswith("login: alice")] == [
+        f"login: alice (account {alice.account_id}, key none)"], lines
+    assert f"attached: alice (account {alice.account_id}), served through a gateway" in lines
+    alice.close()
+    await until(lambda: any(r.getMessage() == "detached: alice" for r in caplog.records),
+                what="the host's session closes as a detachment")

@@ -72,6 +72,21 @@ def test_sqlite_is_refused(tmp_path):
     assert "needs a PostgreSQL store" in done.stderr
 
 
+def test_a_bad_tables_name_is_one_clear_line_at_start(tmp_path):
+    """Issue 34, point 15: `--tables Nope` put a traceback in the log. It is refused before
+    anything starts, in one line naming the config's tables; the log has nothing."""
+    (tmp_path / "config.toml").write_text(CONFIG)
+    done = subprocess.run([sys.executable, "-m", "cardroom", "serve", "--role", "tables", "--config",
+                           str(tmp_path / "config.toml"), "--store", "postgresql://nobody@127.0.0.1:1/none",
+                           "--tables", f"Nope,{TABLE}", "--data-dir", str(tmp_path / "d")],
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (f"cardroom serve: --tables: no table called 'Nope' in the config (its "
+                                   f"tables: {TABLE!r})"), done.stderr
+    log = tmp_path / "d" / "cardroom.log"
+    assert not log.exists() or "Traceback" not in log.read_text()
+
+
 async def test_host_killed_and_restarted_seats_players_again(tmp_path, pg_cluster, nats_server):
     url = pg_cluster.new_database()
     config = tmp_path / "config.toml"
