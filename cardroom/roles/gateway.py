@@ -19,6 +19,7 @@ import socket
 from cardroom.bus.admin import RemoteRoomAdmin
 from cardroom.bus.client import Gateway
 from cardroom.bus.connection import connect
+from cardroom.roles.run import bus_unreachable
 from cardroom.room.api import RoomError
 from cardroom.roles.logins import make_authorize, make_guest, make_name_refused
 from cardroom.roles.settings import room_settings
@@ -56,7 +57,8 @@ class GatewayRole:
             if self.gateway is not None:
                 await self.gateway.reconnected()
 
-        self.nc = await connect(self.nats, name=f"cardroom-gateway-{self.id}", reconnected=reconnected)
+        self.nc = await connect(self.nats, name=f"cardroom-gateway-{self.id}", reconnected=reconnected,
+                                unreachable=bus_unreachable(self.nats))
         self.gateway = Gateway(self.nc, self.store, tables=[t.name for t in self.config.tables],
                                settings=self._settings, gateway_id=self.id)
         await self.gateway.start()

@@ -3,13 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import sys
 from pathlib import Path
 
+from cardroom.bus.connection import shown
 from cardroom.datadir import HOST_KEY
 
+log = logging.getLogger("cardroom.roles")
+
 DEFAULT_NATS = "nats://127.0.0.1:4222"
+
+
+def bus_unreachable(nats: str):
+    """What a role says, on its terminal and in its log, when its first try of the NATS server
+    fails: it waits for it (for ever), and the operator must know what it waits for."""
+
+    def say(error: Exception) -> None:
+        text = (f"the NATS server at {shown(nats)} does not answer ({error}): waiting for it. Start"
+                " nats-server there, or name yours with --nats URL (or [server] nats in config.toml)")
+        log.warning(text)
+        print(f"cardroom serve: {text}", file=sys.__stderr__, flush=True)
+
+    return say
 
 
 def _until_signal(stop: asyncio.Event) -> None:
@@ -48,7 +65,7 @@ async def run(config, args, data_dir: Path) -> int:
         role = TableHostRole(config, config.server.store, nats, tables=table_names(args), owner=args.host_id)
         await role.start()
         print(f"cardroom table host {role.owner}: tables {', '.join(sorted(role.held)) or '(none yet)'}"
-              f" over {nats}", file=sys.__stdout__, flush=True)
+              f" over {shown(nats)}", file=sys.__stdout__, flush=True)
     else:
         from cardroom.roles.gateway import GatewayRole
         from cardroom.ssh import ensure_host_key
@@ -60,7 +77,7 @@ async def run(config, args, data_dir: Path) -> int:
         host = args.host or config.server.host
         port = args.port if args.port is not None else config.server.port
         await role.start(host, port, key_path)
-        print(f"cardroom gateway {role.id} on {host}:{port} over {nats}\n"
+        print(f"cardroom gateway {role.id} on {host}:{port} over {shown(nats)}\n"
               f"host key fingerprint: {fingerprint}\n"
               f"players connect with: ssh -p {port} NAME@{host}", file=sys.__stdout__, flush=True)
     _until_signal(role.stop)

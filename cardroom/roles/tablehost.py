@@ -27,6 +27,7 @@ import time
 from cardroom.bus.admin import HostAdmin
 from cardroom.config import LEASE_MARGIN, LEASE_RENEW_EVERY
 from cardroom.bus.connection import connect
+from cardroom.roles.run import bus_unreachable
 from cardroom.bus.host import TableHost
 from cardroom.roles.settings import room_settings, table_settings, warm_evaluators
 from cardroom.room.clock import LoopClock
@@ -241,6 +242,7 @@ class TableHostRole:
                 self.host.bus_lost()
 
         self.nc = await connect(self.nats, name=f"cardroom-tables-{self.owner}", reconnected=reconnected,
+                                unreachable=bus_unreachable(self.nats),
                                 disconnected=disconnected)
         await self.claim_free()
         if self.host is None:
