@@ -270,6 +270,26 @@ async def test_nats_away_longer_than_the_clock_times_nobody_out(tmp_path, pg_clu
         print(f"NATS away {time.monotonic() - gone:.1f} s; {left:.1f} s left before, {v.seconds_left:.1f} s after")
 
 
+async def test_a_host_stopped_mid_hand_tells_everyone_the_hand_is_void(tmp_path, pg_cluster, own_nats):
+    """Issue 34, point 12: whenever a hand is void, every player at the table is told which and
+    why, and that the stacks are back. A table host stopped (SIGTERM) mid-hand voids it and gives
+    every chip back: its players read both before it goes."""
+    async with scaled(tmp_path, pg_cluster.new_database(), own_nats.url) as room:
+        store = room.store
+        await room.players.stop()                     # the hand stays in progress
+        await until(lambda: room.alice.view(TABLE).phase == "bet", deadline=15, what="a hand under way")
+        cut = in_progress(store)
+        stop_process(room.host)
+        assert room.host.returncode == 0
+        words = f"Hand #{cut} is void (the table host dealing it is stopping): every player has the " \
+                "stack he began it with back"
+        for c in (room.alice, room.bob):
+            await until(lambda c=c: any(words in page for page in c.pages), what=f"{c.name} is paged the void")
+            chat = [line.text for line in c.view(TABLE).chat]
+            assert words in chat and any("every chip on the table goes back" in line for line in chat), chat
+        assert hand_status(store, cut) == "void"
+
+
 def hand_status(store: PostgresStore, hand_id: str) -> str | None:
     try:
         record = store.get_hand(hand_id)
