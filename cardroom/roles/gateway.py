@@ -19,7 +19,7 @@ import socket
 from cardroom.bus.admin import RemoteRoomAdmin
 from cardroom.bus.client import Gateway
 from cardroom.bus.connection import connect
-from cardroom.roles.run import bus_unreachable
+from cardroom.roles.buswait import bus_unreachable
 from cardroom.room.api import RoomError
 from cardroom.roles.logins import make_authorize, make_guest, make_name_refused
 from cardroom.roles.settings import room_settings

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import signal
 import sys
 from pathlib import Path
@@ -11,22 +10,7 @@ from pathlib import Path
 from cardroom.bus.connection import shown
 from cardroom.datadir import HOST_KEY
 
-log = logging.getLogger("cardroom.roles")
-
 DEFAULT_NATS = "nats://127.0.0.1:4222"
-
-
-def bus_unreachable(nats: str):
-    """What a role says, on its terminal and in its log, when its first try of the NATS server
-    fails: it waits for it (for ever), and the operator must know what it waits for."""
-
-    def say(error: Exception) -> None:
-        text = (f"the NATS server at {shown(nats)} does not answer ({error}): waiting for it. Start"
-                " nats-server there, or name yours with --nats URL (or [server] nats in config.toml)")
-        log.warning(text)
-        print(f"cardroom serve: {text}", file=sys.__stderr__, flush=True)
-
-    return say
 
 
 def _until_signal(stop: asyncio.Event) -> None:

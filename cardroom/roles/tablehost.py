@@ -27,7 +27,7 @@ import time
 from cardroom.bus.admin import HostAdmin
 from cardroom.config import LEASE_MARGIN, LEASE_RENEW_EVERY
 from cardroom.bus.connection import connect
-from cardroom.roles.run import bus_unreachable
+from cardroom.roles.buswait import bus_unreachable
 from cardroom.bus.host import TableHost
 from cardroom.roles.settings import room_settings, table_settings, warm_evaluators
 from cardroom.room.clock import LoopClock
