@@ -25,10 +25,10 @@ import socket
 import time
 
 from cardroom.bus.admin import HostAdmin
-from cardroom.config import LEASE_MARGIN, LEASE_RENEW_EVERY
 from cardroom.bus.connection import connect
-from cardroom.roles.buswait import bus_unreachable
 from cardroom.bus.host import TableHost
+from cardroom.config import LEASE_MARGIN, LEASE_RENEW_EVERY
+from cardroom.roles.buswait import bus_unreachable
 from cardroom.roles.settings import room_settings, table_settings, warm_evaluators
 from cardroom.room.clock import LoopClock
 from cardroom.room.ports import StoreError
