@@ -2,9 +2,9 @@
 
 Apart from `Table` because settling is a conversation with the store that outlives the hand:
 the settlement goes to the writer, a passing refusal is retried (`settle_retries`: for the
-table's `store_patience`), then the hand is voided (every stack back to its start), and a void that fails is retried until it goes
-through. Only when the store has the hand's end do the seats get their new stacks
-(`recorded`); meanwhile the table's `recording` keeps those chips the hand's.
+table's `store_patience`), then the hand is voided (every stack back to its start), and a void
+that fails is retried until it goes through. Only when the store has the hand's end do the seats
+get their new stacks (`recorded`); meanwhile the table's `recording` keeps those chips the hand's.
 """
 
 from __future__ import annotations
