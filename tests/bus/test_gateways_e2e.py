@@ -141,12 +141,7 @@ def test_two_gateways_a_gateway_killed_and_a_table_host_killed_mid_hand(tmp_path
         gateways["alice"].wait()
         tmux.wait("alice", EXIT_MARK, timeout=10)                # her ssh saw the connection drop
         tmux.wait("bob", "(disconnected)", timeout=20)      # the host heard her gateway fall silent
-        tmux("respawn-pane", "-k", "-t", "alice", ssh_command(ports["bob"], tmp_path / "alice", "alice"))
-        tmux.wait("alice", "Welcome, alice", timeout=20)
-        tmux.keys("alice", "Enter")
-        tmux.wait("alice", "Tables", TABLE)
-        tmux.keys("alice", "]")                                  # the next of my tables: my seat kept
-        tmux.wait("alice", "alice (seat", TABLE)
+        login_to_seat(tmux, "alice", ports["bob"], tmp_path / "alice")
         wait_gone(tmux, "bob", "(disconnected)", timeout=10)
 
         # -- the table host killed mid-hand ---------------------------------------------------
@@ -216,7 +211,9 @@ GATEWAY_FAREWELL = "This server is restarting: log in again to return to your se
 
 
 def login_to_seat(tmux: Tmux, name: str, port: int, key: Path) -> None:
-    """`name` logs in again (his pane's ssh had exited) and goes to his table: his seat is there."""
+    """`name` logs in again (his pane's ssh had exited) and goes to his table: his seat is there.
+    Enter on the welcome screen opens the lobby, or at once the table if it is waiting for him
+    (his blind or his decision came while he was away): either is fine."""
     tmux("respawn-pane", "-k", "-t", name, ssh_command(port, key, name))
     tmux.wait(name, f"Welcome, {name}", timeout=20)
     tmux.keys(name, "Enter")
