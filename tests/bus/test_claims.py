@@ -56,17 +56,17 @@ async def claims_closing_sessions(tmp_path, url: str, nats_url: str, claims: int
         await until(lambda: all(len(p.my_tables()) == 2 for p in players), what="everyone seated twice")
         for k in range(claims):
             role.fence(set(role.held))           # as when its renewals failed too long
-            await role._restart_host()
+            await role._restart_host()           # as the lease loop does after a fence
             await role.claim_free()              # claimed again: voided, everyone seated again
             assert role.held == set(TABLES)
             try:
                 await until(lambda: all(len(p.my_tables()) == 2 and not p.closed for p in players)
-                            or ended, what="")
+                            or ended, what=f"claim {k + 1}: everyone seated again, no session ended")
             finally:
                 assert not ended, f"claim {k + 1} ended sessions: {ended}"
                 assert all(len(p.my_tables()) == 2 for p in players), \
                     f"claim {k + 1}: {[(p.name, p.my_tables()) for p in players]}"
-        # Still playing: a chat line goes round every table of the host.
+        # Still playing: each player's chat line reaches his table's views.
         for i, p in enumerate(players):
             await p.chat(TABLES[i % 3], f"still here {i}")
         await until(lambda: all(any(line.text == f"still here {i}" for line in p.view(TABLES[i % 3]).chat)
