@@ -90,6 +90,19 @@ _MD5_RE = re.compile(r"MD5:[0-9a-f]{2}(?::[0-9a-f]{2}){15}", re.ASCII)
 
 # --------------------------------------------------------------------------------------- records
 
+# A table host's lease of its tables (cardroom/store/leases.py, roles/tablehost.py) is sized from
+# [server] database_outage_seconds: a host stops dealing a table once its last successful renewal
+# is (ttl - LEASE_MARGIN) seconds old, and that renewal was sent up to LEASE_RENEW_EVERY before
+# the database went away; once it is back, the store connects again for the next renewal
+# (LEASE_RECONNECT). A dead host's lease runs out ttl seconds after its last renewal, and a live
+# host claims the table at its next try (LEASE_RENEW_EVERY) and seats its players (LEASE_CLAIM):
+# that must be within [server] takeover_seconds.
+LEASE_RENEW_EVERY = 1.0
+LEASE_MARGIN = 3.0
+LEASE_RECONNECT = 2.0
+LEASE_CLAIM = 1.0
+
+
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
     host: str = "127.0.0.1"
@@ -108,6 +121,19 @@ class ServerConfig:
     connects_per_second: float = 2.0         # ... and then a second (more are closed unanswered)
     new_accounts_per_ip: int = 10            # accounts one address may make (new key, new name) ...
     new_accounts_hours: float = 24.0         # ... in this many hours
+    database_outage_seconds: float = 10.0    # a PostgreSQL outage a table host rides out, no hand void
+    takeover_seconds: float = 20.0           # a dead table host's tables are dealt again within this
+
+    @property
+    def lease_seconds(self) -> float:
+        """A table host's lease of a table: long enough to ride out database_outage_seconds."""
+        return self.database_outage_seconds + LEASE_RENEW_EVERY + LEASE_RECONNECT + LEASE_MARGIN
+
+    @property
+    def settle_patience(self) -> float:
+        """How long a hand's settlement is retried while the store fails, before the hand is void:
+        past the outage ridden out, and the store's reconnect."""
+        return self.database_outage_seconds + LEASE_RECONNECT + LEASE_RENEW_EVERY
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +312,8 @@ def _ante_style(s: Section, variant: Variant, ante: int) -> str:
 
 _SERVER_KEYS = {"host", "port", "data_dir", "login_timeout", "max_connections", "max_per_ip",
                 "guest_passwords", "admins", "shared_screens", "textual_speedups", "store", "nats",
-                "connect_burst", "connects_per_second", "new_accounts_per_ip", "new_accounts_hours"}
+                "connect_burst", "connects_per_second", "new_accounts_per_ip", "new_accounts_hours",
+                "database_outage_seconds", "takeover_seconds"}
 _ROOM_KEYS = {"timeout_allin_quota", "action_seconds", "countdown_seconds", "reconnect_seconds", "sit_out_minutes",
               "sit_out_minutes_5max", "sit_outs_allowed", "seat_hold_seconds", "chat_max_chars",
               "chat_lines", "chat_per_seconds", "currency"} | money_keys("starting_money")
@@ -352,9 +379,17 @@ def _server(data: Any, path: Path, admins: Any = None) -> ServerConfig:
     connects_per_second = s.number("connects_per_second", d.connects_per_second, 0.001, 100_000, "a second")
     new_accounts = s.int("new_accounts_per_ip", d.new_accounts_per_ip, 1, 1_000_000)
     new_accounts_hours = s.number("new_accounts_hours", d.new_accounts_hours, 0.001, 24 * 366, "hours")
-    return ServerConfig(host, port, data_dir.resolve(), login_timeout, max_connections, max_per_ip,
-                        guest, tuple(found), shared, speedups, store, nats, connect_burst, connects_per_second,
-                        new_accounts, new_accounts_hours)
+    outage = s.seconds("database_outage_seconds", d.database_outage_seconds, 0, 3600)
+    takeover = s.seconds("takeover_seconds", d.takeover_seconds, 0, 7200)
+    server = ServerConfig(host, port, data_dir.resolve(), login_timeout, max_connections, max_per_ip,
+                          guest, tuple(found), shared, speedups, store, nats, connect_burst, connects_per_second,
+                          new_accounts, new_accounts_hours, outage, takeover)
+    least = server.lease_seconds + LEASE_RENEW_EVERY + LEASE_CLAIM
+    if takeover < least:
+        s.fail(f"{takeover:g} s is too short to ride out a database outage of {outage:g} s: a dead host's "
+               f"lease runs {server.lease_seconds:g} s, then its tables are claimed and dealt again, so at "
+               f"least {least:g} s (or a shorter database_outage_seconds)", "takeover_seconds")
+    return server
 
 
 def _room(data: Any, path: Path) -> RoomSettings:

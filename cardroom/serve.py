@@ -114,26 +114,14 @@ def make_app_factory(room: Room, config: RoomConfig, shutdown=None):
 
 
 def make_extras(room: Room, store: SqlStore, config: RoomConfig, shutdown):
-    """What the SSH server opens besides the screen: players' own hand histories (read-only), and
-    admin commands over exec for the admin keys of config.toml, run as the panel runs them (the
-    same checks, the key's fingerprint in the ledger)."""
-    from cardroom.admin.commands import COMMANDS, AdminContext, execute
-    from cardroom.ssh.extras import Extras
+    """Players' own hand histories, and admin commands over exec for the admin keys of config.toml
+    over this room (roles/frontdoor.py: the same as on every gateway)."""
+    from cardroom.admin.commands import AdminContext
+    from cardroom.roles import frontdoor
 
     admins = set(config.server.admins)
-
-    def admin(fingerprint: str):
-        if fingerprint not in admins:
-            return None
-        ctx = AdminContext(room, store, fingerprint, shutdown, authorized=lambda: fingerprint in admins)
-
-        async def run(line: str):
-            result = await execute(ctx, line)
-            return result.ok, result.lines
-
-        return run
-
-    return Extras(store, admin, frozenset(COMMANDS))
+    return frontdoor.extras(store, config, lambda fingerprint: AdminContext(
+        room, store, fingerprint, shutdown, authorized=lambda: fingerprint in admins))
 
 
 async def start(config: RoomConfig, *, host: str | None = None, port: int | None = None,

@@ -34,9 +34,10 @@ class NatsServer:
     """A running server; `url` connects to it. `stop()` ends it (and `start()` runs it again on
     the same port, for tests of a bus that goes away and comes back)."""
 
-    def __init__(self, binary: str) -> None:
+    def __init__(self, binary: str, *args: str, port: int | None = None) -> None:
         self.binary = binary
-        self.port = free_port()
+        self.args = args           # more of the server's options (--user NAME --pass WORD)
+        self.port = port or free_port()
         self.folder = Path(tempfile.mkdtemp(prefix="cardroom-nats-"))
         self.url = f"nats://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -44,7 +45,7 @@ class NatsServer:
 
     def start(self) -> None:
         log = open(self.folder / "log", "ab")   # noqa: SIM115 - the server writes it until it stops
-        self.process = subprocess.Popen([self.binary, "-a", "127.0.0.1", "-p", str(self.port)],
+        self.process = subprocess.Popen([self.binary, "-a", "127.0.0.1", "-p", str(self.port), *self.args],
                                         stdout=log, stderr=subprocess.STDOUT)
         log.close()
         deadline = time.monotonic() + START_SECONDS
@@ -75,7 +76,8 @@ class NatsServer:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start_server() -> NatsServer:
+def start_server(*args: str, port: int | None = None) -> NatsServer:
+    """A server on `port` (a free one if None), with more of its options in `args`."""
     try:
         import nats  # noqa: F401
     except ImportError:
@@ -83,4 +85,4 @@ def start_server() -> NatsServer:
     binary = shutil.which("nats-server")
     if binary is None:
         missing("the nats-server binary is not on the PATH")
-    return NatsServer(binary)
+    return NatsServer(binary, *args, port=port)

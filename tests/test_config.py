@@ -118,6 +118,24 @@ def test_textual_speedups_can_be_switched_off(tmp_path):
     assert load_config(write(tmp_path, "[server]\ntextual_speedups = false\n")).server.textual_speedups is False
 
 
+def test_a_table_hosts_lease_rides_out_the_database_outage_and_keeps_the_takeover_bound(tmp_path):
+    """Defaults: a 10 s PostgreSQL outage voids no hand (the lease outlasts it: its renewal
+    period, the store's reconnect and the fence's margin on top), and a dead host's tables are
+    dealt again within 20 s. Both in config; a take-over bound the lease cannot keep is refused."""
+    from cardroom.config import LEASE_CLAIM, LEASE_MARGIN, LEASE_RECONNECT, LEASE_RENEW_EVERY
+    s = load_config(write(tmp_path, "")).server
+    assert (s.database_outage_seconds, s.takeover_seconds) == (10.0, 20.0)
+    # The fence stops a table once its last renewal, sent up to a renewal period before the
+    # outage, is (lease - margin) old: after the outage and the reconnect.
+    assert s.lease_seconds - LEASE_MARGIN - LEASE_RENEW_EVERY - LEASE_RECONNECT >= s.database_outage_seconds
+    assert s.lease_seconds + LEASE_RENEW_EVERY + LEASE_CLAIM <= s.takeover_seconds
+    assert s.settle_patience > s.database_outage_seconds + LEASE_RECONNECT
+    s = load_config(write(tmp_path, "[server]\ndatabase_outage_seconds = 30\ntakeover_seconds = 40\n")).server
+    assert s.lease_seconds == 36.0
+    with pytest.raises(ConfigError, match="takeover_seconds.*at least 38"):
+        load_config(write(tmp_path, "[server]\ndatabase_outage_seconds = 30\n"))
+
+
 def test_data_dir_is_relative_to_the_config_file(tmp_path):
     cfg = load_config(write(tmp_path, '[server]\ndata_dir = "var/room"\n'))
     assert cfg.server.data_dir == (tmp_path / "var" / "room").resolve()

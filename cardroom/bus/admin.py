@@ -11,8 +11,9 @@
 
 Design: the protocol's reads stay synchronous, served from what the gateway heard (the hosts'
 snapshots, the gateways' session lists), because Tab completion and the suggester read tables
-and players on every keystroke and must never wait on the bus; a snapshot a host has not
-refreshed for SNAP_GONE seconds is dropped (its tables are not listed). Acts are coroutines
+and players on every keystroke and must never wait on the bus; the tables of a host not heard
+for SNAP_GONE seconds are listed as last heard, their status "reconnecting" (as the players'
+screens say), until a host serves them again. Acts are coroutines
 (request/reply, `timeout` seconds): bus trouble is a RoomError the panel shows, never a hang;
 the reply carries the table's record, kept at once, so the admin's next command sees his act.
 
@@ -27,6 +28,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from cardroom.bus import codec, subjects
@@ -195,6 +197,11 @@ class HostAdmin:
         await self._snap()
 
 
+def _reconnecting(t: AdminTable) -> AdminTable:
+    """A table as last heard from a host that has gone silent."""
+    return replace(t, status="reconnecting", summary=replace(t.summary, status="reconnecting"))
+
+
 # ---------------------------------------------------------------- the gateway's side
 class RemoteRoomAdmin:
     """`RoomAdmin` of a room spread over table hosts, for the admins of `gateway` (see the module
@@ -283,16 +290,18 @@ class RemoteRoomAdmin:
                 room.page(account, text)
 
     def _live(self) -> list[tuple[dict[str, AdminTable], bool]]:
+        """The records of the hosts heard lately, and whether each is shutting down."""
         now = self.clock()
-        for host, (at, _, _) in list(self._hosts.items()):
-            if now - at > self.gone:
-                del self._hosts[host]
-        return [(t, c) for _, t, c in self._hosts.values()]
+        return [(t, c) for at, t, c in self._hosts.values() if now - at <= self.gone]
 
     def _all(self) -> dict[str, AdminTable]:
+        now = self.clock()
         out: dict[str, AdminTable] = {}
-        for tables, _ in self._live():
-            out.update(tables)
+        for at, tables, _ in self._hosts.values():
+            if now - at <= self.gone:
+                out.update(tables)
+            else:
+                out.update((n, _reconnecting(t)) for n, t in tables.items())
         rank = {n: i for i, n in enumerate(self.gateway.order)}
         return dict(sorted(out.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
 

@@ -544,7 +544,8 @@ class RemoteClient(Intents):
 
     async def my_money(self) -> api.MyMoney:
         money = await self.gateway.off_loop(self.session.my_money)
-        # Chips on a table I sit at, as the table counts them (the store's holdings elsewhere).
+        # Chips on a table I sit at, as the table counts them (elsewhere the store's: a live hand's
+        # escrow counted, so a login mid-hand before my seat's views arrive counts it too).
         here = {v.name: v.table_chips for v in self._seated()}
         return api.MyMoney(money.balance, money.on_tables | here)
 

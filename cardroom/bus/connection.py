@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit, urlunsplit
 
 log = logging.getLogger("cardroom.bus")
 
@@ -32,19 +33,48 @@ def _choose(servers, _info):
     return server, backoff(server.reconnects)
 
 
+PING_EVERY = 2.0            # seconds between pings of a quiet connection; two unanswered: lost
+PINGS_OUT = 2
+
+
+def shown(url: str) -> str:
+    """A NATS URL as it may be printed or logged: its password (or token) left out."""
+    parts = urlsplit(url)
+    if parts.password is None and not parts.username:
+        return url
+    user = parts.username if parts.password is not None else "***"    # a lone token: hidden
+    netloc = f"{user}{':***' if parts.password is not None else ''}@{parts.hostname or ''}"
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 async def connect(servers: str | list[str], *, name: str,
                   reconnected: Callable[[], Awaitable[None]] | None = None,
+                  disconnected: Callable[[], Awaitable[None]] | None = None,
+                  unreachable: Callable[[Exception], None] | None = None,
                   connect_timeout: float = 2.0):
+    """`disconnected` is called when the connection is lost (then nats-py reconnects), and
+    `reconnected` when it is back. A connection cut without a word (a network partition) is found
+    lost by its pings within about PING_EVERY * (PINGS_OUT + 1) seconds (nats-py's default
+    waits four minutes). `unreachable(error)` is called once if the first try fails (no server
+    there, or it refused the user and password): the caller says so, then this keeps waiting."""
     from nats.aio.client import Client
 
     nc = Client()
+    told = [unreachable is None]
 
     async def on_error(e: Exception) -> None:
         log.warning("NATS (%s): %s", name, e)
+        if not told[0] and not nc.is_connected:
+            told[0] = True
+            unreachable(e)
 
     async def on_disconnected() -> None:
         if not nc.is_closed:
             log.warning("NATS (%s): disconnected; reconnecting", name)
+            if disconnected is not None:
+                await disconnected()
 
     async def on_reconnected() -> None:
         log.info("NATS (%s): reconnected", name)
@@ -56,5 +86,6 @@ async def connect(servers: str | list[str], *, name: str,
         # The wait between tries of the first connection (reconnections wait what _choose says).
         reconnect_time_wait=1.0, reconnect_to_server_handler=_choose,
         connect_timeout=connect_timeout, error_cb=on_error, disconnected_cb=on_disconnected,
-        reconnected_cb=on_reconnected)
+        reconnected_cb=on_reconnected, ping_interval=PING_EVERY, max_outstanding_pings=PINGS_OUT)
+    told[0] = True      # connected: later troubles are reconnections, logged
     return nc

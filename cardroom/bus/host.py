@@ -24,6 +24,8 @@ What it does, per table it serves:
 - heartbeats (bus/liveness.py): this host's every second (`cr.host.hb`, its tables), and the
   gateways' heard: the sessions of a gateway silent for GATEWAY_LOST seconds (killed, cut off)
   go offline here as if each had said so, and come back online when their gateway says so again;
+- the bus lost (`bus_lost`, until `reconnected`): nobody can act at its tables, so their clocks
+  stop and no hand is dealt, and no gateway is judged by a silence that is the host's own;
 - presence (`cr.presence`): a remote session online or offline. The host opens a session for an
   account seated at one of its tables when it comes online (his seat is connected again and his
   views flow), or for anyone at his first intent; when the last remote session of an account
@@ -45,6 +47,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 
 from cardroom.bus import codec, liveness, subjects
+from cardroom.bus.connection import BACKOFF_MOST
 from cardroom.room import api
 from cardroom.room.actions import Unwatch
 from cardroom.room.api import RoomError
@@ -97,6 +100,7 @@ class TableHost:
         self._gateways = liveness.Heard()  # gateway id -> when its heartbeat was last heard
         self.gateway_lost = gateway_lost
         self._lost: set[str] = set()       # gateways whose sessions were taken offline for silence
+        self.on_bus = True                 # False between bus_lost() and reconnected()
         self.running = False
 
     # ------------------------------------------------------------------ life
@@ -117,10 +121,29 @@ class TableHost:
         self._spawn(self._gateways_loop())
         await self.reconnected()
 
+    def bus_lost(self) -> None:
+        """The connection to NATS is lost: nobody can act at this host's tables, and every screen
+        says they are reconnecting. Their clocks stop where they are (no player is timed out,
+        his day's protected all-in spent, and sat out for the bus's fault), no hand is dealt,
+        and no gateway is judged by its silence (`reconnected` runs them on)."""
+        self.on_bus = False
+        for name in self.names:
+            table = self.room.tables.get(name)
+            if table is not None:
+                table.hold_clock()
+
     async def reconnected(self) -> None:
-        """Just started, or back on the bus after losing it: ask who is online, send every view."""
+        """Just started, or back on the bus after losing it: ask who is online, send every view;
+        the clocks run on with the time they had. The gateways reconnect too (with backoff):
+        each has its usual time to be heard, from when it can have come back."""
+        if not self.on_bus:
+            self._gateways.heard_all(later=BACKOFF_MOST)
+        self.on_bus = True
         await self.publish(subjects.PRESENCE_ASK, codec.dumps({"h": self.epoch}))
         for name in self.names:
+            table = self.room.tables.get(name)
+            if table is not None:
+                table.release_clock()
             self._changed(name)
 
     async def stop(self) -> None:
@@ -202,7 +225,12 @@ class TableHost:
         except StoreError as e:
             log.warning("no session for account %d: %s", account_id, e)
             raise RoomError("the card room's records do not know this account") from None
-        session = self.room.open_session(account, None, make=lambda room, a, fp: _HostedSession(room, a, fp, self))
+        if not self.running:
+            # Stopped while the store was asked (a claim restarts the host): the host that
+            # replaced this one opens the account's session; one opened here would be an orphan.
+            raise RoomError("this table host has stopped: try again in a moment")
+        session = self.room.open_session(account, None, make=lambda room, a, fp: _HostedSession(room, a, fp, self),
+                                         attach=True)
         session.on_end(lambda reason: self._ended(session, reason))
         self._sessions[account_id] = session
         return session
@@ -258,6 +286,8 @@ class TableHost:
     async def _gateways_loop(self) -> None:
         while self.running:
             await asyncio.sleep(liveness.HEARTBEAT_EVERY)
+            if not self.on_bus:
+                continue          # it hears nobody: their silence is its own
             for gateway in self._gateways.lost(self.gateway_lost):
                 self._lost.add(gateway)
                 lost = [(a, sid) for a, sids in self._online.items() for sid in sids
@@ -341,6 +371,16 @@ class TableHost:
                 continue
             self._rows.update((r.name, r) for r in rows)
             await self.publish(subjects.LOBBY, self._lobby(rows))
+
+    async def page(self, account: int, text: str) -> None:
+        """A page for the account on every gateway it is logged in through (it may have no
+        session here yet: a table just claimed)."""
+        await self.publish(subjects.account_events(account), codec.dumps({"page": text}))
+
+    async def flush(self) -> None:
+        """Wait until every change so far is published (a host about to stop says its last)."""
+        while self._flusher is not None:
+            await asyncio.shield(self._flusher)
 
     def _event(self, account: int, event: dict) -> None:
         self._spawn(self.publish(subjects.account_events(account), codec.dumps(event)))

@@ -6,7 +6,10 @@
 A process killed with SIGKILL says nothing; only its silence tells. So:
 - a table host takes the remote sessions of a gateway it has not heard for GATEWAY_LOST seconds
   offline: their seats are marked disconnected, as a dropped connection is in one process (the
-  disconnect rules of seed 000 apply), until the player comes back through another gateway;
+  disconnect rules of seed 000 apply), until the player comes back through another gateway. Only
+  while the host is on the bus itself: a host that lost the bus hears nobody, through no fault of
+  theirs; it stops its tables' clocks meanwhile (bus/host.py), and once back gives the gateways
+  the time to come back too (they reconnect as it did) before it judges them again;
 - a gateway shows a table whose host it has not heard for HOST_SILENT seconds as reconnecting,
   until a host (restarted, or another that took the table) is heard serving it again.
 A session's id starts with its gateway's id (`session_id`), so a host knows whose it is.
@@ -54,6 +57,13 @@ class Heard:
         """Heard once, and not for `after` seconds (never heard: nothing to say of it)."""
         at = self._at.get(key)
         return at is not None and self.clock() - at > after
+
+    def heard_all(self, later: float = 0.0) -> None:
+        """Count every sender as heard `later` seconds from now (the listener itself was away: a
+        sender's silence meanwhile says nothing of it)."""
+        at = self.clock() + later
+        for key in self._at:
+            self._at[key] = at
 
     def lost(self, after: float) -> list:
         """The senders silent for `after` seconds, forgotten (each is reported once)."""

@@ -1,11 +1,13 @@
 """What every way of serving a room (`cardroom serve`, each gateway) asks at the SSH front door
 besides who owns a name: the server's limits that config.toml sets, the bound on the accounts one
-address may make, and what a banned key is told as it tries to log in."""
+address may make, what a banned key is told as it tries to log in, and the extras (hand histories,
+an admin key's commands over exec)."""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from cardroom.config import RoomConfig
@@ -14,6 +16,7 @@ from cardroom.room.text import clean_name, clean_text
 from cardroom.ssh import Limits, SessionRefused, source_of
 
 if TYPE_CHECKING:
+    from cardroom.admin.commands import AdminContext
     from cardroom.store.sqlite import SqliteStore
 
 log = logging.getLogger(__name__)
@@ -58,4 +61,28 @@ def new_account_gate(config: RoomConfig, store: SqliteStore):
     return check
 
 
-__all__ = ["ban_message", "new_account_gate", "ssh_limits"]
+def extras(store: SqliteStore, config: RoomConfig, context: Callable[[str], AdminContext]):
+    """What the SSH server opens besides the screen: players' own hand histories (read-only), and
+    admin commands over exec for the admin keys of config.toml, each run in `context(fingerprint)`
+    as the panel runs them (the same checks, the key's fingerprint in the ledger). One process
+    and every gateway alike: the context says over which room."""
+    from cardroom.admin.commands import COMMANDS, execute
+    from cardroom.ssh.extras import Extras
+
+    admins = set(config.server.admins)
+
+    def admin(fingerprint: str):
+        if fingerprint not in admins:
+            return None
+        ctx = context(fingerprint)
+
+        async def run(line: str):
+            result = await execute(ctx, line)
+            return result.ok, result.lines
+
+        return run
+
+    return Extras(store, admin, frozenset(COMMANDS))
+
+
+__all__ = ["ban_message", "extras", "new_account_gate", "ssh_limits"]

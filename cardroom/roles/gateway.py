@@ -19,6 +19,7 @@ import socket
 from cardroom.bus.admin import RemoteRoomAdmin
 from cardroom.bus.client import Gateway
 from cardroom.bus.connection import connect
+from cardroom.roles.buswait import bus_unreachable
 from cardroom.room.api import RoomError
 from cardroom.roles.logins import make_authorize, make_guest, make_name_refused
 from cardroom.roles.settings import room_settings
@@ -29,6 +30,9 @@ log = logging.getLogger("cardroom.roles.gateway")
 
 CLAIM = "cr.session.claim"
 TAKEN_OVER = "You logged in from somewhere else: this session is closed"
+# What each player of a gateway that stops reads as his ssh closes: the tables are the table
+# hosts', so his seat and chips wait for him behind any gateway (a rolling restart keeps them).
+FAREWELL = "This server is restarting: log in again to return to your seat."
 
 
 class GatewayRole:
@@ -46,15 +50,15 @@ class GatewayRole:
         self._claims: dict[object, str] = {}     # client -> its claim's id
 
     async def start(self, host: str, port: int, key_path) -> None:
-        from cardroom.roles.frontdoor import ssh_limits
+        from cardroom.roles.frontdoor import extras, ssh_limits
         from cardroom.ssh import start_server
-        from cardroom.ssh.extras import Extras
 
         async def reconnected():
             if self.gateway is not None:
                 await self.gateway.reconnected()
 
-        self.nc = await connect(self.nats, name=f"cardroom-gateway-{self.id}", reconnected=reconnected)
+        self.nc = await connect(self.nats, name=f"cardroom-gateway-{self.id}", reconnected=reconnected,
+                                unreachable=bus_unreachable(self.nats))
         self.gateway = Gateway(self.nc, self.store, tables=[t.name for t in self.config.tables],
                                settings=self._settings, gateway_id=self.id)
         await self.gateway.start()
@@ -66,7 +70,7 @@ class GatewayRole:
             host, port, key_path, self._app_factory(), limits=ssh_limits(self.config),
             authorize=make_authorize(self.store), name_refused=make_name_refused(self.store),
             guest=make_guest(self.store) if s.guest_passwords else None,
-            extras=Extras(self.store, lambda _fp: None, frozenset()),
+            extras=extras(self.store, self.config, self._admin_context),
             textual_speedups=s.textual_speedups, shared_screens=s.shared_screens, reuse_port=True)
 
     def _app_factory(self):
@@ -103,12 +107,20 @@ class GatewayRole:
         client.is_admin = bool(fingerprint and fingerprint in admins)
         if not client.is_admin:
             return None
-        from cardroom.admin.commands import AdminContext
         from cardroom.admin.panel import AdminPanel
 
-        ctx = AdminContext(self.gateway.room, self.store, fingerprint, self.stop.set,
-                           authorized=lambda: client.is_admin, room_admin=self.admin)
+        ctx = self._admin_context(fingerprint, authorized=lambda: client.is_admin)
         return lambda: AdminPanel(ctx)
+
+    def _admin_context(self, fingerprint: str, authorized=None):
+        """What an admin's commands act on here, in the panel and over exec alike: the whole room
+        (cardroom/bus/admin.py), the key's fingerprint in the ledger; `shutdown now` stops this
+        gateway only."""
+        from cardroom.admin.commands import AdminContext
+
+        admins = set(self.config.server.admins)
+        return AdminContext(self.gateway.room, self.store, fingerprint, self.stop.set,
+                            authorized=authorized or (lambda: fingerprint in admins), room_admin=self.admin)
 
     def _session_ended(self, client) -> None:
         self._claims.pop(client, None)
@@ -130,7 +142,7 @@ class GatewayRole:
     async def shutdown(self) -> None:
         self.stop.set()
         if self.server is not None:
-            await self.server.close()
+            await self.server.close(farewell=FAREWELL)
         if self.admin is not None:
             await self.admin.close()
         if self.gateway is not None:

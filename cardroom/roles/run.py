@@ -7,6 +7,7 @@ import signal
 import sys
 from pathlib import Path
 
+from cardroom.bus.connection import shown
 from cardroom.datadir import HOST_KEY
 
 DEFAULT_NATS = "nats://127.0.0.1:4222"
@@ -21,11 +22,22 @@ def _until_signal(stop: asyncio.Event) -> None:
             pass
 
 
+def table_names(args) -> list[str] | None:
+    """The tables `--tables A,B` names (None: every table of the config)."""
+    return [t.strip() for t in (args.tables or "").split(",") if t.strip()] or None
+
+
 def refusal(config, args) -> str | None:
     """Why this role cannot run with this config (said before anything starts), or None."""
     if not config.server.store:
         return (f"--role {args.role} needs a PostgreSQL store (--store postgresql://... or [server]"
                 " store in config.toml): a SQLite file belongs to one process")
+    if args.role == "tables":
+        known = [t.name for t in config.tables]
+        unknown = [n for n in table_names(args) or () if n not in known]
+        if unknown:
+            return (f"--tables: no table called {', '.join(map(repr, unknown))} in the config (its tables: "
+                    f"{', '.join(map(repr, known)) or 'none'})")
     return None
 
 
@@ -34,11 +46,10 @@ async def run(config, args, data_dir: Path) -> int:
     if args.role == "tables":
         from cardroom.roles.tablehost import TableHostRole
 
-        tables = [t for t in (args.tables or "").split(",") if t] or None
-        role = TableHostRole(config, config.server.store, nats, tables=tables, owner=args.host_id)
+        role = TableHostRole(config, config.server.store, nats, tables=table_names(args), owner=args.host_id)
         await role.start()
         print(f"cardroom table host {role.owner}: tables {', '.join(sorted(role.held)) or '(none yet)'}"
-              f" over {nats}", file=sys.__stdout__, flush=True)
+              f" over {shown(nats)}", file=sys.__stdout__, flush=True)
     else:
         from cardroom.roles.gateway import GatewayRole
         from cardroom.ssh import ensure_host_key
@@ -50,7 +61,7 @@ async def run(config, args, data_dir: Path) -> int:
         host = args.host or config.server.host
         port = args.port if args.port is not None else config.server.port
         await role.start(host, port, key_path)
-        print(f"cardroom gateway {role.id} on {host}:{port} over {nats}\n"
+        print(f"cardroom gateway {role.id} on {host}:{port} over {shown(nats)}\n"
               f"host key fingerprint: {fingerprint}\n"
               f"players connect with: ssh -p {port} NAME@{host}", file=sys.__stdout__, flush=True)
     _until_signal(role.stop)

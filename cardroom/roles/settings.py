@@ -18,7 +18,8 @@ def table_settings(config: RoomConfig, t: TableConfig) -> TableSettings:
         reconnect_seconds=float(r.reconnect_seconds),
         sit_out_seconds=60.0 * config.sit_out_minutes_for(t), sit_outs_allowed=r.sit_outs_allowed,
         seat_hold_seconds=float(r.seat_hold_seconds),
-        min_buy_in=t.min_buy_in or None, max_buy_in=t.max_buy_in, currency=r.currency)
+        min_buy_in=t.min_buy_in or None, max_buy_in=t.max_buy_in, currency=r.currency,
+        store_patience=config.server.settle_patience)
 
 
 def room_settings(config: RoomConfig) -> RoomSettings:

@@ -1,11 +1,18 @@
 """`cardroom serve --role tables`: a table host. It deals the tables it holds leases on
 (`cardroom.store.leases`) and serves them over NATS (`cardroom.bus.host.TableHost`).
 
-The lease loop renews every RENEW_EVERY seconds with a TTL of TTL seconds; a table whose last
-successful renewal is older than TTL - MARGIN (measured from when it was sent, on the monotonic
+The lease loop renews every LEASE_RENEW_EVERY seconds with a time to live of [server]
+lease_seconds (config.py sizes it from database_outage_seconds); a table whose last successful
+renewal is older than that less LEASE_MARGIN (measured from when it was sent, on the monotonic
 clock) is fenced at once: its table stops dealing here (self-fence), and the store's own fence
-refuses any write the host might still try. Its TableHost publishes the heartbeat gateways tell
-a silent host from a quiet table by (bus/liveness.py).
+refuses any write the host might still try. So a database away for database_outage_seconds
+fences nothing and voids no hand, and a dead host's tables are dealt again by a live host within
+takeover_seconds. Its TableHost publishes the heartbeat gateways tell a silent host from a quiet
+table by (bus/liveness.py).
+
+A hand void when a table is claimed (its host died, or this host lost the database for longer
+than it rides out) is told to everyone at the table: which hand, why, and that every stack is
+back; so is one voided as this host stops.
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ import time
 from cardroom.bus.admin import HostAdmin
 from cardroom.bus.connection import connect
 from cardroom.bus.host import TableHost
+from cardroom.config import LEASE_MARGIN, LEASE_RENEW_EVERY
+from cardroom.roles.buswait import bus_unreachable
 from cardroom.roles.settings import room_settings, table_settings, warm_evaluators
 from cardroom.room.clock import LoopClock
 from cardroom.room.ports import StoreError
@@ -31,7 +40,14 @@ from cardroom.store.postgres import PostgresStore
 
 log = logging.getLogger("cardroom.roles.tables")
 
-TTL, MARGIN, RENEW_EVERY = 10.0, 3.0, 3.0
+# Why a claimed table's hand was void, as its players read it.
+WENT_AWAY = "the table host dealing it went away"
+OUT_OF_REACH = "the card room's records were out of reach for too long"
+STOPPING = "the table host dealing it is stopping"
+
+
+def void_words(hand_id: str, why: str) -> str:
+    return f"Hand #{hand_id} is void ({why}): every player has the stack he began it with back"
 
 
 def host_id() -> str:
@@ -56,6 +72,9 @@ class TableHostRole:
         self.room = Room([], self.store, LoopClock(), settings=room_settings(config), writer=self.writer)
         self._settings = {t.name: table_settings(config, t) for t in self.configs}
         self.held: set[str] = set()
+        self.fenced: set[str] = set()  # tables this host stopped dealing for want of its database
+        self.on_bus = True             # False while NATS is away (its tables' clocks are held)
+        self.ttl = config.server.lease_seconds
         self.renewed_at = 0.0          # monotonic time the last successful renewal was sent
         self.nc = None
         self.host: TableHost | None = None
@@ -99,33 +118,56 @@ class TableHostRole:
         t.changed()       # not a player's intent (whose handler would tell the watchers): told here
 
     async def claim_free(self) -> None:
+        """Claim every table of this host's that no live lease holds; the host serves them all
+        (restarted once, whatever it claimed)."""
+        claimed = []
         for name in self._settings:
             if name in self.held:
                 continue
             sent = time.monotonic()
-            token = await self._off(self.leases.claim, self.owner, name, TTL)
+            token = await self._off(self.leases.claim, self.owner, name, self.ttl)
             if token is None:
                 continue
             # The table's hand a dead host was dealing is void (stacks back), under this lease;
             # the other tables' live hands are their hosts' own.
             voided = await self._off(self._void_mine, [name])
+            why = OUT_OF_REACH if name in self.fenced else WENT_AWAY
+            self.fenced.discard(name)
             if voided:
-                log.warning("table %s: voided %d hand(s) of a stopped host: %s", name, len(voided),
-                            ", ".join(voided))
+                log.warning("table %s: voided %d hand(s) (%s): %s", name, len(voided), why,
+                            ", ".join(h for h, _ in voided))
             if name not in self.room.tables:
                 self.room.add_table(self._settings[name])
             await self._take_over(name)
             self.held.add(name)
             self.renewed_at = max(self.renewed_at, sent)
             log.info("%s holds table %s (token %d)", self.owner, name, token)
+            claimed.append((name, voided, why))
+        if claimed:
             await self._restart_host()
+        for name, voided, why in claimed:
+            await self._tell_void(name, voided, why)
 
-    def _void_mine(self, tables) -> list[str]:
+    def _void_mine(self, tables) -> list[tuple[str, list[int]]]:
+        """The unfinished hands of `tables` void; each one's id and the accounts dealt in it."""
         try:
-            return self.store.void_unfinished_hands(tables)
+            voided = self.store.void_unfinished_hands(tables)
+            return [(h, [s.account_id for s in self.store.get_hand(h).seats]) for h in voided]
         except Exception as e:  # noqa: BLE001 - a hand of a table another host holds is fenced
             log.warning("voiding unfinished hands: %s", e)
             return []
+
+    async def _tell_void(self, name: str, voided, why: str) -> None:
+        """Everyone at the table reads which hand is void, why, and that the stacks are back (a
+        line at the table; a page to each player dealt in, wherever he is logged in)."""
+        t = self.room.tables.get(name)
+        for hand_id, accounts in voided:
+            text = void_words(hand_id, why)
+            if t is not None:
+                t.say(text, "system", "Table")
+                t.changed()
+            for account in accounts:
+                await self.host.page(account, f"{name}: {text}")
 
     async def _restart_host(self) -> None:
         if self.host is not None:
@@ -134,6 +176,8 @@ class TableHostRole:
         live = [n for n in self.held if n in self.room.tables]
         self.host = TableHost(self.room, self.nc, tables=live)
         await self.host.start()
+        if not self.on_bus:
+            self.host.bus_lost()       # claimed while the bus is away: its clocks wait for it too
         self.admin = HostAdmin(self.host, stop=self.stop.set)   # a shutdown countdown ends this process
         await self.admin.start()
 
@@ -143,15 +187,16 @@ class TableHostRole:
             log.error("%s lost table %s: it stops dealing here", self.owner, name)
             self.room.tables.pop(name).stop()   # a new tenure deals on a fresh table
             self.held.discard(name)
+            self.fenced.add(name)
 
     async def lease_loop(self) -> None:
         while not self.stop.is_set():
             try:
-                if self.held and time.monotonic() - self.renewed_at > TTL - MARGIN:
+                if self.held and time.monotonic() - self.renewed_at > self.ttl - LEASE_MARGIN:
                     self.fence(set(self.held))
                     await self._restart_host()
                 sent = time.monotonic()
-                mine = await asyncio.wait_for(self._off(self.leases.renew, self.owner, TTL), MARGIN)
+                mine = await asyncio.wait_for(self._off(self.leases.renew, self.owner, self.ttl), LEASE_MARGIN)
                 self.renewed_at = sent
                 lost = self.held - mine
                 if lost:
@@ -163,17 +208,42 @@ class TableHostRole:
             except Exception:  # noqa: BLE001 - the loop goes on: ended, it would never renew or claim again
                 log.exception("the lease loop")
             try:
-                await asyncio.wait_for(self.stop.wait(), RENEW_EVERY)
+                await asyncio.wait_for(self.stop.wait(), LEASE_RENEW_EVERY)
             except TimeoutError:
                 pass
+
+    async def _farewell(self) -> None:
+        """Stopping: everyone at this host's tables reads that their chips go back to their
+        balances, and which hand in progress is void (sent before the host stops serving)."""
+        for name in sorted(self.held):
+            t = self.room.tables.get(name)
+            if t is None:
+                continue
+            if t.hand is not None and not t.hand.over:
+                text = void_words(t.hand_id, STOPPING)
+                t.say(text, "system", "Table")
+                for account in t.hand_accounts:
+                    await self.host.page(account, f"{name}: {text}")
+            t.say("This table's host is stopping: every chip on the table goes back to its owner's"
+                  " balance", "system", "Table")
+            t.changed()
+        await self.host.flush()
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
         async def reconnected():
+            self.on_bus = True
             if self.host is not None:
                 await self.host.reconnected()
 
-        self.nc = await connect(self.nats, name=f"cardroom-tables-{self.owner}", reconnected=reconnected)
+        async def disconnected():
+            self.on_bus = False
+            if self.host is not None:
+                self.host.bus_lost()
+
+        self.nc = await connect(self.nats, name=f"cardroom-tables-{self.owner}", reconnected=reconnected,
+                                unreachable=bus_unreachable(self.nats),
+                                disconnected=disconnected)
         await self.claim_free()
         if self.host is None:
             await self._restart_host()
@@ -183,6 +253,7 @@ class TableHostRole:
         self.stop.set()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.host is not None:
+            await self._farewell()
             await self.admin.close()
             await self.host.stop()
         self.room.stop_tables()

@@ -22,6 +22,8 @@ class BlindPrompts:
         self.asking: dict[int, int] = {}    # seat -> blind to post, while Auto Blind is off
         self.ok: set[int] = set()           # seats that said yes to this hand's prompt
         self.timer = None
+        self.due: float | None = None       # when the silent are sat out (the timer's moment)
+        self.held_left: float | None = None  # seconds that were left when hold() stopped the timer
 
     def asked(self, number: int) -> int:
         """The blind seat `number` is asked to post, or 0."""
@@ -41,10 +43,32 @@ class BlindPrompts:
         for n in ask:
             t.seats[n].message = "post your blind to play this hand (Auto Blind is off)"
         # Hot-seat: the prompt waits for the player to take the device, as a decision clock does.
-        self.timer = (None if t.settings.clock_waits_for_ready
-                      else t.clock.call_later(t.settings.action_seconds, self.unanswered))
+        self.timer = None
+        if not t.settings.clock_waits_for_ready:
+            self._arm(t.settings.action_seconds)
         t.changed()
         return True
+
+    def _arm(self, seconds: float) -> None:
+        t = self.table
+        if t.clock_held:
+            self.held_left = seconds
+            return
+        self.due = t.clock.now() + seconds
+        self.timer = t.clock.call_later(seconds, self.unanswered)
+
+    def hold(self) -> None:
+        """Nobody can answer now (the table's clocks are held): the prompt's time stops."""
+        if self.timer is not None and self.asking:
+            self.timer.cancel()
+            self.timer = None
+            self.held_left = max(0.0, self.due - self.table.clock.now())
+
+    def release(self) -> None:
+        """The prompt's time runs on with what was left."""
+        left, self.held_left = self.held_left, None
+        if left is not None and self.asking:
+            self._arm(left)
 
     def amount(self, plan: HandPlan, number: int) -> int:
         """What seat `number` posts this hand: his blind, or what he owes to come in."""

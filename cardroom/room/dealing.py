@@ -15,7 +15,7 @@ from cardroom.engine.cards import Deck, format_cards
 from cardroom.engine.hand import Hand, Player
 from cardroom.room.ports import HandRecord, HandStart, Refused, SeatStack
 from cardroom.room.seating import HandPlan, SeatFacts, plan_hand
-from cardroom.room.settlement import SETTLE_RETRIES
+from cardroom.room.settlement import SETTLE_PAUSE_MOST
 
 if TYPE_CHECKING:
     from cardroom.room.table import Table
@@ -33,7 +33,7 @@ class Dealing:
     def start(self) -> None:
         t = self.table
         t.next_hand_timer = None
-        if t.status != "open" or t.closing is not None or not t.idle():
+        if t.status != "open" or t.closing is not None or not t.idle() or t.clock_held:
             return
         facts = [SeatFacts(s.number, ready=s.stack > 0 and not s.sitting_out and not s.leaving,
                            owes=s.owes, missed=s.missed, wants_post=s.wants_post)
@@ -73,7 +73,7 @@ class Dealing:
                 t.say(f"The table is paused: {error}", "system", "Table")
             else:   # the database is busy or failing: try again after a pause
                 t.say(f"The next hand waits for the card room's records ({error})", "system", "Table")
-                t.next_hand_timer = t.clock.call_later(max(t.settings.between_hands, SETTLE_RETRIES[-1]),
+                t.next_hand_timer = t.clock.call_later(max(t.settings.between_hands, SETTLE_PAUSE_MOST),
                                                         self.start)
             for number in plan.dealt:
                 seat = t.seats.get(number)

@@ -6,6 +6,10 @@ answers a timeout by playing the rule's default (protected all-in, check, or fol
 the table. A player whose connection is lost gets `reconnect_seconds` from the loss to come back,
 not the whole clock (seed 000 treats a lost connection as a timeout); the table tells the clock
 when a connection goes or comes back (`connection_changed`). Timers come from the table's injected clock, so tests drive it without sleeping.
+
+`hold()` stops the clock where it is when nobody can act through no fault of his own (the table's
+host lost the bus: every screen says "reconnecting"); `release()` runs it on with the time that was
+left, the lost connections' graces too. While held, a new decision's clock is set but not run.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ class DecisionClock:
         self.full_deadline: float | None = None   # the deadline of a player who is there
         self.unclocked: tuple | None = None   # (hand, player) whose clock waits for ready()
         self.timers: list = []
+        self.held_at: float | None = None     # when hold() stopped the clock (None: it runs)
 
     def arm(self, delay: float, fn) -> None:
         self.timers.append(self.table.clock.call_later(delay, fn))
@@ -64,6 +69,8 @@ class DecisionClock:
         t = self.table
         self._disarm()
         self.deadline = deadline
+        if self.held_at is not None:
+            return            # release() runs it
         delay = max(0.0, deadline - t.clock.now())
         hand = t.hand
         self.arm(delay, lambda: self.timeout(hand, p))
@@ -80,6 +87,31 @@ class DecisionClock:
                 or t.hand_seats[hand.actor] != number:
             return
         self._run_until(hand.actor, self._deadline_of(hand.actor))
+
+    def hold(self) -> None:
+        """Stop the clock where it is (see the module docstring)."""
+        if self.held_at is None:
+            self.held_at = self.table.clock.now()
+            self._disarm()
+
+    def release(self) -> None:
+        """Run the clock on from where hold() stopped it: every deadline, and the moment each
+        lost connection was lost, move on by the time it was held."""
+        if self.held_at is None:
+            return
+        t = self.table
+        shift, self.held_at = t.clock.now() - self.held_at, None
+        for seat in t.seats.values():
+            if seat.lost_at is not None:
+                seat.lost_at += shift
+        if self.deadline is None:
+            return
+        self.deadline += shift
+        if self.full_deadline is not None:
+            self.full_deadline += shift
+        hand = t.hand
+        if hand is not None and not hand.over and hand.actor is not None:
+            self._run_until(hand.actor, self.deadline)
 
     def ready(self, account: int) -> None:
         """Hot-seat (clock_waits_for_ready): the player to act has the device; their clock starts."""
@@ -138,4 +170,5 @@ class DecisionClock:
     def seconds_left(self) -> float | None:
         if self.deadline is None:
             return None
-        return max(0.0, self.deadline - self.table.clock.now())
+        now = self.table.clock.now() if self.held_at is None else self.held_at
+        return max(0.0, self.deadline - now)

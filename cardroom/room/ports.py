@@ -286,6 +286,10 @@ class MoneyStore(Protocol):
     def holdings(self, account_id: AccountId) -> dict[str, int]:
         """Chips the account has on each table (not counting chips in a live hand's escrow)."""
 
+    def on_tables(self, account_id: AccountId) -> dict[str, int]:
+        """Chips the account has on each table as he counts them: his holdings, and a live hand's
+        start-of-hand stack in its escrow (one read)."""
+
     def table_holdings(self, table: str) -> list[TableHolding]:
         """Every account's chips on the table with its seat, by seat (unknown seats last)."""
 

@@ -185,16 +185,27 @@ class Room:
         return self.store.get_or_create(name, self.settings.starting_money)
 
     def open_session(self, account: Account, fingerprint: str | None,
-                 make: Callable[..., Session] | None = None) -> Session:
+                     make: Callable[..., Session] | None = None, *, attach: bool = False) -> Session:
         """A session for an account already claimed. `make` builds it (the bus's table host makes
         sessions that also send their pages over the bus); registered here, so pages, broadcasts
-        and a newer login reach it."""
+        and a newer login reach it. A login takes over the account's older session, which is told
+        and ends. `attach`: not a login but a table host attaching the account a gateway serves
+        (the host's start, a claim of a table, his first intent there): an older session here is
+        only replaced, silently -- the gateways keep one live session per account, and a player
+        must never read that he logged in elsewhere because a host claimed a table."""
         client = (make or Session)(self, account, fingerprint)
+        client.attached = attach
         older = self.clients.get(account.id, [])
         self.clients[account.id] = [client]
-        log.info("login: %s (account %d, key %s)%s", account.name, account.id, fingerprint or "none",
-                 " takes over the session before" if older else "")
+        if attach:
+            log.info("attached: %s (account %d), served through a gateway", account.name, account.id)
+        else:
+            log.info("login: %s (account %d, key %s)%s", account.name, account.id, fingerprint or "none",
+                     " takes over the session before" if older else "")
         for old in older:
+            if attach:
+                old.close()          # replaced (it is no longer the room's client: nothing else moves)
+                continue
             # A second login of the same account takes over: the older session is told and ends.
             old.taken_over = True
             old.end("You logged in from somewhere else: this session is closed")
@@ -208,7 +219,7 @@ class Room:
         left = self.clients.get(client.account_id, [])
         if client in left:
             left.remove(client)
-            log.info("logout: %s", client.name)
+            log.info("%s: %s", "detached" if client.attached else "logout", client.name)
         if not left:
             self.clients.pop(client.account_id, None)
             for table in self.tables.values():
@@ -333,6 +344,7 @@ class Session(Intents):
         self.is_admin = account.is_admin
         self.pages: list[str] = []
         self.taken_over = False
+        self.attached = False            # a table host's session of an account a gateway serves
         self.fingerprint = fingerprint   # the key this session logged in with (None: no key)
         self._callback: Callable[[], None] | None = None
         self._on_end: Callable[[str], None] | None = None
@@ -388,8 +400,10 @@ class Session(Intents):
         return self.room.lobby()
 
     def my_money(self) -> api.MyMoney:
+        # The store's count (a live hand's escrow included: a table another process deals) where
+        # no table here says better.
         return api.MyMoney(self.room.store.balance(self.account_id),
-                           self.room.store.holdings(self.account_id) | self._on_tables())
+                           self.room.store.on_tables(self.account_id) | self._on_tables())
 
     def _on_tables(self) -> dict:
         out = {}

@@ -1,10 +1,10 @@
 """The end of a hand: recording it in the store, retrying, voiding, and giving the stacks back.
 
 Apart from `Table` because settling is a conversation with the store that outlives the hand:
-the settlement goes to the writer, a passing refusal is retried after `SETTLE_RETRIES`, then the
-hand is voided (every stack back to its start), and a void that fails is retried until it goes
-through. Only when the store has the hand's end do the seats get their new stacks
-(`recorded`); meanwhile the table's `recording` keeps those chips the hand's.
+the settlement goes to the writer, a passing refusal is retried (`settle_retries`: for the
+table's `store_patience`), then the hand is voided (every stack back to its start), and a void
+that fails is retried until it goes through. Only when the store has the hand's end do the seats
+get their new stacks (`recorded`); meanwhile the table's `recording` keeps those chips the hand's.
 """
 
 from __future__ import annotations
@@ -21,11 +21,26 @@ if TYPE_CHECKING:
     from cardroom.room.table import Table
 
 log = logging.getLogger("cardroom.table")
-# A settlement the store refused for a passing reason (busy, disk full) is tried again after
-# each of these pauses; then the hand is voided. A void that fails too is tried again at most
-# this often until it goes through (no hand can be dealt without the store meanwhile).
-SETTLE_RETRIES = (0.5, 1.0, 2.0, 4.0)
+# A settlement the store refused for a passing reason (busy, disk full, PostgreSQL restarting) is
+# tried again after pauses doubling from the first up to the last, for as long as the table's
+# store_patience (seconds); then the hand is voided. A void that fails too is tried again at
+# most VOID_RETRY_MAX apart until it goes through (no hand can be dealt without the store).
+SETTLE_PAUSE_FIRST, SETTLE_PAUSE_MOST = 0.5, 4.0
+STORE_PATIENCE = 13.0      # the default: [server] database_outage_seconds (10) and a reconnect
 VOID_RETRY_MAX = 30.0
+
+
+def settle_retries(patience: float) -> tuple[float, ...]:
+    """The pauses before each retry of a settlement: doubling, at most SETTLE_PAUSE_MOST, until
+    they add up to `patience` seconds."""
+    pauses, pause = [], SETTLE_PAUSE_FIRST
+    while sum(pauses) < patience:
+        pauses.append(pause)
+        pause = min(2 * pause, SETTLE_PAUSE_MOST)
+    return tuple(pauses)
+
+
+SETTLE_RETRIES = settle_retries(STORE_PATIENCE)
 
 
 class Settlement:
@@ -52,19 +67,26 @@ class Settlement:
                tries: int) -> None:
         t = self.table
 
+        retries = settle_retries(t.settings.store_patience)
+
         def then(_, error: Exception | None) -> None:
             if error is None:
+                if tries:
+                    log.info("hand %s recorded at try %d", hand_id, tries + 1)
                 self.recorded(hand)
                 return
-            log.error("settling hand %s failed (try %d): %s", hand_id, tries + 1, error)
-            if isinstance(error, Refused) or tries == len(SETTLE_RETRIES):
-                self.void(hand_id, hand, error, 0)   # retrying cannot help, or did not
+            if isinstance(error, Refused) or tries == len(retries):
+                # Retrying cannot help, or did not.
+                log.error("settling hand %s failed (try %d, the last): %s", hand_id, tries + 1, error)
+                self.void(hand_id, hand, error, 0)
                 return
+            log.warning("settling hand %s failed (try %d; trying again in %g s): %s", hand_id, tries + 1,
+                        retries[tries], error)
             if tries == 0:
                 t.say(f"Recording hand #{hand_id} is taking a moment: the card room's records are busy",
                        "system", "Table")
                 t.changed()
-            t.clock.call_later(SETTLE_RETRIES[tries],
+            t.clock.call_later(retries[tries],
                                lambda: self.settle(hand_id, hand, deltas, events, history, tries + 1))
         t.writer.submit(lambda: t.store.settle_hand(hand_id, deltas, hand.rake, events, history), then)
 

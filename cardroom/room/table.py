@@ -41,7 +41,7 @@ from cardroom.room.floor import RATHOLE_SECONDS, Floor
 from cardroom.room.ports import Store
 from cardroom.room.seat import Seat, keep_auto_blind
 from cardroom.room.seating import HandPlan
-from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
+from cardroom.room.settlement import SETTLE_RETRIES, STORE_PATIENCE, VOID_RETRY_MAX, Settlement
 from cardroom.room.waitlist import SeatHolds
 from cardroom.room.writer import InlineWriter, Writer
 
@@ -74,6 +74,9 @@ class TableSettings:
     min_buy_in: int | None = None            # default 10x the small bet
     max_buy_in: int | None = None            # default 100x the big blind in pot/no limit
     chat_lines: int = 200
+    # A settlement the store fails (busy, PostgreSQL away) is retried this long before the hand is
+    # void ([server] database_outage_seconds: a short outage voids nothing; room/settlement.py).
+    store_patience: float = STORE_PATIENCE
     currency: str = PLAY                     # what the chips are, for hand histories (config: [room] currency)
 
     def __post_init__(self) -> None:
@@ -134,6 +137,7 @@ class Table:
         # Set by the collaborators too (Dealing, Settlement): see "what the table's collaborators call".
         self.next_hand_timer = None                     # the call that deals the next hand, when due
         self.recording: frozenset[int] = frozenset()   # seats of a hand the store is recording
+        self.clock_held = False      # nobody can act (hold_clock): no clock runs, no hand is dealt
         # Each job with its own state lives in its own collaborator (their modules say why).
         self.decision_clock = DecisionClock(self)
         self.holds = SeatHolds(self)
@@ -197,6 +201,29 @@ class Table:
             raise api.NotSeated("you are not seated at this table")
         return seat
 
+    def hold_clock(self) -> None:
+        """Nobody at this table can act now through no fault of his own (its table host lost the
+        bus): the decision clock and a blind prompt's time stop where they are, and no new hand
+        is dealt, until `release_clock`."""
+        if self.clock_held:
+            return
+        self.clock_held = True
+        self.decision_clock.hold()
+        self.blinds.hold()
+        if self.next_hand_timer is not None:
+            self.next_hand_timer.cancel()
+            self.next_hand_timer = None
+
+    def release_clock(self) -> None:
+        """Everyone can act again: the clocks run on with the time that was left."""
+        if not self.clock_held:
+            return
+        self.clock_held = False
+        self.decision_clock.release()
+        self.blinds.release()
+        self.maybe_start()
+        self.changed()
+
     def maybe_start(self) -> None:
         """The table may be idle now: tell a closing room so, or schedule the next hand if it can
         be dealt (open, two ready players, none scheduled yet)."""
@@ -205,7 +232,7 @@ class Table:
         if self.closing is not None:
             self.closing()
             return
-        if self.next_hand_timer is not None or self.status != "open":
+        if self.next_hand_timer is not None or self.status != "open" or self.clock_held:
             return
         if sum(1 for s in self.seats.values() if s.stack > 0 and not s.sitting_out) < 2:
             return

@@ -43,7 +43,8 @@ can claim the table before `expires_at` (claim takes only an expired lease), and
 at most `ttl - margin` seconds after the sending, by its clock. So the two never deal the table at
 once as long as `margin` covers what the host's measure can fall short by: how often it checks
 (every second), how long stopping its tables takes, and the drift of its clock's rate against the
-database's over `ttl` seconds (parts per million: microseconds). Defaults: ttl 10 s, margin 3 s.
+database's over `ttl` seconds (parts per million: microseconds). Defaults (config.py, from
+[server] database_outage_seconds): ttl 16 s, margin 3 s, a renewal every second.
 
 That argument needs the host to keep time: a process frozen (a long GC pause, SIGSTOP, a VM
 suspended) can wake after its lease expired and another host claimed the table, before its

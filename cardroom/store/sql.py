@@ -222,6 +222,16 @@ class SqlStore:
             return dict(c.execute("SELECT table_name, chips_cents FROM table_chips"
                                   " WHERE account_id = ? ORDER BY table_name", (account_id,)))
 
+    def on_tables(self, account_id: AccountId) -> dict[str, int]:
+        with self.db.transaction(write=False) as c:
+            out = dict(c.execute("SELECT table_name, chips_cents FROM table_chips WHERE account_id = ?",
+                                 (account_id,)))
+            for table, cents in c.execute(
+                    "SELECT h.table_name, s.start_cents FROM hand_seats s JOIN hands h ON h.seq = s.hand_seq"
+                    " WHERE s.account_id = ? AND h.status = 'in_progress'", (account_id,)):
+                out[table] = out.get(table, 0) + cents
+            return dict(sorted(out.items()))
+
     def table_holdings(self, table: str) -> list[TableHolding]:
         books.text(table, "table name")
         with self.db.transaction(write=False) as c:

@@ -98,3 +98,23 @@ async def test_garbage_on_the_admin_subjects_changes_nothing(spread, bus):
     ctx = AdminContext(ga.room, ga.store, "console", lambda: None, room_admin=admin)
     result = await execute(ctx, "pause Nowhere")
     assert not result.ok
+
+
+async def test_a_silent_hosts_tables_are_listed_as_reconnecting(spread):
+    """Issue 34, point 15: while the table host was down the panel's `tables` said "no tables".
+    A table whose host has not been heard lately is listed as it was last heard, reconnecting."""
+    room, store, clock, ((ga, admin), (gb, _)) = spread
+    ctx = AdminContext(ga.room, ga.store, "console", lambda: None, room_admin=admin)
+    alice = await gb.login("alice")
+    await alice.watch(TABLE)
+    await alice.join(TABLE, 1)
+    await alice.buy_in(TABLE, 10000)
+    await until(lambda: len(admin.tables()) == 1 and len(admin.tables()[0].seats) == 1, what="the host heard")
+    later = admin.clock() + admin.gone + 1
+    admin.clock = lambda: later                     # nothing heard from the host since
+    result = await execute(ctx, "tables")
+    assert result.ok and len(result.lines) == 1, result
+    assert TABLE in result.lines[0] and "reconnecting" in result.lines[0] and "1/6 seated" in result.lines[0]
+    result = await execute(ctx, "who")
+    assert any("alice" in line and TABLE in line for line in result.lines), result
+    assert not admin.shutting_down()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 from dataclasses import replace
 
@@ -17,7 +18,7 @@ from cardroom.bus.host import TableHost
 from cardroom.room.api import RoomError
 from tests.bus.conftest import until
 from tests.bus.play import TABLE, random_legal
-from tests.bus.test_contract import seat
+from tests.bus.test_contract import STACK, deal, seat
 
 remote = pytest.mark.parametrize("world", ["remote"], indirect=True)
 
@@ -327,3 +328,42 @@ async def test_a_table_whose_host_is_silent_shows_reconnecting_then_resumes(worl
     await world.host.stop()
     await world.host.nc.close()
     world.host = old
+
+
+@remote
+async def test_money_read_through_another_gateway_mid_hand_counts_the_chips_in_play(world, tmp_path):
+    """Issue 34, point 15: alice logs in through another gateway during a hand; before her seat's
+    views reach it, her money comes from the store, which keeps the hand's chips in escrow: the
+    welcome screen's total left them out. The chips in play are hers as much as the others."""
+    from cardroom.store.sqlite import SqliteStore
+
+    alice, bob = await seat(world, names=("alice", "bob"))
+    await deal(world)
+    assert alice.view(TABLE).hand_id and alice.view(TABLE).phase == "bet"
+    other = Gateway(world.gateway.nc, SqliteStore(tmp_path / "room.sqlite3"), tables=[TABLE])
+    try:
+        # What that gateway knows of her with no view of her seat yet: the store's count.
+        again = await other.room.login("alice")
+        money = await other.off_loop(again.my_money)
+        assert money.total == 100_000 and money.on_tables[TABLE] == STACK, money
+    finally:
+        other._pool.shutdown()
+        other.store.close()
+
+
+@remote
+async def test_a_table_host_logs_an_attachment_not_a_second_login(world, caplog):
+    """Issue 34, point 15: the table host logged every session it opened for a gateway's player
+    (his first intent, a claim, the host's start) as a player's login. One login is logged, by
+    the gateway he logged in through; the host says it attached him."""
+    caplog.set_level(logging.INFO, "cardroom.room")
+    alice = await world.login("alice")
+    await alice.watch(TABLE)
+    await alice.join(TABLE)
+    lines = [r.getMessage() for r in caplog.records if r.name == "cardroom.room"]
+    assert [line for line in lines if line.startswith("login: alice")] == [
+        f"login: alice (account {alice.account_id}, key none)"], lines
+    assert f"attached: alice (account {alice.account_id}), served through a gateway" in lines
+    alice.close()
+    await until(lambda: any(r.getMessage() == "detached: alice" for r in caplog.records),
+                what="the host's session closes as a detachment")

@@ -9,6 +9,7 @@ last tests run the server's writer thread on a real loop.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 
 import pytest
@@ -112,6 +113,35 @@ def test_a_shutdown_countdown_waits_for_the_last_hands_settlement_to_be_recorded
     assert clock.run_until(lambda: bool(stopped), limit=30)
     assert store.get_hand(hand_id).status == "settled" and t.hand_id == hand_id
     conserved(store)
+
+def test_a_settlement_through_a_ten_second_outage_is_recorded_not_void(busy_room, caplog):
+    """The store away for [server] database_outage_seconds (10 s) just as a hand ends: the
+    settlement's retries outlast it (the table's store_patience), the hand is recorded and the
+    winner paid. (Before: 7.5 s of retries, then the hand was void.) Each failed try is a
+    warning, the success after them is said, and nothing is logged as an error."""
+    caplog.set_level(logging.INFO, "cardroom.table")
+    room, clock, store = busy_room()
+    clients = seat_players(room, names=("alice", "bob"))
+    t, folder = _to_the_last_action(room, clock, clients)
+    hand_id = t.hand_id
+    held = Held(store.path)
+    try:
+        folder.act("T", "fold")
+        for _ in range(20):
+            clock.advance(0.5)                # 10 s of the store away
+        assert store.get_hand(hand_id).status == "in_progress" and t.recording
+    finally:
+        held.release()
+    assert clock.run_until(lambda: not t.recording, limit=10)
+    assert store.get_hand(hand_id).status == "settled"
+    winner = next(c for c in clients if c is not folder)
+    assert t.seat_of(winner.account_id).stack > 10_000
+    settling = [r for r in caplog.records if f"hand {hand_id} " in r.getMessage()]
+    assert [r.levelname for r in settling if "failed" in r.getMessage()] == ["WARNING"] * (len(settling) - 1)
+    assert f"hand {hand_id} recorded at try {len(settling)}" in settling[-1].getMessage()
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    conserved(store)
+
 
 def test_a_settlement_refused_once_is_recorded_on_a_retry_and_the_winner_paid(busy_room):
     room, clock, store = busy_room()

@@ -353,3 +353,71 @@ def test_a_player_who_goes_bust_while_disconnected_gives_the_seat_back_after_the
     assert table.seat_of(carol.account_id) is not None
     clock.advance(2)
     assert table.seat_of(carol.account_id) is None
+
+
+def test_a_held_clock_stops_where_it_is_and_runs_on_with_the_time_left(make_room):
+    """Issue 34, point 13: while the table's host has lost the bus nobody can act, and the clock
+    ran on: the player to act was timed out (a protected all-in, a day's protection used) and
+    sat out. Held, it stops; released, the player has the time that was left."""
+    room, clock = make_room()
+    clients = _start(room, clock, names=("alice", "bob"))
+    table = room.tables["T"]
+    c = actor_client(clients)
+    p = table.hand_seats.index(c.view("T").my_seat)
+    clock.advance(10)                                       # 13 s left
+    table.hold_clock()
+    clock.advance(60)                                       # the bus away a minute
+    assert table.hand.actor == p and not table.seats[table.hand_seats[p]].timed_out
+    assert abs(c.view("T").seconds_left - 13) < 0.02
+    assert not table.hand.protected[p]
+    table.release_clock()
+    assert abs(c.view("T").seconds_left - 13) < 0.02
+    clock.advance(12.9)
+    assert table.hand.actor == p                            # the 13 s it had, no more
+    clock.advance(0.2)
+    assert table.hand.over or table.hand.actor != p
+
+
+def test_a_held_clock_keeps_a_lost_connections_grace_and_deals_no_new_hand(make_room):
+    """A seat that lost its connection before the hold keeps the rest of its grace; a hand that
+    ends meanwhile is followed by no new one until the clock runs again."""
+    room, clock = make_room(settings=RoomSettings(timeout_allin_quota=0))
+    clients = _start(room, clock, names=("alice", "bob"))
+    table = room.tables["T"]
+    c = actor_client(clients)
+    p = table.hand_seats.index(c.view("T").my_seat)
+    c.close()                                               # 5 s of grace
+    clock.advance(2)
+    table.hold_clock()
+    clock.advance(30)
+    assert table.hand.actor == p
+    table.release_clock()
+    clock.advance(2.9)
+    assert table.hand.actor == p                            # 3 s of grace were left
+    clock.advance(0.2)
+    assert table.hand.over                                  # folded heads-up: the hand is over
+    hand_id = table.hand_id
+    table.hold_clock()
+    back = room.connect(c.name)
+    back.sit_in("T")                                        # two ready players: a hand is due
+    clock.advance(60)
+    assert table.hand_id == hand_id                         # nothing dealt while held
+    table.release_clock()
+    assert clock.run_until(lambda: table.hand_id != hand_id, limit=10)
+
+
+def test_a_held_clock_holds_a_blind_prompt_too(make_room):
+    room, clock = make_room()
+    seat_players(room, names=("alice", "bob"), auto_blind=False)
+    table = room.tables["T"]
+    clock.advance(0.01)
+    assert table.blinds.asking                              # asked to post: 23 s to answer
+    clock.advance(20)
+    table.hold_clock()
+    clock.advance(60)
+    assert table.blinds.asking and not any(s.sitting_out for s in table.seats.values())
+    table.release_clock()
+    clock.advance(2.9)
+    assert table.blinds.asking
+    clock.advance(0.2)
+    assert not table.blinds.asking and all(s.sitting_out for s in table.seats.values())

@@ -43,6 +43,19 @@ def test_begin_hand_moves_start_stacks_into_escrow(store, seated):
     conserved(store)
 
 
+def test_on_tables_counts_a_live_hands_escrow_as_the_player_counts_his_chips(store, seated):
+    """What a player has on each table: his table chips and, during a hand, its start stack in
+    escrow (a gateway's welcome screen reads it from the store: it left the chips in play out)."""
+    a, b = seated
+    store.buy_in(a.id, "t2", 700)
+    store.begin_hand(start(a, b, sa=4_000))
+    assert store.holdings(a.id) == {"t1": 1_000, "t2": 700}
+    assert store.on_tables(a.id) == {"t1": 5_000, "t2": 700}
+    assert store.on_tables(b.id) == {"t1": 5_000}
+    store.settle_hand("1", {a.id: 100, b.id: -100}, 0, "[]")
+    assert store.on_tables(a.id) == store.holdings(a.id) == {"t1": 5_100, "t2": 700}
+
+
 def test_settle_writes_end_stacks_rake_history_in_one_go(store, seated):
     a, b = seated
     store.begin_hand(start(a, b))
