@@ -4,7 +4,9 @@ the real cardroom code, so its RSS and CPU are its own (`server_main`, spec as J
 - ``single``: `cardroom.serve` (config -> SQLite -> room -> asyncssh -> one Textual app per PTY);
 - ``tables``: a table host (`cardroom.roles.tablehost.TableHostRole`: PostgreSQL, NATS, the tables);
 - ``gateway``: an SSH gateway (`cardroom.roles.gateway.GatewayRole`: the sessions, no table state),
-  several of them on one port (SO_REUSEPORT), as the README's third section starts them.
+  several of them on one port (SO_REUSEPORT), as the README's third section starts them;
+- ``floor``: the same SSH server serving a bare Textual app of one line (benchmarks/_floor.py): what
+  any Textual app costs there, printed beside the card room's figures.
 
 A child reports over a pipe (one JSON object a line):
 - ``ready``: its pid (and the SSH port for a role that listens);
@@ -56,7 +58,7 @@ async def _main(spec: dict) -> None:
     role = spec["role"]
     if role in ("single", "tables"):
         _hook_tables(send, counters)
-    if role in ("single", "gateway"):
+    if role in ("single", "gateway", "floor"):
         _count_repaints(counters)
     started = await START[role](spec, _config(spec, data_dir), data_dir)
     send({"e": "ready", "port": started.port, "pid": os.getpid()})
@@ -144,7 +146,18 @@ async def _start_gateway(spec: dict, config, data_dir: Path) -> _Started:
     return _Started(spec["port"], lambda: _sessions_status(role.server), role.shutdown)
 
 
-START = {"single": _start_single, "tables": _start_tables, "gateway": _start_gateway}
+async def _start_floor(spec: dict, config, data_dir: Path) -> _Started:
+    from benchmarks._floor import floor_app
+    from cardroom.ssh import Limits, start_server
+
+    n = spec["sessions"]
+    limits = Limits(max_connections=n + 100, max_per_ip=n + 100, login_timeout=120)
+    server = await start_server("127.0.0.1", 0, data_dir / "floor_host_key", floor_app, limits=limits,
+                                authorize=lambda username, key: True)
+    return _Started(server.port, lambda: _sessions_status(server), server.close)
+
+
+START = {"single": _start_single, "tables": _start_tables, "gateway": _start_gateway, "floor": _start_floor}
 
 
 # ============================================================================ table events

@@ -4,7 +4,8 @@
 - ``single``: one `cardroom serve` process (SQLite, tables in process);
 - ``scaled``: a throw-away PostgreSQL cluster, a nats-server, one table host and N gateways on one
   SSH port (SO_REUSEPORT), every one its own process on this machine, as the README's
-  "Several processes or machines" section starts them.
+  "Several processes or machines" section starts them;
+- ``floor``: the same SSH server serving a bare Textual app of one line (benchmarks/_floor.py).
 
 A topology starts and stops its processes, answers the clients' port, asks every child for its
 counters (`status`, merged into one report) and reads each process's RSS and CPU from /proc, by
@@ -194,9 +195,10 @@ class Topology(abc.ABC):
 
 class Single(Topology):
     name = "single"
+    role = "single"         # of the one child
 
     async def start(self) -> None:
-        child = Child("single", self.spec, self.on_event)
+        child = Child(self.role, self.spec, self.on_event)
         self.children.append(child)
         await child.start()
         self.port = child.port
@@ -206,6 +208,12 @@ class Single(Topology):
 
     def pids_by_role(self) -> dict[str, list[int]]:
         return {"server": [self.children[0].pid]}
+
+
+class Floor(Single):
+    """One process serving the floor's bare Textual app (benchmarks/_floor.py) over the same SSH server."""
+
+    name = role = "floor"
 
 
 class Scaled(Topology):
@@ -274,5 +282,7 @@ class Scaled(Topology):
 
 
 def topology(name: str, spec: dict, on_event, gateways: int = 2) -> Topology:
+    if name == "floor":
+        return Floor(spec, on_event)
     return Scaled(spec, on_event, gateways) if name == "scaled" else Single(spec, on_event)
 
