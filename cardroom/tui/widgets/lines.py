@@ -14,6 +14,8 @@ with an ellipsis), or `build_strips` when they cache finer (the chat log: per en
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -32,14 +34,20 @@ from textual.widget import Widget
 _STRIPS: LRUCache[tuple, Strip] = LRUCache(4096)
 
 
+def shared_strip(key: tuple, build: Callable[[], Strip]) -> Strip:
+    """The strip `build()` makes, from the shared cache: `key` must say everything it is drawn
+    from (texts with their spans and styles, widths, styles)."""
+    strip = _STRIPS.get(key)
+    if strip is None:
+        strip = _STRIPS[key] = build()
+    return strip
+
+
 def text_strip(text: Text, width: int, base: Style, console, align: str = "left") -> Strip:
     """One line of Text as a Strip exactly `width` cells wide, over the `base` style: cut with an
     ellipsis when too long, padded (or centred) when short."""
     key = (text.plain, tuple(text.spans), text.style, width, base, align)
-    strip = _STRIPS.get(key)
-    if strip is None:
-        strip = _STRIPS[key] = _text_strip(text, width, base, console, align)
-    return strip
+    return shared_strip(key, lambda: _text_strip(text, width, base, console, align))
 
 
 def _text_strip(text: Text, width: int, base: Style, console, align: str) -> Strip:

@@ -1,39 +1,54 @@
-"""A list of rows to pick one from, under a header of column labels (the lobby's tables), drawn
-through the line API as strips every session shares.
+"""A list of rows to pick one from, under a header of column labels (the lobby's tables): Textual's
+DataTable with a row cursor, as the lobby used it, drawn from strips every session shares.
 
 Why not Textual's DataTable: a new session's DataTable renders each of its cells through Rich
 (padding, cropping, styling) into caches of its own, and renders them again whenever a cell
-changes or the cursor moves; in the ssh benchmark's login phase the lobby's DataTable was 12-14%
-of a gateway's CPU, for a screen every player passes through. Here a row is one Text, built when
-the room's data changes, and its strip comes from the cache in `lines.py` keyed by what it shows,
-so the thousandth session showing the same lobby draws nothing new.
+changes or the cursor moves; in the ssh benchmark's login phase the lobby's DataTable was 10-16%
+of the server's CPU, for a screen every player passes through, and its caches were some 0.4 MiB
+of every session's memory. Here a row is laid out once per change of the room's data, and its
+strip (the cells, padded and styled for its state: zebra stripe, cursor, hover) comes from the
+process-wide cache of `lines.py`, keyed by what it shows, so the thousandth session showing the
+same lobby draws nothing new.
 
-Keys: up/down, page up/down, Home/End (first and last row), Enter picks the row under the cursor;
-a click moves the cursor there, a second click on it picks it; the wheel scrolls. The header stays
-on the first line; when the rows do not fit, the last line says how many are below.
+It looks and behaves as the DataTable did (tests/tui/test_picklist.py compares the two cell by
+cell): the same component styles (header, zebra stripes from the first row, cursor and hover, the
+cursor's colour over a cell's own), the header fixed on the first line, Textual's scrollbars when
+the rows do not fit (it is a ScrollView, as DataTable is), and the same keys: up/down, page
+up/down, Home/End (first and last row, as the lobby's RowTable had them), left/right scroll,
+Enter picks the row under the cursor; a click moves the cursor there and a click on the cursor's
+row picks it; the wheel scrolls without moving the cursor. Cells are Text or plain strings, never
+markup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
+from textual.geometry import Region, Size, Spacing
 from textual.message import Message
+from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from cardroom.tui.widgets.lines import TextLines, text_strip
+from cardroom.tui.widgets.lines import shared_strip
 
 Cell = Text | str
 
+HEADER = -1          # the header's row index, as DataTable numbers it
 
-class PickList(TextLines, can_focus=True):
+
+class PickList(ScrollView, can_focus=True):
+    # DataTable's own styles for what a row cursor table uses (textual 8.2.8), under our names.
     DEFAULT_CSS = """
     PickList {
         background: $surface;
         color: $foreground;
+        height: auto;
+        max-height: 100%;
         &:focus {
             background-tint: $foreground 5%;
             & > .picklist--cursor {
@@ -41,23 +56,31 @@ class PickList(TextLines, can_focus=True):
                 color: $block-cursor-foreground;
                 text-style: $block-cursor-text-style;
             }
+            & > .picklist--header { background-tint: $foreground 5%; }
         }
+        &:dark { & > .picklist--even-row { background: $surface-darken-1 40%; } }
         & > .picklist--header { text-style: bold; background: $panel; color: $foreground; }
+        &:ansi > .picklist--header { background: ansi_bright_blue; color: ansi_default; }
+        & > .picklist--odd-row { }
         & > .picklist--even-row { background: $surface-lighten-1 50%; }
-        &:dark > .picklist--even-row { background: $surface-darken-1 40%; }
         & > .picklist--cursor {
             background: $block-cursor-blurred-background;
             color: $block-cursor-blurred-foreground;
             text-style: $block-cursor-blurred-text-style;
         }
-        & > .picklist--more { color: $text-muted; }
+        & > .picklist--header-cursor { background: $accent-darken-1; color: $foreground; }
+        & > .picklist--header-hover { background: $accent 30%; }
+        & > .picklist--hover { background: $block-hover-background; }
     }
     """
-    COMPONENT_CLASSES = {"picklist--header", "picklist--even-row", "picklist--cursor", "picklist--more"}
+    COMPONENT_CLASSES = {"picklist--header", "picklist--odd-row", "picklist--even-row", "picklist--cursor",
+                         "picklist--header-cursor", "picklist--header-hover", "picklist--hover"}
     BINDINGS = [
         Binding("enter", "select", "Select", show=False),
         Binding("up", "cursor_up", "Cursor up", show=False),
         Binding("down", "cursor_down", "Cursor down", show=False),
+        Binding("right", "scroll_columns(1)", "Scroll right", show=False),
+        Binding("left", "scroll_columns(-1)", "Scroll left", show=False),
         Binding("pageup", "page_up", "Page up", show=False),
         Binding("pagedown", "page_down", "Page down", show=False),
         Binding("home,ctrl+home", "first", "First row", show=False),
@@ -65,7 +88,7 @@ class PickList(TextLines, can_focus=True):
     ]
 
     class Selected(Message):
-        """Enter (or a second click) on a row."""
+        """Enter (or a click on the cursor's row) on a row."""
 
         def __init__(self, picklist: PickList, key: Hashable) -> None:
             super().__init__()
@@ -79,26 +102,28 @@ class PickList(TextLines, can_focus=True):
     def __init__(self, *, zebra_stripes: bool = False, **kw) -> None:
         super().__init__(**kw)
         self.zebra_stripes = zebra_stripes
-        self._labels: tuple[Cell, ...] = ()
+        self._labels: tuple[Text, ...] = ()
         self._padding = 1
         self._keys: list[Hashable] = []
-        self._cells: list[tuple[Cell, ...]] = []
-        self._header = Text()
-        self._lines: list[Text] = []     # one Text per row, columns laid out
+        self._cells: list[tuple[Text, ...]] = []
+        self._widths: tuple[int, ...] = ()
         self.cursor_row = 0
-        self._top = 0                    # the first row shown
+        self._hover_row = 0               # where the mouse is (HEADER: on the header) ...
+        self._hovering = False            # ... shown until a key moves the cursor
+        self._looks_memo: dict | None = None  # the component styles, until the styles change
 
     # ------------------------------------------------------------------ data
     def set_columns(self, labels: Sequence[Cell], *, padding: int = 1) -> None:
-        self._labels = tuple(labels)
+        self._labels = tuple(_text(label) for label in labels)
         self._padding = padding
         self._lay_out()
 
     def set_rows(self, rows: Sequence[tuple[Hashable, Sequence[Cell]]]) -> None:
-        """All the rows, in order, each with its key; the cursor stays on the row it was on."""
+        """All the rows, in order, each with its key; the cursor stays on the row it was on (or
+        the nearest row left)."""
         at = self.cursor_key
         self._keys = [k for k, _ in rows]
-        self._cells = [tuple(cells) for _, cells in rows]
+        self._cells = [tuple(_text(c) for c in cells) for _, cells in rows]
         if at in self._keys:
             self.cursor_row = self._keys.index(at)
         self._lay_out()
@@ -108,76 +133,103 @@ class PickList(TextLines, can_focus=True):
         return len(self._keys)
 
     @property
-    def row_keys(self) -> list[Hashable]:
-        return list(self._keys)
-
-    @property
     def cursor_key(self) -> Hashable | None:
         return self._keys[self.cursor_row] if 0 <= self.cursor_row < len(self._keys) else None
 
-    def cell(self, key: Hashable, column: int) -> Cell:
-        return self._cells[self._keys.index(key)][column]
-
     def _lay_out(self) -> None:
-        pad = " " * self._padding
-        widths = [_width(label) for label in self._labels]
+        widths = [label.cell_len for label in self._labels]
         for cells in self._cells:
-            for i, c in enumerate(cells[:len(widths)]):
-                widths[i] = max(widths[i], _width(c))
-
-        def line(cells: Sequence[Cell]) -> Text:
-            out = Text()
-            for c, w in zip(cells, widths):
-                t = c if isinstance(c, Text) else Text(str(c))
-                out.append(pad)
-                out.append_text(t)
-                out.append(" " * (w - t.cell_len) + pad)
-            return out
-
-        self._header = line(self._labels)
-        self._lines = [line(cells) for cells in self._cells]
-        self.cursor_row = min(self.cursor_row, max(0, len(self._lines) - 1))
-        self.redraw()
+            for i, cell in enumerate(cells[:len(widths)]):
+                widths[i] = max(widths[i], cell.cell_len)
+        self._widths = tuple(w + 2 * self._padding for w in widths)
+        self.cursor_row = min(self.cursor_row, max(0, len(self._keys) - 1))
+        self.virtual_size = Size(sum(self._widths), 1 + len(self._keys))
+        self.refresh()
+        if self.is_mounted:
+            self._scroll_cursor_into_view()
 
     # ------------------------------------------------------------------ drawing
-    def _rows_shown(self, height: int) -> int:
-        room = max(0, height - 1)                      # under the header
-        return room if len(self._lines) <= room else max(0, room - 1)     # a line for "more"
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._looks_memo = None
 
-    def _scroll_to_cursor(self) -> None:
-        shown = max(1, self._rows_shown(self.size.height))
-        if self.cursor_row < self._top:
-            self._top = self.cursor_row
-        elif self.cursor_row >= self._top + shown:
-            self._top = self.cursor_row - shown + 1
-        self._top = max(0, min(self._top, max(0, len(self._lines) - shown)))
+    def _looks(self) -> dict:
+        """The component styles as DataTable reads them: the rows' whole (with the inherited
+        background), the cursor's and hover's partial (laid over a row's)."""
+        styles = self._looks_memo
+        if styles is None:
+            whole = self.get_component_styles
+            part = self.get_component_rich_style
+            styles = self._looks_memo = {
+                "header": whole("picklist--header").rich_style, "odd": whole("picklist--odd-row").rich_style,
+                "even": whole("picklist--even-row").rich_style, "cursor": part("picklist--cursor"),
+                "header-cursor": part("picklist--header-cursor"), "hover": part("picklist--hover"),
+                "header-hover": part("picklist--header-hover")}
+        return styles
 
-    def build_strips(self, width: int, height: int, base: Style) -> list[Strip]:
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        scroll_x, scroll_y = self.scroll_offset
+        base = self.rich_style
+        row = HEADER if y == 0 else y - 1 + scroll_y
+        if row >= len(self._keys):
+            return Strip.blank(width, base)
+        strip = self._row_strip(row, width, base)
+        return strip.crop(scroll_x, scroll_x + width).adjust_cell_length(width, base)
+
+    def _row_strip(self, row: int, width: int, base: Style) -> Strip:
+        """Row `row` (HEADER: the labels) at least `width` cells wide, styled as DataTable styles it."""
+        styles = self._looks()
+        if row == HEADER:
+            row_style = styles["header"]
+        elif self.zebra_stripes:
+            row_style = styles["odd" if row % 2 else "even"]
+        else:
+            row_style = base
+        over = Style()                  # DataTable's component style: hover, then the cursor
+        if self._hovering and self._hover_row == row:
+            over += styles["hover"]
+            if row == HEADER:
+                over += styles["header-hover"]
+        if row == self.cursor_row and row != HEADER:
+            over += styles["cursor"]
+        post = Style.from_color(color=over.color)   # the cursor's colour over the cell's own
+        cells = self._labels if row == HEADER else self._cells[row]
+        key = ("picklist", tuple((c.plain, tuple(c.spans), c.style) for c in cells), self._widths,
+               self._padding, row_style, over, width)
+        return shared_strip(key, lambda: self._build_strip(cells, row_style, over, post, width))
+
+    def _build_strip(self, cells: Sequence[Text], row_style: Style, over: Style, post: Style,
+                     width: int) -> Strip:
         console = self.app.console
-        style = self.get_component_rich_style
-        strips = [text_strip(self._header, width, base + style("picklist--header"), console)]
-        shown = self._rows_shown(height)
-        self._scroll_to_cursor()
-        even, cursor = base + style("picklist--even-row"), base + style("picklist--cursor")
-        for i in range(self._top, min(len(self._lines), self._top + shown)):
-            row_base = cursor if i == self.cursor_row else (even if self.zebra_stripes and i % 2 else base)
-            strips.append(text_strip(self._lines[i], width, row_base, console))
-        below = len(self._lines) - (self._top + shown)
-        if below > 0:
-            more = Text(f" {below} more below (PgDn)")
-            strips.append(text_strip(more, width, base + style("picklist--more"), console))
-        return strips
-
-    def get_content_height(self, container, viewport, width: int) -> int:
-        return 1 + len(self._lines)
+        pre = row_style + over
+        pad = self._padding
+        segments: list[Segment] = []
+        for cell, w in zip(cells, self._widths):
+            text = list(cell.render(console))
+            own = cell.style       # Text.render leaves a span-less text's own style out
+            if own and not cell.spans:
+                text = list(Segment.apply_style(text, console.get_style(own)))
+            parts = [Segment(" " * pad), *text, Segment(" " * (w - pad - cell.cell_len))]
+            segments += Segment.apply_style(parts, pre, post)
+        table = sum(self._widths)
+        if table < width:               # the row's style out to the edge, as DataTable does
+            segments.append(Segment(" " * (width - table), row_style + over))
+        return Strip(segments, max(table, width)).simplify()
 
     # ------------------------------------------------------------------ moving
     def move_cursor(self, row: int) -> None:
-        row = max(0, min(row, len(self._lines) - 1))
+        self._hover_off()
+        row = max(0, min(row, len(self._keys) - 1))
         if row != self.cursor_row:
             self.cursor_row = row
-            self._scroll_to_cursor()
-            self.redraw()
+            self.refresh()
+        self._scroll_cursor_into_view()
+
+    def _scroll_cursor_into_view(self) -> None:
+        # DataTable's: the cursor's row in sight below the header.
+        region = Region(int(self.scroll_x), 1 + self.cursor_row, self.virtual_size.width, 1)
+        self.scroll_to_region(region, animate=False, spacing=Spacing(1, 0, 0, 0), force=True)
 
     def action_cursor_up(self) -> None:
         self.move_cursor(self.cursor_row - 1)
@@ -186,42 +238,75 @@ class PickList(TextLines, can_focus=True):
         self.move_cursor(self.cursor_row + 1)
 
     def action_page_up(self) -> None:
-        self.move_cursor(self.cursor_row - max(1, self._rows_shown(self.size.height)))
+        self._hover_off()
+        page = self.scrollable_content_region.height - 1
+        self.scroll_relative(y=-page, animate=False, force=True)
+        self.move_cursor(self.cursor_row - page)
 
     def action_page_down(self) -> None:
-        self.move_cursor(self.cursor_row + max(1, self._rows_shown(self.size.height)))
+        self._hover_off()
+        page = self.scrollable_content_region.height - 1
+        self.scroll_relative(y=page, animate=False, force=True)
+        self.move_cursor(self.cursor_row + page)
 
     def action_first(self) -> None:
         self.move_cursor(0)
 
     def action_last(self) -> None:
-        self.move_cursor(len(self._lines) - 1)
+        self.move_cursor(len(self._keys) - 1)
+
+    def action_scroll_columns(self, direction: int) -> None:
+        self._hover_off()
+        if direction > 0:
+            self.scroll_right()
+        else:
+            self.scroll_left()
 
     def action_select(self) -> None:
+        self._hover_off()
         if self.cursor_key is not None:
             self.post_message(self.Selected(self, self.cursor_key))
 
+    # ------------------------------------------------------------------ the mouse
+    def _row_at(self, y: int) -> int | None:
+        """The row drawn on line `y` of the widget (HEADER for the header), None for none."""
+        if y == 0:
+            return HEADER
+        row = y - 1 + int(self.scroll_y)
+        return row if 0 <= row < len(self._keys) else None
+
     def on_click(self, event: events.Click) -> None:
-        row = self._top + event.y - 1
-        if event.y < 1 or not 0 <= row < min(len(self._lines), self._top + self._rows_shown(self.size.height)):
+        self._hover(event.y)
+        row = self._row_at(event.y)
+        if row is None or row == HEADER:
             return
+        event.stop()
         if row == self.cursor_row:
             self.action_select()
+            self._hover(event.y)
         else:
-            self.move_cursor(row)
+            self.cursor_row = row
+            self.refresh()
+            self._scroll_cursor_into_view()
 
-    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
-        event.stop()
-        self._scroll_by(3)
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self._hover(event.y)
 
-    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
-        event.stop()
-        self._scroll_by(-3)
+    def on_leave(self, event: events.Leave) -> None:
+        self._hover_off()
 
-    def _scroll_by(self, rows: int) -> None:
-        # The wheel moves the cursor with the window, so what is picked is always in sight.
-        self.move_cursor(self.cursor_row + rows)
+    def _hover(self, y: int) -> None:
+        row = self._row_at(y)
+        hovering, at = row is not None, row if row is not None else self._hover_row
+        if (hovering, at) != (self._hovering, self._hover_row):
+            self._hovering, self._hover_row = hovering, at
+            self.refresh()
+
+    def _hover_off(self) -> None:
+        if self._hovering:
+            self._hovering = False
+            self.refresh()
 
 
-def _width(cell: Cell) -> int:
-    return cell.cell_len if isinstance(cell, Text) else Text(str(cell)).cell_len
+def _text(cell: Cell) -> Text:
+    return cell if isinstance(cell, Text) else Text(str(cell))
