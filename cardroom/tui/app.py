@@ -111,6 +111,27 @@ class CardroomApp(App):
         self._wake()
         self.screen.refresh()
 
+    # ------------------------------------------------------------------ screens
+    def get_default_screen(self) -> Screen:
+        return self._fit(super().get_default_screen())
+
+    def push_screen(self, screen, *args, **kwargs):
+        return super().push_screen(self._fit(screen), *args, **kwargs)
+
+    def switch_screen(self, screen):
+        return super().switch_screen(self._fit(screen))
+
+    def _fit(self, screen):
+        """A new screen starts with the breakpoint class of the terminal's width, which Textual
+        would give it at its first resize: that resize then changes no class, and the screen is
+        not styled again from top to bottom (a tenth of a login's CPU, three screens a login)."""
+        if isinstance(screen, Screen) and not screen.is_attached and screen.HORIZONTAL_BREAKPOINTS is None:
+            width = self.size.width
+            fits = max(((at, name) for at, name in self.HORIZONTAL_BREAKPOINTS if width >= at), default=None)
+            screen.update_classes({name: (at, name) == fits for at, name in self.HORIZONTAL_BREAKPOINTS},
+                                  update=False)
+        return screen
+
     # ------------------------------------------------------------------ the room's callback
     def _room_changed(self) -> None:
         """Called by the room (on this loop, possibly inside our own intent): never touch widgets."""
