@@ -564,6 +564,59 @@ def _css_parsed_once_per_process():
     return [(Stylesheet, "_parse_rules", parse_rules_shared)]
 
 
+@_guard("no-layout-at-the-same-size", "speedup", "textual.screen:Screen._screen_resized",
+        "textual._compositor:Compositor.reflow")
+def _no_layout_at_the_same_size():
+    """A screen told of a resize is laid out again only if its size changed.
+
+    Textual lays a screen out (a reflow of every widget, then a full repaint) each time it is told
+    of a resize, and lays out the screens under it too. A new screen's first layout posts the
+    screen a Resize of its own, so it is laid out twice at the same size, and the screen under it
+    twice more, whose repaint then repaints the whole of the screen on top again: a login (welcome,
+    lobby, a table) was 21 full layouts, 14 of them at a size the screen already had. The app
+    itself ignores a terminal's resize to the size it has, so every Resize that reaches a screen
+    at the size it was laid out at is one of those echoes; a screen that has a layout pending for
+    another reason (a widget asked for one) still gets it on its update timer, as always.
+    """
+    from textual.screen import Screen
+
+    screen_resized = Screen._screen_resized
+
+    def screen_resized_if_changed(self: Screen, size: Any) -> None:
+        if self._compositor.size == size:      # laid out at this size already (never: 0x0)
+            return
+        screen_resized(self, size)
+
+    screen_resized_if_changed.textual = screen_resized     # type: ignore[attr-defined]
+    return [(Screen, "_screen_resized", screen_resized_if_changed)]
+
+
+@_guard("style-a-new-screen-once", "speedup", "textual.screen:Screen._on_screen_resume",
+        "textual.events:ScreenResume.refresh_styles")
+def _style_a_new_screen_once():
+    """A screen shown for the first time is not styled again from top to bottom.
+
+    Textual styles each widget as it is mounted, then, when a pushed screen is first shown, styles
+    every node of the screen once more (`ScreenResume.refresh_styles`), in case the stylesheet
+    changed while the screen was away: 12% of a login's CPU for three screens that had only just
+    been styled. A new screen has not been away, and what changes a mounted node's styles (its
+    classes, its focus, a child mounted before it, the theme) restyles that node there and then;
+    a screen shown again is styled again as Textual does.
+    """
+    from textual.screen import Screen
+
+    on_screen_resume = Screen._on_screen_resume
+
+    def on_screen_resume_styled_once(self: Screen, event: Any) -> None:
+        if not getattr(self, "_cardroom_shown", False):
+            self._cardroom_shown = True
+            event.refresh_styles = False        # styled as it was mounted, just now
+        on_screen_resume(self, event)
+
+    on_screen_resume_styled_once.textual = on_screen_resume     # type: ignore[attr-defined]
+    return [(Screen, "_on_screen_resume", on_screen_resume_styled_once)]
+
+
 @_guard("paint-at-once", "speedup", "textual.screen:Screen._on_timer_update")
 def _paint_at_once():
     """No patch: switches `paint_now` on for hosted apps (ssh/hosting.py: a player's own action
@@ -578,7 +631,8 @@ def _key_first():
 
 
 SPEEDUPS = ("no-cursor-blink", "uncycled-strips", "repaint-only-what-changed", "one-truecolor-filter-per-theme",
-            "css-parsed-once-per-process", "paint-at-once", "key-first")
+            "css-parsed-once-per-process", "no-layout-at-the-same-size", "style-a-new-screen-once",
+            "paint-at-once", "key-first")
 
 
 def server_guards(speedups: bool) -> tuple[str, ...]:

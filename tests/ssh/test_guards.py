@@ -601,3 +601,94 @@ async def test_keys_typed_ahead_wait_for_a_screen_no_longer_than_the_limit(monke
     textual_adapter.install(textual_adapter.TYPING_FIXES)
     monkeypatch.setattr(textual_adapter, "TYPEAHEAD_WAIT", 0.1)
     assert await _burst_on_dialogs(["s", "x"], wait=0.5) == ([], ["x"])
+
+
+async def _railbird_login(path, guards: tuple[str, ...], monkeypatch) -> tuple[dict, list]:
+    """A railbird's login over the real driver to an emulated terminal (welcome, lobby, a table),
+    a hand's action, the buy-in dialog opened and closed, the terminal resized and back, under
+    `guards`: ({"reflows", "restyled"} counted over the login, the terminal's cells at each step)."""
+    from test_mirror import TableWorld
+    from tests.rooms import wait_until_still
+    from textual.css.stylesheet import Stylesheet
+    from textual.screen import ModalScreen
+
+    textual_adapter.uninstall()
+    textual_adapter.install(guards)
+    counts = {"reflows": 0, "restyled": 0}
+    compositor = textual_adapter.compositor_class()
+    reflow, update_nodes = compositor.reflow, Stylesheet.update_nodes
+
+    def counted_reflow(self, *args, **kwargs):
+        counts["reflows"] += 1
+        return reflow(self, *args, **kwargs)
+
+    def counted_update_nodes(self, nodes, animate=False):
+        nodes = list(nodes)
+        counts["restyled"] += len(nodes)
+        return update_nodes(self, nodes, animate=animate)
+
+    monkeypatch.setattr(compositor, "reflow", counted_reflow)
+    monkeypatch.setattr(Stylesheet, "update_nodes", counted_update_nodes)
+    path.mkdir()
+    w = TableWorld(path)
+    try:
+        s = await w.railbird("rail")
+        w.act()
+        await w.settle()
+        login, shown = dict(counts), [s.term.cells()]
+        s.driver.feed("j")                              # join: the buy-in dialog
+        await wait_for(lambda: isinstance(s.app.screen, ModalScreen))
+        await w.settle()
+        shown.append(s.term.cells())
+        s.driver.feed("\x1b")
+        await wait_for(lambda: not isinstance(s.app.screen, ModalScreen))
+        await w.settle()
+        shown.append(s.term.cells())
+        for size in ((120, 40), (100, 30)):
+            s.term.size = size
+            s.term.screen.resize(size[1], size[0])
+            s.driver.resize(*size)
+            await wait_for(lambda size=size: tuple(s.app.screen.size) == size)
+            await w.settle()
+            await wait_until_still(lambda: len(s.term.chunks), still=0.5, timeout=10, what="the resize drawn")
+            shown.append(s.term.cells())
+        return login, shown
+    finally:
+        await w.close()
+
+
+def _same_screens(ours: list, textuals: list) -> None:
+    """Each step's terminal the same, cell for cell (the first line that differs is named)."""
+    steps = ("at the table", "in the dialog", "out of it", "resized", "resized back")
+    for step, mine, theirs in zip(steps, ours, textuals):
+        for y, (a, b) in enumerate(zip(mine, theirs)):
+            assert a == b, f"{step}, line {y}: {''.join(c[0] for c in a)!r} / {''.join(c[0] for c in b)!r}"
+
+
+async def _with_and_without(guard: str, tmp_path, monkeypatch) -> tuple[tuple[dict, list], tuple[dict, list]]:
+    """The railbird's login (above) with every speedup but `guard`, and with every one."""
+    without = tuple(g for g in textual_adapter.server_guards(True) if g != guard)
+    textuals = await _railbird_login(tmp_path / "without", without, monkeypatch)
+    ours = await _railbird_login(tmp_path / "with", textual_adapter.server_guards(True), monkeypatch)
+    return textuals, ours
+
+
+async def test_a_screen_is_laid_out_again_only_when_its_size_changed(tmp_path, monkeypatch):
+    """no-layout-at-the-same-size: a new screen heard of its own first layout as a resize and was
+    laid out again, with the screen under it (whose repaint repainted the screen on top): 21
+    full layouts a login. With the guard each screen is laid out once at a size; what the
+    terminal shows is the same, cell for cell: at the table, in a dialog and out of it, after a
+    real resize and back."""
+    textuals, ours = await _with_and_without("no-layout-at-the-same-size", tmp_path, monkeypatch)
+    _same_screens(ours[1], textuals[1])
+    assert textuals[0]["reflows"] >= 15 and ours[0]["reflows"] <= textuals[0]["reflows"] // 2, \
+        (textuals[0], ours[0])     # 21 and 9
+
+
+async def test_a_new_screen_is_not_styled_again_as_it_is_first_shown(tmp_path, monkeypatch):
+    """style-a-new-screen-once: a screen pushed for the first time was styled as it was mounted
+    and again, node by node, as it was shown. Without that second pass the terminal shows the
+    same, cell for cell, through a login, a dialog and a resize."""
+    textuals, ours = await _with_and_without("style-a-new-screen-once", tmp_path, monkeypatch)
+    _same_screens(ours[1], textuals[1])
+    assert ours[0]["restyled"] < textuals[0]["restyled"] // 2, (textuals[0], ours[0])     # 58 and 3
