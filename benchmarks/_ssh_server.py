@@ -19,7 +19,9 @@ A child reports over a pipe (one JSON object a line):
   narration, e.g. "b0007 checks"), which every screen at that table then draws in its chat pane;
 - ``status``: on request, counters: table events where tables are dealt (hands, timeouts, seats,
   how long each hand's end took to be recorded: ``settle_s``), repaints, the pacer and shared
-  screens where sessions are served, GC pauses and slow loop callbacks everywhere.
+  screens where sessions are served (and a key's time from its arrival to the session's next
+  write: ``in_to_write``), intents' round trips on a gateway (``intent_s``), GC pauses and slow
+  loop callbacks everywhere.
 
 The hooks wrap cardroom methods in the child only; cardroom itself is not changed.
 """
@@ -60,6 +62,8 @@ async def _main(spec: dict) -> None:
         _hook_tables(send, counters)
     if role in ("single", "gateway", "floor"):
         _count_repaints(counters)
+    if role == "gateway":
+        _time_intents(counters)
     started = await START[role](spec, _config(spec, data_dir), data_dir)
     send({"e": "ready", "port": started.port, "pid": os.getpid()})
 
@@ -316,6 +320,25 @@ def _count_repaints(counters: dict) -> None:
         return await on_layout(self, message)
 
     Screen._on_layout = on_layout_counted
+
+
+def _time_intents(counters: dict) -> None:
+    """How long a gateway's intents take to be answered by the table host (NATS request/reply):
+    a player's own screen shows his action only once its reply is back."""
+    from cardroom.bus.client import RemoteClient
+
+    samples = counters["intent_s"] = []
+    ask = RemoteClient._ask
+
+    async def timed_ask(self, table, op, **kw):
+        t = time.monotonic()
+        try:
+            return await ask(self, table, op, **kw)
+        finally:
+            if len(samples) < 100_000:
+                samples.append(time.monotonic() - t)
+
+    RemoteClient._ask = timed_ask
 
 
 # ============================================================================ the event loop

@@ -132,6 +132,12 @@ def merge_status(parts: list[dict]) -> dict:
     return out
 
 
+def window_samples(before: list[dict], after: list[dict], key: str) -> list:
+    """The samples of `key` each child took between two reports (per child: a merged list of
+    several children's cannot be cut where the first report ended)."""
+    return [x for a, b in zip(before, after) for x in b.get(key, [])[len(a.get(key, [])):]]
+
+
 def _children_of(pid: int) -> list[int]:
     kids = []
     for entry in os.listdir("/proc"):
@@ -155,6 +161,7 @@ class Topology(abc.ABC):
         self.spec = spec
         self.on_event = on_event
         self.children: list[Child] = []
+        self.parts: list[dict] = []      # each child's last status report
         self.port = 0
 
     @abc.abstractmethod
@@ -187,7 +194,10 @@ class Topology(abc.ABC):
         return {"VmRSS": sum(s["VmRSS"] for s in stats), "VmHWM": sum(s["VmHWM"] for s in stats)}
 
     async def status(self) -> dict:
-        return merge_status(list(await asyncio.gather(*(c.status() for c in self.children))))
+        """Every child's counters merged into one report; each child's own is kept in `parts`
+        (its samples since an earlier report: `window_samples`)."""
+        self.parts = list(await asyncio.gather(*(c.status() for c in self.children)))
+        return merge_status(self.parts)
 
     async def stop(self) -> None:
         await asyncio.gather(*(c.stop() for c in reversed(self.children)), return_exceptions=True)

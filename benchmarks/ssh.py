@@ -74,7 +74,7 @@ from pathlib import Path
 from benchmarks import positive
 from benchmarks._floor import KEYS as FLOOR_KEYS
 from benchmarks._ssh_load import Recorder, Session, make_client_session_class, pick_key, plan_tables
-from benchmarks._topology import Scaled, topology
+from benchmarks._topology import Scaled, topology, window_samples
 from cardroom.serve import DB_NAME
 
 TARGET_P99_MS = 100.0              # key -> own screen
@@ -409,7 +409,7 @@ class Bench:
             connect_s = time.monotonic() - t_conn
             connect_cpu = _cpu_delta(cpu_conn0, topo.cpu_by_role())
             await asyncio.sleep(3.0)
-            st0 = await topo.status()
+            st0, parts0 = await topo.status(), topo.parts
             all_in, cpu0 = topo.rss(), topo.cpu_by_role()
             ok = sum(1 for s in self.sessions if s.ready and not s.closed)
 
@@ -435,8 +435,10 @@ class Bench:
             end_stat, cpu = topo.rss(), _cpu_delta(cpu0, topo.cpu_by_role())
             me1 = resource.getrusage(resource.RUSAGE_SELF)
             bytes1 = sum(s.bytes for s in self.sessions)
-            st1 = await topo.status()
+            st1, parts1 = await topo.status(), topo.parts
             window = t1 - t0
+            in_to_write = window_samples(parts0, parts1, "in_to_write")
+            intents = window_samples(parts0, parts1, "intent_s")
             still = sum(1 for s in self.sessions if s.ready and not s.closed)
             rec = self.rec
             errors = [s.error for s in self.sessions if s.error]
@@ -508,8 +510,10 @@ class Bench:
                 "cpu_ms_per_layout": round(1000 * (st1["layout_s"] - st0["layout_s"]) / max(1, st1["layouts"] - st0["layouts"]), 2),
                 "paint_layout_cpu_share": round((st1["paint_s"] - st0["paint_s"] + st1["layout_s"] - st0["layout_s"])
                                                 / max(1e-9, server_cpu), 3),
-                "server_key_to_write_ms": {"p50": _pct(st1["in_to_write"][len(st0["in_to_write"]):], 50),
-                                           "p99": _pct(st1["in_to_write"][len(st0["in_to_write"]):], 99)},
+                "server_key_to_write_ms": {"p50": _pct(in_to_write, 50), "p99": _pct(in_to_write, 99),
+                                           "max": _pct(in_to_write, 100), "n": len(in_to_write)},
+                "intent_round_trip_ms": {"p50": _pct(intents, 50), "p99": _pct(intents, 99),
+                                         "max": _pct(intents, 100), "n": len(intents)},
                 "server_key_to_act_ms": {"p50": _pct(st1["in_to_act"][len(st0["in_to_act"]):], 50),
                                          "p99": _pct(st1["in_to_act"][len(st0["in_to_act"]):], 99)},
                 "dirty_widgets_per_s": dict(sorted(
@@ -576,6 +580,10 @@ def _fmt(v, unit="") -> str:
     return f"{v}{unit}"
 
 
+def _spread(d: dict) -> str:
+    return f"p50 {_fmt(d['p50'], ' ms')}  p99 {_fmt(d['p99'], ' ms')}  max {_fmt(d['max'], ' ms')}  n={d['n']}"
+
+
 def _table(r: dict) -> str:
     own, ownl = r["own_key_first_bytes_ms"], r["own_key_chat_line_ms"]
     oth, othb = r["action_to_others_chat_line_ms"], r["action_to_others_first_bytes_ms"]
@@ -611,6 +619,10 @@ def _table(r: dict) -> str:
                                             f"max {_fmt(own['max'], ' ms')}  n={own['n']}",
          "p99 < 100 ms", _fmt(ratio["own_p99_vs_100ms"], "x")),
         ("key -> own screen (chat line)", f"p50 {_fmt(ownl['p50'], ' ms')}  p99 {_fmt(ownl['p99'], ' ms')}  n={ownl['n']}", "", ""),
+        ("  of which in the server", _spread(r["server_key_to_write_ms"]) + " (a key's arrival -> its session's next write)",
+         "", ""),
+        ("  of which the intent's round trip", (_spread(r["intent_round_trip_ms"]) + " (gateway -> table host -> gateway)")
+         if r["intent_round_trip_ms"]["n"] else "- (one process)", "", ""),
         ("key -> own screen, database held", (f"p50 {_fmt(held['p50'], ' ms')}  p99 {_fmt(held['p99'], ' ms')}  "
                                               f"max {_fmt(held['max'], ' ms')}  n={held['n']}  "
                                               f"({r['db_holds']['n']} holds of {r['db_holds']['seconds_each']} s)")

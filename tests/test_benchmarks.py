@@ -155,3 +155,14 @@ async def test_the_floor_is_one_line_that_each_key_repaints():
         assert str(line.render()) == "floor f0001 0"
         await pilot.press("x", "x")
         assert str(line.render()) == "floor f0001 2"
+
+
+def test_a_windows_samples_are_cut_per_process():
+    """Two gateways each report their own samples: the window's are each one's since the first
+    report (cutting the pooled list at the first report's length mixed one gateway's old samples
+    with the other's new ones)."""
+    from benchmarks._topology import window_samples
+    before = [{"in_to_write": [1, 2]}, {"in_to_write": [10]}, {}]
+    after = [{"in_to_write": [1, 2, 3]}, {"in_to_write": [10, 11, 12]}, {"settle_s": [0.1]}]
+    assert window_samples(before, after, "in_to_write") == [3, 11, 12]
+    assert window_samples(before, after, "intent_s") == []
