@@ -271,10 +271,24 @@ async def test_gc_policy_puts_off_full_collections_while_many_sessions_are_live(
         policy.close()
 
 
-async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
-    """The repaint-only-what-changed guard renders only the widgets overlapping a changed region:
+def _drawn_over(size: tuple[int, int], output: str | None) -> list:
+    """The cells of a terminal of `size` filled with "X", after `output` was written to it: every
+    cell a repaint meant to draw shows what it drew."""
+    import pyte
+
+    screen = pyte.Screen(*size)
+    stream = pyte.Stream(screen)
+    stream.feed("".join(f"\x1b[{y + 1};1H" + "X" * size[0] for y in range(size[1])))
+    stream.feed(output or "")
+    return [[(c.data, c.fg, c.bg, c.bold, c.italics, c.reverse) for c in (screen.buffer[y][x] for x in range(size[0]))]
+            for y in range(size[1])]
+
+
+async def test_a_partial_repaint_draws_what_textual_would(tmp_path):
+    """The repaint-only-what-changed guard renders only the widgets that show in a changed region:
     on real table screens (a player's and a railbird's, narrow and wide), for many sets of
-    changed widgets, the bytes of the partial repaint equal those of Textual's own."""
+    changed widgets, the partial repaint draws on a terminal exactly the cells Textual's own draws,
+    and draws them the same (a no-op cursor move at the end of a line may be left out)."""
     import random
 
     from test_mirror import TableWorld
@@ -301,12 +315,12 @@ async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
                     chosen = rng.sample(widgets, rng.randint(1, min(6, len(widgets))))
                     regions = {compositor.visible_widgets[x][0].intersection(compositor.visible_widgets[x][1])
                                for x in chosen}
-                    outputs = []
+                    drawn = []
                     for render in (textual_adapter.compositor_class().render_partial_update, textuals):
                         textual_adapter.mark_dirty(compositor, regions)
                         update = render(compositor)
-                        outputs.append(update.render_segments(app.console) if update else None)
-                    assert outputs[0] == outputs[1], [type(x).__name__ for x in chosen]
+                        drawn.append(_drawn_over(size, update.render_segments(app.console) if update else None))
+                    assert drawn[0] == drawn[1], [type(x).__name__ for x in chosen]
                     compared += 1
                     skipped += len(widgets) - len([x for x in widgets if any(
                         compositor.visible_widgets[x][0].intersection(compositor.visible_widgets[x][1]).overlaps(r)
@@ -314,6 +328,60 @@ async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
                 w.act()
                 await pilot.pause()
         assert compared == 120 and skipped > 0          # widgets really were left out
+    finally:
+        w.store.close()
+
+
+def test_a_region_is_covered_only_by_regions_reaching_every_cell():
+    from textual.geometry import Region
+
+    part = Region(2, 1, 6, 2)                 # x 2..7, y 1..2
+    assert textual_adapter._covered(part, [Region(0, 0, 10, 5)])
+    assert textual_adapter._covered(part, [Region(0, 0, 5, 5), Region(5, 0, 5, 5)])          # side by side
+    assert textual_adapter._covered(part, [Region(2, 1, 6, 1), Region(0, 2, 9, 1)])          # one a line
+    assert not textual_adapter._covered(part, [Region(0, 0, 4, 5), Region(5, 0, 5, 5)])      # a gap at x 4
+    assert not textual_adapter._covered(part, [Region(0, 1, 10, 1)])                         # line 2 bare
+    assert not textual_adapter._covered(part, [])
+
+
+async def test_a_container_under_its_widgets_is_not_rendered_for_their_change(tmp_path):
+    """A change to the felt or the chat rendered the five containers under them too (a quarter of
+    a repaint), which the terminal never shows there."""
+    from test_mirror import TableWorld
+    from textual.widget import Widget
+
+    from cardroom.tui.app import build_app
+    from cardroom.tui.widgets.lines import TextLines
+
+    textual_adapter.install(["repaint-only-what-changed"])
+    w = TableWorld(tmp_path)
+    try:
+        app = build_app(w.players[0])
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("enter", "enter")
+            await pilot.pause()
+            w.act()
+            await pilot.pause()
+            rendered: list[str] = []
+            originals = {cls: vars(cls)["render_lines"] for cls in (Widget, TextLines)}
+
+            def counting(render_lines):
+                def counted(self, crop):
+                    rendered.append(type(self).__name__)
+                    return render_lines(self, crop)
+                return counted
+
+            for cls, render_lines in originals.items():
+                cls.render_lines = counting(render_lines)
+            try:
+                w.act()                                 # a check or a call: the felt and the chat
+                await pilot.pause()
+                await pilot.pause()
+            finally:
+                for cls, render_lines in originals.items():
+                    cls.render_lines = render_lines
+            assert "Felt" in rendered or "ChatLog" in rendered
+            assert not {"TableScreen", "Horizontal", "Vertical", "ChatPane"} & set(rendered), rendered
     finally:
         w.store.close()
 
@@ -606,9 +674,9 @@ async def test_keys_typed_ahead_wait_for_a_screen_no_longer_than_the_limit(monke
 async def _railbird_login(path, guards: tuple[str, ...], monkeypatch) -> tuple[dict, list]:
     """A railbird's login over the real driver to an emulated terminal (welcome, lobby, a table),
     a hand's action, the buy-in dialog opened and closed, the terminal resized and back, under
-    `guards`: ({"reflows", "restyled"} counted over the login, the terminal's cells at each step)."""
+    `guards`: ({"reflows", "restyled"} counted over the login, the terminal's cells at each step,
+    once it shows what the app draws afresh: nothing left half drawn, nothing stale)."""
     from test_mirror import TableWorld
-    from tests.rooms import wait_until_still
     from textual.css.stylesheet import Stylesheet
     from textual.screen import ModalScreen
 
@@ -633,25 +701,26 @@ async def _railbird_login(path, guards: tuple[str, ...], monkeypatch) -> tuple[d
     w = TableWorld(path)
     try:
         s = await w.railbird("rail")
+
+        async def drawn() -> list:
+            await w.settle()
+            await wait_for(lambda: s.term.cells() == s.own_cells(), timeout=10, what="its own drawing shown")
+            return s.term.cells()
+
         w.act()
-        await w.settle()
-        login, shown = dict(counts), [s.term.cells()]
+        login, shown = dict(counts), [await drawn()]
         s.driver.feed("j")                              # join: the buy-in dialog
         await wait_for(lambda: isinstance(s.app.screen, ModalScreen))
-        await w.settle()
-        shown.append(s.term.cells())
+        shown.append(await drawn())
         s.driver.feed("\x1b")
         await wait_for(lambda: not isinstance(s.app.screen, ModalScreen))
-        await w.settle()
-        shown.append(s.term.cells())
+        shown.append(await drawn())
         for size in ((120, 40), (100, 30)):
             s.term.size = size
             s.term.screen.resize(size[1], size[0])
             s.driver.resize(*size)
             await wait_for(lambda size=size: tuple(s.app.screen.size) == size)
-            await w.settle()
-            await wait_until_still(lambda: len(s.term.chunks), still=0.5, timeout=10, what="the resize drawn")
-            shown.append(s.term.cells())
+            shown.append(await drawn())
         return login, shown
     finally:
         await w.close()
