@@ -404,7 +404,8 @@ def _uncycled_strips():
 
 
 @_guard("repaint-only-what-changed", "speedup", "textual._compositor:Compositor.render_partial_update",
-        "textual._compositor:Compositor._get_renders", "textual._compositor:Compositor.visible_widgets")
+        "textual._compositor:Compositor.render_full_update", "textual._compositor:Compositor._get_renders",
+        "textual._compositor:Compositor.visible_widgets")
 def _repaint_only_what_changed():
     """A partial repaint renders only the widgets that show in a changed region.
 
@@ -416,18 +417,27 @@ def _repaint_only_what_changed():
     widget overlapping no changed region never reaches the terminal, and neither does one whose
     part of every changed region is covered by widgets drawn above it (a container under the felt
     and the chat: five of them were rendered for nothing on every action, a quarter of a
-    repaint). The output is the same (tests/ssh/test_guards.py compares it with Textual's on real
-    screens).
+    repaint). A full repaint (a new screen, a layout) leaves out the widgets covered everywhere
+    in the same way. The output is the same (tests/ssh/test_guards.py compares it with Textual's
+    on real screens).
     """
     from textual._compositor import Compositor
     from textual.geometry import Region
 
     render_partial_update, get_renders = Compositor.render_partial_update, Compositor._get_renders
+    render_full_update = Compositor.render_full_update
 
     def render_partial_update_changed_only(self: Compositor) -> Any:
         self._cardroom_changed = list(self._dirty_regions)      # read by the filter below
         try:
             return render_partial_update(self)
+        finally:
+            self._cardroom_changed = None
+
+    def render_full_update_shown_only(self: Compositor, simplify: bool = False) -> Any:
+        self._cardroom_changed = [self.size.region]             # everything changed
+        try:
+            return render_full_update(self, simplify)
         finally:
             self._cardroom_changed = None
 
@@ -450,7 +460,9 @@ def _repaint_only_what_changed():
             self._visible_widgets = saved
 
     render_partial_update_changed_only.textual = render_partial_update  # type: ignore[attr-defined]
+    render_full_update_shown_only.textual = render_full_update          # type: ignore[attr-defined]
     return [(Compositor, "render_partial_update", render_partial_update_changed_only),
+            (Compositor, "render_full_update", render_full_update_shown_only),
             (Compositor, "_get_renders", get_renders_changed_only)]
 
 
