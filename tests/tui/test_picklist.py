@@ -203,3 +203,23 @@ async def test_cells_are_text_never_markup():
         await pilot.pause()
         line = "".join(c[0] for c in screen_cells(app)[1])
         assert "[bold red]x[/]" in line
+
+
+async def test_a_key_that_moves_the_cursor_repaints_two_lines_not_the_list():
+    """Every session arrows down the lobby to its table: each key repainted the whole list."""
+    from textual.geometry import Region
+
+    app = ListApp(12)
+    async with app.run_test(size=(40, 20)) as pilot:
+        pl = app.query_one(PickList)
+        asked: list[tuple] = []
+        refresh = pl.refresh
+
+        def recorded(*regions, **kw):
+            asked.append(regions)
+            return refresh(*regions, **kw)
+
+        pl.refresh = recorded
+        await pilot.press("down")
+        width = max(pl.virtual_size.width, pl.size.width)
+        assert sorted(asked) == [(Region(0, 1, width, 1),), (Region(0, 2, width, 1),)]   # rows 0 and 1

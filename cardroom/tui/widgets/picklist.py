@@ -222,9 +222,19 @@ class PickList(ScrollView, can_focus=True):
         self._hover_off()
         row = max(0, min(row, len(self._keys) - 1))
         if row != self.cursor_row:
+            self._refresh_rows(self.cursor_row, row)
             self.cursor_row = row
-            self.refresh()
         self._scroll_cursor_into_view()
+
+    def _refresh_rows(self, *rows: int) -> None:
+        """Repaint only these rows' lines (HEADER: the header's), where they are on screen now: a
+        key that moves the cursor changes two lines, not the list (a scroll repaints it all)."""
+        width = max(self.virtual_size.width, self.size.width)
+        top = int(self.scroll_y)
+        for row in set(rows):
+            line = 0 if row == HEADER else row - top + 1
+            if 0 <= line < self.size.height:
+                self.refresh(Region(0, line, width, 1))
 
     def _scroll_cursor_into_view(self) -> None:
         # DataTable's: the cursor's row in sight below the header.
@@ -285,8 +295,8 @@ class PickList(ScrollView, can_focus=True):
             self.action_select()
             self._hover(event.y)
         else:
+            self._refresh_rows(self.cursor_row, row)
             self.cursor_row = row
-            self.refresh()
             self._scroll_cursor_into_view()
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
@@ -299,13 +309,13 @@ class PickList(ScrollView, can_focus=True):
         row = self._row_at(y)
         hovering, at = row is not None, row if row is not None else self._hover_row
         if (hovering, at) != (self._hovering, self._hover_row):
+            self._refresh_rows(*([self._hover_row] if self._hovering else []), *([at] if hovering else []))
             self._hovering, self._hover_row = hovering, at
-            self.refresh()
 
     def _hover_off(self) -> None:
         if self._hovering:
             self._hovering = False
-            self.refresh()
+            self._refresh_rows(self._hover_row)
 
 
 def _text(cell: Cell) -> Text:
