@@ -492,6 +492,8 @@ class Bench:
                 "action_to_others_first_bytes_ms": {"p50": _pct(rec.other_bytes, 50),
                                                     "p99": _pct(rec.other_bytes, 99), "n": len(rec.other_bytes)},
                 "chat_lines_missed": rec.missed_line,
+                "chat_lines_missed_shown_late": {"n": len(rec.missed_late),
+                                                 "max_s": round(max(rec.missed_late), 1) if rec.missed_late else None},
                 "keys_sent": rec.keys, "key_retries": rec.retries,
                 "window_s": round(window, 1),
                 "hands": st1["hands"] - st0["hands"], "actions": st1["acts"] - st0["acts"],
@@ -637,7 +639,10 @@ def _table(r: dict) -> str:
                                       f"({r['actions_per_s']}/s) in {r['window_s']} s", "", ""),
         ("targets met (all in, both p99)", "yes" if r["targets_met"] else "no", "", ""),
         ("keys / retries / timeouts", f"{r['keys_sent']} / {r['key_retries']} / {r['timeouts']}; "
-                                      f"chat lines missed {r['chat_lines_missed']}", "", ""),
+                                      f"chat lines missed {r['chat_lines_missed']}" + (
+                                          f" ({late['n']} shown later, up to {late['max_s']} s; the rest "
+                                          "not within 30 s)" if (late := r["chat_lines_missed_shown_late"])["n"]
+                                          else ""), "", ""),
         ("server CPU", f"{r['server_cpu_s']} s = {r['server_cpu_pct_of_core']}% of a core ({cpu})", "", ""),
         ("table host CPU per hand", _fmt(r["table_host_cpu_ms_per_hand"], " ms"),
          f"<= {TARGET_HOST_MS_PER_HAND:.0f} ms", _fmt(ratio["host_ms_per_hand_vs_target"], "x")),

@@ -166,3 +166,43 @@ def test_a_windows_samples_are_cut_per_process():
     after = [{"in_to_write": [1, 2, 3]}, {"in_to_write": [10, 11, 12]}, {"settle_s": [0.1]}]
     assert window_samples(before, after, "in_to_write") == [3, 11, 12]
     assert window_samples(before, after, "intent_s") == []
+
+
+def _session():
+    import types
+
+    from benchmarks._ssh_load import Recorder, Session
+    bench = types.SimpleNamespace(rec=Recorder())
+    bench.rec.on, bench.rec.t0 = True, 0.0
+    s = Session(bench, 0, "r0001", "railbird", "T01", 0)
+    s.capturing = False
+    return s, bench.rec
+
+
+def test_a_chat_line_cut_between_two_writes_is_found():
+    """The scaled 1,000 run counted 41 chat lines missed. A line cut between two writes, a name in
+    one and the rest in the next with styles between, was looked for with only 64 bytes of the
+    first write: a truecolor style alone is some 40."""
+    import time
+
+    s, rec = _session()
+    style = b"\x1b[0m\x1b[38;2;224;224;224;48;2;18;18;18m\x1b[1;38;2;250;200;10;48;2;18;18;18m"
+    s.expect(time.monotonic(), b"p0007 checks", "other", first_bytes=False)
+    s.on_data(b"\x1b[12;1H" + style + b"p0007" + style + style)
+    s.on_data(b" checks" + style)
+    assert rec.other_line and rec.missed_line == 0
+
+
+def test_a_chat_line_shown_after_three_seconds_is_missed_and_then_shown_late(monkeypatch):
+    import benchmarks._ssh_load as load
+
+    s, rec = _session()
+    now = [100.0]
+    monkeypatch.setattr(load.time, "monotonic", lambda: now[0])
+    s.expect(100.0, b"p0007 checks", "other", first_bytes=False)
+    now[0] = 104.0
+    s.on_data(b"something else")
+    assert rec.missed_line == 1 and rec.missed_late == []
+    now[0] = 106.5
+    s.on_data(b"p0007 checks")
+    assert rec.missed_late == [6.5] and rec.other_line == []
