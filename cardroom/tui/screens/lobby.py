@@ -4,6 +4,8 @@ hands an hour; watch (Enter), join (j) or join the wait list (w). The first colu
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -114,24 +116,8 @@ class LobbyScreen(Screen):
             self.query_one("#lobby-title", Static).update(title)
 
     def _cells(self, r, mine: set = frozenset(), waiting: set = frozenset()) -> tuple:
-        ascii_only = self.options.ascii
-        if r.name in waiting:
-            star = "*" if ascii_only else "\u2605"
-            you = Text(star if self._narrow else f"{star} turn", "bold yellow")
-        elif r.name in mine:
-            you = Text(("s" if ascii_only else "\u25cf") if self._narrow else "seated", "bold")
-        else:
-            you = Text("")
-        name = Text(r.name, "bold" if r.name in mine else "")
-        cells = [you, name, Text(_short_game(r.game)), Text(_short_stakes(r.stakes)), f"{r.players}/{r.seats}",
-                 str(r.waiting), str(r.railbirds), money(r.average_pot), str(r.hands_per_hour), r.status]
-        if not self._narrow:
-            return tuple(cells)
-        if r.status != "open":
-            name.append(f" ({r.status})", "dim")
-        del cells[9], cells[6]                      # status (now after the name) and railbirds
-        # One space before each cell: the narrow layout sets cell padding to nothing.
-        return tuple(Text(" ") + (c if isinstance(c, Text) else Text(c)) for c in cells)
+        you = "turn" if r.name in waiting else "seated" if r.name in mine else ""
+        return _row_cells(r, you, bool(self._narrow), self.options.ascii)
 
     def _selected(self) -> str | None:
         return self.query_one(PickList).cursor_key
@@ -197,6 +183,30 @@ class LobbyScreen(Screen):
 
     async def action_history(self) -> None:
         await self.app.navigate(OpenHistory())
+
+
+@lru_cache(maxsize=2048)
+def _row_cells(r, you: str, narrow: bool, ascii_only: bool) -> tuple:
+    """A table's cells in the lobby: the same row is drawn for every session that sees it alike
+    (made once: a thousand railbirds' lobbies made them each, a tenth of a login's CPU). The Text
+    cells are shared: nothing changes them once made."""
+    if you == "turn":
+        star = "*" if ascii_only else "\u2605"
+        mark = Text(star if narrow else f"{star} turn", "bold yellow")
+    elif you == "seated":
+        mark = Text(("s" if ascii_only else "\u25cf") if narrow else "seated", "bold")
+    else:
+        mark = Text("")
+    name = Text(r.name, "bold" if you else "")
+    cells = [mark, name, Text(_short_game(r.game)), Text(_short_stakes(r.stakes)), f"{r.players}/{r.seats}",
+             str(r.waiting), str(r.railbirds), money(r.average_pot), str(r.hands_per_hour), r.status]
+    if not narrow:
+        return tuple(cells)
+    if r.status != "open":
+        name.append(f" ({r.status})", "dim")
+    del cells[9], cells[6]                      # status (now after the name) and railbirds
+    # One space before each cell: the narrow layout sets cell padding to nothing.
+    return tuple(Text(" ") + (c if isinstance(c, Text) else Text(c)) for c in cells)
 
 
 _STRUCTURES = (("Spread Limit", "Spread"), ("Pot Limit", "PL"), ("No Limit", "NL"))

@@ -154,14 +154,15 @@ class PickList(ScrollView, can_focus=True):
         self._looks_memo = None
 
     def _looks(self) -> dict:
-        """The component styles as DataTable reads them: the rows' whole (with the inherited
-        background), the cursor's and hover's partial (laid over a row's)."""
+        """The widget's style and the component styles as DataTable reads them: the rows' whole
+        (with the inherited background), the cursor's and hover's partial (laid over a row's).
+        Made once per restyle: the widget's own walks its ancestors (half of drawing a line)."""
         styles = self._looks_memo
         if styles is None:
             whole = self.get_component_styles
             part = self.get_component_rich_style
             styles = self._looks_memo = {
-                "header": whole("picklist--header").rich_style, "odd": whole("picklist--odd-row").rich_style,
+                "base": self.rich_style, "header": whole("picklist--header").rich_style, "odd": whole("picklist--odd-row").rich_style,
                 "even": whole("picklist--even-row").rich_style, "cursor": part("picklist--cursor"),
                 "header-cursor": part("picklist--header-cursor"), "hover": part("picklist--hover"),
                 "header-hover": part("picklist--header-hover")}
@@ -170,7 +171,7 @@ class PickList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         scroll_x, scroll_y = self.scroll_offset
-        base = self.rich_style
+        base = self._looks()["base"]
         row = HEADER if y == 0 else y - 1 + scroll_y
         if row >= len(self._keys):
             return Strip.blank(width, base)
