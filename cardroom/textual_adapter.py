@@ -404,7 +404,8 @@ def _uncycled_strips():
 
 
 @_guard("repaint-only-what-changed", "speedup", "textual._compositor:Compositor.render_partial_update",
-        "textual._compositor:Compositor.render_full_update", "textual._compositor:Compositor._get_renders",
+        "textual._compositor:Compositor.render_full_update", "textual._compositor:Compositor.render_strips",
+        "textual._compositor:Compositor._get_renders",
         "textual._compositor:Compositor.visible_widgets")
 def _repaint_only_what_changed():
     """A partial repaint renders only the widgets that show in a changed region.
@@ -418,14 +419,15 @@ def _repaint_only_what_changed():
     part of every changed region is covered by widgets drawn above it (a container under the felt
     and the chat: five of them were rendered for nothing on every action, a quarter of a
     repaint). A full repaint (a new screen, a layout) leaves out the widgets covered everywhere
-    in the same way. The output is the same (tests/ssh/test_guards.py compares it with Textual's
+    in the same way, and so does the drawing of the screen under a dialog (drawn whole, dimmed,
+    behind it: a tenth of a player's login, who buys in through one). The output is the same (tests/ssh/test_guards.py compares it with Textual's
     on real screens).
     """
     from textual._compositor import Compositor
     from textual.geometry import Region
 
     render_partial_update, get_renders = Compositor.render_partial_update, Compositor._get_renders
-    render_full_update = Compositor.render_full_update
+    render_full_update, render_strips = Compositor.render_full_update, Compositor.render_strips
 
     def render_partial_update_changed_only(self: Compositor) -> Any:
         self._cardroom_changed = list(self._dirty_regions)      # read by the filter below
@@ -438,6 +440,14 @@ def _repaint_only_what_changed():
         self._cardroom_changed = [self.size.region]             # everything changed
         try:
             return render_full_update(self, simplify)
+        finally:
+            self._cardroom_changed = None
+
+    def render_strips_shown_only(self: Compositor, size: Any = None) -> Any:
+        # The screen under a dialog, drawn dimmed behind it (textual's BackgroundScreen).
+        self._cardroom_changed = [(self.size if size is None else size).region]
+        try:
+            return render_strips(self, size)
         finally:
             self._cardroom_changed = None
 
@@ -461,8 +471,10 @@ def _repaint_only_what_changed():
 
     render_partial_update_changed_only.textual = render_partial_update  # type: ignore[attr-defined]
     render_full_update_shown_only.textual = render_full_update          # type: ignore[attr-defined]
+    render_strips_shown_only.textual = render_strips                    # type: ignore[attr-defined]
     return [(Compositor, "render_partial_update", render_partial_update_changed_only),
             (Compositor, "render_full_update", render_full_update_shown_only),
+            (Compositor, "render_strips", render_strips_shown_only),
             (Compositor, "_get_renders", get_renders_changed_only)]
 
 

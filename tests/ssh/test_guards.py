@@ -289,7 +289,7 @@ async def test_a_partial_repaint_draws_what_textual_would(tmp_path):
     on real table screens (a player's and a railbird's, narrow and wide), for many sets of
     changed widgets, the partial repaint draws on a terminal exactly the cells Textual's own draws,
     and draws them the same (a no-op cursor move at the end of a line may be left out); and so
-    does a full repaint."""
+    does a full repaint, and the drawing of the screen as it shows under a dialog."""
     import random
 
     from test_mirror import TableWorld
@@ -336,6 +336,11 @@ async def test_a_partial_repaint_draws_what_textual_would(tmp_path):
                                        textual_adapter.textuals_own(textual_adapter.compositor_class(),
                                                                     "render_full_update"))]
                 assert full[0] == full[1]
+                strips = [[list(strip) for strip in render(compositor)]       # as drawn under a dialog
+                          for render in (textual_adapter.compositor_class().render_strips,
+                                         textual_adapter.textuals_own(textual_adapter.compositor_class(),
+                                                                      "render_strips"))]
+                assert strips[0] == strips[1]
                 w.act()
                 await pilot.pause()
         assert compared == 120 and skipped > 0          # widgets really were left out
