@@ -24,8 +24,9 @@ def money(cents: int) -> str:
     return format_cents(cents)
 
 
-def narrate(event, names: list[str], variant) -> str | None:
-    """The dealer's line for `event`, or None for events the dealer keeps quiet about."""
+def narrate(event, names: list[str], variant, money=money) -> str | None:
+    """The dealer's line for `event`, or None for events the dealer keeps quiet about. `money`
+    says an amount (the table's: cents, or a tournament's chips)."""
     n = names
     if isinstance(event, ev.Posted):
         what = _POSTS.get(event.kind, f"the {event.kind}")

@@ -100,7 +100,7 @@ def view_for(table, account: int | None) -> api.TableView:
     draw_counts = {table.hand_seats[p]: k for p, k in hand.draw_counts.items()} if live else {}
     seated_accounts = {s.account for s in table.seats.values()}
     buy = None
-    if me is not None and me.stack == 0 and not table.in_hand(me):
+    if me is not None and me.stack == 0 and not table.in_hand(me) and table.policy.money:
         buy = table.buy_in_limits(me.account)
     return api.TableView(
         name=table.name, game=table.settings.variant.name, stakes=table.settings.structure.describe(),
@@ -118,4 +118,5 @@ def view_for(table, account: int | None) -> api.TableView:
         missed_blinds=bool(me and me.owes == "missed"), missed_posts=_missed_posts(table, me),
         new_player=bool(me and me.owes == "new" and not table.settings.variant.bring_in),
         message=me.message if me else "", blind_prompt=table.blind_asked(me) if me else 0,
-        leaving=bool(me and me.leaving), decision=table.decision_of(me) if me else "")
+        leaving=bool(me and me.leaving), decision=table.decision_of(me) if me else "",
+        tournament=table.policy.line(table, account))
