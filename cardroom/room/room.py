@@ -149,11 +149,13 @@ class Room:
         """Start-up: void any hand a crash cut off, return every chip left on a table to its
         owner's balance (nobody is seated in a fresh process), and restore the tournaments the
         store holds where they were (opening those due). Returns the voided hand ids."""
-        voided = self._recover()
+        voided = self.recover()
         self.tournaments.start()
         return voided
 
-    def _recover(self) -> list[str]:
+    def recover(self) -> list[str]:
+        """Void every hand a stop cut off and return every chip on a table to its owner's balance
+        (a store write: a server runs it on its writer). Returns the voided hand ids."""
         voided = self.store.void_unfinished_hands()
         for account in self.store.accounts():
             for table, chips in self.store.holdings(account.id).items():
@@ -173,7 +175,7 @@ class Room:
         start. Returns the voided hand ids."""
         self.stop_tables()
         self.tournaments.stop()
-        return self._recover()
+        return self.recover()
 
     # ------------------------------------------------------------------ accounts and sessions
     def connect(self, name: str, fingerprint: str | None = None) -> Session:

@@ -72,9 +72,12 @@ class Tournaments:
     # ------------------------------------------------------------------ start and stop
 
     def start(self) -> None:
+        records = self.room.store.tournaments((REGISTERING, RUNNING))
+        if not records and not self.specs:
+            return            # nothing to deal (and a room with no tournaments reads no clock here)
         clock = self.room.clock
         self._offset = clock.wall().timestamp() - clock.now()
-        for record in self.room.store.tournaments((REGISTERING, RUNNING)):
+        for record in records:
             spec = self.specs.get(record.name)
             if spec is None:
                 log.error("tournament #%d %r is in the store but not in config.toml: it is left as it is",
