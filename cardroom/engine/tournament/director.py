@@ -112,6 +112,11 @@ class Director:
         """The number the next entry will have (the room takes its buy-in under it first)."""
         return self._numbered + 1
 
+    def number_past(self, number: int) -> None:
+        """Entry numbers up to `number` are spoken for (the room refunded a payment made under one
+        that a crash left without its entry): the next entry is numbered after them."""
+        self._numbered = max(self._numbered, number)
+
     def may_register(self, player: Player, now: float) -> None:
         """TournamentError (saying why) unless `register(player, now)` would take him now; changes
         nothing."""

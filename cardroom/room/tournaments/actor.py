@@ -147,6 +147,7 @@ class Tournament:
             else:
                 stray.append(TournamentChange("refund", e.entry))
             self.names.setdefault(e.account_id, store.get(e.account_id).name)
+        d.number_past(max((e.entry for e in entries), default=0))   # a refunded number is not given again
         if stray:
             log.warning("%s #%d: refunding %d payment(s) a crash left without their entry", self.spec.name,
                         self.number, len(stray))
@@ -384,6 +385,8 @@ class Tournament:
         seat = Seat(r.seat, r.player, self.name_of(r.player))
         seat.stack, seat.owes, seat.bought_in, seat.auto_blind = r.chips, "", True, True
         seat.connected = bool(self.room.clients.get(r.player))
+        if not seat.connected:      # away from the start: his clock is the reconnect grace, not the whole
+            seat.lost_at = self.room.clock.now()
         table.seats[r.seat] = seat
         table.say(f"{seat.name} sits down in seat {r.seat}", "system", "Table")
         self._follow(r.player, table)
@@ -400,6 +403,8 @@ class Tournament:
         seat.stack, seat.owes, seat.bought_in = r.chips, "", True
         target.seats[r.to_seat] = seat
         why = "to balance the tables" if r.reason == "balance" else f"table {r.from_table} breaks"
+        log.info("%s #%d: %s moves from table %d to table %d, seat %d (%s)", self.spec.name, self.number,
+                 old.name, r.from_table, r.to_table, r.to_seat, r.reason)
         source.say(f"{old.name} moves to table {r.to_table} ({why})", "system", "Tournament")
         target.say(f"{old.name} joins from table {r.from_table}, in seat {r.to_seat}", "system", "Tournament")
         self._follow(old.account, target, away=source)

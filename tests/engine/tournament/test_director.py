@@ -112,6 +112,10 @@ def test_may_register_says_what_register_would_refuse_and_changes_nothing():
     with pytest.raises(TournamentError, match="full"):
         d.may_register("c", 0)
     assert d.entrants == 2 and d.next_entry == 3
+    d.number_past(7)
+    assert d.next_entry == 8
+    d.number_past(2)
+    assert d.next_entry == 8
 
 
 def test_unregister_before_the_start_refunds_the_buy_in_and_fee():

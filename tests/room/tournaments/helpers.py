@@ -45,9 +45,9 @@ class Bots:
 
     def seat_them(self) -> None:
         for table in list(self.t.tables.values()):
-            for s in table.seats.values():
+            for s in list(table.seats.values()):
                 if s.bot is None and s.account not in self.spare:
-                    s.bot = random.Random(self.rng.getrandbits(32))
+                    table.make_bot(s.account, random.Random(self.rng.getrandbits(32)))
 
     def done(self) -> bool:
         self.seat_them()

@@ -365,7 +365,24 @@ async def test_a_payment_a_crash_left_without_its_entry_is_refunded_at_the_resta
     number = ann.tournaments()[0].number
     store.enter_tournament(number, ann.account_id, 1)      # paid; the process died before the rest
     room.tournaments.stop()
-    build_room(None, store=store, clock=FakeClock(), tournaments=[sit_and_go(3)], seed=2)
+    room2, _, _ = build_room(None, store=store, clock=FakeClock(), tournaments=[sit_and_go(3)], seed=2)
     assert store.balance(ann.account_id) == START
     assert [e.status for e in store.tournament_entries(number)] == ["refunded"]
+    # He registers again: his new entry is numbered after the refunded one (not refused as taken).
+    again = LocalClient(await room2.login("ann"))
+    assert await again.register(number) == 2
+    assert [(e.entry, e.status) for e in store.tournament_entries(number)] == [(1, "refunded"), (2, "in")]
     audit_clean(store)
+
+
+async def test_a_player_away_at_a_restart_gets_the_reconnect_grace_not_the_whole_clock(tmp_path):
+    """After a restart nobody is logged in yet: each seat is away from that moment, so the table
+    waits the reconnect grace for him (then checks or folds), not his whole decision clock."""
+    room, store, clock = room_with(tmp_path, sit_and_go(2))
+    clients, t = await registered(room, ["ann", "bob"])
+    room.tournaments.stop()
+    clock2 = FakeClock()
+    room2, _, _ = build_room(None, store=store, clock=clock2, tournaments=[t.spec], seed=4)
+    (table,) = room2.tournaments.get(t.number).tables.values()
+    assert clock2.run_until(lambda: table.seconds_left() is not None, limit=60)
+    assert table.seconds_left() <= table.settings.reconnect_seconds < table.settings.action_seconds
