@@ -499,11 +499,14 @@ class TournamentStore(Protocol):
         balance to its pool, its fee to the house. InsufficientFunds, or Refused (the tournament
         is over, the entry number is taken), and nothing changes."""
 
-    def record_tournament(self, tournament_id: int, changes: Iterable[TournamentChange], *, state: str,
-                          snapshot: str, version: int, hand: TournamentHandEnd | None = None) -> None:
-        """ONE transaction: the changes (money and entries), the director's snapshot and state
-        (kept only if `version` is newer than the one stored), and the tournament hand that made
-        them, settled (no money moves in it). A change already applied is skipped."""
+    def record_tournament(self, tournament_id: int, changes: Iterable[TournamentChange], *,
+                          snapshot: str, version: int, hand: TournamentHandEnd | None = None,
+                          amend: Iterable[TournamentHandEnd] = ()) -> None:
+        """ONE transaction: the changes (money and entries; "start", "finish" and "cancel" move
+        its state), the director's snapshot (kept only if `version` is newer than the one
+        stored), the tournament hand that made them, settled (no money moves in it), and the
+        events and history of earlier settled hands written again (`amend`: their players were
+        placed only now). A change already applied is skipped."""
 
 
 @runtime_checkable

@@ -11,8 +11,8 @@ still held.
 
 Each write is one transaction: `enter_tournament` takes one entry's money; `record_tournament`
 applies what one call of the director changed -- money and entries (`TournamentChange`), the
-hand whose end made them (settled: its stacks are chips, nothing moves in the ledger), and the
-director's snapshot, kept only if newer than the one stored, so a write retried late never puts
+hand whose end made them (settled: its stacks are chips, nothing moves in the ledger), the
+histories of earlier hands whose players were placed only now (`amend`), and the director's snapshot, kept only if newer than the one stored, so a write retried late never puts
 an older one back. Each change is applied once (a refunded entry is not refunded again, a place
 not given twice), so a write retried after a commit that was only reported failed changes nothing.
 """
@@ -145,8 +145,9 @@ class TournamentBooks:
 
     @writes
     def record_tournament(self, tournament_id: int, changes: Iterable[TournamentChange], *,
-                          snapshot: str, version: int, hand: TournamentHandEnd | None = None) -> None:
-        changes = tuple(changes)
+                          snapshot: str, version: int, hand: TournamentHandEnd | None = None,
+                          amend: Iterable[TournamentHandEnd] = ()) -> None:
+        changes, amend = tuple(changes), tuple(amend)
         for ch in changes:
             if not isinstance(ch, TournamentChange) or ch.kind not in TOURNAMENT_CHANGES:
                 raise Refused(f"{ch!r} is not a tournament change")
@@ -159,6 +160,8 @@ class TournamentBooks:
             _get(c, tournament_id)
             if hand is not None:
                 self._settle_hand(c, tournament_id, hand)
+            for end in amend:
+                self._amend_hand(c, tournament_id, end)
             for ch in changes:
                 self._change(c, _get(c, tournament_id), ch)
             c.execute("UPDATE tournaments SET snapshot = ?, version = ? WHERE id = ? AND version < ?",
@@ -218,6 +221,17 @@ class TournamentBooks:
             c.execute("UPDATE tournament_entries SET prize_cents = ? WHERE tournament_id = ? AND entry = ?",
                       (ch.cents, t.id, e.entry))
             self._pay(c, t, e.account_id, ch.cents, "tournament_share", pool=-ch.cents)
+
+    def _amend_hand(self, c: Connection, tournament_id: int, end: TournamentHandEnd) -> None:
+        """A settled hand's events and history written again, with the places its players were
+        given after it (at the end of a hand-for-hand round, or when late registration closed);
+        its chips stay as they were."""
+        books.text(end.events_json, "events")
+        books.text(end.history, "history")
+        found = books.find_hand(c, books.nonempty(end.hand_id, "hand id"))
+        if found is None or found[1].tournament_id != tournament_id or found[1].status != "settled":
+            raise HandStateError(f"hand {end.hand_id!r} is not a settled hand of tournament #{tournament_id}")
+        c.execute("UPDATE hands SET events = ?, history = ? WHERE seq = ?", (end.events_json, end.history, found[0]))
 
     def _settle_hand(self, c: Connection, tournament_id: int, end: TournamentHandEnd) -> None:
         """The tournament's hand is over: its seats' end stacks, events and history. Chips only:

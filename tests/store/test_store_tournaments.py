@@ -312,3 +312,22 @@ def test_an_old_database_keeps_its_ledger_and_gains_tournaments(db, monkeypatch)
                         " ('y', 'now', 'tournament_prize', ?, 1)", (ann,))
     finally:
         raw.close()
+
+
+def test_a_settled_hands_history_is_written_again_with_places_given_later(store, sng, players):
+    """A hand-for-hand round's end (or late registration's) places players out in earlier hands:
+    those hands' events and history are written again with the round's changes; chips unchanged."""
+    hand = tournament_hand(store, sng, players)
+    end = TournamentHandEnd(hand.hand_id, {players[0]: 3_000, players[1]: 0}, json.dumps([]), "before")
+    store.record_tournament(sng.id, (), snapshot="{}", version=2, hand=end)
+    again = TournamentHandEnd(hand.hand_id, {}, json.dumps(["placed"]), "after: p2 finished 2nd")
+    store.record_tournament(sng.id, changes(("prize", 2, 2, 0)), snapshot="{}", version=3, amend=[again])
+    record = store.get_hand(hand.hand_id)
+    assert (record.history, record.events_json) == ("after: p2 finished 2nd", '["placed"]')
+    assert [s.end_cents for s in record.seats] == [3_000, 0] and store.tournament_entries(sng.id)[1].place == 2
+    for account in (players[0], players[2]):
+        store.buy_in(account, "elsewhere", 100)
+    other = store.begin_hand(HandStart("elsewhere", (SeatStack(1, players[0], 100), SeatStack(2, players[2], 100))))
+    with pytest.raises(HandStateError, match="not a settled hand of tournament"):
+        store.record_tournament(sng.id, (), snapshot="{}", version=4,
+                                amend=[TournamentHandEnd(other.hand_id, {}, "[]", "x")])

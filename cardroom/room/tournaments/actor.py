@@ -101,6 +101,8 @@ class Tournament:
         self.names: dict[object, str] = {}        # player key (account id) -> name
         self.paid: dict[int, object] = {}         # entry -> player: buy-ins the store holds
         self.placed: list[Placed] = []            # every place given (the summary's)
+        # entry -> the hand he went out in (its deal, hand and where), while his place is to come
+        self.unplaced: dict[int, tuple] = {}
         self.broken = ""                          # the store refused a record: why (dealing stopped)
         self._lock = asyncio.Lock()               # one registration at a time (its entry number)
         self._timer = None
@@ -240,11 +242,13 @@ class Tournament:
             table.say("The table is paused: the tournament could not take this hand's end", "system", "Table")
             table.changed()
             return
-        th = hand_in_tournament(self.spec, self.number, deal, records, currency=table.settings.currency)
         about = dict(table=table.name, hand_id=table.hand_id, when=table.hand_started or self.room.clock.wall(),
-                     seats=table.settings.seats, currency=table.settings.currency, tournament=th)
-        end = TournamentHandEnd(table.hand_id, {a: hand.stacks[i] for i, a in enumerate(table.hand_accounts)},
-                                record_of(hand, **about), public_text(hand, **about))
+                     seats=table.settings.seats, currency=table.settings.currency)
+        end = self._history(deal, hand, about, records)
+        placed = {r.entry for r in records if isinstance(r, Placed)}
+        for r in records:       # out, his place to come: his hand's history is written again then
+            if isinstance(r, Eliminated) and r.entry not in placed:
+                self.unplaced[r.entry] = (deal, hand, about)
         for i, seat_number in enumerate(table.hand_seats):
             seat = table.seats[seat_number]
             seat.stack = hand.stacks[i]
@@ -290,6 +294,24 @@ class Tournament:
         self.persist(records)
         self.wake()
         return entry
+
+    def _history(self, deal: Deal, hand, about: dict, records) -> TournamentHandEnd:
+        """A hand's end as the store keeps it: its chips by account, and its histories as a
+        tournament's hand with the places `records` give its players."""
+        th = hand_in_tournament(self.spec, self.number, deal, records, currency=about["currency"])
+        stacks = {self.director.entries[e].player: hand.stacks[i] for i, e in enumerate(deal.entries)}
+        return TournamentHandEnd(about["hand_id"], stacks, record_of(hand, **about, tournament=th),
+                                 public_text(hand, **about, tournament=th))
+
+    def _amendments(self, records: list) -> list[TournamentHandEnd]:
+        """Earlier hands whose players `records` place (a hand-for-hand round's end, late
+        registration's close): their histories again, with those places."""
+        hands = {}
+        for r in records:
+            if isinstance(r, Placed) and r.entry in self.unplaced:
+                deal, hand, about = self.unplaced.pop(r.entry)
+                hands[about["hand_id"]] = (deal, hand, about)
+        return [self._history(deal, hand, about, records) for deal, hand, about in hands.values()]
 
     def _may_register(self, account: int) -> None:
         if self.broken:
@@ -479,8 +501,10 @@ class Tournament:
         text = json.dumps(snapshot(self.director, now))
         store = self.room.store
 
+        amend = self._amendments(records)
+
         def write() -> None:
-            store.record_tournament(self.number, changes, snapshot=text, version=version, hand=hand)
+            store.record_tournament(self.number, changes, snapshot=text, version=version, hand=hand, amend=amend)
 
         def answer(_, error: Exception | None, tries: int = 0) -> None:
             if error is None:

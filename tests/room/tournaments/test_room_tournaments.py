@@ -386,3 +386,31 @@ async def test_a_player_away_at_a_restart_gets_the_reconnect_grace_not_the_whole
     (table,) = room2.tournaments.get(t.number).tables.values()
     assert clock2.run_until(lambda: table.seconds_left() is not None, limit=60)
     assert table.seconds_left() <= table.settings.reconnect_seconds < table.settings.action_seconds
+
+
+async def test_every_place_is_written_in_the_hand_its_player_went_out_in(tmp_path):
+    """Even when it is decided after that hand: at the end of its hand-for-hand round (three-seat
+    tables: the bubble comes with two tables left), the earlier hand's history is written again
+    with the place (this seed has a player out before his round ended)."""
+    from cardroom.engine.tournament import Eliminated, HandForHand, Placed
+    from cardroom.room.tournaments.actor import ordinal
+    room, store, clock = room_with(tmp_path, sit_and_go(12, 3))
+    clients, t = await registered(room, [f"p{i}" for i in range(12)])
+    seen, out, later = [], set(), []
+    apply = t.apply
+
+    def watched(records):
+        later.extend(r.entry for r in records if isinstance(r, Placed) and r.entry in out)
+        out.update(r.entry for r in records if isinstance(r, Eliminated))
+        seen.extend(records)
+        apply(records)
+    t.apply = watched
+    assert clock.run_until(Bots(t, seed=2).done, limit=50_000, step=1.0)
+    assert HandForHand(True) in seen and later, "no place was decided after its hand"
+    names = {c.account_id: c.name for c in clients}
+    for p in t.placed:
+        if p.place == 1:
+            continue
+        last = store.hands_for_account(p.player, limit=1)[0]
+        assert f"{names[p.player]} finished the tournament in {ordinal(p.place)} place" in last.history, \
+            (p, last.history[-400:])

@@ -84,7 +84,10 @@ def crash_run(tmp_path: Path, seed: int, kills: int, budget: float) -> dict:
         figures["resumed_running"] += check_resumed(start, expected)
         w.wait_for("ready")
         if rng.random() < 0.5:
-            w.wait_for("moved", timeout=60)        # it moved a player in memory: kill it now
+            try:
+                w.wait_for("moved", timeout=60)    # it moved a player in memory: kill it now
+            except AssertionError as e:
+                raise AssertionError(f"{e}; last lines {w.lines[-3:]}; tournaments {stored(db)}") from None
             figures["mid_move"] += 1
         else:
             w.read(rng.uniform(0.05, 1.5))
