@@ -135,7 +135,11 @@ def make_extras(room: Room, store: SqlStore, config: RoomConfig, shutdown):
 
         return run
 
-    return Extras(store, admin, frozenset(COMMANDS))
+    def summaries(store, account: int) -> dict:
+        from cardroom.room.tournaments.summaries import summaries as made
+        return made(store, room.tournaments.specs, account, room.tournaments.currency)
+
+    return Extras(store, admin, frozenset(COMMANDS), summaries)
 
 
 async def start(config: RoomConfig, *, host: str | None = None, port: int | None = None,

@@ -504,6 +504,9 @@ class RemoteClient(Intents):
     async def ask(self, action: RoomAction) -> Any:
         raise RoomError(NO_TOURNAMENTS)
 
+    async def tournament_summary(self, number: int) -> str:
+        raise RoomError(NO_TOURNAMENTS)
+
     # -- asked of the room -------------------------------------------------------------------------
     async def send(self, table: str, action: Action) -> Any:
         """The action to the table's host; its answer. Watch and Join watch the table (its public

@@ -100,6 +100,10 @@ class RoomClient(Intents, Protocol):
 
     async def hand(self, hand_id: str) -> PlayerHand: ...
 
+    async def tournament_summary(self, number: int) -> str:
+        """My PokerStars summary of tournament `number` (RoomError: not mine, not started)."""
+        ...
+
     async def send(self, table: str, action: Action) -> Any:
         """Do `action` at `table` (awaited): its answer, or a RoomError and nothing changed. The
         friendly methods (Intents: `join`, `act` ...) return this to await."""
@@ -205,6 +209,9 @@ class LocalClient(Intents):
 
     async def hand(self, hand_id: str) -> PlayerHand:
         return self.session.hand(hand_id)
+
+    async def tournament_summary(self, number: int) -> str:
+        return self.session.tournament_summary(number)
 
     async def send(self, table: str, action: Action) -> Any:
         return self.session.send(table, action)

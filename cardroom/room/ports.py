@@ -494,6 +494,9 @@ class TournamentStore(Protocol):
 
     def tournament_entries(self, tournament_id: int) -> list[TournamentEntry]: ...
 
+    def tournaments_of(self, account_id: AccountId) -> list[TournamentRecord]:
+        """The tournaments the account has (or had) a paid entry in, oldest first."""
+
     def enter_tournament(self, tournament_id: int, account_id: AccountId, entry: int) -> TournamentEntry:
         """ONE transaction: the entry (numbered `entry`) paid for: the tournament's buy-in from the
         balance to its pool, its fee to the house. InsufficientFunds, or Refused (the tournament

@@ -444,6 +444,11 @@ class Session(Intents):
         """Tournament number `number`'s lobby, as I see it (RoomError: no such tournament)."""
         return self.room.tournaments.get(number).view(self.account_id)
 
+    def tournament_summary(self, number: int) -> str:
+        """My PokerStars summary of tournament `number` (RoomError: I did not play it, it has not
+        started): the file trackers import beside its hands."""
+        return self.room.tournaments.summary_text(self.account_id, number)
+
     # ------------------------------------------------------------------ intents
     def send(self, table: str, action: Action) -> Any:
         """Do `action` (an actions.py record) at `table`: its answer, or a RoomError and nothing

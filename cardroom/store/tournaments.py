@@ -98,6 +98,13 @@ class TournamentBooks:
             return [_tournament_row(r) for r in c.execute(
                 f"SELECT {TOURNAMENT_COLS} FROM tournaments WHERE state IN ({marks}) ORDER BY id", states)]
 
+    def tournaments_of(self, account_id: AccountId) -> list[TournamentRecord]:
+        """The tournaments the account has (or had) a paid entry in, oldest first."""
+        with self.db.transaction(write=False) as c:
+            return [_tournament_row(r) for r in c.execute(
+                f"SELECT {TOURNAMENT_COLS} FROM tournaments WHERE id IN (SELECT tournament_id FROM"
+                " tournament_entries WHERE account_id = ? AND status = 'in') ORDER BY id", (account_id,))]
+
     def tournament_entries(self, tournament_id: int) -> list[TournamentEntry]:
         with self.db.transaction(write=False) as c:
             return [TournamentEntry(*r) for r in c.execute(

@@ -27,6 +27,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
 
 from cardroom.engine.betting import Rules
+from cardroom.engine.pokerstars import PLAY
 from cardroom.engine.tournament import (
     FINISHED, REGISTERING, RUNNING, SCHEDULED, SIT_AND_GO, Director, TournamentError, TournamentSpec, restore,
     snapshot,
@@ -35,6 +36,7 @@ from cardroom.room import api
 from cardroom.room.actions import Caller, Register, RoomAction, Unregister
 from cardroom.room.table import TableSettings
 from cardroom.room.tournaments.actor import TheRoom, Tournament
+from cardroom.room.tournaments.summaries import summary_of
 
 log = logging.getLogger("cardroom.tournament")
 # Room-level action -> its handler (tournaments, session, action) -> its answer (a coroutine).
@@ -137,6 +139,15 @@ class Tournaments:
             self._open_next(t.spec, after=max(self.now(), t.director.starts_at or 0.0) + 1)
         elif t.spec.kind == SIT_AND_GO:
             self._open_next(t.spec)
+
+    @property
+    def currency(self) -> str:
+        """What the room's money is called in histories and summaries ([room] currency)."""
+        return self.template.currency if self.template is not None else PLAY
+
+    def summary_text(self, account: int, number: int) -> str:
+        """His PokerStars summary of tournament `number` (summaries.py)."""
+        return summary_of(self.room.store, self.specs, account, number, self.currency)
 
     def table_settings(self, spec: TournamentSpec, name: str) -> TableSettings:
         """A tournament table: the template's clocks, the game's rules without rake, the first
