@@ -12,6 +12,7 @@ A `TableView` is built for one account: other players' hidden cards are not in i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from cardroom.engine.cards import Card
 
@@ -151,7 +152,8 @@ class TableView:
 # seconds as of `at` (the client's `now()` when the record was made), so a screen counts down
 # without asking again; None where there is nothing to count (paused, the last level).
 
-TOURNAMENT_STATES = ("registering", "late registration", "running", "on break", "finished", "cancelled")
+TOURNAMENT_STATES = ("registering", "late registration", "running", "on break", "paused", "finished",
+                     "cancelled")
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +171,7 @@ class TournamentSummary:
     max_entries: int | None        # None: no limit
     state: str                     # one of TOURNAMENT_STATES
     starts_in: float | None        # a scheduled start still to come; a sit & go starts when full
+    starts_at: datetime | None     # that start (UTC)
     players_left: int
     prize_pool: int                # cents, for the entries so far
     at: float = 0.0

@@ -3,6 +3,7 @@ tournament table's view carries. Pure functions of a `Tournament` (actor.py), re
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Protocol
 
 from cardroom.engine.betting import STRUCTURE_NAMES
@@ -47,12 +48,14 @@ def state_of(t: Tournament) -> str:
 
 def summary(t: Tournament) -> api.TournamentSummary:
     d, spec = t.director, t.spec
-    starts_in = None
+    starts_in = starts_at = None
     if d.state == REGISTERING and d.starts_at is not None:
         starts_in = max(0.0, d.starts_at - t.now())
+        starts_at = datetime.fromtimestamp(d.starts_at, timezone.utc)
     return api.TournamentSummary(
         t.number, spec.name, spec.variant.name, STRUCTURE_NAMES[spec.structure_kind], spec.kind, spec.buy_in,
-        spec.fee, d.entrants, spec.capacity, state_of(t), starts_in, len(d.alive()), d.pool, t.room.clock.now())
+        spec.fee, d.entrants, spec.capacity, state_of(t), starts_in, starts_at, len(d.alive()), d.pool,
+        t.room.clock.now())
 
 
 def levels(t: Tournament) -> tuple[api.TournamentLevel, ...]:

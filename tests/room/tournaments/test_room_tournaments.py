@@ -4,6 +4,7 @@ SQLite store, a fake clock, players through the client API, practice bots where 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 import pytest
 
 from cardroom.engine import events as ev
@@ -308,6 +309,7 @@ async def test_pause_stops_the_clock_and_new_hands_and_resume_goes_on(tmp_path):
     clock.advance(120)
     assert table.hand_id == hand and t.director.elapsed(t.now()) == left
     assert table.view_for(None).tournament.paused and "paused" in table.view_for(None).tournament.hold
+    assert clients[0].tournaments()[0].state == "paused" and clients[0].tournament(t.number).paused
     t.operate(t.director.resume)
     clock.run_until(lambda: bots.done() or table.hand_id != hand, limit=600)
     assert table.hand_id != hand or t.over
@@ -327,6 +329,7 @@ async def test_a_scheduled_tournament_short_of_players_is_cancelled_and_refunded
     clients = [LocalClient(await room.login(n)) for n in ("ann", "bob")]
     row = clients[0].tournaments()[0]
     assert row.state == "registering" and row.starts_in == 120.0
+    assert row.starts_at == FakeClock().wall() + timedelta(seconds=120)
     for c in clients:
         await c.register(row.number)
     clock.advance(125)
