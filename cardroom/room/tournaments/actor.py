@@ -43,7 +43,7 @@ from cardroom.room.ports import Refused, Store, TournamentChange, TournamentHand
 from cardroom.room.seat import Seat
 from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX
 from cardroom.room.table import Table, TablePolicy, TableSettings
-from cardroom.room.tournaments import views
+from cardroom.room.tournaments import views, words
 from cardroom.room.tournaments.policy import TournamentPolicy
 from cardroom.room.writer import Writer
 
@@ -79,9 +79,9 @@ class Lobby(Protocol):
     def ended(self, t: Tournament) -> None: ...
 
 
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+# What changes a tournament's lobby for the players in it (a hand's end alone does not).
+_LOBBY_NEWS = (Registered, Unregistered, Started, LevelStarted, BreakStarted, HandForHand, Paused, Resumed,
+               LateRegistrationClosed, Placed, Shared, Refunded, Finished, Cancelled)
 
 
 class Tournament:
@@ -198,10 +198,10 @@ class Tournament:
         """Tables that may deal now do (after a hand, a tick, a move, a resume)."""
         for t in list(self.tables.values()):
             t.maybe_start()
-        self.notify()
 
     def notify(self) -> None:
-        """The players registered hear that the tournament changed (their lobby redraws)."""
+        """The players registered hear that the tournament changed as its lobby shows it (not at
+        every hand: their own table's changes wake them anyway)."""
         for player in {e.player for e in self.director.entries.values()}:
             for client in self.room.clients.get(player, ()):
                 client.notify()
@@ -328,7 +328,6 @@ class Tournament:
             raise api.RoomError(str(e)) from None
         log.info("%s #%d: %s unregisters", self.spec.name, self.number, self.name_of(account))
         await self.persisted(records)
-        self.notify()
 
     # ------------------------------------------------------------------ the operator's
 
@@ -366,29 +365,11 @@ class Tournament:
                 self.lobby.started(self)
             elif isinstance(r, (Finished, Cancelled)):
                 self._over(r)
-            text = self._words(r)
+            text = words.table_line(r)
             if text:
                 for t in self.tables.values():
                     t.say(text, "system", "Tournament")
                     t.changed()
-
-    def _words(self, r) -> str:
-        if isinstance(r, LevelStarted):
-            return f"Level {r.number}: {r.level.describe()}"
-        if isinstance(r, BreakStarted):
-            return f"Break: {r.minutes} minutes; level {r.before_level} comes after it"
-        if isinstance(r, HandForHand):
-            return ("Hand for hand: every table waits for the others' hands to end" if r.on
-                    else "The bubble has burst: the tables deal on their own again")
-        if isinstance(r, Paused):
-            return "The tournament is paused: hands in progress are played out, the clock has stopped"
-        if isinstance(r, Resumed):
-            return "The tournament resumes"
-        if isinstance(r, LateRegistrationClosed):
-            return f"Registration is closed: {r.entrants} entries, prize pool {money(r.pool)}, {r.places_paid} places paid"
-        if isinstance(r, Cancelled):
-            return f"The tournament is cancelled: {r.reason}"
-        return ""
 
     def open_table(self, number: int) -> None:
         settings = self.lobby.table_settings(self.spec, self.table_name(number))
@@ -538,30 +519,14 @@ class Tournament:
 
     def _announce(self, records: list) -> None:
         """What the players hear once the store has the money."""
-        spec = self.spec
         for r in records:
-            if isinstance(r, Placed):
-                won = f" and won {money(r.prize)}" if r.prize else ": no prize"
-                shared = (f" (sharing the prizes of places {ordinal(r.shared[0])} to {ordinal(r.shared[-1])})"
-                          if r.shared else "")
-                self.room.page(r.player, f"{spec.name}: you finished {ordinal(r.place)} of {r.entrants}"
-                                         f"{won}{shared}")
-            elif isinstance(r, Shared):
-                self.room.page(r.player, f"{spec.name} was cancelled: your share of the prize pool by chips, "
-                                         f"{money(r.amount)}, is in your balance")
-            elif isinstance(r, Refunded):
-                self.room.page(r.player, f"{spec.name} was cancelled: your buy-in and fee, {money(r.amount)}, "
-                                         "are back in your balance")
+            text = words.page(self.spec.name, r)
+            if text:
+                self.room.page(r.player, text)
             elif isinstance(r, Finished):
-                self.room.broadcast(self._result_words())
-        self.notify()
-
-    def _result_words(self) -> str:
-        paid = sorted((p for p in self.placed if p.prize), key=lambda p: p.place)
-        places = ", ".join(f"{ordinal(p.place)} {self.name_of(p.player)} {money(p.prize)}" for p in paid)
-        winner = min(self.placed, key=lambda p: p.place) if self.placed else None
-        who = self.name_of(winner.player) if winner else "nobody"
-        return f"{self.spec.name} #{self.number}: {who} wins!" + (f" Places paid: {places}" if places else "")
+                self.room.broadcast(words.result(self.spec.name, self.number, self.placed, self.name_of))
+        if any(isinstance(r, _LOBBY_NEWS) for r in records):
+            self.notify()
 
 
-__all__ = ["CHECKPOINT_SECONDS", "TICK_SECONDS", "Lobby", "TheRoom", "Tournament", "ordinal"]
+__all__ = ["CHECKPOINT_SECONDS", "TICK_SECONDS", "Lobby", "TheRoom", "Tournament"]

@@ -396,7 +396,7 @@ async def test_every_place_is_written_in_the_hand_its_player_went_out_in(tmp_pat
     tables: the bubble comes with two tables left), the earlier hand's history is written again
     with the place (this seed has a player out before his round ended)."""
     from cardroom.engine.tournament import Eliminated, HandForHand, Placed
-    from cardroom.room.tournaments.actor import ordinal
+    from cardroom.room.tournaments.words import ordinal
     room, store, clock = room_with(tmp_path, sit_and_go(12, 3))
     clients, t = await registered(room, [f"p{i}" for i in range(12)])
     seen, out, later = [], set(), []
