@@ -121,6 +121,14 @@ class Dealing:
             t.changed()
             t.maybe_start()   # a room shutting down hears that this table is idle
             return
+        if t.status == "closed":
+            # Stopped while the store recorded the start (the room closing, a tournament cancelled):
+            # never played, so void now (each stack back where it was) rather than dealt.
+            t.writer.submit(lambda: t.store.void_hand(record.hand_id, "the table closed before the hand was dealt"),
+                            lambda _, e: e and log.error("voiding hand %s failed: %s", record.hand_id, e))
+            self.not_dealt(next_hand)
+            t.maybe_start()
+            return
         button = plan.dealt.index(plan.button) if plan.button is not None else 0
         t.plan = plan
         hand_id = t.hand_id = record.hand_id

@@ -145,7 +145,8 @@ class TournamentSettlement:
 
     def finish(self) -> None:
         self.table.decision_clock.cancel()
-        self.tournament.hand_over(self.table, self.number)
+        if self.table.status != "closed":        # closed: cancelled under it, the hand was voided
+            self.tournament.hand_over(self.table, self.number)
 
 
 __all__ = ["TOURNAMENT_HANDLERS", "Tournament", "TournamentDealing", "TournamentPolicy", "TournamentSettlement"]

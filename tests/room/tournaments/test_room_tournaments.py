@@ -417,3 +417,22 @@ async def test_every_place_is_written_in_the_hand_its_player_went_out_in(tmp_pat
         last = store.hands_for_account(p.player, limit=1)[0]
         assert f"{names[p.player]} finished the tournament in {ordinal(p.place)} place" in last.history, \
             (p, last.history[-400:])
+
+
+async def test_a_hand_whose_start_is_being_recorded_when_the_tournament_is_cancelled_is_void(tmp_path):
+    """The store's writer had the hand's start when the operator cancelled: the hand is never
+    dealt, the store voids it, and the ledger adds up with everyone's share paid."""
+    from tests.room.test_recording import LaterWriter
+    writer = LaterWriter()
+    room, store, clock = room_with(tmp_path, sit_and_go(3), writer=writer)
+    clients, t = await registered(room, ["ann", "bob", "cat"])
+    writer.flush()
+    table = next(iter(t.tables.values()))
+    clock.run_until(lambda: bool(table.recording), limit=60)
+    assert table.recording and table.hand is None            # its start is on its way to the store
+    t.operate(lambda now: t.director.cancel(now))
+    writer.flush()
+    assert table.hand is None and store.tournament(t.number).state == "cancelled"
+    assert [h.status for h in store.hands_for_account(clients[0].account_id)] == ["void"]
+    assert sum(store.balance(c.account_id) for c in clients) == 3 * (START - FEE_AND_BUY_IN) + 3_000
+    audit_clean(store)
