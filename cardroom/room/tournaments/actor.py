@@ -107,6 +107,7 @@ class Tournament:
         self._lock = asyncio.Lock()               # one registration at a time (its entry number)
         self._timer = None
         self._saved_at = lobby.now()
+        self._ranking: tuple = (None, None)
 
     # ------------------------------------------------------------------ what it is now
 
@@ -128,6 +129,16 @@ class Tournament:
 
     def line(self, number: int, account: int | None) -> api.TournamentLine:
         return views.line(self, number, account)
+
+    def ranking(self) -> tuple[dict, int, int]:
+        """(player -> rank among the players in, by chips; the average stack; players left), made
+        once per change of the tournament (every table's view asks for it)."""
+        if self._ranking[0] != self.version:
+            alive = sorted(self.director.alive(), key=lambda e: -e.chips)
+            ranks = {e.player: i for i, e in enumerate(alive, 1)}
+            average = sum(e.chips for e in alive) // len(alive) if alive else 0
+            self._ranking = (self.version, (ranks, average, len(alive)))
+        return self._ranking[1]
 
     def table_name(self, number: int) -> str:
         return f"{self.spec.name} #{self.number} table {number}"

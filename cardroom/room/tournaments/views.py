@@ -30,6 +30,7 @@ class Tournament(Protocol):
 
     def now(self) -> float: ...
     def name_of(self, player) -> str: ...
+    def ranking(self) -> tuple[dict, int, int]: ...
     def table_name(self, number: int) -> str: ...
 
 
@@ -101,8 +102,7 @@ def line(t: Tournament, number: int, account: int | None) -> api.TournamentLine:
     ticking = d.state == RUNNING and not d.paused
     nxt = stage.left(elapsed) if ticking else None
     brk = d.spec.schedule.next_break(elapsed)
-    alive = sorted(d.alive(), key=lambda e: -e.chips)
-    rank = next((i for i, e in enumerate(alive, 1) if e.player == account), None)
+    ranks, average, left = t.ranking()
     level = d.spec.schedule.levels[stage.level]
     hold = t.holds.get(number, "")
     table = t.tables.get(number)
@@ -111,8 +111,7 @@ def line(t: Tournament, number: int, account: int | None) -> api.TournamentLine:
     return api.TournamentLine(
         t.number, t.spec.name, number, stage.level + 1, level.describe(), nxt,
         (brk.starts - elapsed) if brk is not None and ticking else None, stage.on_break, d.paused, d.hand_for_hand,
-        len(alive), d.entrants, sum(e.chips for e in alive) // len(alive) if alive else 0, rank, hold,
-        t.room.clock.now())
+        left, d.entrants, average, ranks.get(account), hold, t.room.clock.now())
 
 
 __all__ = ["levels", "line", "state_of", "summary", "view"]
