@@ -51,10 +51,10 @@ class Dealing:
                                   dead_post=plan.dead_posts.get(number, 0)))
             accounts.append(s.account)
         for number, passed in plan.missed.items():
-            s = t.seats.get(number)
-            if s and s.owes != "new":    # a newcomer owes a big blind, whatever passed him
-                s.owes = "missed"
-                s.missed |= passed
+            away = t.seats.get(number)
+            if away and away.owes != "new":    # a newcomer owes a big blind, whatever passed him
+                away.owes = "missed"
+                away.missed |= passed
         deck = Deck(t.rng)
         start = HandStart(t.name, tuple(SeatStack(p.seat, a, p.stack) for p, a in zip(players, accounts)),
                           format_cards(deck.order()))
@@ -82,6 +82,8 @@ class Dealing:
             t.changed()
             t.maybe_start()   # a room shutting down hears that this table is idle
             return
+        if record is None:
+            raise AssertionError("the store answers begin_hand with the hand's record")
         st = t.settings.structure
         button = plan.dealt.index(plan.button) if plan.button is not None else 0
         t.plan = plan

@@ -104,9 +104,10 @@ class Floor:
             t.page(seat.account, f"{t.name}: your buy-in of {money(cents)} was not made: {error}")
         elif t.seats.get(seat.number) is not seat or seat.cashing_out:
             # He left (or is leaving) while the store recorded it: the chips go back to his account.
-            t.writer.submit(lambda: t.store.cash_out(seat.account, t.name, cents),
-                            lambda _, e: e and log.error("returning %s's buy-in at %s failed: %s",
-                                                         seat.name, t.name, e))
+            def returned(_: object, e: Exception | None) -> None:
+                if e is not None:
+                    log.error("returning %s's buy-in at %s failed: %s", seat.name, t.name, e)
+            t.writer.submit(lambda: t.store.cash_out(seat.account, t.name, cents), returned)
             return
         else:
             log.info("%s: %s buys in for %s", t.name, seat.name, money(cents))
@@ -124,9 +125,9 @@ class Floor:
     def leave(self, account: int) -> None:
         t = self.table
         seat = t.need_seat(account)
-        if t.in_hand(seat) and not t.hand.folded[t.player_index(seat)]:
+        if t.in_hand(seat) and not t.live_hand.folded[t.player_index(seat)]:
             seat.leaving = True        # folded when the action reaches him; chips after the hand
-            if t.hand.actor == t.player_index(seat):
+            if t.live_hand.actor == t.player_index(seat):
                 t.drive()
             return
         if t.in_hand(seat):

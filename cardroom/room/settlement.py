@@ -10,7 +10,7 @@ get their new stacks (`recorded`); meanwhile the table's `recording` keeps those
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardroom.engine import events as ev
 from cardroom.engine.hand import Hand
@@ -33,7 +33,8 @@ VOID_RETRY_MAX = 30.0
 def settle_retries(patience: float) -> tuple[float, ...]:
     """The pauses before each retry of a settlement: doubling, at most SETTLE_PAUSE_MOST, until
     they add up to `patience` seconds."""
-    pauses, pause = [], SETTLE_PAUSE_FIRST
+    pauses: list[float] = []
+    pause = SETTLE_PAUSE_FIRST
     while sum(pauses) < patience:
         pauses.append(pause)
         pause = min(2 * pause, SETTLE_PAUSE_MOST)
@@ -50,13 +51,13 @@ class Settlement:
     def finish(self) -> None:
         """The hand is over: its deltas, record and history go to the store."""
         t = self.table
-        hand = t.hand
+        hand = t.live_hand
         t.decision_clock.cancel()
         deltas: dict[int, int] = {}
         for i, account in enumerate(t.hand_accounts):
             deltas[account] = hand.stacks[i] - hand.start_stacks[i]
         # Dated by its start, as the store and every export date it (`hand N` showed its end).
-        about = dict(table=t.name, hand_id=t.hand_id, when=t.hand_started or t.clock.wall(),
+        about: dict[str, Any] = dict(table=t.name, hand_id=t.hand_id, when=t.hand_started or t.clock.wall(),
                      seats=t.settings.seats, currency=t.settings.currency)
         t.recording = frozenset(t.hand_seats)
         self.settle(t.hand_id, hand, deltas, record_of(hand, **about), public_text(hand, **about), 0)
@@ -69,7 +70,7 @@ class Settlement:
 
         retries = settle_retries(t.settings.store_patience)
 
-        def then(_, error: Exception | None) -> None:
+        def then(_: object, error: Exception | None) -> None:
             if error is None:
                 if tries:
                     log.info("hand %s recorded at try %d", hand_id, tries + 1)
@@ -108,7 +109,7 @@ class Settlement:
                 t.clock.call_later(min(VOID_RETRY_MAX, 2.0 ** tries),
                                    lambda: self.void(hand_id, hand, why, tries + 1))
                 return
-            if record.status == "settled":
+            if record is not None and record.status == "settled":
                 self.recorded(hand)
                 return
             text = (f"Hand #{hand_id} could not be recorded ({why}): it is void, and every player "

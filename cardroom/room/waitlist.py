@@ -9,9 +9,11 @@ removing a seat (`Floor.remove`).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from cardroom.room import api
+from cardroom.room.clock import Timer
 from cardroom.room.seat import Seat
 
 if TYPE_CHECKING:
@@ -22,7 +24,7 @@ class SeatHolds:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.wait_list: list[tuple[int, str]] = []
-        self.held: dict[int, tuple[int, object]] = {}       # seat -> (account, timer)
+        self.held: dict[int, tuple[int, Timer]] = {}        # seat -> (account, timer)
 
     # ---------------------------------------------------------------- the wait list
     def join(self, account: int, name: str) -> int:
@@ -74,7 +76,7 @@ class SeatHolds:
                 seat.leaving = True
             return
         limit = t.settings.sit_out_limit
-        seat.sit_out_timer = t.clock.call_later(limit, lambda s=seat: self._sit_out_expired(s))
+        seat.sit_out_timer = t.clock.call_later(limit, partial(self._sit_out_expired, seat))
 
     def _sit_out_expired(self, seat: Seat) -> None:
         t = self.table
