@@ -12,6 +12,7 @@ import random
 import re
 import time
 
+TAIL = 512       # bytes of a session's output searched again with the next write (see on_data)
 ESCAPES = re.compile(rb"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
 
 GAMES = ("holdem", "holdem", "omaha8", "a5-draw", "holdem", "27-triple")
@@ -69,6 +70,7 @@ class Recorder:
         self.other_bytes: list[float] = []    # apply -> first output bytes on another session
         self.other_line: list[float] = []     # apply -> the action's chat line on another session
         self.missed_line = 0
+        self.missed_late: list[float] = []    # seconds after its action a missed line showed at last
         self.keys = 0
         self.retries = 0
 
@@ -93,6 +95,7 @@ class Session:
         self.key_ts: float | None = None    # last key sent, waiting for its first output bytes
         self.first_after: list[float] = []  # apply times waiting for the first output bytes
         self.pending: list[tuple[float, bytes, str]] = []   # (since, chat line, "own"/"other")
+        self.missed: list[tuple[float, bytes]] = []         # lines not shown in 3 s: shown later?
         self.recent: list[tuple[float, bytes]] = []         # (arrival, text) of the last ~3 s
         self.tail = b""
         self.turn_key = ""                  # the decision we answered last
@@ -116,11 +119,17 @@ class Session:
             if rec.on:
                 rec.other_bytes.extend(now - t for t in self.first_after if t >= rec.t0)
             self.first_after.clear()
+        # A line may be cut between two writes, with a player's name in one and the rest in the
+        # next, and escape sequences between them (a truecolor style is some 40 bytes): what is
+        # searched starts with the end of the last write, escape sequences and all.
         text = ESCAPES.sub(b"", self.tail + data)
-        self.tail = data[-64:]
+        self.tail = (self.tail + data)[-TAIL:]
         self.recent.append((now, text))
         while self.recent and now - self.recent[0][0] > 3.0:
             self.recent.pop(0)
+        if self.missed:
+            self.missed = [(since, marker) for since, marker in self.missed
+                           if not self._shown_late(since, marker, text, now)]
         if self.pending:
             keep = []
             for since, marker, kind in self.pending:
@@ -130,9 +139,18 @@ class Session:
                 elif now - since > 3.0:
                     if rec.on and since >= rec.t0:
                         rec.missed_line += 1
+                        self.missed.append((since, marker))
                 else:
                     keep.append((since, marker, kind))
             self.pending = keep
+
+    def _shown_late(self, since: float, marker: bytes, text: bytes, now: float) -> bool:
+        """A line counted missed (not on this screen 3 s after its action) that shows now (its
+        lateness is kept), or that will not be looked for any more (30 s on)."""
+        if marker in text:
+            self.bench.rec.missed_late.append(now - since)
+            return True
+        return now - since > 30.0
 
     def expect(self, since: float, marker: bytes, kind: str, first_bytes: bool) -> None:
         """An action applied at `since` (or our key sent then): time its chat line on this screen.

@@ -4,7 +4,9 @@ the real cardroom code, so its RSS and CPU are its own (`server_main`, spec as J
 - ``single``: `cardroom.serve` (config -> SQLite -> room -> asyncssh -> one Textual app per PTY);
 - ``tables``: a table host (`cardroom.roles.tablehost.TableHostRole`: PostgreSQL, NATS, the tables);
 - ``gateway``: an SSH gateway (`cardroom.roles.gateway.GatewayRole`: the sessions, no table state),
-  several of them on one port (SO_REUSEPORT), as the README's third section starts them.
+  several of them on one port (SO_REUSEPORT), as the README's third section starts them;
+- ``floor``: the same SSH server serving a bare Textual app of one line (benchmarks/_floor.py): what
+  any Textual app costs there, printed beside the card room's figures.
 
 A child reports over a pipe (one JSON object a line):
 - ``ready``: its pid (and the SSH port for a role that listens);
@@ -17,7 +19,9 @@ A child reports over a pipe (one JSON object a line):
   narration, e.g. "b0007 checks"), which every screen at that table then draws in its chat pane;
 - ``status``: on request, counters: table events where tables are dealt (hands, timeouts, seats,
   how long each hand's end took to be recorded: ``settle_s``), repaints, the pacer and shared
-  screens where sessions are served, GC pauses and slow loop callbacks everywhere.
+  screens where sessions are served (and a key's time from its arrival to the session's next
+  write: ``in_to_write``), intents' round trips on a gateway (``intent_s``), GC pauses and slow
+  loop callbacks everywhere.
 
 The hooks wrap cardroom methods in the child only; cardroom itself is not changed.
 """
@@ -56,8 +60,10 @@ async def _main(spec: dict) -> None:
     role = spec["role"]
     if role in ("single", "tables"):
         _hook_tables(send, counters)
-    if role in ("single", "gateway"):
+    if role in ("single", "gateway", "floor"):
         _count_repaints(counters)
+    if role == "gateway":
+        _time_intents(counters)
     started = await START[role](spec, _config(spec, data_dir), data_dir)
     send({"e": "ready", "port": started.port, "pid": os.getpid()})
 
@@ -146,7 +152,18 @@ async def _start_gateway(spec: dict, config, data_dir: Path) -> _Started:
     return _Started(spec["port"], lambda: _sessions_status(role.server), role.shutdown)
 
 
-START = {"single": _start_single, "tables": _start_tables, "gateway": _start_gateway}
+async def _start_floor(spec: dict, config, data_dir: Path) -> _Started:
+    from benchmarks._floor import floor_app
+    from cardroom.ssh import Limits, start_server
+
+    n = spec["sessions"]
+    limits = Limits(max_connections=n + 100, max_per_ip=n + 100, login_timeout=120)
+    server = await start_server("127.0.0.1", 0, data_dir / "floor_host_key", floor_app, limits=limits,
+                                authorize=lambda username, key: True)
+    return _Started(server.port, lambda: _sessions_status(server), server.close)
+
+
+START = {"single": _start_single, "tables": _start_tables, "gateway": _start_gateway, "floor": _start_floor}
 
 
 # ============================================================================ table events
@@ -304,6 +321,25 @@ def _count_repaints(counters: dict) -> None:
         return await on_layout(self, message)
 
     Screen._on_layout = on_layout_counted
+
+
+def _time_intents(counters: dict) -> None:
+    """How long a gateway's intents take to be answered by the table host (NATS request/reply):
+    a player's own screen shows his action only once its reply is back."""
+    from cardroom.bus.client import RemoteClient
+
+    samples = counters["intent_s"] = []
+    ask = RemoteClient._ask
+
+    async def timed_ask(self, table, op, **kw):
+        t = time.monotonic()
+        try:
+            return await ask(self, table, op, **kw)
+        finally:
+            if len(samples) < 100_000:
+                samples.append(time.monotonic() - t)
+
+    RemoteClient._ask = timed_ask
 
 
 # ============================================================================ the event loop

@@ -4,7 +4,8 @@
 - ``single``: one `cardroom serve` process (SQLite, tables in process);
 - ``scaled``: a throw-away PostgreSQL cluster, a nats-server, one table host and N gateways on one
   SSH port (SO_REUSEPORT), every one its own process on this machine, as the README's
-  "Several processes or machines" section starts them.
+  "Several processes or machines" section starts them;
+- ``floor``: the same SSH server serving a bare Textual app of one line (benchmarks/_floor.py).
 
 A topology starts and stops its processes, answers the clients' port, asks every child for its
 counters (`status`, merged into one report) and reads each process's RSS and CPU from /proc, by
@@ -131,6 +132,12 @@ def merge_status(parts: list[dict]) -> dict:
     return out
 
 
+def window_samples(before: list[dict], after: list[dict], key: str) -> list:
+    """The samples of `key` each child took between two reports (per child: a merged list of
+    several children's cannot be cut where the first report ended)."""
+    return [x for a, b in zip(before, after) for x in b.get(key, [])[len(a.get(key, [])):]]
+
+
 def _children_of(pid: int) -> list[int]:
     kids = []
     for entry in os.listdir("/proc"):
@@ -154,6 +161,7 @@ class Topology(abc.ABC):
         self.spec = spec
         self.on_event = on_event
         self.children: list[Child] = []
+        self.parts: list[dict] = []      # each child's last status report
         self.port = 0
 
     @abc.abstractmethod
@@ -186,7 +194,10 @@ class Topology(abc.ABC):
         return {"VmRSS": sum(s["VmRSS"] for s in stats), "VmHWM": sum(s["VmHWM"] for s in stats)}
 
     async def status(self) -> dict:
-        return merge_status(list(await asyncio.gather(*(c.status() for c in self.children))))
+        """Every child's counters merged into one report; each child's own is kept in `parts`
+        (its samples since an earlier report: `window_samples`)."""
+        self.parts = list(await asyncio.gather(*(c.status() for c in self.children)))
+        return merge_status(self.parts)
 
     async def stop(self) -> None:
         await asyncio.gather(*(c.stop() for c in reversed(self.children)), return_exceptions=True)
@@ -194,9 +205,10 @@ class Topology(abc.ABC):
 
 class Single(Topology):
     name = "single"
+    role = "single"         # of the one child
 
     async def start(self) -> None:
-        child = Child("single", self.spec, self.on_event)
+        child = Child(self.role, self.spec, self.on_event)
         self.children.append(child)
         await child.start()
         self.port = child.port
@@ -206,6 +218,12 @@ class Single(Topology):
 
     def pids_by_role(self) -> dict[str, list[int]]:
         return {"server": [self.children[0].pid]}
+
+
+class Floor(Single):
+    """One process serving the floor's bare Textual app (benchmarks/_floor.py) over the same SSH server."""
+
+    name = role = "floor"
 
 
 class Scaled(Topology):
@@ -274,5 +292,7 @@ class Scaled(Topology):
 
 
 def topology(name: str, spec: dict, on_event, gateways: int = 2) -> Topology:
+    if name == "floor":
+        return Floor(spec, on_event)
     return Scaled(spec, on_event, gateways) if name == "scaled" else Single(spec, on_event)
 

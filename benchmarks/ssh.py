@@ -3,7 +3,8 @@
     python -m benchmarks ssh [--sessions 1000] [--seated 200] [--tables 25] [--duration 60]
                              [--think 2.0] [--batch 50] [--size 100x30] [--seed 1]
                              [--topology single|scaled] [--gateways 2] [--capacity 100,200,...]
-                             [--no-shared-screens] [--hold-db 5] [--hold-every 15] [--json]
+                             [--no-shared-screens] [--hold-db 5] [--hold-every 15] [--floor 100]
+                             [--json]
 
 The real server runs in CHILD processes (benchmarks/_topology.py, _ssh_server.py), so their RSS
 (/proc/<pid>/status VmRSS) and CPU (/proc/<pid>/stat) are their own:
@@ -17,9 +18,14 @@ clients: bare asyncssh client sessions with a PTY (xterm-256color, 100x30), no t
 emulation; a session's output is only timed and, for the chat-line check, stripped of escape
 sequences.
 
-`--capacity 100,200,400` runs each count on both topologies (a fifth seated), climbing until a
-target is missed, and prints the most sessions each topology served within both p99 targets
-(key -> own screen < 100 ms, action -> others < 1 s, every session in) and their ratio.
+`--capacity 100,200,400` runs each count on both topologies (a fifth seated, windows of at least
+30 s), climbing until a count misses a target twice (a miss is measured once more), and prints the
+most sessions each topology served within both p99 targets (key -> own screen < 100 ms, action ->
+others < 1 s, every session in) and their ratio.
+
+The floor (`--floor 100`, first): the same SSH server serving a bare Textual app of one line
+(benchmarks/_floor.py); its server CPU per login and per repaint and its RSS per session are
+printed beside the card room's, so a target below what any Textual app costs shows as such.
 
 Every session logs in with its own new ed25519 key (which claims the name), presses Enter on the
 welcome screen and moves the lobby cursor to its table. `--seated` players press `j` and accept
@@ -66,14 +72,20 @@ import time
 from pathlib import Path
 
 from benchmarks import positive
+from benchmarks._floor import KEYS as FLOOR_KEYS
 from benchmarks._ssh_load import Recorder, Session, make_client_session_class, pick_key, plan_tables
-from benchmarks._topology import Scaled, topology
+from benchmarks._topology import Scaled, topology, window_samples
 from cardroom.serve import DB_NAME
 
 TARGET_P99_MS = 100.0              # key -> own screen
 TARGET_OTHERS_P99_MS = 1000.0      # action -> the other screens at the table
 TARGET_LOGIN_S = 120.0             # every session logged in (scaled, 1,000 sessions)
-TARGET_MIB_PER_SESSION = 10.0
+# What a player costs (issue 36): server CPU per login and per repaint, RSS, the table host's CPU.
+TARGET_LOGIN_CPU_S = 0.08
+TARGET_PAINT_MS = 0.8
+TARGET_MIB_PER_SESSION = 2.5
+TARGET_HOST_MS_PER_HAND = 10.0
+CAPACITY_MIN_WINDOW_S = 30.0       # each run of a capacity climb
 
 
 def _cpu_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
@@ -102,8 +114,12 @@ def _args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--gateways", type=positive, default=2, help="gateways of the scaled topology (default 2)")
     p.add_argument("--capacity", default="",
                    help="comma-separated session counts (say 100,200,300): run each on both topologies "
-                        "(a fifth of them seated, --duration each), climbing until a p99 target is "
-                        "missed, and print the most sessions each kept the targets with, and the ratio")
+                        "(a fifth of them seated, --duration each, at least 30 s), climbing until a p99 "
+                        "target is missed twice in a row, and print the most sessions each kept the "
+                        "targets with, and the ratio")
+    p.add_argument("--floor", type=int, default=100,
+                   help="sessions of the floor, a bare Textual app of one line on the same SSH server, "
+                        "measured first and printed beside (default 100; 0: none)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     a = p.parse_args(argv)
     if not 0 <= a.seated <= a.sessions or a.sessions < 1:
@@ -114,6 +130,9 @@ def _args(argv: list[str]) -> argparse.Namespace:
         a.capacity = sorted({positive(x) for x in a.capacity.split(",") if x.strip()})
     except argparse.ArgumentTypeError as e:
         p.error(f"--capacity: {e}")
+    if a.capacity and a.duration < CAPACITY_MIN_WINDOW_S:
+        p.error(f"--capacity needs --duration {CAPACITY_MIN_WINDOW_S:.0f} or more: the p99 of a shorter "
+                "window is a handful of keys")
     a.tables_asked = a.tables          # 0: as many as the seated need (a capacity climb's too)
     a.tables = a.tables or max(25, math.ceil(a.seated / 8))
     return a
@@ -156,6 +175,7 @@ class Bench:
         self.turn: dict[str, str] = {}          # table -> key of its current decision
         self.blinds: dict[tuple[str, str], Session] = {}   # (table, player) asked for a blind
         self.acts_seen = 0
+        self.session_class = make_client_session_class()
         w, h = args.size.lower().split("x")
         self.size = (int(w), int(h))
 
@@ -275,11 +295,77 @@ class Bench:
         sess.capture = bytearray()
         sess.ready = True
 
+    # ------------------------------------------------------------------ the floor
+    async def floor(self) -> dict:
+        """The floor (benchmarks/_floor.py): `--floor` sessions log in to a bare Textual app of one
+        line over the same SSH server, `--batch` at a time, then each presses a key KEYS times (one
+        line repainted each time). Server CPU per login and per key, per repaint, RSS per session."""
+        import asyncssh
+
+        args = self.args
+        sessions = [Session(self, i, f"f{i:04d}", "floor", "", 0) for i in range(args.floor)]
+        tmp = tempfile.TemporaryDirectory(prefix="cardroom-ssh-floor-")
+        topo = topology("floor", {"data_dir": tmp.name, "tables": 1, "seated": 0, "sessions": args.floor},
+                        lambda ev: None)
+
+        async def login(sess: Session) -> None:
+            key = asyncssh.generate_private_key("ssh-ed25519")
+            try:
+                sess.conn = await asyncssh.connect(
+                    "127.0.0.1", topo.port, username=sess.name, client_keys=[key], known_hosts=None,
+                    local_addr=(source_address(sess.index), 0), agent_path=None, config=None,
+                    keepalive_interval=0, login_timeout=120)
+                sess.chan, _ = await sess.conn.create_session(
+                    lambda: self.session_class(sess), term_type="xterm-256color", term_size=self.size,
+                    encoding=None)
+                await sess.wait_for(f"floor {sess.name} 0".encode(), 60)
+            except Exception as e:   # counted; the floor goes on without it
+                sess.error = f"{type(e).__name__}: {e}"
+
+        async def keys(sess: Session) -> None:
+            for k in range(1, FLOOR_KEYS + 1):
+                sess.send("x")
+                await sess.wait_for(f"floor {sess.name} {k}".encode(), 60)
+
+        try:
+            await topo.start()
+            await asyncio.sleep(2.0)
+            rss0, cpu0 = topo.rss(), topo.cpu_by_role()
+            t0 = time.monotonic()
+            for start in range(0, len(sessions), args.batch):
+                await asyncio.gather(*(login(s) for s in sessions[start:start + args.batch]))
+            login_s = time.monotonic() - t0
+            cpu1 = topo.cpu_by_role()
+            ok = [s for s in sessions if not s.error]
+            await asyncio.sleep(1.0)
+            rss1, st0, cpu2 = topo.rss(), await topo.status(), topo.cpu_by_role()
+            await asyncio.gather(*(keys(s) for s in ok))
+            cpu3, st1 = topo.cpu_by_role(), await topo.status()
+        finally:
+            for s in sessions:
+                if s.conn is not None:
+                    s.conn.close()
+            await asyncio.sleep(1.0)
+            await topo.stop()
+            tmp.cleanup()
+        n = max(1, len(ok))
+        paints = st1["paints"] - st0["paints"]
+        return {"sessions": len(ok), "login_seconds": round(login_s, 1),
+                "login_cpu_s": round(sum(cpu1.values()) - sum(cpu0.values()), 2),
+                "cpu_s_per_login": round((sum(cpu1.values()) - sum(cpu0.values())) / n, 4),
+                "cpu_ms_per_key": round(1000 * (sum(cpu3.values()) - sum(cpu2.values())) / (n * FLOOR_KEYS), 2),
+                "cpu_ms_per_paint": round(1000 * (st1["paint_s"] - st0["paint_s"]) / max(1, paints), 2),
+                "paints": paints,
+                "rss_per_session_mib": round((rss1["VmRSS"] - rss0["VmRSS"]) / 1024 / n, 3)}
+
     # ------------------------------------------------------------------ the run
     async def run(self) -> dict:
         args = self.args
         nofile = _raise_nofile(args.sessions * 2 + 200)
-        self.session_class = make_client_session_class()
+        floor = None
+        if args.floor:
+            _log(args, f"the floor: {args.floor} sessions of a bare Textual app")
+            floor = await self.floor()
         tables, counts = plan_tables(args.tables, args.seated)
         names = [t["name"] for t in tables]
         # Who sits where: players by the plan, railbirds round robin.
@@ -323,7 +409,7 @@ class Bench:
             connect_s = time.monotonic() - t_conn
             connect_cpu = _cpu_delta(cpu_conn0, topo.cpu_by_role())
             await asyncio.sleep(3.0)
-            st0 = await topo.status()
+            st0, parts0 = await topo.status(), topo.parts
             all_in, cpu0 = topo.rss(), topo.cpu_by_role()
             ok = sum(1 for s in self.sessions if s.ready and not s.closed)
 
@@ -349,8 +435,10 @@ class Bench:
             end_stat, cpu = topo.rss(), _cpu_delta(cpu0, topo.cpu_by_role())
             me1 = resource.getrusage(resource.RUSAGE_SELF)
             bytes1 = sum(s.bytes for s in self.sessions)
-            st1 = await topo.status()
+            st1, parts1 = await topo.status(), topo.parts
             window = t1 - t0
+            in_to_write = window_samples(parts0, parts1, "in_to_write")
+            intents = window_samples(parts0, parts1, "intent_s")
             still = sum(1 for s in self.sessions if s.ready and not s.closed)
             rec = self.rec
             errors = [s.error for s in self.sessions if s.error]
@@ -381,6 +469,8 @@ class Bench:
                                                 - st0.get("pacer", {}).get("woken", 0)) / window, 1)},
                 "connect_seconds": round(connect_s, 1),
                 "connect_server_cpu_s": round(sum(connect_cpu.values()), 1),
+                "server_cpu_s_per_login": round(sum(connect_cpu.values()) / max(1, ok), 3),
+                "floor": floor,
                 "connect_cpu_by_role_s": {r: round(v, 1) for r, v in connect_cpu.items()},
                 "cpu_by_role_s": {r: round(v, 1) for r, v in cpu.items()},
                 "table_host_cpu_ms_per_hand": (round(1000 * cpu["table host"] / hands, 1)
@@ -402,6 +492,8 @@ class Bench:
                 "action_to_others_first_bytes_ms": {"p50": _pct(rec.other_bytes, 50),
                                                     "p99": _pct(rec.other_bytes, 99), "n": len(rec.other_bytes)},
                 "chat_lines_missed": rec.missed_line,
+                "chat_lines_missed_shown_late": {"n": len(rec.missed_late),
+                                                 "max_s": round(max(rec.missed_late), 1) if rec.missed_late else None},
                 "keys_sent": rec.keys, "key_retries": rec.retries,
                 "window_s": round(window, 1),
                 "hands": st1["hands"] - st0["hands"], "actions": st1["acts"] - st0["acts"],
@@ -420,8 +512,10 @@ class Bench:
                 "cpu_ms_per_layout": round(1000 * (st1["layout_s"] - st0["layout_s"]) / max(1, st1["layouts"] - st0["layouts"]), 2),
                 "paint_layout_cpu_share": round((st1["paint_s"] - st0["paint_s"] + st1["layout_s"] - st0["layout_s"])
                                                 / max(1e-9, server_cpu), 3),
-                "server_key_to_write_ms": {"p50": _pct(st1["in_to_write"][len(st0["in_to_write"]):], 50),
-                                           "p99": _pct(st1["in_to_write"][len(st0["in_to_write"]):], 99)},
+                "server_key_to_write_ms": {"p50": _pct(in_to_write, 50), "p99": _pct(in_to_write, 99),
+                                           "max": _pct(in_to_write, 100), "n": len(in_to_write)},
+                "intent_round_trip_ms": {"p50": _pct(intents, 50), "p99": _pct(intents, 99),
+                                         "max": _pct(intents, 100), "n": len(intents)},
                 "server_key_to_act_ms": {"p50": _pct(st1["in_to_act"][len(st0["in_to_act"]):], 50),
                                          "p99": _pct(st1["in_to_act"][len(st0["in_to_act"]):], 99)},
                 "dirty_widgets_per_s": dict(sorted(
@@ -456,7 +550,11 @@ class Bench:
                 "others_p99_vs_1s": round(others / TARGET_OTHERS_P99_MS, 3) if others is not None else None,
                 "login_vs_120s": round(connect_s / TARGET_LOGIN_S, 3),
                 "own_p99_db_held_vs_100ms": round(held_p99 / TARGET_P99_MS, 3) if held_p99 is not None else None,
-                "rss_per_session_vs_10mib": round(per / TARGET_MIB_PER_SESSION, 3),
+                "rss_per_session_vs_target": round(per / TARGET_MIB_PER_SESSION, 3),
+                "cpu_per_login_vs_target": round(result["server_cpu_s_per_login"] / TARGET_LOGIN_CPU_S, 3),
+                "cpu_per_paint_vs_target": round(result["cpu_ms_per_paint"] / TARGET_PAINT_MS, 3),
+                "host_ms_per_hand_vs_target": (round(result["table_host_cpu_ms_per_hand"] / TARGET_HOST_MS_PER_HAND, 3)
+                                               if result["table_host_cpu_ms_per_hand"] is not None else None),
             }
             result["targets_met"] = targets_met(result)
         finally:
@@ -484,12 +582,22 @@ def _fmt(v, unit="") -> str:
     return f"{v}{unit}"
 
 
+def _spread(d: dict) -> str:
+    return f"p50 {_fmt(d['p50'], ' ms')}  p99 {_fmt(d['p99'], ' ms')}  max {_fmt(d['max'], ' ms')}  n={d['n']}"
+
+
 def _table(r: dict) -> str:
     own, ownl = r["own_key_first_bytes_ms"], r["own_key_chat_line_ms"]
     oth, othb = r["action_to_others_chat_line_ms"], r["action_to_others_first_bytes_ms"]
     ratio = r["ratios"]
     held, rec_ = r["own_key_first_bytes_while_db_held_ms"], r["hand_end_recorded_ms"]
     cpu = ", ".join(f"{role} {v} s" for role, v in r["cpu_by_role_s"].items())
+
+    def floor(what) -> str:
+        """The floor's figure beside ours (a bare Textual app on the same server, --floor)."""
+        f = r.get("floor")
+        return f"; floor {what(f)}" if f else ""
+
     rows = [
         ("topology", r["topology"] + (f", {r['gateways']} gateways" if r["gateways"] else ""), "", ""),
         ("sessions connected", f"{r['sessions_connected']}/{r['sessions_requested']} "
@@ -501,13 +609,22 @@ def _table(r: dict) -> str:
         ("connect phase (all logged in)", f"{r['connect_seconds']} s, server CPU {r['connect_server_cpu_s']} s "
                                           f"({', '.join(f'{k} {v}' for k, v in r['connect_cpu_by_role_s'].items())})",
          "< 120 s", _fmt(ratio["login_vs_120s"], "x")),
+        ("server CPU per login", f"{r['server_cpu_s_per_login']} s" + floor(
+            lambda f: f"{f['cpu_s_per_login']} s ({f['sessions']} logins in {f['login_seconds']} s)"),
+         f"<= {TARGET_LOGIN_CPU_S} s", _fmt(ratio["cpu_per_login_vs_target"], "x")),
         ("sessions' RSS idle", f"{r['rss_base_mib']} MiB", "", ""),
         ("sessions' RSS, all in", f"{r['rss_all_mib']} MiB (end {r['rss_end_mib']}, peak {r['rss_peak_mib']})", "", ""),
-        ("RSS per session", f"{r['rss_per_session_mib']:.2f} MiB (over {r['rss_session_processes']} process(es))", "< 10 MiB", _fmt(ratio["rss_per_session_vs_10mib"], "x")),
+        ("RSS per session", f"{r['rss_per_session_mib']:.2f} MiB (over {r['rss_session_processes']} process(es))"
+         + floor(lambda f: f"{f['rss_per_session_mib']:.2f} MiB"),
+         f"<= {TARGET_MIB_PER_SESSION} MiB", _fmt(ratio["rss_per_session_vs_target"], "x")),
         ("key -> own screen (first bytes)", f"p50 {_fmt(own['p50'], ' ms')}  p99 {_fmt(own['p99'], ' ms')}  "
                                             f"max {_fmt(own['max'], ' ms')}  n={own['n']}",
          "p99 < 100 ms", _fmt(ratio["own_p99_vs_100ms"], "x")),
         ("key -> own screen (chat line)", f"p50 {_fmt(ownl['p50'], ' ms')}  p99 {_fmt(ownl['p99'], ' ms')}  n={ownl['n']}", "", ""),
+        ("  of which in the server", _spread(r["server_key_to_write_ms"]) + " (a key's arrival -> its session's next write)",
+         "", ""),
+        ("  of which the intent's round trip", (_spread(r["intent_round_trip_ms"]) + " (gateway -> table host -> gateway)")
+         if r["intent_round_trip_ms"]["n"] else "- (one process)", "", ""),
         ("key -> own screen, database held", (f"p50 {_fmt(held['p50'], ' ms')}  p99 {_fmt(held['p99'], ' ms')}  "
                                               f"max {_fmt(held['max'], ' ms')}  n={held['n']}  "
                                               f"({r['db_holds']['n']} holds of {r['db_holds']['seconds_each']} s)")
@@ -522,9 +639,13 @@ def _table(r: dict) -> str:
                                       f"({r['actions_per_s']}/s) in {r['window_s']} s", "", ""),
         ("targets met (all in, both p99)", "yes" if r["targets_met"] else "no", "", ""),
         ("keys / retries / timeouts", f"{r['keys_sent']} / {r['key_retries']} / {r['timeouts']}; "
-                                      f"chat lines missed {r['chat_lines_missed']}", "", ""),
+                                      f"chat lines missed {r['chat_lines_missed']}" + (
+                                          f" ({late['n']} shown later, up to {late['max_s']} s; the rest "
+                                          "not within 30 s)" if (late := r["chat_lines_missed_shown_late"])["n"]
+                                          else ""), "", ""),
         ("server CPU", f"{r['server_cpu_s']} s = {r['server_cpu_pct_of_core']}% of a core ({cpu})", "", ""),
-        ("table host CPU per hand", _fmt(r["table_host_cpu_ms_per_hand"], " ms"), "", ""),
+        ("table host CPU per hand", _fmt(r["table_host_cpu_ms_per_hand"], " ms"),
+         f"<= {TARGET_HOST_MS_PER_HAND:.0f} ms", _fmt(ratio["host_ms_per_hand_vs_target"], "x")),
         ("client CPU", f"{r['client_cpu_s']} s = {r['client_cpu_pct_of_core']}% of a core", "", ""),
         ("output to clients", f"{r['output_kib_per_s']} KiB/s", "", ""),
         ("shared railbird screens", (f"{r['mirror'].get('groups', 0)} groups, {r['mirror'].get('following', 0)} "
@@ -536,7 +657,10 @@ def _table(r: dict) -> str:
                                    f"{r['pacer'].get('waiting', '-')} waiting at the end, "
                                    f"loop lag {r['pacer'].get('lag_ms', '-')} ms", "", ""),
         ("screen repaints (server)", f"{r['paints_per_s']}/s at {r['cpu_ms_per_paint']} ms CPU; layouts "
-                                     f"{r['layouts_per_s']}/s at {r['cpu_ms_per_layout']} ms", "", ""),
+                                     f"{r['layouts_per_s']}/s at {r['cpu_ms_per_layout']} ms"
+                                     + floor(lambda f: f"{f['cpu_ms_per_paint']} ms a repaint, "
+                                                       f"{f['cpu_ms_per_key']} ms of CPU a key"),
+         f"<= {TARGET_PAINT_MS} ms", _fmt(ratio["cpu_per_paint_vs_target"], "x")),
         ("GC pauses (server, window)", "; ".join(
             f"gen{g} {v['n']} x, {v['total_ms']} ms (longest of the run {v['max_ms_all_run']} ms)"
             for g, v in r["gc_pauses"].items()), "", ""),
@@ -555,31 +679,53 @@ def _table(r: dict) -> str:
 
 def capacity(args) -> dict:
     """The most sessions each topology served within both p99 targets, from a climb through
-    `args.capacity` (a fifth of the sessions seated), stopping a topology at its first miss."""
+    `args.capacity` (a fifth of the sessions seated; see `climb`)."""
     runs, best, skipped = [], {}, {}
     for name in ("single", "scaled"):
         why = Scaled.missing() if name == "scaled" else None
         if why:
             skipped[name] = why
             continue
-        best[name] = 0
-        for n in args.capacity:
+
+        def measure(n: int, name: str = name) -> dict:
             seated = max(1, n // 5)
             run = argparse.Namespace(**{**vars(args), "topology": name, "sessions": n, "seated": seated,
-                                        "tables": args.tables_asked or max(25, math.ceil(seated / 7))})
+                                        "tables": args.tables_asked or max(25, math.ceil(seated / 7)),
+                                        "floor": 0})
             _log(run, f"capacity: {name} with {n} sessions ({seated} seated)")
             r = asyncio.run(Bench(run).run())
-            if not r:
-                break
-            runs.append(r)
-            _log(run, f"capacity: {_capacity_row(r)}")     # kept in the log should a later run fail
-            if not r["targets_met"]:
-                break
-            best[name] = n
+            if r:
+                _log(run, f"capacity: {_capacity_row(r)}")     # kept in the log should a later run fail
+            return r
+
+        best[name], tried = climb(args.capacity, measure)
+        runs += tried
     ratio = (round(best["scaled"] / best["single"], 2)
              if best.get("single") and "scaled" in best else None)
     return {"ladder": args.capacity, "capacity": best, "scaled_vs_single": ratio, "skipped": skipped,
             "runs": runs}
+
+
+def climb(ladder: list[int], measure) -> tuple[int, list[dict]]:
+    """Measure each session count of `ladder` in turn (`measure(n)`: a run's result, or an empty
+    one if it could not run) until one misses a target twice: a miss is measured once more before
+    the climb stops, since one slow moment in a window of a few hundred keys is its p99 (the
+    scaled climb at 300 once stopped on a single key). Returns the most sessions that met the
+    targets (0: none) and every run, each marked with its attempt (1, or 2 for the retry)."""
+    best, runs = 0, []
+    for n in ladder:
+        for attempt in (1, 2):
+            r = measure(n)
+            if not r:
+                return best, runs
+            r["attempt"] = attempt
+            runs.append(r)
+            if r["targets_met"]:
+                best = n
+                break
+        else:
+            return best, runs
+    return best, runs
 
 
 def _capacity_row(r: dict) -> str:
@@ -587,7 +733,7 @@ def _capacity_row(r: dict) -> str:
     return (f"{r['topology']:<8}  {r['gateways']:>8}  {r['sessions_connected']:>4}/{r['sessions_requested']:<4}"
             f"{r['seated_at_tables']:>6}  {_fmt(own):>10}  {_fmt(oth):>13}  {r['connect_seconds']:>7}  "
             f"{r['server_cpu_pct_of_core']:>12}  {_fmt(r['table_host_cpu_ms_per_hand']):>12}  "
-            f"{'yes' if r['targets_met'] else 'no'}")
+            f"{'yes' if r['targets_met'] else 'no'}{' (retry)' if r.get('attempt') == 2 else ''}")
 
 
 def _capacity_table(c: dict) -> str:

@@ -408,22 +408,30 @@ def _uncycled_strips():
 
 
 @_guard("repaint-only-what-changed", "speedup", "textual._compositor:Compositor.render_partial_update",
-        "textual._compositor:Compositor._get_renders", "textual._compositor:Compositor.visible_widgets")
+        "textual._compositor:Compositor.render_full_update", "textual._compositor:Compositor.render_strips",
+        "textual._compositor:Compositor._get_renders",
+        "textual._compositor:Compositor.visible_widgets")
 def _repaint_only_what_changed():
-    """A partial repaint renders only the widgets that overlap a changed region.
+    """A partial repaint renders only the widgets that show in a changed region.
 
     Textual's Compositor.render_partial_update renders every visible widget under the bounding
     box of the changed regions; on a table screen a change to the felt (top left), the chat (right)
     and the footer (bottom) is the whole screen, so every widget was asked for its lines on every
     action, in every session. Only the changed spans are written to the terminal, and every cell of
-    a span belongs to some changed region, so the widget drawn at that cell overlaps that region:
-    a widget overlapping none of them never reaches the terminal. The output is the same
-    (tests/ssh/test_guards.py compares it with Textual's on real screens).
+    a span belongs to some changed region, where the widget drawn is the topmost one there: a
+    widget overlapping no changed region never reaches the terminal, and neither does one whose
+    part of every changed region is covered by widgets drawn above it (a container under the felt
+    and the chat: five of them were rendered for nothing on every action, a quarter of a
+    repaint). A full repaint (a new screen, a layout) leaves out the widgets covered everywhere
+    in the same way, and so does the drawing of the screen under a dialog (drawn whole, dimmed,
+    behind it: a tenth of a player's login, who buys in through one). The output is the same (tests/ssh/test_guards.py compares it with Textual's
+    on real screens).
     """
     from textual._compositor import Compositor
     from textual.geometry import Region
 
     render_partial_update, get_renders = Compositor.render_partial_update, Compositor._get_renders
+    render_full_update, render_strips = Compositor.render_full_update, Compositor.render_strips
 
     def render_partial_update_changed_only(self: Compositor) -> Any:
         self._cardroom_changed = list(self._dirty_regions)      # read by the filter below
@@ -432,16 +440,33 @@ def _repaint_only_what_changed():
         finally:
             self._cardroom_changed = None
 
+    def render_full_update_shown_only(self: Compositor, simplify: bool = False) -> Any:
+        self._cardroom_changed = [self.size.region]             # everything changed
+        try:
+            return render_full_update(self, simplify)
+        finally:
+            self._cardroom_changed = None
+
+    def render_strips_shown_only(self: Compositor, size: Any = None) -> Any:
+        # The screen under a dialog, drawn dimmed behind it (textual's BackgroundScreen).
+        self._cardroom_changed = [(self.size if size is None else size).region]
+        try:
+            return render_strips(self, size)
+        finally:
+            self._cardroom_changed = None
+
     def get_renders_changed_only(self: Compositor, crop: Region | None = None) -> Any:
         changed = getattr(self, "_cardroom_changed", None)
         if not changed or crop is None:
             return get_renders(self, crop)
-        visible = self.visible_widgets
         keep = {}
-        for widget, (region, clip) in visible.items():
+        above: list[Region] = []        # what the widgets kept so far show: drawn over the next
+        for widget, (region, clip) in self.visible_widgets.items():     # the topmost first
             shown = region.intersection(clip)
-            if any(shown.overlaps(r) for r in changed):
+            parts = [shown.intersection(r) for r in changed if shown.overlaps(r)]
+            if parts and not all(_covered(part, above) for part in parts):
                 keep[widget] = (region, clip)
+                above.append(shown)
         self._visible_widgets, saved = keep, self._visible_widgets
         try:
             return list(get_renders(self, crop))     # a generator: run it while the filter holds
@@ -449,8 +474,29 @@ def _repaint_only_what_changed():
             self._visible_widgets = saved
 
     render_partial_update_changed_only.textual = render_partial_update  # type: ignore[attr-defined]
+    render_full_update_shown_only.textual = render_full_update          # type: ignore[attr-defined]
+    render_strips_shown_only.textual = render_strips                    # type: ignore[attr-defined]
     return [(Compositor, "render_partial_update", render_partial_update_changed_only),
+            (Compositor, "render_full_update", render_full_update_shown_only),
+            (Compositor, "render_strips", render_strips_shown_only),
             (Compositor, "_get_renders", get_renders_changed_only)]
+
+
+def _covered(part: Any, regions: list[Any]) -> bool:
+    """Whether every cell of the region `part` is in one of `regions`."""
+    spans = [(r.x, r.right, r.y, r.bottom) for r in regions if r.overlaps(part)]
+    right = part.right
+    for y in range(part.y, part.bottom):
+        reach = part.x
+        for x1, x2 in sorted((x1, x2) for x1, x2, top, bottom in spans if top <= y < bottom):
+            if x1 > reach:
+                return False
+            reach = max(reach, x2)
+            if reach >= right:
+                break
+        if reach < right:
+            return False
+    return True
 
 
 def compositor_class() -> type:
@@ -568,6 +614,59 @@ def _css_parsed_once_per_process():
     return [(Stylesheet, "_parse_rules", parse_rules_shared)]
 
 
+@_guard("no-layout-at-the-same-size", "speedup", "textual.screen:Screen._screen_resized",
+        "textual._compositor:Compositor.reflow")
+def _no_layout_at_the_same_size():
+    """A screen told of a resize is laid out again only if its size changed.
+
+    Textual lays a screen out (a reflow of every widget, then a full repaint) each time it is told
+    of a resize, and lays out the screens under it too. A new screen's first layout posts the
+    screen a Resize of its own, so it is laid out twice at the same size, and the screen under it
+    twice more, whose repaint then repaints the whole of the screen on top again: a login (welcome,
+    lobby, a table) was 21 full layouts, 14 of them at a size the screen already had. The app
+    itself ignores a terminal's resize to the size it has, so every Resize that reaches a screen
+    at the size it was laid out at is one of those echoes; a screen that has a layout pending for
+    another reason (a widget asked for one) still gets it on its update timer, as always.
+    """
+    from textual.screen import Screen
+
+    screen_resized = Screen._screen_resized
+
+    def screen_resized_if_changed(self: Screen, size: Any) -> None:
+        if self._compositor.size == size:      # laid out at this size already (never: 0x0)
+            return
+        screen_resized(self, size)
+
+    screen_resized_if_changed.textual = screen_resized     # type: ignore[attr-defined]
+    return [(Screen, "_screen_resized", screen_resized_if_changed)]
+
+
+@_guard("style-a-new-screen-once", "speedup", "textual.screen:Screen._on_screen_resume",
+        "textual.events:ScreenResume.refresh_styles")
+def _style_a_new_screen_once():
+    """A screen shown for the first time is not styled again from top to bottom.
+
+    Textual styles each widget as it is mounted, then, when a pushed screen is first shown, styles
+    every node of the screen once more (`ScreenResume.refresh_styles`), in case the stylesheet
+    changed while the screen was away: 12% of a login's CPU for three screens that had only just
+    been styled. A new screen has not been away, and what changes a mounted node's styles (its
+    classes, its focus, a child mounted before it, the theme) restyles that node there and then;
+    a screen shown again is styled again as Textual does.
+    """
+    from textual.screen import Screen
+
+    on_screen_resume = Screen._on_screen_resume
+
+    def on_screen_resume_styled_once(self: Screen, event: Any) -> None:
+        if not getattr(self, "_cardroom_shown", False):
+            self._cardroom_shown = True
+            event.refresh_styles = False        # styled as it was mounted, just now
+        on_screen_resume(self, event)
+
+    on_screen_resume_styled_once.textual = on_screen_resume     # type: ignore[attr-defined]
+    return [(Screen, "_on_screen_resume", on_screen_resume_styled_once)]
+
+
 @_guard("paint-at-once", "speedup", "textual.screen:Screen._on_timer_update")
 def _paint_at_once():
     """No patch: switches `paint_now` on for hosted apps (ssh/hosting.py: a player's own action
@@ -582,7 +681,8 @@ def _key_first():
 
 
 SPEEDUPS = ("no-cursor-blink", "uncycled-strips", "repaint-only-what-changed", "one-truecolor-filter-per-theme",
-            "css-parsed-once-per-process", "paint-at-once", "key-first")
+            "css-parsed-once-per-process", "no-layout-at-the-same-size", "style-a-new-screen-once",
+            "paint-at-once", "key-first")
 
 
 def server_guards(speedups: bool) -> tuple[str, ...]:

@@ -22,12 +22,13 @@ import random
 from collections import deque
 from datetime import datetime
 from functools import partial
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Protocol, Sequence, TypeVar
 
 from cardroom.engine.cards import Card
 from cardroom.engine.events import Event
 from cardroom.engine.hand import Hand
 from cardroom.engine.legality import IllegalAction, Legal
+from cardroom.engine.money import format_cents
 from cardroom.room import api, tableview
 from cardroom.room.actions import (Act, Action, BuyIn, Caller, Chat, Join, JoinWaitList, Leave, LeaveWaitList,
                                    PostBlind, PostOrWait, Ready, SetAuto, SetAutoBlind, SitIn, SitOut, Unwatch,
@@ -44,21 +45,65 @@ from cardroom.room.ports import Store
 from cardroom.room.seat import Seat, keep_auto_blind
 from cardroom.room.seating import HandPlan
 from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
+from cardroom.room.tablefaces import ViewedTable
 from cardroom.room.tablesettings import TableSettings
 from cardroom.room.waitlist import SeatHolds
 from cardroom.room.writer import InlineWriter, Writer
 
-__all__ = ["HANDLERS", "RATHOLE_SECONDS", "SETTLE_RETRIES", "STALE_DECISION", "VOID_RETRY_MAX", "Table",
-           "TableSettings", "handles"]
+__all__ = ["CASH_GAME", "HANDLERS", "Handler", "Handlers", "RATHOLE_SECONDS", "SETTLE_RETRIES", "STALE_DECISION",
+           "VOID_RETRY_MAX", "Table", "TablePolicy", "TableSettings", "handles"]
 
 log = logging.getLogger("cardroom.table")
+
+class Settles(Protocol):
+    """What ends a table's hands (settlement.py's Settlement; a tournament's, tournaments/policy.py)."""
+
+    def finish(self) -> None:
+        """The hand is over: settle it."""
+
+
+class TablePolicy:
+    """What kind of table this is, declared in one place: how its seats are funded and its hands
+    dealt and settled, and what its players may ask. This class is the cash game's (`CASH_GAME`);
+    a tournament's table is given its own (cardroom.room.tournaments.policy), so the table never
+    asks which kind it is but the policy's answer."""
+
+    # Its chips are money: bought in and cashed out, listed in the lobby and in My Money.
+    money = True
+    # A timeout with chips in the pot may be played as a protected all-in (seed 000's daily quota:
+    # a cash game's rule).
+    protected_all_in = True
+    # A player sitting out is dealt in, posts his blinds and antes, and the dealer checks or folds
+    # for him at once (a tournament's: nobody leaves with his chips).
+    away_dealt_in = False
+
+    @property
+    def handlers(self) -> Handlers:
+        """What a player may ask of the table: one handler per action record."""
+        return HANDLERS
+
+    def dealing(self, table: Table) -> Dealing:
+        return Dealing(table)
+
+    def settlement(self, table: Table) -> Settles:
+        return Settlement(table)
+
+    def amount(self, n: int) -> str:
+        """An amount the dealer says (a bet, a pot): money, in cents."""
+        return format_cents(n)
+
+    def line(self, table: ViewedTable, account: int | None) -> api.TournamentLine | None:
+        """What a seat's view says of the event the table plays in: nothing, for a cash game."""
+        return None
+
 
 class Table:
     def __init__(self, settings: TableSettings, store: Store, clock: Clock, *, rng: random.Random | None = None,
                  quota: Callable[[int], bool] | None = None,
                  page: Callable[[int, str], None] | None = None,
-                 writer: Writer | None = None) -> None:
+                 writer: Writer | None = None, policy: TablePolicy | None = None) -> None:
         self.settings = settings
+        self.policy = policy or CASH_GAME
         self.name = settings.name
         self.store = store
         self.clock = clock
@@ -93,9 +138,9 @@ class Table:
         self.decision_clock = DecisionClock(self)
         self.holds = SeatHolds(self)
         self.blinds = BlindPrompts(self)
-        self.settlement = Settlement(self)
+        self.settlement = self.policy.settlement(self)
         self.floor = Floor(self)
-        self.dealing = Dealing(self)
+        self.dealing = self.policy.dealing(self)
 
     @property
     def wait_list(self) -> list[tuple[int, str]]:
@@ -193,7 +238,7 @@ class Table:
             return
         if self.next_hand_timer is not None or self.status != "open" or self.clock_held:
             return
-        if sum(1 for s in self.seats.values() if s.stack > 0 and not s.sitting_out) < 2:
+        if not self.dealing.ready():
             return
         delay = self.settings.between_hands if self.plan else 0.0
         self.next_hand_timer = self.clock.call_later(delay, self.dealing.start)
@@ -219,6 +264,8 @@ class Table:
                 events = hand.show() if self._should_show(p) or not lg.muck else hand.muck()
             elif seat.leaving:
                 events = hand.fold() if lg.phase == "bet" and lg.fold else self.play_default(seat, lg)
+            elif seat.sitting_out and self.policy.away_dealt_in:
+                events = self.play_default(seat, lg)     # away: the dealer checks or folds for him
             elif lg.phase == "draw" and hand.protected[p]:
                 # A protected all-in is not asked again this hand: he stands pat (else each draw
                 # of a triple draw would wait out his clock again).
@@ -243,7 +290,7 @@ class Table:
         """The dealer's chat lines for events of the hand."""
         names = [p.name for p in self.live_hand.players]
         for e in events:
-            line = narrate(e, names, self.settings.variant)
+            line = narrate(e, names, self.settings.variant, self.policy.amount)
             if line:
                 self.say(line)
 
@@ -264,7 +311,7 @@ class Table:
         answers, or raises a RoomError having changed nothing. Then the observers and watchers
         are told, once, whatever the handler changed (after a quiet action, Watch or Ready, the
         watchers only if the handler called `changed`)."""
-        handler = HANDLERS.get(type(action))
+        handler = self.policy.handlers.get(type(action))
         if handler is None:
             raise RoomError(f"a table does not know how to {type(action).__name__}")
         self._handling += 1
@@ -481,10 +528,12 @@ class Table:
 # One handler per action record (room/actions.py): handler(table, who, action) -> its answer.
 # Table.handle runs it and tells the watchers once after it, so a handler never calls changed().
 STALE_DECISION = "that was for an earlier decision, which has passed: nothing was done"
-HANDLERS: dict[type[Action], Callable[[Table, Caller, Any], Any]] = {}
+Handler = Callable[["Table", Caller, Any], Any]   # (table, who, action record) -> the intent's answer
+Handlers = dict[type[Action], Handler]
+HANDLERS: Handlers = {}
 
 
-_H = TypeVar("_H", bound=Callable[[Table, Caller, Any], Any])
+_H = TypeVar("_H", bound=Handler)
 
 
 def handles(kind: type[Action]) -> Callable[[_H], _H]:
@@ -492,6 +541,9 @@ def handles(kind: type[Action]) -> Callable[[_H], _H]:
         HANDLERS[kind] = handler
         return handler
     return register
+
+
+CASH_GAME = TablePolicy()
 
 
 @handles(Watch)

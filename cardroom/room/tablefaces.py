@@ -16,6 +16,14 @@ from cardroom.room.seating import HandPlan
 from cardroom.room.tablesettings import TableSettings
 
 
+class ViewedPolicy(Protocol):
+    """What a view reads of the table's policy (table.py's TablePolicy)."""
+
+    @property
+    def money(self) -> bool: ...
+    def line(self, table: ViewedTable, account: int | None) -> api.TournamentLine | None: ...
+
+
 class ViewedTable(Protocol):
     """The table as its lobby row, its rules and a seat's view see it (tableview.py)."""
 
@@ -23,6 +31,8 @@ class ViewedTable(Protocol):
     def name(self) -> str: ...
     @property
     def settings(self) -> TableSettings: ...
+    @property
+    def policy(self) -> ViewedPolicy: ...
     @property
     def status(self) -> str: ...
     @property

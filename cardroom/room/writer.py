@@ -19,12 +19,22 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 # then(result, None) or then(None, error); what it returns is not used.
 Then = Callable[["T | None", "Exception | None"], object]
+
+
+def log_failure(log: logging.Logger, message: str, *args: object) -> Then[object]:
+    """A `then` for a write whose outcome only matters if it failed: `message` % (*args, error)
+    to `log`."""
+    def then(_: object, error: Exception | None) -> None:
+        if error is not None:
+            log.error(message, *args, error)
+    return then
 
 
 class Writer(Protocol):

@@ -111,6 +111,33 @@ class CardroomApp(App):
         self._wake()
         self.screen.refresh()
 
+    # ------------------------------------------------------------------ screens
+    def get_default_screen(self) -> Screen:
+        return self._fit(super().get_default_screen())
+
+    def push_screen(self, screen, *args, **kwargs):
+        return super().push_screen(self._fit(screen), *args, **kwargs)
+
+    def switch_screen(self, screen):
+        return super().switch_screen(self._fit(screen))
+
+    def _fit(self, screen):
+        """A new screen starts with the breakpoint classes of the terminal's size (its own
+        breakpoints, or the app's), which Textual would give it at its first resize: that resize
+        then changes no class, and the screen is not styled again from top to bottom (a tenth of
+        a login's CPU, three screens a login). The same rule as Textual's: per direction, the
+        class of the largest breakpoint the size reaches."""
+        if isinstance(screen, Screen) and not screen.is_attached:
+            classes: dict[str, bool] = {}
+            for own, app, size in ((screen.HORIZONTAL_BREAKPOINTS, self.HORIZONTAL_BREAKPOINTS, self.size.width),
+                                   (screen.VERTICAL_BREAKPOINTS, self.VERTICAL_BREAKPOINTS, self.size.height)):
+                points = (app if own is None else own) or []
+                fits = max(((at, name) for at, name in points if size >= at), default=None)
+                classes.update({name: (at, name) == fits for at, name in points})
+            if classes:
+                screen.update_classes(classes, update=False)
+        return screen
+
     # ------------------------------------------------------------------ the room's callback
     def _room_changed(self) -> None:
         """Called by the room (on this loop, possibly inside our own intent): never touch widgets."""

@@ -91,6 +91,18 @@ def wait_gone(tmux: Tmux, target: str, text: str, timeout: float) -> str:
         time.sleep(0.15)
 
 
+def wait_either(tmux: Tmux, target: str, *choices: tuple[str, ...], timeout: float = 10.0) -> str:
+    """The pane's text once it shows every text of one of `choices`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        text = tmux.screen(target)
+        if any(all(t in text for t in texts) for texts in choices):
+            return text
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{target}: never showed any of {choices!r}; the pane:\n{text}")
+        time.sleep(0.15)
+
+
 def actor_of(tmux: Tmux, names, timeout: float = 15.0) -> str:
     """The player whose turn it is in a hand under way (posting any blind asked for meanwhile)."""
     end = time.monotonic() + timeout

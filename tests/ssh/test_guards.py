@@ -272,10 +272,25 @@ async def test_gc_policy_puts_off_full_collections_while_many_sessions_are_live(
         policy.close()
 
 
-async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
-    """The repaint-only-what-changed guard renders only the widgets overlapping a changed region:
+def _drawn_over(size: tuple[int, int], output: str | None) -> list:
+    """The cells of a terminal of `size` filled with "X", after `output` was written to it: every
+    cell a repaint meant to draw shows what it drew."""
+    import pyte
+
+    screen = pyte.Screen(*size)
+    stream = pyte.Stream(screen)
+    stream.feed("".join(f"\x1b[{y + 1};1H" + "X" * size[0] for y in range(size[1])))
+    stream.feed(output or "")
+    return [[(c.data, c.fg, c.bg, c.bold, c.italics, c.reverse) for c in (screen.buffer[y][x] for x in range(size[0]))]
+            for y in range(size[1])]
+
+
+async def test_a_partial_repaint_draws_what_textual_would(tmp_path):
+    """The repaint-only-what-changed guard renders only the widgets that show in a changed region:
     on real table screens (a player's and a railbird's, narrow and wide), for many sets of
-    changed widgets, the bytes of the partial repaint equal those of Textual's own."""
+    changed widgets, the partial repaint draws on a terminal exactly the cells Textual's own draws,
+    and draws them the same (a no-op cursor move at the end of a line may be left out); and so
+    does a full repaint, and the drawing of the screen as it shows under a dialog."""
     import random
 
     from test_mirror import TableWorld
@@ -292,6 +307,11 @@ async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
         compared = skipped = 0
         for client, size in ((w.players[0], (80, 24)), (w.players[1], (120, 40)), (w.room.connect("rail"), (100, 30))):
             app = build_app(client)
+            # As a server renders (textual_adapter.render_in_truecolor): a Rich Style keeps the
+            # codes of the first colour system it was drawn in, and line-drawn strips are shared
+            # by every app of the process, so a headless app's 256 colours would reach the next
+            # test's sessions.
+            textual_adapter.render_in_truecolor(app)
             async with app.run_test(size=size) as pilot:
                 await pilot.press("enter", "enter")
                 await pilot.pause()
@@ -302,19 +322,84 @@ async def test_a_partial_repaint_writes_what_textual_would(tmp_path):
                     chosen = rng.sample(widgets, rng.randint(1, min(6, len(widgets))))
                     regions = {compositor.visible_widgets[x][0].intersection(compositor.visible_widgets[x][1])
                                for x in chosen}
-                    outputs = []
+                    drawn = []
                     for render in (textual_adapter.compositor_class().render_partial_update, textuals):
                         textual_adapter.mark_dirty(compositor, regions)
                         update = render(compositor)
-                        outputs.append(update.render_segments(app.console) if update else None)
-                    assert outputs[0] == outputs[1], [type(x).__name__ for x in chosen]
+                        drawn.append(_drawn_over(size, update.render_segments(app.console) if update else None))
+                    assert drawn[0] == drawn[1], [type(x).__name__ for x in chosen]
                     compared += 1
                     skipped += len(widgets) - len([x for x in widgets if any(
                         compositor.visible_widgets[x][0].intersection(compositor.visible_widgets[x][1]).overlaps(r)
                         for r in regions)])
+                full = [_drawn_over(size, render(compositor).render_segments(app.console))
+                        for render in (textual_adapter.compositor_class().render_full_update,
+                                       textual_adapter.textuals_own(textual_adapter.compositor_class(),
+                                                                    "render_full_update"))]
+                assert full[0] == full[1]
+                strips = [[list(strip) for strip in render(compositor)]       # as drawn under a dialog
+                          for render in (textual_adapter.compositor_class().render_strips,
+                                         textual_adapter.textuals_own(textual_adapter.compositor_class(),
+                                                                      "render_strips"))]
+                assert strips[0] == strips[1]
                 w.act()
                 await pilot.pause()
         assert compared == 120 and skipped > 0          # widgets really were left out
+    finally:
+        w.store.close()
+
+
+def test_a_region_is_covered_only_by_regions_reaching_every_cell():
+    from textual.geometry import Region
+
+    part = Region(2, 1, 6, 2)                 # x 2..7, y 1..2
+    assert textual_adapter._covered(part, [Region(0, 0, 10, 5)])
+    assert textual_adapter._covered(part, [Region(0, 0, 5, 5), Region(5, 0, 5, 5)])          # side by side
+    assert textual_adapter._covered(part, [Region(2, 1, 6, 1), Region(0, 2, 9, 1)])          # one a line
+    assert not textual_adapter._covered(part, [Region(0, 0, 4, 5), Region(5, 0, 5, 5)])      # a gap at x 4
+    assert not textual_adapter._covered(part, [Region(0, 1, 10, 1)])                         # line 2 bare
+    assert not textual_adapter._covered(part, [])
+
+
+async def test_a_container_under_its_widgets_is_not_rendered_for_their_change(tmp_path):
+    """A change to the felt or the chat rendered the five containers under them too (a quarter of
+    a repaint), which the terminal never shows there."""
+    from test_mirror import TableWorld
+    from textual.widget import Widget
+
+    from cardroom.tui.app import build_app
+    from cardroom.tui.widgets.lines import TextLines
+
+    textual_adapter.install(["repaint-only-what-changed"])
+    w = TableWorld(tmp_path)
+    try:
+        app = build_app(w.players[0])
+        textual_adapter.render_in_truecolor(app)        # as a server renders (see above)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("enter", "enter")
+            await pilot.pause()
+            w.act()
+            await pilot.pause()
+            rendered: list[str] = []
+            originals = {cls: vars(cls)["render_lines"] for cls in (Widget, TextLines)}
+
+            def counting(render_lines):
+                def counted(self, crop):
+                    rendered.append(type(self).__name__)
+                    return render_lines(self, crop)
+                return counted
+
+            for cls, render_lines in originals.items():
+                cls.render_lines = counting(render_lines)
+            try:
+                w.act()                                 # a check or a call: the felt and the chat
+                await pilot.pause()
+                await pilot.pause()
+            finally:
+                for cls, render_lines in originals.items():
+                    cls.render_lines = render_lines
+            assert "Felt" in rendered or "ChatLog" in rendered
+            assert not {"TableScreen", "Horizontal", "Vertical", "ChatPane"} & set(rendered), rendered
     finally:
         w.store.close()
 
@@ -602,3 +687,95 @@ async def test_keys_typed_ahead_wait_for_a_screen_no_longer_than_the_limit(monke
     textual_adapter.install(textual_adapter.TYPING_FIXES)
     monkeypatch.setattr(textual_adapter, "TYPEAHEAD_WAIT", 0.1)
     assert await _burst_on_dialogs(["s", "x"], wait=0.5) == ([], ["x"])
+
+
+async def _railbird_login(path, guards: tuple[str, ...], monkeypatch) -> tuple[dict, list]:
+    """A railbird's login over the real driver to an emulated terminal (welcome, lobby, a table),
+    a hand's action, the buy-in dialog opened and closed, the terminal resized and back, under
+    `guards`: ({"reflows", "restyled"} counted over the login, the terminal's cells at each step,
+    once it shows what the app draws afresh: nothing left half drawn, nothing stale)."""
+    from test_mirror import TableWorld
+    from textual.css.stylesheet import Stylesheet
+    from textual.screen import ModalScreen
+
+    textual_adapter.uninstall()
+    textual_adapter.install(guards)
+    counts = {"reflows": 0, "restyled": 0}
+    compositor = textual_adapter.compositor_class()
+    reflow, update_nodes = compositor.reflow, Stylesheet.update_nodes
+
+    def counted_reflow(self, *args, **kwargs):
+        counts["reflows"] += 1
+        return reflow(self, *args, **kwargs)
+
+    def counted_update_nodes(self, nodes, animate=False):
+        nodes = list(nodes)
+        counts["restyled"] += len(nodes)
+        return update_nodes(self, nodes, animate=animate)
+
+    monkeypatch.setattr(compositor, "reflow", counted_reflow)
+    monkeypatch.setattr(Stylesheet, "update_nodes", counted_update_nodes)
+    path.mkdir()
+    w = TableWorld(path)
+    try:
+        s = await w.railbird("rail")
+
+        async def drawn() -> list:
+            await w.settle()
+            await wait_for(lambda: s.term.cells() == s.own_cells(), timeout=10, what="its own drawing shown")
+            return s.term.cells()
+
+        w.act()
+        login, shown = dict(counts), [await drawn()]
+        s.driver.feed("j")                              # join: the buy-in dialog
+        await wait_for(lambda: isinstance(s.app.screen, ModalScreen))
+        shown.append(await drawn())
+        s.driver.feed("\x1b")
+        await wait_for(lambda: not isinstance(s.app.screen, ModalScreen))
+        shown.append(await drawn())
+        for size in ((120, 40), (100, 30)):
+            s.term.size = size
+            s.term.screen.resize(size[1], size[0])
+            s.driver.resize(*size)
+            await wait_for(lambda size=size: tuple(s.app.screen.size) == size)
+            shown.append(await drawn())
+        return login, shown
+    finally:
+        await w.close()
+
+
+def _same_screens(ours: list, textuals: list) -> None:
+    """Each step's terminal the same, cell for cell (the first line that differs is named)."""
+    steps = ("at the table", "in the dialog", "out of it", "resized", "resized back")
+    for step, mine, theirs in zip(steps, ours, textuals):
+        for y, (a, b) in enumerate(zip(mine, theirs)):
+            assert a == b, f"{step}, line {y}: {''.join(c[0] for c in a)!r} / {''.join(c[0] for c in b)!r}"
+
+
+async def _with_and_without(guard: str, tmp_path, monkeypatch) -> tuple[tuple[dict, list], tuple[dict, list]]:
+    """The railbird's login (above) with every speedup but `guard`, and with every one."""
+    without = tuple(g for g in textual_adapter.server_guards(True) if g != guard)
+    textuals = await _railbird_login(tmp_path / "without", without, monkeypatch)
+    ours = await _railbird_login(tmp_path / "with", textual_adapter.server_guards(True), monkeypatch)
+    return textuals, ours
+
+
+async def test_a_screen_is_laid_out_again_only_when_its_size_changed(tmp_path, monkeypatch):
+    """no-layout-at-the-same-size: a new screen heard of its own first layout as a resize and was
+    laid out again, with the screen under it (whose repaint repainted the screen on top): 21
+    full layouts a login. With the guard each screen is laid out once at a size; what the
+    terminal shows is the same, cell for cell: at the table, in a dialog and out of it, after a
+    real resize and back."""
+    textuals, ours = await _with_and_without("no-layout-at-the-same-size", tmp_path, monkeypatch)
+    _same_screens(ours[1], textuals[1])
+    assert textuals[0]["reflows"] >= 15 and ours[0]["reflows"] <= textuals[0]["reflows"] // 2, \
+        (textuals[0], ours[0])     # 21 and 9
+
+
+async def test_a_new_screen_is_not_styled_again_as_it_is_first_shown(tmp_path, monkeypatch):
+    """style-a-new-screen-once: a screen pushed for the first time was styled as it was mounted
+    and again, node by node, as it was shown. Without that second pass the terminal shows the
+    same, cell for cell, through a login, a dialog and a resize."""
+    textuals, ours = await _with_and_without("style-a-new-screen-once", tmp_path, monkeypatch)
+    _same_screens(ours[1], textuals[1])
+    assert ours[0]["restyled"] < textuals[0]["restyled"] // 2, (textuals[0], ours[0])     # 58 and 3

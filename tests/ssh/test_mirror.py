@@ -51,8 +51,8 @@ class Terminal(FakeTransport):
 class Session:
     """One ssh session's app, hosted and ended as AppSession does it."""
 
-    def __init__(self, room, hosting, name, size=SIZE, depth=ColorDepth.TRUECOLOR) -> None:
-        self.client = room.connect(name)
+    def __init__(self, room, hosting, name, size=SIZE, depth=ColorDepth.TRUECOLOR, client=None) -> None:
+        self.client = client if client is not None else room.connect(name)
         self.hosting = hosting.session()
         self.hosting.on_ended(self.client.close)        # as the server's app factory asks
         self.app = build_app(self.client, hosting=self.hosting)
@@ -370,3 +370,28 @@ async def test_closed_railbirds_leave_no_app_and_no_group_behind(table_world):
     await wait_for(lambda: (gc.collect(), all(r() is None for r in refs))[1],
                    what="the stopped railbirds' apps to be collected")
     assert [r for r in refs if r() is not None] == []
+
+
+async def test_a_players_terminal_after_many_actions_shows_what_a_fresh_drawing_would(table_world):
+    """Line-drawn widgets repaint only their lines that read differently (widgets/lines.py), and
+    a repaint renders only the widgets that show where something changed (textual_adapter): what
+    a player's terminal shows after a run of actions, hands and a narrow and a wide size, is what
+    his app draws afresh, cell for cell: no line left stale."""
+    w = table_world
+    ann = Session(w.room, w.hosting, "ann", client=w.players[0])   # seated at the table: her own screen
+    w.sessions.append(ann)
+    await wait_for(lambda: ann.driver is not None and ann.app.is_running)
+    await wait_for(lambda: "Welcome, ann" in ann.term.text(), what="the welcome screen")
+    ann.driver.feed("\r")
+    await wait_for(lambda: "Tables" in ann.term.text())
+    ann.driver.feed("\r")
+    await wait_for(lambda: isinstance(ann.app.screen, TableScreen))
+    for size in (SIZE, (120, 40)):
+        if size != SIZE:
+            ann.term.size = size
+            ann.term.screen.resize(size[1], size[0])
+            ann.driver.resize(*size)
+        for _ in range(12):
+            w.act()
+            await w.settle()
+            assert ann.term.cells() == ann.own_cells()

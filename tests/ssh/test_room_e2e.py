@@ -11,7 +11,7 @@ import asyncssh
 import pytest
 
 from ssh_helpers import PtyProgram, Screen, amount_box, wait_focused, wait_for
-from textual.widgets import DataTable
+from cardroom.tui.widgets.picklist import PickList
 
 from tests.rooms import wait_until_still
 
@@ -135,7 +135,7 @@ async def test_a_join_and_buy_in_typed_ahead_in_one_packet_buys_in_for_the_amoun
     served = await room_server()
     table = served.room.tables[TABLE]
     conn, screen = await _at_lobby(served, _key(), "erin")
-    await wait_focused(served, "erin", lambda w: isinstance(w, DataTable), "the lobby's table list focused")
+    await wait_focused(served, "erin", lambda w: isinstance(w, PickList), "the lobby's table list focused")
     screen.send("j100\r")                               # join, 1 0 0, Enter: one packet
     erin = served.store.find("erin").id
     await _until(lambda: (s := table.seat_of(erin)) is not None and s.stack > 0)

@@ -263,7 +263,7 @@ async def test_a_player_who_leaves_during_a_hand_is_not_counted_as_a_railbird(wo
 async def test_home_and_end_in_the_lobby_go_to_the_first_and_last_table(world):
     """Found play-testing: End in the lobby slid the columns sideways (Textual's DataTable gives
     Home and End to horizontal scrolling) and j then joined the table the cursor was still on."""
-    from textual.widgets import DataTable
+    from cardroom.tui.widgets.picklist import PickList
 
     w = world(*[table_settings(f"T{i}") for i in range(5)])
     erin = w.room.connect("erin")
@@ -271,7 +271,7 @@ async def test_home_and_end_in_the_lobby_go_to_the_first_and_last_table(world):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
         await pilot.pause()
-        table = app.screen.query_one(DataTable)
+        table = app.screen.query_one(PickList)
         await pilot.press("end")
         await pilot.pause()
         assert table.cursor_row == 4

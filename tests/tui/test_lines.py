@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
+from textual.app import App
 
 from cardroom.tui.widgets.lines import text_strip
 
@@ -87,3 +88,61 @@ async def test_line_drawn_widgets_paint_as_textuals_styling_pass_would(world):
                             ours = widget.render_lines(crop)
                             textuals = Widget.render_lines(widget, crop)
                             assert [list(s) for s in ours] == [list(s) for s in textuals], (size, theme, widget, crop)
+
+
+class _Rows(App):
+    """Six lines of text, line-drawn."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows = [f"row {i}" for i in range(6)]
+
+    def compose(self):
+        from cardroom.tui.widgets.lines import TextLines
+
+        app = self
+
+        class Rows(TextLines):
+            def text_lines(self, width, height):
+                return [Text(r) for r in app.rows]
+
+        yield Rows()
+
+
+async def test_a_redraw_repaints_only_the_lines_that_read_differently():
+    """An action at a table changes a line or two of the felt and of the bars; their whole widgets
+    were repainted, every line sent to the terminal again."""
+    from textual.geometry import Region
+
+    from cardroom.tui.widgets.lines import TextLines
+
+    app = _Rows()
+    async with app.run_test(size=(30, 10)) as pilot:
+        await pilot.pause()
+        rows = app.query_one(TextLines)
+        asked: list[tuple] = []
+        refresh = rows.refresh
+
+        def recorded(*regions, **kw):
+            asked.append(regions)
+            return refresh(*regions, **kw)
+
+        rows.refresh = recorded
+        width = rows.size.width
+        app.rows[2] = "row two"
+        rows.redraw()
+        assert asked == [(Region(0, 2, width, 1),)]
+        asked.clear()
+        rows.redraw()                                   # nothing reads differently: nothing
+        assert asked == []
+        app.rows[3], app.rows[4], app.rows[0] = "3", "4", "0"
+        rows.redraw()
+        assert asked == [(Region(0, 0, width, 1),), (Region(0, 3, width, 2),)]
+        await pilot.pause()
+        assert [s.text.rstrip() for s in rows.render_lines(Region(0, 0, width, 6))] == \
+            ["0", "row 1", "row two", "3", "4", "row 5"]
+        rows.styles.background = "red"          # restyled, not drawn since: the whole widget
+        asked.clear()
+        app.rows[1] = "1"
+        rows.redraw()
+        assert asked == [()]

@@ -71,3 +71,63 @@ def test_a_line_repaints_only_for_new_text():
     assert len(redraws) == 1
     line.update(Text.assemble(("Alice", "bold"), " to act"))
     assert len(redraws) == 1
+
+
+async def test_a_new_screen_is_styled_once_not_again_when_it_hears_its_width(world):
+    """Textual gives a screen its breakpoint class (-narrow, -wide) at its first resize, and a class
+    that changes restyles the whole screen: every screen of a login was styled twice over (a tenth
+    of a login's CPU). The app gives a new screen the class of the width it opens at, so that
+    resize changes nothing; narrow or wide, the table screen is laid out for that width."""
+    from textual.css.stylesheet import Stylesheet
+
+    from cardroom.tui.app import build_app
+    from cardroom.tui.screens.table import TableScreen
+    from tests.rooms import table_settings
+
+    w = world(table_settings("T"))
+    for size, shown in (((100, 30), "-narrow"), ((130, 40), "-wide")):
+        app = build_app(w.room.connect(f"rail{size[0]}"))
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("enter")
+            await pilot.pause()
+            restyled: list[int] = []
+            update_nodes = Stylesheet.update_nodes
+
+            def counted(self, nodes, animate=False, restyled=restyled, update_nodes=update_nodes):
+                nodes = list(nodes)
+                restyled.append(len(nodes))
+                return update_nodes(self, nodes, animate=animate)
+
+            Stylesheet.update_nodes = counted
+            try:
+                await pilot.press("enter")                  # watch the table
+                await pilot.pause()
+                await pilot.pause()
+            finally:
+                Stylesheet.update_nodes = update_nodes
+            assert isinstance(app.screen, TableScreen) and app.screen.has_class(shown)
+            screen_nodes = len(list(app.screen.walk_children(with_self=True)))
+            assert len([n for n in restyled if n >= screen_nodes]) == 1, (restyled, screen_nodes)
+
+
+async def test_sessions_on_the_same_lobby_share_its_rows_and_footer(world):
+    """A thousand railbirds' lobbies each made the same rows and footer lines (a tenth of a
+    login's CPU); sessions that see a lobby alike now share them, made once."""
+    from cardroom.tui.app import build_app
+    from cardroom.tui.screens.lobby import LobbyScreen
+    from tests.rooms import table_settings
+
+    w = world(*[table_settings(f"T{i}") for i in range(3)])
+    shown = []
+    for name in ("rail1", "rail2"):
+        app = build_app(w.room.connect(name))
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("enter")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, LobbyScreen)
+            rows = [screen._cells(r) for r in screen.client.lobby()]
+            shown.append((rows, screen.query_one(KeyFooter).text_lines(100, 3)))
+    (rows1, footer1), (rows2, footer2) = shown
+    assert all(a is b for a, b in zip(rows1, rows2)) and len(rows1) == 3
+    assert all(a is b for a, b in zip(footer1, footer2))

@@ -4,18 +4,20 @@ hands an hour; watch (Enter), join (j) or join the wait list (w). The first colu
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError
 from cardroom.tui.navigation import OpenHistory, OpenKeys, OpenMoney, OpenTable
 from cardroom.tui.render import money
 from cardroom.tui.widgets.keys import KeyFooter
-from cardroom.tui.widgets.rowtable import RowTable
+from cardroom.tui.widgets.picklist import PickList
 
 COLUMNS = ("You", "Table", "Game", "Stakes", "Seats", "Waiting", "Railbirds", "Avg pot", "Hands/h", "Status")
 # Below WIDE columns the lobby keeps what a player picks a table by: the railbirds go, the status
@@ -46,17 +48,17 @@ class LobbyScreen(Screen):
         self._title = None
         self._timer = None
         self._narrow: bool | None = None
+        self._lines: list | None = None     # what the list shows: (table, cells) per row
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble(("Tables", "bold"), "   ", self.client.name), id="lobby-title",
                      markup=False)
-        table = RowTable(id="lobby-table", zebra_stripes=True)
-        yield table
+        yield PickList(id="lobby-table", zebra_stripes=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self._lay_out(self.app.size.width)
-        self.query_one(DataTable).focus()
+        self.query_one(PickList).focus()
         self._timer = self.set_interval(5.0, self.refresh_from_room)
 
     def on_resize(self, event) -> None:
@@ -67,11 +69,9 @@ class LobbyScreen(Screen):
         if narrow == self._narrow:
             return
         self._narrow = narrow
-        table = self.query_one(DataTable)
-        table.clear(columns=True)
-        table.cell_padding = 0 if narrow else 1
-        for c in self._columns:
-            table.add_column(f" {c}" if narrow else c, key=c)
+        self._lines = None
+        self.query_one(PickList).set_columns([f" {c}" if narrow else c for c in self._columns],
+                                             padding=0 if narrow else 1)
         self.refresh_from_room()
 
     @property
@@ -90,7 +90,6 @@ class LobbyScreen(Screen):
             self._timer.pause()
 
     def refresh_from_room(self) -> None:
-        table = self.query_one(DataTable)
         rows = self.client.lobby()
         mine = set(self.app.my_tables())
         waiting = set(self.app.waiting_for_me()) & mine
@@ -98,17 +97,10 @@ class LobbyScreen(Screen):
         if bool(mine) != bool(self._mine):
             self.refresh_bindings()
         self._mine = tuple(sorted(mine))
-        names = [r.name for r in rows]
-        existing = [str(k.value) for k in table.rows]
-        if existing != names:
-            table.clear()
-            for r in rows:
-                table.add_row(*self._cells(r, mine, waiting), key=r.name)
-            return
-        for r in rows:
-            for col, cell in zip(self._columns, self._cells(r, mine, waiting)):
-                if table.get_cell(r.name, col) != cell:
-                    table.update_cell(r.name, col, cell, update_width=True)   # "seated" outgrows "You"
+        lines = [(r.name, self._cells(r, mine, waiting)) for r in rows]
+        if lines != self._lines:        # a room change that is not the lobby's draws nothing
+            self._lines = lines
+            self.query_one(PickList).set_rows(lines)
 
     def _show_title(self, mine: set, waiting: set) -> None:
         title = Text.assemble(("Tables", "bold"), "   ", self.client.name)
@@ -124,33 +116,13 @@ class LobbyScreen(Screen):
             self.query_one("#lobby-title", Static).update(title)
 
     def _cells(self, r, mine: set = frozenset(), waiting: set = frozenset()) -> tuple:
-        ascii_only = self.options.ascii
-        if r.name in waiting:
-            star = "*" if ascii_only else "\u2605"
-            you = Text(star if self._narrow else f"{star} turn", "bold yellow")
-        elif r.name in mine:
-            you = Text(("s" if ascii_only else "\u25cf") if self._narrow else "seated", "bold")
-        else:
-            you = Text("")
-        name = Text(r.name, "bold" if r.name in mine else "")
-        cells = [you, name, Text(_short_game(r.game)), Text(_short_stakes(r.stakes)), f"{r.players}/{r.seats}",
-                 str(r.waiting), str(r.railbirds), money(r.average_pot), str(r.hands_per_hour), r.status]
-        if not self._narrow:
-            return tuple(cells)
-        if r.status != "open":
-            name.append(f" ({r.status})", "dim")
-        del cells[9], cells[6]                      # status (now after the name) and railbirds
-        # One space before each cell: the narrow layout sets cell padding to nothing.
-        return tuple(Text(" ") + (c if isinstance(c, Text) else Text(c)) for c in cells)
+        you = "turn" if r.name in waiting else "seated" if r.name in mine else ""
+        return _row_cells(r, you, bool(self._narrow), self.options.ascii)
 
     def _selected(self) -> str | None:
-        table = self.query_one(DataTable)
-        if table.row_count == 0:
-            return None
-        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
-        return str(key.value)
+        return self.query_one(PickList).cursor_key
 
-    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    async def on_pick_list_selected(self, event: PickList.Selected) -> None:
         event.stop()
         await self.action_watch()
 
@@ -211,6 +183,30 @@ class LobbyScreen(Screen):
 
     async def action_history(self) -> None:
         await self.app.navigate(OpenHistory())
+
+
+@lru_cache(maxsize=2048)
+def _row_cells(r, you: str, narrow: bool, ascii_only: bool) -> tuple:
+    """A table's cells in the lobby: the same row is drawn for every session that sees it alike
+    (made once: a thousand railbirds' lobbies made them each, a tenth of a login's CPU). The Text
+    cells are shared: nothing changes them once made."""
+    if you == "turn":
+        star = "*" if ascii_only else "\u2605"
+        mark = Text(star if narrow else f"{star} turn", "bold yellow")
+    elif you == "seated":
+        mark = Text(("s" if ascii_only else "\u25cf") if narrow else "seated", "bold")
+    else:
+        mark = Text("")
+    name = Text(r.name, "bold" if you else "")
+    cells = [mark, name, Text(_short_game(r.game)), Text(_short_stakes(r.stakes)), f"{r.players}/{r.seats}",
+             str(r.waiting), str(r.railbirds), money(r.average_pot), str(r.hands_per_hour), r.status]
+    if not narrow:
+        return tuple(cells)
+    if r.status != "open":
+        name.append(f" ({r.status})", "dim")
+    del cells[9], cells[6]                      # status (now after the name) and railbirds
+    # One space before each cell: the narrow layout sets cell padding to nothing.
+    return tuple(Text(" ") + (c if isinstance(c, Text) else Text(c)) for c in cells)
 
 
 _STRUCTURES = (("Spread Limit", "Spread"), ("Pot Limit", "PL"), ("No Limit", "NL"))

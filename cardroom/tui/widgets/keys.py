@@ -4,6 +4,8 @@ process and a table whose keys change with every decision."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.text import Text
 
 from cardroom.tui.widgets.lines import TextLines
@@ -14,7 +16,7 @@ class KeyFooter(TextLines):
     KeyFooter { dock: bottom; height: auto; max-height: 3; background: $panel; color: $text; }
     """
 
-    _lines: list[Text] = []
+    _lines: tuple[Text, ...] = ()
     _width = 0
 
     def on_mount(self) -> None:
@@ -37,18 +39,18 @@ class KeyFooter(TextLines):
         if relayout:
             self.refresh(layout=True)
 
-    def _lines_for(self, width: int) -> list[Text]:
+    def _lines_for(self, width: int) -> tuple[Text, ...]:
         if width != self._width:
             self._lines, self._width = self._build(width), width
         return self._lines
 
     def text_lines(self, width: int, height: int) -> list[Text]:
-        return self._lines_for(width)
+        return list(self._lines_for(width))
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return min(3, len(self._lines_for(width)))
 
-    def _build(self, width: int) -> list[Text]:
+    def _build(self, width: int) -> tuple[Text, ...]:
         groups: dict = {}
         entries: list = []
         for active in self.screen.active_bindings.values():
@@ -69,23 +71,10 @@ class KeyFooter(TextLines):
             if kind == "group":
                 keys, enabled = groups[item]
                 sep = "" if item.compact else " "
-                shown, desc = sep.join(keys), item.description
+                pieces.append((sep.join(keys), item.description, enabled))
             else:
-                shown, desc, enabled = item
-            pieces.append(Text.assemble((f" {shown}", "bold" if enabled else "dim"),
-                                        (f" {desc}", "" if enabled else "dim")))
-        pieces.append(Text.assemble((" ^p", "bold"), " palette"))
-        pieces.append(Text.assemble((" ^q", "bold"), " quit"))    # ctrl+q works everywhere: say so
-        # Pack whole "key description" pairs into lines as wide as the terminal (80 columns: two).
-        width = max(10, width or 80)
-        lines, line = [], Text(no_wrap=True, overflow="ellipsis")
-        for piece in pieces:
-            if line.cell_len and line.cell_len + piece.cell_len > width:
-                lines.append(line)
-                line = Text(no_wrap=True, overflow="ellipsis")
-            line.append_text(piece)
-        lines.append(line)
-        return lines
+                pieces.append(item)
+        return _lines(tuple(pieces), max(10, width or 80))
 
     def on_resize(self) -> None:
         self.refresh(layout=True)
@@ -95,3 +84,22 @@ class KeyFooter(TextLines):
         for rack in self.screen.query("ToastRack"):
             if rack.styles.margin.bottom != height:
                 rack.styles.margin = (0, 0, height, 0)
+
+
+@lru_cache(maxsize=1024)
+def _lines(pieces: tuple, width: int) -> tuple[Text, ...]:
+    """The footer's lines for these (key, description, enabled) pieces at this width: the same
+    for every session on the same screen (made once; shared, never changed)."""
+    texts = [Text.assemble((f" {shown}", "bold" if enabled else "dim"), (f" {desc}", "" if enabled else "dim"))
+             for shown, desc, enabled in pieces]
+    texts.append(Text.assemble((" ^p", "bold"), " palette"))
+    texts.append(Text.assemble((" ^q", "bold"), " quit"))    # ctrl+q works everywhere: say so
+    # Pack whole "key description" pairs into lines as wide as the terminal (80 columns: two).
+    lines, line = [], Text(no_wrap=True, overflow="ellipsis")
+    for piece in texts:
+        if line.cell_len and line.cell_len + piece.cell_len > width:
+            lines.append(line)
+            line = Text(no_wrap=True, overflow="ellipsis")
+        line.append_text(piece)
+    lines.append(line)
+    return tuple(lines)
