@@ -115,8 +115,8 @@ class Hand(Legality, Drawing, Showdown):
         # Each player's cards and their face-up flags: lists made by the first street's deal,
         # which deals to every player (_deal_street), rather than empty lists made here to extend.
         # (None until then: the deal replaces each before __init__ returns, so they are typed as lists.)
-        self.hole = [None] * n  # type: ignore[list-item]
-        self.up = [None] * n  # type: ignore[list-item]
+        self.hole = [None] * n  # type: ignore[list-item]  # filled by the first deal, see above
+        self.up = [None] * n  # type: ignore[list-item]  # filled by the first deal, see above
         self.board = []
         self.muck_pile = []     # folded hands and discards: what a reshuffle may use
         self.discarded_by = []   # per player, from the first draw (_start_draw)

@@ -16,6 +16,7 @@ from cardroom.engine import events as ev
 from cardroom.engine.hand import Hand
 from cardroom.room.history import public_text, record_of
 from cardroom.room.ports import HandRecord, Refused
+from cardroom.room.tablesettings import STORE_PATIENCE
 
 if TYPE_CHECKING:
     from cardroom.room.table import Table
@@ -23,10 +24,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardroom.table")
 # A settlement the store refused for a passing reason (busy, disk full, PostgreSQL restarting) is
 # tried again after pauses doubling from the first up to the last, for as long as the table's
-# store_patience (seconds); then the hand is voided. A void that fails too is tried again at
-# most VOID_RETRY_MAX apart until it goes through (no hand can be dealt without the store).
+# store_patience (seconds; tablesettings.STORE_PATIENCE by default); then the hand is voided. A
+# void that fails too is tried again at most VOID_RETRY_MAX apart until it goes through (no hand
+# can be dealt without the store).
 SETTLE_PAUSE_FIRST, SETTLE_PAUSE_MOST = 0.5, 4.0
-STORE_PATIENCE = 13.0      # the default: [server] database_outage_seconds (10) and a reconnect
 VOID_RETRY_MAX = 30.0
 
 

@@ -9,7 +9,10 @@ from dataclasses import dataclass
 from cardroom.engine.betting import NO, POT, Rules, Structure
 from cardroom.engine.pokerstars import PLAY
 from cardroom.engine.variants import Variant
-from cardroom.room.settlement import STORE_PATIENCE
+
+# How long a settlement the store fails is retried before the hand is void (room/settlement.py):
+# [server] database_outage_seconds (10) and a reconnect.
+STORE_PATIENCE = 13.0
 
 
 @dataclass(frozen=True, slots=True)

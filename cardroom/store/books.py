@@ -49,9 +49,10 @@ def text(value: object, what: str) -> str:
 
 
 def nonempty(value: object, what: str) -> str:
-    if not text(value, what):
+    said = text(value, what)
+    if not said:
         raise Refused(f"{what} must not be empty")
-    return value  # type: ignore[return-value]
+    return said
 
 
 def page_size(limit: int) -> int:
