@@ -7,18 +7,15 @@ out and the hand goes on. The table asks `ask(plan)` before dealing and deals on
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from cardroom.room import api
 from cardroom.room.clock import Timer
 from cardroom.room.seating import HandPlan
-
-if TYPE_CHECKING:
-    from cardroom.room.table import Table
+from cardroom.room.tablefaces import PromptingTable
 
 
 class BlindPrompts:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: PromptingTable) -> None:
         self.table = table
         self.asking: dict[int, int] = {}    # seat -> blind to post, while Auto Blind is off
         self.ok: set[int] = set()           # seats that said yes to this hand's prompt

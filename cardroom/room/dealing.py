@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from cardroom.engine.betting import Structure
 from cardroom.engine.cards import Deck, format_cards
@@ -19,9 +18,7 @@ from cardroom.room.ports import HandRecord, HandStart, Refused, SeatStack
 from cardroom.room.seating import HandPlan, SeatFacts, plan_hand
 from cardroom.room.settlement import SETTLE_PAUSE_MOST
 from cardroom.room.writer import log_failure
-
-if TYPE_CHECKING:
-    from cardroom.room.table import Table
+from cardroom.room.tablefaces import DealingTable
 
 log = logging.getLogger("cardroom.table")
 # Seed 001: a new player may post in "at any time except when he is between the button and the big blind".
@@ -47,7 +44,7 @@ class Dealing:
     blind prompts. A tournament's table deals as its director says (room/tournaments), through
     the same start: it overrides `ready`, `next_hand` and `not_dealt`."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: DealingTable) -> None:
         self.table = table
 
     def ready(self) -> bool:

@@ -15,17 +15,15 @@ left, the lost connections' graces too. While held, a new decision's clock is se
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from cardroom.engine.hand import Hand
 from cardroom.room.clock import Timer
-
-if TYPE_CHECKING:
-    from cardroom.room.table import Table
+from cardroom.room.tablefaces import ClockedTable
 
 
 class DecisionClock:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: ClockedTable) -> None:
         self.table = table
         self.deadline: float | None = None
         self.full_deadline: float | None = None   # the deadline of a player who is there

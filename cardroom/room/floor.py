@@ -10,21 +10,18 @@ within `RATHOLE_SECONDS` is refused here too.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from cardroom.room import api
 from cardroom.room.narration import money
 from cardroom.room.seat import Seat, kept_auto_blind
-
-if TYPE_CHECKING:
-    from cardroom.room.table import Table
+from cardroom.room.tablefaces import FloorTable
 
 log = logging.getLogger("cardroom.table")
 RATHOLE_SECONDS = 3600.0
 
 
 class Floor:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: FloorTable) -> None:
         self.table = table
         self.left_with: dict[int, tuple[int, float]] = {}   # account -> (stack, when it left)
 
@@ -47,9 +44,7 @@ class Floor:
         elif seat not in free:
             raise api.SeatTaken(f"seat {seat} is taken" if seat in t.seats else
                                 f"seat {seat} is held for a player from the wait list")
-        if seat in held:
-            held.pop(seat)[1].cancel()
-        t.holds.wait_list = [(a, n) for a, n in t.holds.wait_list if a != account]
+        t.holds.seated(account, seat)
         s = Seat(seat, account, name)
         s.stack = t.store.table_chips(account, t.name)  # chips left here before (a restart)
         s.bought_in = s.stack > 0

@@ -10,16 +10,14 @@ get their new stacks (`recorded`); meanwhile the table's `recording` keeps those
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardroom.engine import events as ev
 from cardroom.engine.hand import Hand
 from cardroom.room.history import public_text, record_of
 from cardroom.room.ports import HandRecord, Refused
 from cardroom.room.tablesettings import STORE_PATIENCE
-
-if TYPE_CHECKING:
-    from cardroom.room.table import Table
+from cardroom.room.tablefaces import SettlingTable
 
 log = logging.getLogger("cardroom.table")
 # A settlement the store refused for a passing reason (busy, disk full, PostgreSQL restarting) is
@@ -46,7 +44,7 @@ SETTLE_RETRIES = settle_retries(STORE_PATIENCE)
 
 
 class Settlement:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: SettlingTable) -> None:
         self.table = table
 
     def finish(self) -> None:

@@ -1,27 +1,246 @@
-"""What a table's views read of it: `ViewedTable`, the members of a Table that tableview.py's pure
-functions use (read only). A Protocol in a module of its own, so that those functions are typed
-without importing the table (which imports them).
+"""The faces of a Table: for each of its collaborators (and its views), a Protocol of the members
+of the table it uses, and no more. The table hands itself to each (`Floor(self)`); each names its
+face, never the table, so none of them imports table.py and what each may touch is written here.
+
+    TableCore          what every collaborator reads: name, settings, clock, seats, changed()
+    PromptingTable     blindprompts.BlindPrompts
+    DealingTable       dealing.Dealing
+    ClockedTable       decisionclock.DecisionClock
+    FloorTable         floor.Floor
+    SettlingTable      settlement.Settlement
+    HoldingTable       waitlist.SeatHolds
+    ViewedTable        tableview.py's pure functions (read only)
+
+A collaborator one of them calls is named by the few methods it calls of it (`Dealer`, `Holds`...),
+so a face imports no collaborator either. A member that a collaborator sets is an attribute here;
+one it only reads, a property.
 """
 
 from __future__ import annotations
 
+import random
 from collections import deque
+from datetime import datetime
 from typing import Callable, Protocol
 
+from cardroom.engine.events import Event
 from cardroom.engine.hand import Hand
+from cardroom.engine.legality import Legal
 from cardroom.room import api
 from cardroom.room.clock import Clock, Timer
+from cardroom.room.ports import Store
 from cardroom.room.seat import Seat
 from cardroom.room.seating import HandPlan
 from cardroom.room.tablesettings import TableSettings
+from cardroom.room.writer import Writer
+
+# ----------------------------------------------------------------------- the collaborators, as called
+
+
+class Dealer(Protocol):
+    def start(self) -> None:
+        """Deal the next hand if one may be dealt (dealing.Dealing)."""
+
+
+class BlindAsker(Protocol):
+    def ask(self, plan: HandPlan) -> bool:
+        """Prompt the blinds `plan` needs; True while a prompt holds the hand (blindprompts)."""
+
+
+class Holds(Protocol):
+    """The wait list and the seats held for it (waitlist.SeatHolds)."""
+
+    @property
+    def held(self) -> dict[int, tuple[int, Timer]]: ...
+    def offer(self, number: int) -> None: ...
+    def seated(self, account: int, seat: int) -> None: ...
+    def start_sit_out(self, seat: Seat) -> None: ...
+    def free_if_empty_and_away(self, seat: Seat) -> None: ...
+
+
+class Remover(Protocol):
+    def remove(self, seat: Seat, why: str) -> None:
+        """The player leaves the table, his chips cashed out (floor.Floor)."""
+
+
+class Settles(Protocol):
+    def finish(self) -> None:
+        """The hand is over: settle it (settlement.Settlement; a tournament's: tournaments/policy.py)."""
+
+
+class Cancels(Protocol):
+    def cancel(self) -> None:
+        """Stop the decision clock (decisionclock.DecisionClock)."""
+
+
+class ClockPolicy(Protocol):
+    @property
+    def protected_all_in(self) -> bool:
+        """A timeout with chips in the pot may be played as a protected all-in (table.TablePolicy)."""
 
 
 class ViewedPolicy(Protocol):
-    """What a view reads of the table's policy (table.py's TablePolicy)."""
+    """What a view reads of the table's policy (table.TablePolicy)."""
 
     @property
     def money(self) -> bool: ...
     def line(self, table: ViewedTable, account: int | None) -> api.TournamentLine | None: ...
+
+
+# ----------------------------------------------------------------------------------------- the faces
+
+
+class TableCore(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def settings(self) -> TableSettings: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def seats(self) -> dict[int, Seat]: ...
+    def changed(self) -> None: ...
+
+
+class PromptingTable(TableCore, Protocol):
+    """What blindprompts.BlindPrompts uses of its table."""
+
+    @property
+    def clock_held(self) -> bool: ...
+    @property
+    def dealing(self) -> Dealer: ...
+    @property
+    def holds(self) -> Holds: ...
+    def need_seat(self, account: int) -> Seat: ...
+
+
+class DealingTable(TableCore, Protocol):
+    """What dealing.Dealing uses of its table: it starts a hand, so it sets the hand's members."""
+
+    hand: Hand | None
+    hand_id: str
+    hand_started: datetime | None
+    hand_seats: list[int]
+    hand_accounts: list[int]
+    plan: HandPlan | None
+    recording: frozenset[int]
+    next_hand_timer: Timer | None
+    status: str
+
+    @property
+    def rng(self) -> random.Random | None: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def writer(self) -> Writer: ...
+    @property
+    def closing(self) -> Callable[[], None] | None: ...
+    @property
+    def clock_held(self) -> bool: ...
+    @property
+    def blinds(self) -> BlindAsker: ...
+    @property
+    def floor(self) -> Remover: ...
+    def idle(self) -> bool: ...
+    def maybe_start(self) -> None: ...
+    def after_events(self, events: list[Event]) -> None: ...
+    def say(self, text: str, kind: str = "dealer", name: str = "Dealer") -> None: ...
+
+
+class ClockedTable(TableCore, Protocol):
+    """What decisionclock.DecisionClock uses of its table."""
+
+    @property
+    def hand(self) -> Hand | None: ...
+    @property
+    def live_hand(self) -> Hand: ...
+    @property
+    def hand_seats(self) -> list[int]: ...
+    @property
+    def writer(self) -> Writer: ...
+    @property
+    def policy(self) -> ClockPolicy: ...
+    @property
+    def settlement(self) -> Settles: ...
+    def drive(self) -> None: ...
+    def narrate_events(self, events: list[Event]) -> None: ...
+    def play_default(self, seat: Seat, lg: Legal) -> list[Event]: ...
+    def seat_of(self, account: int) -> Seat | None: ...
+    def use_quota(self, account: int) -> bool: ...
+    def say(self, text: str, kind: str = "dealer", name: str = "Dealer") -> None: ...
+
+
+class FloorTable(TableCore, Protocol):
+    """What floor.Floor uses of its table."""
+
+    status: str
+
+    @property
+    def hand(self) -> Hand | None: ...
+    @property
+    def live_hand(self) -> Hand: ...
+    @property
+    def plan(self) -> HandPlan | None: ...
+    @property
+    def recording(self) -> frozenset[int]: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def writer(self) -> Writer: ...
+    @property
+    def holds(self) -> Holds: ...
+    def drive(self) -> None: ...
+    def maybe_start(self) -> None: ...
+    def free_seats(self) -> list[int]: ...
+    def in_hand(self, seat: Seat) -> bool: ...
+    def player_index(self, seat: Seat) -> int: ...
+    def need_seat(self, account: int) -> Seat: ...
+    def seat_of(self, account: int) -> Seat | None: ...
+    def page(self, account: int, text: str) -> None: ...
+    def say(self, text: str, kind: str = "dealer", name: str = "Dealer") -> None: ...
+
+
+class SettlingTable(TableCore, Protocol):
+    """What settlement.Settlement uses of its table."""
+
+    recording: frozenset[int]
+    status: str
+
+    @property
+    def live_hand(self) -> Hand: ...
+    @property
+    def hand_id(self) -> str: ...
+    @property
+    def hand_started(self) -> datetime | None: ...
+    @property
+    def hand_seats(self) -> list[int]: ...
+    @property
+    def hand_accounts(self) -> list[int]: ...
+    @property
+    def stats(self) -> deque[tuple[float, int, int, int]]: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def writer(self) -> Writer: ...
+    @property
+    def decision_clock(self) -> Cancels: ...
+    @property
+    def floor(self) -> Remover: ...
+    @property
+    def holds(self) -> Holds: ...
+    def maybe_start(self) -> None: ...
+    def page(self, account: int, text: str) -> None: ...
+    def say(self, text: str, kind: str = "dealer", name: str = "Dealer") -> None: ...
+
+
+class HoldingTable(TableCore, Protocol):
+    """What waitlist.SeatHolds uses of its table."""
+
+    @property
+    def floor(self) -> Remover: ...
+    def in_hand(self, seat: Seat) -> bool: ...
+    def seat_of(self, account: int) -> Seat | None: ...
+    def page(self, account: int, text: str) -> None: ...
 
 
 class ViewedTable(Protocol):
@@ -70,3 +289,8 @@ class ViewedTable(Protocol):
     def buy_in_limits(self, account: int) -> tuple[int, int | None, int]: ...
     def blind_asked(self, seat: Seat) -> int: ...
     def decision_of(self, seat: Seat) -> str: ...
+
+
+__all__ = ["BlindAsker", "Cancels", "ClockPolicy", "ClockedTable", "Dealer", "DealingTable", "FloorTable",
+           "Holds", "HoldingTable", "PromptingTable", "Remover", "Settles", "SettlingTable", "TableCore",
+           "ViewedPolicy", "ViewedTable"]
