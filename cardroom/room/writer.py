@@ -45,6 +45,9 @@ class Writer(Protocol):
     async def run(self, call: Callable[[], T]) -> T:
         """Run `call` in turn and return its result (or raise its error)."""
 
+    def close(self) -> None:
+        """Wait for the writes already given, then stop (the server's shutdown)."""
+
 
 class StoreWriter:
     """One thread for every write, in order; outcomes are delivered back on the running loop."""

@@ -17,6 +17,7 @@ from cardroom.engine.money import format_cents
 from cardroom.room.ports import (
     MAX_AMOUNT_CENTS, Account, AccountId, Banned, DuplicateEntry, HandRecord, InsufficientChips,
     InsufficientFunds, InvalidAmount, LedgerEntry, Refused, SeatStack, UnknownAccount,
+    UnknownHand,
 )
 from cardroom.store.database import Connection
 
@@ -195,3 +196,11 @@ def find_hand(c: Connection, hand_id: str) -> tuple[int, HandRecord] | None:
     """The hand's row number (`seq`) and record, or None."""
     row = c.execute(f"SELECT {HAND_COLS} FROM hands WHERE id = ?", (hand_id,)).fetchone()
     return None if row is None else (row[0], hand_row(c, row))
+
+
+def hand_there(c: Connection, hand_id: str) -> tuple[int, HandRecord]:
+    """`find_hand` of a hand this transaction has just written or listed: it is there."""
+    found = find_hand(c, hand_id)
+    if found is None:
+        raise UnknownHand(f"no hand {hand_id!r}")
+    return found
