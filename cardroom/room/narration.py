@@ -30,10 +30,11 @@ def money(cents: int) -> str:
 Money = Callable[[int], str]   # how an amount is said (narrate's `money`)
 
 
-def narrate(event: ev.Event, names: list[str], variant: Variant,
+def narrate(event: ev.Event, names: list[str], variant: Variant | None,
             money: Money = money) -> str | None:
     """The dealer's line for `event`, or None for events the dealer keeps quiet about. `money`
-    says an amount (the table's: cents, or a tournament's chips)."""
+    says an amount (the table's: cents, or a tournament's chips). `variant` None: a game this
+    process does not know (an old hand's history): a hand shown is not put in words."""
     line = _LINES.get(type(event))
     return line(event, names, variant, money) if line is not None else None
 
@@ -42,12 +43,12 @@ def _all_in(event: ev.Posted | ev.Called | ev.BetTo) -> str:
     return " and is all-in" if event.all_in else ""
 
 
-def _posted(e: ev.Posted, n: list[str], variant: Variant, m: Money) -> str:
+def _posted(e: ev.Posted, n: list[str], variant: Variant | None, m: Money) -> str:
     what = _POSTS.get(e.kind, f"the {e.kind}")
     return f"{n[e.player]} posts {what} of {m(e.amount)}{_all_in(e)}"
 
 
-def _dealt_hole(e: ev.DealtHole, n: list[str], variant: Variant, m: Money) -> str | None:
+def _dealt_hole(e: ev.DealtHole, n: list[str], variant: Variant | None, m: Money) -> str | None:
     ups = [c for c, u in zip(e.cards, e.up) if u and c is not None]
     # "shows" is kept for the showdown: up cards dealt are said as dealt.
     return f"{n[e.player]} is dealt {format_cards(ups)} face up" if ups else None
@@ -56,7 +57,7 @@ def _dealt_hole(e: ev.DealtHole, n: list[str], variant: Variant, m: Money) -> st
 _BETS = {"bet": "bets", "raise": "raises to", "complete": "completes to", "bring-in": "brings in for"}
 
 
-def _drew(e: ev.Drew, n: list[str], variant: Variant, m: Money) -> str | None:
+def _drew(e: ev.Drew, n: list[str], variant: Variant | None, m: Money) -> str | None:
     if not e.discards and not e.cards:
         return f"{n[e.player]} stands pat"
     if not e.discards:
@@ -64,14 +65,14 @@ def _drew(e: ev.Drew, n: list[str], variant: Variant, m: Money) -> str | None:
     return f"{n[e.player]} draws {len(e.discards)}"
 
 
-def _awarded(e: ev.Awarded, n: list[str], variant: Variant, m: Money) -> str:
+def _awarded(e: ev.Awarded, n: list[str], variant: Variant | None, m: Money) -> str:
     which = "the pot" if e.pot == 0 else f"side pot {e.pot}"
     half = {"high": " (high)", "low": " (low)"}.get(e.half, "")
     return f"{n[e.player]} wins {m(e.amount)} from {which}{half}"
 
 
 # The events the dealer speaks of (NamedTuples, matched by their exact type), and his line for each.
-_LINES: dict[type, Callable[[Any, list[str], Variant, Money], str | None]] = {
+_LINES: dict[type, Callable[[Any, list[str], Variant | None, Money], str | None]] = {
     ev.Posted: _posted,
     ev.DealtBoard: lambda e, n, v, m: f"Dealing the {e.street}: {format_cards(e.cards)}",
     ev.DealtHole: _dealt_hole,
@@ -83,7 +84,8 @@ _LINES: dict[type, Callable[[Any, list[str], Variant, Money], str | None]] = {
     ev.Drew: _drew,
     ev.Reshuffled: lambda e, n, v, m: "The dealer reshuffles the muck to finish the draw",
     ev.UncalledReturned: lambda e, n, v, m: f"Uncalled bet of {m(e.amount)} returned to {n[e.player]}",
-    ev.Shown: lambda e, n, v, m: f"{n[e.player]} shows {format_cards(e.cards)}: {hand_words(e, v)}",
+    ev.Shown: lambda e, n, v, m: (f"{n[e.player]} shows {format_cards(e.cards)}"
+                                  + (f": {hand_words(e, v)}" if v else "")),
     ev.Mucked: lambda e, n, v, m: f"{n[e.player]} mucks",
     ev.Awarded: _awarded,
     ev.Raked: lambda e, n, v, m: f"Rake {m(e.amount)}",
