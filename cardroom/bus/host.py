@@ -260,7 +260,11 @@ class TableHost:
             return
         if not online:
             self._offline(account, sid)
-        elif account in self._sessions or self._seated_here(account):
+            return
+        # A session online is its gateway heard: one that dies before the host heard its first
+        # heartbeat (NATS orders no messages across connections) is still judged by its silence.
+        self._gateways.hear((liveness.gateway_of(sid),))
+        if account in self._sessions or self._seated_here(account):
             try:
                 await self._session_for(account, sid)
             except RoomError as e:

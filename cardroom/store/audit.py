@@ -23,6 +23,7 @@ PostgreSQL):
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from cardroom.engine.money import format_cents
@@ -67,6 +68,51 @@ def _off(have: int, want: int) -> str:
     return f"{format_cents(abs(d))} {'more' if d > 0 else 'less'} than the ledger records"
 
 
+# How each cash move changes (an account's balance, his chips on the table, the hand's escrow,
+# the house's rake): the ledger replayed by this table, kind by kind.
+_CASH_MOVES = {
+    "open": (1, 0, 0, 0), "credit": (1, 0, 0, 0), "debit": (-1, 0, 0, 0),
+    "buy_in": (-1, 1, 0, 0), "cash_out": (1, -1, 0, 0),
+    "hand_start": (0, -1, 1, 0), "hand_end": (0, 1, -1, 0), "hand_void": (0, 1, -1, 0),
+    "rake": (0, 0, -1, 1),
+}
+
+
+@dataclass
+class _Replayed:
+    """What the ledger, replayed row by row, says everything should hold."""
+    balances: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    chips: dict[tuple[int, str], int] = field(default_factory=lambda: defaultdict(int))
+    escrow: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    house: int = 0
+    pools: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    fees: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    taken: dict[tuple[int, str], int] = field(default_factory=lambda: defaultdict(int))  # (tournament, kind)
+
+
+def _replay(c) -> _Replayed:
+    r = _Replayed()
+    for kind, account, table, amount, hand, tournament in c.execute(
+            "SELECT kind, account_id, table_name, amount_cents, hand_id, tournament_id FROM ledger ORDER BY seq"):
+        if kind in _TOURNAMENT_MOVES:
+            on_balance, on_pool, on_fees = _TOURNAMENT_MOVES[kind]
+            if account is not None:
+                r.balances[account] += on_balance * amount
+            r.pools[tournament] += on_pool * amount
+            r.fees[tournament] += on_fees * amount
+            r.taken[tournament, kind] += amount
+        elif kind in _CASH_MOVES:
+            on_balance, on_chips, on_escrow, on_house = _CASH_MOVES[kind]
+            if on_balance:
+                r.balances[account] += on_balance * amount
+            if on_chips:
+                r.chips[account, table] += on_chips * amount
+            if on_escrow:
+                r.escrow[hand] += on_escrow * amount
+            r.house += on_house * amount
+    return r
+
+
 def ledger_problems(c) -> list[str]:
     """Every way the money in the database fails to add up, in words (none: it adds up). `c` is a
     store's connection in a transaction (`cardroom.store.sql.Connection`): the SQL runs on both
@@ -76,66 +122,52 @@ def ledger_problems(c) -> list[str]:
     def who(account: int) -> str:
         return names.get(account, f"account #{account} (no such account)")
 
-    balances: dict[int, int] = defaultdict(int)
-    chips: dict[tuple[int, str], int] = defaultdict(int)
-    escrow: dict[str, int] = defaultdict(int)
-    house = 0
-    pools: dict[int, int] = defaultdict(int)
-    fees: dict[int, int] = defaultdict(int)
-    taken: dict[tuple[int, str], int] = defaultdict(int)   # (tournament, kind) -> cents
-    for kind, account, table, amount, hand, tournament in c.execute(
-            "SELECT kind, account_id, table_name, amount_cents, hand_id, tournament_id FROM ledger ORDER BY seq"):
-        if kind in _TOURNAMENT_MOVES:
-            on_balance, on_pool, on_fees = _TOURNAMENT_MOVES[kind]
-            if account is not None:
-                balances[account] += on_balance * amount
-            pools[tournament] += on_pool * amount
-            fees[tournament] += on_fees * amount
-            taken[tournament, kind] += amount
-        elif kind in ("open", "credit"):
-            balances[account] += amount
-        elif kind == "debit":
-            balances[account] -= amount
-        elif kind == "buy_in":
-            balances[account] -= amount
-            chips[account, table] += amount
-        elif kind == "cash_out":
-            balances[account] += amount
-            chips[account, table] -= amount
-        elif kind == "hand_start":
-            chips[account, table] -= amount
-            escrow[hand] += amount
-        elif kind in ("hand_end", "hand_void"):
-            chips[account, table] += amount
-            escrow[hand] -= amount
-        elif kind == "rake":
-            escrow[hand] -= amount
-            house += amount
+    r = _replay(c)
+    problems = _account_problems(c, r, who) + _hand_problems(c, r)
+    rake = c.execute("SELECT rake_cents FROM house WHERE id = 1").fetchone()[0]
+    if rake != r.house:
+        problems.append(f"the house holds {format_cents(rake)} of rake, the ledger gives "
+                        f"{format_cents(r.house)}: {_off(rake, r.house)}")
+    problems += _tournament_problems(c, r.pools, r.fees, r.taken)
+    total = c.execute(TOTAL_SQL).fetchone()[0]
+    expected = c.execute(EXPECTED_SQL).fetchone()[0]
+    if total != expected:
+        problems.append(f"the room holds {format_cents(total)} in all, but starting money + credits "
+                        f"- debits is {format_cents(expected)}: {_off(total, expected)}")
+    return problems
 
+
+def _account_problems(c, r: _Replayed, who) -> list[str]:
+    """Each balance and each pile of table chips against the ledger."""
     problems = []
     for account, balance in c.execute("SELECT id, balance_cents FROM accounts ORDER BY id"):
-        want = balances.pop(account, 0)
+        want = r.balances.pop(account, 0)
         if balance != want:
             problems.append(f"{who(account)} has a balance of {format_cents(balance)}, the ledger "
                             f"gives {format_cents(want)}: {_off(balance, want)}")
-    problems += [f"the ledger moves {format_cents(v)} for {who(a)}" for a, v in balances.items() if v]
+    problems += [f"the ledger moves {format_cents(v)} for {who(a)}" for a, v in r.balances.items() if v]
     for account, table, have in c.execute(
             "SELECT account_id, table_name, chips_cents FROM table_chips ORDER BY account_id, table_name"):
-        want = chips.pop((account, table), 0)
+        want = r.chips.pop((account, table), 0)
         if have != want:
             problems.append(f"{who(account)} has {format_cents(have)} of chips on "
                             f"{_shown(table)}, the ledger gives "
                             f"{format_cents(want)}: {_off(have, want)}")
     problems += [f"{who(a)} should have {format_cents(v)} of chips on {_shown(t)}, "
-                 "and has none" for (a, t), v in chips.items() if v]
+                 "and has none" for (a, t), v in r.chips.items() if v]
+    return problems
 
+
+def _hand_problems(c, r: _Replayed) -> list[str]:
+    """The stacks in each live cash hand against its escrow; each settled hand sums to zero."""
+    problems = []
     live = dict(c.execute("SELECT h.id, CAST(SUM(s.start_cents) AS BIGINT) FROM hands h JOIN hand_seats s"
                           " ON s.hand_seq = h.seq WHERE h.status = 'in_progress' AND h.tournament_id IS NULL"
                           " GROUP BY h.id"))
-    for hand in sorted(set(escrow) | set(live)):
-        if escrow.get(hand, 0) != live.get(hand, 0):
+    for hand in sorted(set(r.escrow) | set(live)):
+        if r.escrow.get(hand, 0) != live.get(hand, 0):
             problems.append(f"hand {_shown(hand)} holds {format_cents(live.get(hand, 0))} "
-                            f"of stacks, the ledger gives {format_cents(escrow.get(hand, 0))}")
+                            f"of stacks, the ledger gives {format_cents(r.escrow.get(hand, 0))}")
     for hand, result in c.execute(
             "SELECT h.id, CAST(SUM(s.end_cents - s.start_cents) + h.rake_cents AS BIGINT) FROM hands h"
             " JOIN hand_seats s ON s.hand_seq = h.seq WHERE h.status = 'settled'"
@@ -144,17 +176,6 @@ def ledger_problems(c) -> list[str]:
             problems.append(f"settled hand {_shown(hand)} does not sum to zero with "
                             f"its rake: {format_cents(abs(result))} "
                             f"{'created' if result > 0 else 'lost'}")
-
-    rake = c.execute("SELECT rake_cents FROM house WHERE id = 1").fetchone()[0]
-    if rake != house:
-        problems.append(f"the house holds {format_cents(rake)} of rake, the ledger gives "
-                        f"{format_cents(house)}: {_off(rake, house)}")
-    problems += _tournament_problems(c, pools, fees, taken)
-    total = c.execute(TOTAL_SQL).fetchone()[0]
-    expected = c.execute(EXPECTED_SQL).fetchone()[0]
-    if total != expected:
-        problems.append(f"the room holds {format_cents(total)} in all, but starting money + credits "
-                        f"- debits is {format_cents(expected)}: {_off(total, expected)}")
     return problems
 
 

@@ -286,6 +286,21 @@ async def test_a_silent_gateways_sessions_go_offline_and_come_back_with_it(world
 
 
 @remote
+async def test_a_gateway_silent_before_its_first_heartbeat_was_heard_still_goes_offline(world):
+    """NATS orders no messages across connections: a gateway's first heartbeat can reach the host
+    before the host's subscription does. Its sessions' presence counts as hearing it, so a
+    gateway that dies then is still judged by its silence (before: never heard, never judged)."""
+    for task in world.gateway._loops:
+        task.cancel()                      # not one heartbeat from now on
+    world.host._gateways.lost(0)           # and none heard before: the race lost
+    world.host.gateway_lost = 1.5
+    alice, bob = await seat(world, names=("alice", "bob"))
+    table = world.room.tables[TABLE]
+    await until(lambda: not table.seat_of(alice.account_id).connected
+                and not table.seat_of(bob.account_id).connected, what="both marked disconnected")
+
+
+@remote
 async def test_a_seat_of_a_silent_gateway_gets_the_lost_connections_grace_not_the_whole_clock(world):
     """Issue 35: the scaled room's "disconnected" (a gateway not heard) feeds the same rule as a
     dropped connection in one process: the player to act has reconnect_seconds to come back,

@@ -369,49 +369,54 @@ class RoomMachine(RuleBasedStateMachine):
             return
         todo = [(c, n, v) for c in self.clients for n in TABLE_NAMES
                 if (v := c.view(n)).legal is not None]
-        if not todo:
-            return
-        c, n, v = self._pick(data, todo, "actor")
+        if todo:
+            c, n, v = self._pick(data, todo, "actor")
+            getattr(self, f"_{what}")(data, c, n, v)
+
+    # The player to act, acting wrongly (act_illegally's `what`, one method each).
+    def _bad_amount(self, data, c, n, v) -> None:
         lg = v.legal
-        if what == "bad_amount":
-            bad = [0, -1, lg.max_to + 1, 10**15, True, "600", None, 1.5]
-            if lg.min_to > 1:
-                bad.append(lg.min_to - 1)
-            if lg.min_to:
-                bad += [float(lg.min_to), lg.min_to + 0.5, str(lg.min_to)]
-            amount = data.draw(st.sampled_from(bad), label="amount")
-            self.refused(c.act, n, data.draw(st.sampled_from(["bet", "raise"])), amount)
-        elif what == "bad_kind":
-            self.refused(c.act, n, data.draw(st.sampled_from(["allin", "", "CHECK", "show", "muck",
-                                                              "sit", None, 3])))
-        elif what == "wrong_check_call":
-            if lg.phase == "draw":
-                self.refused(c.act, n, data.draw(st.sampled_from(["check", "call", "fold"])))
-            elif lg.bring_in:
-                self.refused(c.act, n, data.draw(st.sampled_from(["check", "call", "fold"])))
-            elif not lg.check:
-                self.refused(c.act, n, "check")
-            else:
-                self.refused(c.act, n, "call")
-        elif what == "bad_discard":
-            if lg.phase != "draw":
-                self.refused(c.act, n, "draw", 0, tuple(v.my_cards[:1]))
-                return
-            mine = set(v.my_cards)
-            other = next(card for card in CARDS if card not in mine)
-            bad = data.draw(st.sampled_from([
-                (other,), (v.my_cards[0], v.my_cards[0]), tuple(v.my_cards) + (other,),
-                ("As",), (None,)]), label="discards")
-            self.refused(c.act, n, "draw", 0, bad)
-        elif what == "double":
-            # The same decision submitted twice: the second finds it is not his turn any more
-            # (unless the action came straight back to him, which a fold never does).
-            kind, amount, discards = random_legal(lg, v.my_cards, random.Random(data.draw(
-                st.integers(0, 2**32 - 1), label="seed")))
-            c.act(n, kind, amount, discards)
-            STATS["actions"] += 1
-            if c.view(n).legal is None:
-                self.refused(c.act, n, kind, amount, discards)
+        bad = [0, -1, lg.max_to + 1, 10**15, True, "600", None, 1.5]
+        if lg.min_to > 1:
+            bad.append(lg.min_to - 1)
+        if lg.min_to:
+            bad += [float(lg.min_to), lg.min_to + 0.5, str(lg.min_to)]
+        amount = data.draw(st.sampled_from(bad), label="amount")
+        self.refused(c.act, n, data.draw(st.sampled_from(["bet", "raise"])), amount)
+
+    def _bad_kind(self, data, c, n, v) -> None:
+        self.refused(c.act, n, data.draw(st.sampled_from(["allin", "", "CHECK", "show", "muck",
+                                                          "sit", None, 3])))
+
+    def _wrong_check_call(self, data, c, n, v) -> None:
+        lg = v.legal
+        if lg.phase == "draw" or lg.bring_in:
+            self.refused(c.act, n, data.draw(st.sampled_from(["check", "call", "fold"])))
+        elif not lg.check:
+            self.refused(c.act, n, "check")
+        else:
+            self.refused(c.act, n, "call")
+
+    def _bad_discard(self, data, c, n, v) -> None:
+        if v.legal.phase != "draw":
+            self.refused(c.act, n, "draw", 0, tuple(v.my_cards[:1]))
+            return
+        mine = set(v.my_cards)
+        other = next(card for card in CARDS if card not in mine)
+        bad = data.draw(st.sampled_from([
+            (other,), (v.my_cards[0], v.my_cards[0]), tuple(v.my_cards) + (other,),
+            ("As",), (None,)]), label="discards")
+        self.refused(c.act, n, "draw", 0, bad)
+
+    def _double(self, data, c, n, v) -> None:
+        # The same decision submitted twice: the second finds it is not his turn any more
+        # (unless the action came straight back to him, which a fold never does).
+        kind, amount, discards = random_legal(v.legal, v.my_cards, random.Random(data.draw(
+            st.integers(0, 2**32 - 1), label="seed")))
+        c.act(n, kind, amount, discards)
+        STATS["actions"] += 1
+        if c.view(n).legal is None:
+            self.refused(c.act, n, kind, amount, discards)
 
     @precondition(lambda self: any(t.seconds_left() is not None for t in self.room.tables.values()))
     @rule(data=st.data())
@@ -544,45 +549,54 @@ class RoomMachine(RuleBasedStateMachine):
 
     @invariant()
     def nobody_sees_hidden_cards(self) -> None:
-        viewers = list(self.clients)
         for t in self._tables():
-            hand = t.hand
-            if hand is not None:
-                # The dealer's chat (everyone's, railbirds' too) names public cards only.
-                public = set(hand.board)
-                for e in hand.events:     # up cards stay public after their owner folds
-                    if isinstance(e, ev.DealtHole):
-                        public |= {card for card, up in zip(e.cards, e.up) if up}
-                    elif isinstance(e, ev.Shown):
-                        public |= set(e.cards)
-                lines = [line.text for line in t.chat]
-                begins = f"Hand #{t.hand_id} begins"
-                if begins in lines:
-                    for text in lines[len(lines) - 1 - lines[::-1].index(begins):]:
-                        named = {Card.parse(tok) for tok in CARD_TOKEN.findall(text)}
-                        assert named <= public, f"the dealer said {text!r} at {t.name}"
-            for c in viewers + [None]:
-                account = c.account_id if c else None
-                v = t.view_for(account)
-                allowed = set()
-                if hand is not None:
-                    allowed |= set(hand.board)
-                    for p in range(hand.n):
-                        if p in hand.shown or (account is not None and t.hand_accounts[p] == account):
-                            allowed |= set(hand.hole[p])
-                        else:
-                            allowed |= {card for card, up in zip(hand.hole[p], hand.up[p]) if up}
-                seen = {card for s in v.seats for card in s.cards if card is not None}
-                seen |= set(v.my_cards) | set(v.board)
-                assert seen <= allowed, (f"{c.name if c else 'a railbird'} sees "
-                                         f"{sorted(map(repr, seen - allowed))} at {t.name}")
-                for s in v.seats:
-                    if s.number == v.my_seat:
-                        continue
-                    for card, up in zip(s.cards, s.up):
-                        assert card is None or up or s.shown, (t.name, s)
-                if v.my_seat is None:
-                    assert v.my_cards == () and v.legal is None
+            if t.hand is not None:
+                dealer_names_public_cards_only(t)
+            for c in list(self.clients) + [None]:
+                view_shows_only_what_the_viewer_may_see(t, c)
+
+
+def dealer_names_public_cards_only(t) -> None:
+    """The dealer's chat (everyone's, railbirds' too) names public cards only."""
+    hand = t.hand
+    public = set(hand.board)
+    for e in hand.events:     # up cards stay public after their owner folds
+        if isinstance(e, ev.DealtHole):
+            public |= {card for card, up in zip(e.cards, e.up) if up}
+        elif isinstance(e, ev.Shown):
+            public |= set(e.cards)
+    lines = [line.text for line in t.chat]
+    begins = f"Hand #{t.hand_id} begins"
+    if begins in lines:
+        for text in lines[len(lines) - 1 - lines[::-1].index(begins):]:
+            named = {Card.parse(tok) for tok in CARD_TOKEN.findall(text)}
+            assert named <= public, f"the dealer said {text!r} at {t.name}"
+
+
+def view_shows_only_what_the_viewer_may_see(t, c) -> None:
+    """`c`'s view of table `t` (None: a railbird's) holds the board, up cards, shown hands and
+    his own cards, nothing else."""
+    hand, account = t.hand, (c.account_id if c else None)
+    v = t.view_for(account)
+    allowed = set()
+    if hand is not None:
+        allowed |= set(hand.board)
+        for p in range(hand.n):
+            if p in hand.shown or (account is not None and t.hand_accounts[p] == account):
+                allowed |= set(hand.hole[p])
+            else:
+                allowed |= {card for card, up in zip(hand.hole[p], hand.up[p]) if up}
+    seen = {card for s in v.seats for card in s.cards if card is not None}
+    seen |= set(v.my_cards) | set(v.board)
+    assert seen <= allowed, (f"{c.name if c else 'a railbird'} sees "
+                             f"{sorted(map(repr, seen - allowed))} at {t.name}")
+    for s in v.seats:
+        if s.number == v.my_seat:
+            continue
+        for card, up in zip(s.cards, s.up):
+            assert card is None or up or s.shown, (t.name, s)
+    if v.my_seat is None:
+        assert v.my_cards == () and v.legal is None
 
 
 SETTINGS = settings(max_examples=25, stateful_step_count=40, deadline=None,
