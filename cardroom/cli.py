@@ -49,8 +49,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     except (CardError, ValueError) as e:
         print(f"cardroom eval: {e}", file=sys.stderr)
         return 2
-    if len(orders) == 2:                                      # a hi-lo game: the showdown's words
-        print(describe_hi_lo(*values))
+    if len(orders) == 2 and values[0] is not None:        # a hi-lo game (a high always has a value)
+        print(describe_hi_lo(values[0], values[1]))             # the showdown's words
     else:
         print(describe(orders[0], values[0]) if values[0] is not None else "no qualifying low")
     return 0

@@ -478,7 +478,7 @@ def _table_name(s: Section) -> str:
     # but we refuse rather than silently change it).
     if not s.has("name"):
         s.fail("every table needs a name", "name")
-    name = s.str("name", None, 200)
+    name = s.str("name", "", 200)      # there (checked above): the default is never used
     if clean_text(name, MAX_TABLE_NAME) != name:
         s.fail(f"{name!r} must be at most {MAX_TABLE_NAME} cells of printable text, single-spaced, "
                "without leading or trailing spaces", "name")

@@ -6,8 +6,10 @@ back (config.py reads its tournaments through config_tournaments)."""
 
 from __future__ import annotations
 
+import builtins
+from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, overload
 
 from cardroom.engine.money import MAX_CENTS, format_cents, parse_dollars
 
@@ -70,7 +72,7 @@ class Section:
         if unknown:
             self.fail(f"unknown key (known: {', '.join(sorted(known))})", unknown[0])
 
-    def fail(self, message: str, key: str | None = None):
+    def fail(self, message: str, key: str | None = None) -> NoReturn:
         where = self.table or self.label
         raise ConfigError(message, path=self.path, table=where,
                           key=f"{self.label}.{key}" if (key and self.label and not self.table) else key)
@@ -80,6 +82,13 @@ class Section:
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.data.get(key, default)
+
+    # A key's value, or `default` when it is absent: given a default, never None. (`builtins.`: the
+    # methods int, str and bool are named for what they read, and hide the types in the class.)
+    @overload
+    def int(self, key: str, default: int, lo: int | None = None, hi: int | None = None) -> int: ...
+    @overload
+    def int(self, key: str, default: None, lo: int | None = None, hi: int | None = None) -> int | None: ...
 
     def int(self, key: str, default: int | None, lo: int | None = None, hi: int | None = None) -> int | None:
         if key not in self.data:
@@ -122,7 +131,8 @@ class Section:
             self.fail(f"{v!r} is not true or false", key)
         return v
 
-    def choice(self, key: str, default: str, choices, hint: str = "") -> str:
+    def choice(self, key: builtins.str, default: builtins.str, choices: Collection[builtins.str],
+               hint: builtins.str = "") -> builtins.str:
         if key not in self.data:
             return default
         v = self.data[key]
@@ -130,7 +140,12 @@ class Section:
             self.fail(f"{v!r} is not one of {', '.join(map(repr, choices))}{hint}", key)
         return v
 
-    def str(self, key: str, default: str | None, max_len: int = 200) -> str | None:
+    @overload
+    def str(self, key: builtins.str, default: builtins.str, max_len: builtins.int = 200) -> builtins.str: ...
+    @overload
+    def str(self, key: builtins.str, default: None, max_len: builtins.int = 200) -> builtins.str | None: ...
+
+    def str(self, key: builtins.str, default: builtins.str | None, max_len: builtins.int = 200) -> builtins.str | None:
         if key not in self.data:
             return default
         v = self.data[key]
@@ -140,7 +155,12 @@ class Section:
             self.fail(f"{v!r} must be 1 to {max_len} printable characters", key)
         return v
 
-    def money(self, key: str, default: int | None) -> int | None:
+    @overload
+    def money(self, key: builtins.str, default: builtins.int) -> builtins.int: ...
+    @overload
+    def money(self, key: builtins.str, default: None) -> builtins.int | None: ...
+
+    def money(self, key: builtins.str, default: builtins.int | None) -> builtins.int | None:
         """`key` in dollars, or `key`_cents in cents; not both."""
         ckey = f"{key}_cents"
         if key in self.data and ckey in self.data:

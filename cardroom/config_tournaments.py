@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 from cardroom.config_keys import MAX_SEATS, MAX_TABLE_NAME, MIN_SEATS, ConfigError, Section, money_keys
 from cardroom.engine.betting import ANTE_ALL, ANTE_STYLES, STRUCTURES, StructureError
@@ -50,8 +50,8 @@ class _Part(Section):
         self.prefix = prefix
         super().__init__(data, parent.path, None, known, table=parent.table)
 
-    def fail(self, message: str, key: str | None = None):
-        return super().fail(message, f"{self.prefix}.{key}" if key else self.prefix)
+    def fail(self, message: str, key: str | None = None) -> NoReturn:
+        super().fail(message, f"{self.prefix}.{key}" if key else self.prefix)
 
 
 def tournaments(raw: Any, path) -> tuple[TournamentSpec, ...]:
@@ -75,13 +75,14 @@ def tournament(data: Any, path, index: int) -> TournamentSpec:
     for key in ("name", "game", "structure", "kind", "starting_chips", "levels", "payouts"):
         if not s.has(key):
             s.fail("every tournament needs one", key)
-    name = s.str("name", None, 200)
+    # The keys every tournament needs are there (checked above): their defaults are never used.
+    name = s.str("name", "", 200)
     if clean_text(name, MAX_TABLE_NAME) != name:
         s.fail(f"{name!r} must be at most {MAX_TABLE_NAME} cells of printable text, single-spaced, "
                "without leading or trailing spaces", "name")
     variant = _game(s)
-    kind = s.choice("structure", None, STRUCTURES)
-    what = s.choice("kind", None, KINDS)
+    kind = s.choice("structure", "", STRUCTURES)
+    what = s.choice("kind", "", KINDS)
     table_size = s.int("table_size", min(MAX_SEATS, variant.max_seats), MIN_SEATS, MAX_SEATS)
     if table_size > variant.max_seats:
         s.fail(f"{variant.name} seats at most {variant.max_seats} players, not {table_size}", "table_size")
@@ -89,7 +90,7 @@ def tournament(data: Any, path, index: int) -> TournamentSpec:
     if style != ANTE_ALL and variant.bring_in:
         s.fail(f"{variant.name} has no big blind or button: everyone antes", "ante_style")
     levels = _levels(s, variant.bring_in, kind, style)
-    starting = s.int("starting_chips", None, 1, MAX_CHIPS)
+    starting = s.int("starting_chips", 0, 1, MAX_CHIPS)
     if starting < levels[0].big_blind:
         what_unit = "small bet" if variant.bring_in else "big blind"
         s.fail(f"{starting} is less than the first level's {what_unit} ({levels[0].big_blind})", "starting_chips")
@@ -139,7 +140,7 @@ def _sit_and_go_seats(s: Section) -> int:
             s.fail("a sit & go starts when `seats` players have registered (scheduled tournaments only)", key)
     if not s.has("seats"):
         s.fail("a sit & go needs seats: it starts when that many players have registered", "seats")
-    return s.int("seats", None, 2, MAX_FIELD)
+    return s.int("seats", 0, 2, MAX_FIELD)    # there (checked above): the default is never used
 
 
 def _levels(s: Section, stud: bool, kind: str, style: str) -> tuple[Level, ...]:
@@ -223,7 +224,7 @@ def _payouts(s: Section, smallest_field: int) -> Payouts:
         for key in sorted(BAND_KEYS):
             if not part.has(key):
                 part.fail("every band needs entrants (from how many) and percent (for each place paid)", key)
-        entrants = part.int("entrants", None, 2, MAX_FIELD)
+        entrants = part.int("entrants", 0, 2, MAX_FIELD)     # there (checked above)
         if bands and entrants <= bands[-1].entrants:
             part.fail(f"bands go up in entrants ({bands[-1].entrants} before)", "entrants")
         percents = part.get("percent")

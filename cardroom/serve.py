@@ -21,6 +21,7 @@ import signal
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardroom.config import RoomConfig, load_config
 from cardroom.datadir import DB_NAME, HOST_KEY, LOG_NAME, DataDir, DataDirInUse, claim
@@ -37,6 +38,9 @@ from cardroom.room.writer import StoreWriter
 from cardroom.store import SqlStore, is_url, open_store
 from cardroom.store.audit import require_balanced
 
+if TYPE_CHECKING:
+    from cardroom.ssh.server import CardroomSSHServer
+
 log = logging.getLogger("cardroom.serve")
 # What every player reads as the server closes (the chips on its tables go back to the balances).
 FAREWELL = "The card room has closed: your chips on its tables are back in your balance."
@@ -46,7 +50,7 @@ FAREWELL = "The card room has closed: your chips on its tables are back in your 
 class Served:
     room: Room
     store: SqlStore
-    server: object
+    server: CardroomSSHServer
     fingerprint: str
     config: RoomConfig
     data: DataDir                 # the claimed data folder: its lock is held until shutdown
@@ -260,7 +264,7 @@ def main(args) -> int:
     log_path = data_dir / LOG_NAME
     headless = args.headless
     if args.log_stderr:
-        handler = logging.StreamHandler(sys.stderr)
+        handler: logging.Handler = logging.StreamHandler(sys.stderr)
         # The console panel draws on the terminal: log lines written there would tear it.
         if not headless and sys.stderr.isatty() and _on_a_terminal():
             headless = True

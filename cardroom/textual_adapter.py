@@ -199,7 +199,7 @@ def _editing_keys_in_place():
                         return
             await on_key(self, event)
 
-        on_key_in_order.textual = on_key         # type: ignore[attr-defined]
+        on_key_in_order.textual = on_key         # type: ignore[attr-defined]  # Textual's own, kept on the patch
         return on_key_in_order
 
     return [(cls, "_on_key", in_order(vars(cls)["_on_key"])) for cls in (Input, TextArea)]
@@ -281,7 +281,7 @@ def _keys_wait_for_their_screen():
                 return
         await dispatch(self, message)
 
-    dispatch_after_typeahead.textual = dispatch       # type: ignore[attr-defined]
+    dispatch_after_typeahead.textual = dispatch       # type: ignore[attr-defined]  # Textual's own, kept on the patch
     return [(App, "_dispatch_message", dispatch_after_typeahead)]
 
 
@@ -309,6 +309,7 @@ def _keys_meet_bindings_at_once():
     from textual import events
     from textual._dispatch_key import dispatch_key
     from textual.app import App
+    from textual.message_pump import MessagePump
     from textual.widget import Widget
 
     on_event = App.on_event
@@ -331,10 +332,11 @@ def _keys_meet_bindings_at_once():
         screen = app.screen
         if screen.maximized is not None:
             return False                           # App.on_event's escape-to-minimise case
-        node = app.focused or screen
-        if not node.is_attached:
+        focused = app.focused or screen
+        if not focused.is_attached:
             return False
         names = event.name_aliases
+        node: MessagePump | None = focused
         while node is not app:
             if (node is None or node._closing or node._closed or not node.check_message_enabled(event)
                     or handles_keys_itself(type(node))
@@ -354,7 +356,7 @@ def _keys_meet_bindings_at_once():
             return
         await on_event(self, event)
 
-    on_event_bindings_at_once.textual = on_event       # type: ignore[attr-defined]
+    on_event_bindings_at_once.textual = on_event       # type: ignore[attr-defined]  # Textual's own, kept on the patch
     return [(App, "on_event", on_event_bindings_at_once)]
 
 
@@ -433,21 +435,22 @@ def _repaint_only_what_changed():
     render_partial_update, get_renders = Compositor.render_partial_update, Compositor._get_renders
     render_full_update, render_strips = Compositor.render_full_update, Compositor.render_strips
 
-    def render_partial_update_changed_only(self: Compositor) -> Any:
+    # `self: Any` in these three: each sets our mark, _cardroom_changed, which Compositor does not declare.
+    def render_partial_update_changed_only(self: Any) -> Any:
         self._cardroom_changed = list(self._dirty_regions)      # read by the filter below
         try:
             return render_partial_update(self)
         finally:
             self._cardroom_changed = None
 
-    def render_full_update_shown_only(self: Compositor, simplify: bool = False) -> Any:
+    def render_full_update_shown_only(self: Any, simplify: bool = False) -> Any:
         self._cardroom_changed = [self.size.region]             # everything changed
         try:
             return render_full_update(self, simplify)
         finally:
             self._cardroom_changed = None
 
-    def render_strips_shown_only(self: Compositor, size: Any = None) -> Any:
+    def render_strips_shown_only(self: Any, size: Any = None) -> Any:
         # The screen under a dialog, drawn dimmed behind it (textual's BackgroundScreen).
         self._cardroom_changed = [(self.size if size is None else size).region]
         try:
@@ -473,9 +476,9 @@ def _repaint_only_what_changed():
         finally:
             self._visible_widgets = saved
 
-    render_partial_update_changed_only.textual = render_partial_update  # type: ignore[attr-defined]
-    render_full_update_shown_only.textual = render_full_update          # type: ignore[attr-defined]
-    render_strips_shown_only.textual = render_strips                    # type: ignore[attr-defined]
+    render_partial_update_changed_only.textual = render_partial_update  # type: ignore[attr-defined]  # Textual's own, kept on the patch
+    render_full_update_shown_only.textual = render_full_update          # type: ignore[attr-defined]  # Textual's own, kept on the patch
+    render_strips_shown_only.textual = render_strips                    # type: ignore[attr-defined]  # Textual's own, kept on the patch
     return [(Compositor, "render_partial_update", render_partial_update_changed_only),
             (Compositor, "render_full_update", render_full_update_shown_only),
             (Compositor, "render_strips", render_strips_shown_only),
@@ -593,7 +596,8 @@ def _css_parsed_once_per_process():
 
     parse_rules = Stylesheet._parse_rules
 
-    def parse_rules_shared(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
+    # `self: Any`: a Stylesheet, which does not declare our memo (_cardroom_variables).
+    def parse_rules_shared(self: Any, css: str, read_from: Any, is_default_rules: bool = False,
                            tie_breaker: int = 0, scope: str = "") -> list:
         # The variables as a key, made once per variables dict of this stylesheet (168 of them:
         # 11 us a freezing, and a login asks some 195 times).
@@ -637,7 +641,7 @@ def _no_layout_at_the_same_size():
             return
         screen_resized(self, size)
 
-    screen_resized_if_changed.textual = screen_resized     # type: ignore[attr-defined]
+    screen_resized_if_changed.textual = screen_resized     # type: ignore[attr-defined]  # Textual's own, kept on the patch
     return [(Screen, "_screen_resized", screen_resized_if_changed)]
 
 
@@ -657,13 +661,13 @@ def _style_a_new_screen_once():
 
     on_screen_resume = Screen._on_screen_resume
 
-    def on_screen_resume_styled_once(self: Screen, event: Any) -> None:
+    def on_screen_resume_styled_once(self: Any, event: Any) -> None:     # a Screen, with our mark
         if not getattr(self, "_cardroom_shown", False):
             self._cardroom_shown = True
             event.refresh_styles = False        # styled as it was mounted, just now
         on_screen_resume(self, event)
 
-    on_screen_resume_styled_once.textual = on_screen_resume     # type: ignore[attr-defined]
+    on_screen_resume_styled_once.textual = on_screen_resume     # type: ignore[attr-defined]  # Textual's own, kept on the patch
     return [(Screen, "_on_screen_resume", on_screen_resume_styled_once)]
 
 

@@ -32,17 +32,17 @@ import re
 import shlex
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 from cardroom.admin import tournaments as cups
 from cardroom.engine.money import BadMoney, parse_dollars
 from cardroom.room.admin import AdminTable, LocalRoomAdmin, RoomAdmin
 from cardroom.room.api import RoomError
 from cardroom.room.narration import money
-from cardroom.room.ports import Account, Refused, StoreError
+from cardroom.room.ports import Account, Refused, Store, StoreError
 from cardroom.room.room import span
 from cardroom.room.text import clean_text
-from cardroom.store.audit import check_store
+from cardroom.store.audit import Audited, check_store
 
 __all__ = [
     "AdminContext", "Result", "Command", "COMMANDS", "BadAmount", "execute", "complete", "explain",
@@ -78,8 +78,8 @@ class AdminContext:
     asked before every command (a revoked admin, or a non-admin key that reached the panel, runs
     nothing)."""
 
-    room: object                      # cardroom.room.room.Room
-    store: object                     # cardroom.room.ports.Store
+    room: Any                         # cardroom.room.room.Room (a gateway's: its own, with room_admin)
+    store: Store
     admin: str
     shutdown: Callable[[], None]
     authorized: Callable[[], bool] | None = None
@@ -160,7 +160,7 @@ def _first(rest: str) -> tuple[str | None, str]:
         token = lex.get_token()
     except ValueError:
         raise _Bad("unbalanced quotes: close the quote (or quote the whole name)") from None
-    return token, lex.instream.read().strip()
+    return token, lex.instream.read().strip()  # type: ignore[call-arg]  # a StringIO: read() needs no size
 
 
 def _words(rest: str) -> list[str]:
@@ -438,7 +438,10 @@ async def _ban(ctx: AdminContext, rest: str) -> Result:
         fingerprints = (target,)
     if ctx.admin in fingerprints or (account is not None and _is_self(ctx, account)):
         raise _Bad("you cannot ban yourself")
-    await _write(ctx, lambda: [store.ban(fp, reason, ctx.admin) for fp in fingerprints])
+    def ban() -> None:
+        for fp in fingerprints:
+            store.ban(fp, reason, ctx.admin)
+    await _write(ctx, ban)
     who = _show(account.name) if account is not None else "no account yet"
     lines = [f"banned {len(fingerprints)} key(s) ({who}): "
              + ", ".join(_show(fp, 60) for fp in fingerprints)]
@@ -585,6 +588,8 @@ async def _audit(ctx: AdminContext, rest: str) -> Result:
     """The check `cardroom serve` made at start, on the live database (a snapshot of its own)."""
     if rest.strip():
         raise _Bad("audit takes no arguments")
+    if not isinstance(ctx.store, Audited):
+        raise _Bad("this store keeps no ledger to check")
     problems = check_store(ctx.store)
     if problems:
         return _fail(f"the ledger does not add up ({len(problems)} problem(s)):",

@@ -51,6 +51,8 @@ from cardroom.room.room import Room, RoomSettings, Session, check_preferences, r
 from cardroom.room.writer import StoreWriter, Writer
 
 if TYPE_CHECKING:
+    from nats.aio.subscription import Subscription
+
     from cardroom.room.history import PlayerHand
 
 log = logging.getLogger("cardroom.bus.client")
@@ -122,7 +124,8 @@ def _same_screen(old: _Held | None, new: _Held) -> bool:
     a, b = old.view, new.view
     if (a.seconds_left is None) != (b.seconds_left is None):
         return False
-    if a.seconds_left is not None and abs(old.arrived + a.seconds_left - new.arrived - b.seconds_left) > QUIET_CLOCK:
+    if (a.seconds_left is not None and b.seconds_left is not None
+            and abs(old.arrived + a.seconds_left - new.arrived - b.seconds_left) > QUIET_CLOCK):
         return False
     return (replace(a, railbirds=(), seconds_left=None, countdown=None)
             == replace(b, railbirds=(), seconds_left=None, countdown=None))
@@ -134,7 +137,7 @@ class _Public:
     __slots__ = ("sub", "held", "clients")
 
     def __init__(self) -> None:
-        self.sub = None
+        self.sub: Subscription | None = None      # set by the first watch, once subscribed
         self.held: _Held | None = None
         self.clients: set[RemoteClient] = set()
 
@@ -272,7 +275,8 @@ class Gateway:
         entry.clients.discard(client)
         if not entry.clients:
             del self._public[table]
-            self.spawn(entry.sub.unsubscribe())
+            if entry.sub is not None:
+                self.spawn(entry.sub.unsubscribe())
 
     async def _on_public(self, table: str, entry: _Public, msg) -> None:
         try:

@@ -31,9 +31,9 @@ from anyone on the bus.
 
 from __future__ import annotations
 
-import functools
 import json
 import typing
+from typing import Any
 from dataclasses import MISSING, fields
 
 from cardroom.engine.cards import CARDS, Card
@@ -75,7 +75,7 @@ def cards_from(text, face_down: bool = False) -> tuple:
     """A row of cards; `face_down` allows "??" (None) in it."""
     if not isinstance(text, str) or len(text) % 2:
         raise CodecError(f"not a row of cards: {text!r}"[:80])
-    out = []
+    out: list[Card | None] = []
     for i in range(0, len(text), 2):
         t = text[i:i + 2]
         if t == _DOWN and face_down:
@@ -88,9 +88,10 @@ def cards_from(text, face_down: bool = False) -> tuple:
 
 
 # ---------------------------------------------------------------- small records (arrays)
-def _defaults(cls) -> tuple:
-    return tuple(MISSING if f.default is MISSING and f.default_factory is MISSING
-                 else (f.default if f.default is not MISSING else f.default_factory()) for f in fields(cls))
+def _defaults(cls: Any) -> tuple:
+    """Each field's default of the dataclass `cls`: its default, or made by its factory, or MISSING."""
+    return tuple(f.default if f.default is not MISSING else
+                 f.default_factory() if callable(f.default_factory) else MISSING for f in fields(cls))
 
 
 _SEAT_DEFAULTS = _defaults(api.SeatState)
@@ -406,11 +407,18 @@ def _field_codec(hint) -> tuple:
     raise TypeError(f"the bus has no codec for an action field of type {hint}")
 
 
-@functools.cache
+_SPECS: dict[type, tuple] = {}      # action record class -> its _action_spec, made once
+
+
 def _action_spec(cls: type[actions.Action]) -> tuple:
     """(name, to wire, from wire, default) for each field of an action record."""
-    hints = typing.get_type_hints(cls)
-    return tuple((f.name, *_field_codec(hints[f.name]), default) for f, default in zip(fields(cls), _defaults(cls)))
+    spec = _SPECS.get(cls)
+    if spec is None:
+        hints = typing.get_type_hints(cls)
+        record: Any = cls      # a dataclass (every action record is one; type[Action] does not say so)
+        spec = _SPECS[cls] = tuple((f.name, *_field_codec(hints[f.name]), default)
+                                   for f, default in zip(fields(record), _defaults(cls)))
+    return spec
 
 
 def action_to(action: actions.Action) -> dict:
@@ -469,7 +477,8 @@ def error_to(e: api.RoomError) -> dict:
 
 
 def error_from(d) -> api.RoomError:
-    cls = _ERRORS.get(d.get("err"), api.RoomError) if isinstance(d, dict) else api.RoomError
+    name = d.get("err") if isinstance(d, dict) else None
+    cls = _ERRORS.get(name, api.RoomError) if isinstance(name, str) else api.RoomError
     msg = d.get("msg") if isinstance(d, dict) else None
     return cls(msg if isinstance(msg, str) else "the table refused that")
 

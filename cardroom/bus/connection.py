@@ -14,7 +14,12 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    # A connection to NATS, as the roles name it (only the bus imports nats).
+    from nats.aio.client import Client as Nats
 
 log = logging.getLogger("cardroom.bus")
 
@@ -53,7 +58,7 @@ async def connect(servers: str | list[str], *, name: str,
                   reconnected: Callable[[], Awaitable[None]] | None = None,
                   disconnected: Callable[[], Awaitable[None]] | None = None,
                   unreachable: Callable[[Exception], None] | None = None,
-                  connect_timeout: float = 2.0):
+                  connect_timeout: float = 2.0) -> Nats:
     """`disconnected` is called when the connection is lost (then nats-py reconnects), and
     `reconnected` when it is back. A connection cut without a word (a network partition) is found
     lost by its pings within about PING_EVERY * (PINGS_OUT + 1) seconds (nats-py's default
@@ -66,7 +71,7 @@ async def connect(servers: str | list[str], *, name: str,
 
     async def on_error(e: Exception) -> None:
         log.warning("NATS (%s): %s", name, e)
-        if not told[0] and not nc.is_connected:
+        if unreachable is not None and not told[0] and not nc.is_connected:
             told[0] = True
             unreachable(e)
 
@@ -81,11 +86,13 @@ async def connect(servers: str | list[str], *, name: str,
         if reconnected is not None:
             await reconnected()
 
-    await nc.connect(
-        servers, name=name, allow_reconnect=True, max_reconnect_attempts=-1,
+    # Seconds, some under one: nats-py annotates them int but waits on them as numbers of seconds.
+    seconds: dict[str, Any] = dict(
         # The wait between tries of the first connection (reconnections wait what _choose says).
-        reconnect_time_wait=1.0, reconnect_to_server_handler=_choose,
-        connect_timeout=connect_timeout, error_cb=on_error, disconnected_cb=on_disconnected,
-        reconnected_cb=on_reconnected, ping_interval=PING_EVERY, max_outstanding_pings=PINGS_OUT)
+        reconnect_time_wait=1.0, connect_timeout=connect_timeout, ping_interval=PING_EVERY)
+    await nc.connect(
+        servers, name=name, allow_reconnect=True, max_reconnect_attempts=-1, reconnect_to_server_handler=_choose,
+        error_cb=on_error, disconnected_cb=on_disconnected, reconnected_cb=on_reconnected,
+        max_outstanding_pings=PINGS_OUT, **seconds)
     told[0] = True      # connected: later troubles are reconnections, logged
     return nc

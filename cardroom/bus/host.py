@@ -44,7 +44,7 @@ import functools
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from cardroom.bus import codec, liveness, subjects
 from cardroom.bus.connection import BACKOFF_MOST
@@ -53,6 +53,7 @@ from cardroom.room.actions import Unwatch
 from cardroom.room.api import RoomError
 from cardroom.room.ports import StoreError
 from cardroom.room.room import Room, Session
+from cardroom.room.table import Table
 
 log = logging.getLogger("cardroom.bus.host")
 
@@ -83,7 +84,7 @@ class TableHost:
         self.lobby_every = lobby_every
         self.epoch = secrets.token_hex(4)
         self._sessions: dict[int, Session] = {}
-        self._opening: dict[int, asyncio.Future] = {}
+        self._opening: dict[int, asyncio.Future[Session]] = {}
         self._online: dict[int, set[str]] = {}          # account -> its remote sessions online
         self._gone: OrderedDict[str, None] = OrderedDict()
         self._version = dict.fromkeys(self.names, 0)   # table -> changes so far (views' stamps)
@@ -92,7 +93,7 @@ class TableHost:
         self._rows: dict[str, api.TableSummary] = {}   # lobby rows as last published
         self._dirty: set[str] = set()
         self._flusher: asyncio.Task | None = None
-        self._observers: list[tuple[object, object]] = []   # (table, its observer of ours)
+        self._observers: list[tuple[Table, Callable[[], None]]] = []   # (table, its observer of ours)
         self._subs: list = []
         self._tasks: set[asyncio.Task] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -322,7 +323,7 @@ class TableHost:
     def _changed(self, name: str) -> None:
         self._version[name] += 1
         self._dirty.add(name)
-        if self._flusher is None and self.running:
+        if self._flusher is None and self.running and self._loop is not None:
             # Not now: everything else this loop turn changes goes out with it.
             self._flusher = self._loop.create_task(self._flush())
 

@@ -11,7 +11,7 @@ Four structures, for any game:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:
     from cardroom.engine.variants import Variant
@@ -87,7 +87,7 @@ class Structure:
                                  "blinds and a button (stud games ante all round)")
 
     @classmethod
-    def make(cls, kind: str, small_bet: int, big_bet: int | None = None, *, blinds=None,
+    def make(cls, kind: str, small_bet: int, big_bet: int | None = None, *, blinds: Sequence[int] | None = None,
              ante: int = 0, bring_in: int | None = None, cap: int | None = 4,
              stud: bool = False, uncapped_heads_up: bool = False, ante_style: str = ANTE_ALL) -> Structure:
         """The usual table: blinds from the Planet Poker formula (or stud's ante and bring-in).
@@ -168,7 +168,7 @@ class Rules:
     reburn_on_reshuffle: bool = True
 
     @classmethod
-    def of_game(cls, variant: Variant, draw_dealing: str | None = None, **house) -> Rules:
+    def of_game(cls, variant: Variant, draw_dealing: str | None = None, **house: Any) -> Rules:
         """The rules of `variant`'s own page (its draw dealing, whether every hand is shown) with a
         table's choices: `draw_dealing` names one of DRAW_DEALINGS, `house` sets other fields."""
         house.setdefault("show_all", variant.show_all)

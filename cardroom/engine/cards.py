@@ -29,7 +29,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 from functools import cache
-from typing import Protocol
+from typing import Callable, Protocol, cast
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"  # index order: clubs < diamonds < hearts < spades (the stud suit order)
@@ -63,11 +63,8 @@ class Card(int):
     """One playing card. `Card.parse("As")`; `repr(card) == "As"`; compares and hashes as its code."""
 
     __slots__ = ()
-    rank: int   # 0 (deuce) .. 12 (ace); set on the 52 instances below
-    suit: int   # 0 clubs, 1 diamonds, 2 hearts, 3 spades
-    index: int  # 0..51 = rank * 4 + suit
 
-    def __new__(cls, rank: int, suit: int):
+    def __new__(cls, rank: int, suit: int) -> Card:
         # Only called while building the 52 interned cards; use Card.parse / CARDS elsewhere.
         code = (1 << (RANK_SHIFT + rank)) | (1 << (SUIT_SHIFT + 4 * suit)) | 1 << COUNT_SHIFT | RANK_KEYS[rank]
         return super().__new__(cls, code)
@@ -86,8 +83,25 @@ class Card(int):
 
     __str__ = __repr__
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str], Card], tuple[str]]:
         return (Card.parse, (repr(self),))
+
+    # Attributes go on the type's per-instance storage; int subclasses with __slots__ = () have none,
+    # so rank/suit/index come from a lookup table keyed by the code instead.
+    @property
+    def rank(self) -> int:
+        """0 (deuce) .. 12 (ace)."""
+        return _INDEX[self] // 4
+
+    @property
+    def suit(self) -> int:
+        """0 clubs, 1 diamonds, 2 hearts, 3 spades."""
+        return _INDEX[self] % 4
+
+    @property
+    def index(self) -> int:
+        """0..51 = rank * 4 + suit."""
+        return _INDEX[self]
 
     @property
     def text(self) -> str:
@@ -111,8 +125,6 @@ def _make_cards() -> tuple[Card, ...]:
     return tuple(cards)
 
 
-# Attributes go on the type's per-instance storage; int subclasses with __slots__ = () have none,
-# so rank/suit/index come from lookup tables keyed by the code instead.
 CARDS: tuple[Card, ...] = _make_cards()
 _TEXT = {c: RANKS[i // 4] + SUITS[i % 4] for i, c in enumerate(CARDS)}
 _BY_TEXT = {t: c for c, t in _TEXT.items()}
@@ -120,9 +132,6 @@ _BY_TEXT.update({t[0].lower() + t[1]: c for t, c in list(_BY_TEXT.items())})
 _BY_TEXT.update({t[0] + t[1].upper(): c for t, c in list(_BY_TEXT.items())})
 _BY_TEXT.update({"10" + t[1]: c for t, c in list(_BY_TEXT.items()) if t[0] in "Tt"})
 _INDEX = {c: i for i, c in enumerate(CARDS)}
-Card.rank = property(lambda self: _INDEX[self] // 4)  # type: ignore[assignment]
-Card.suit = property(lambda self: _INDEX[self] % 4)  # type: ignore[assignment]
-Card.index = property(lambda self: _INDEX[self])  # type: ignore[assignment]
 
 # Plain-int twins of the 52 Cards (same values, exact ints, interned here): the evaluators' fast input.
 _PLAIN = {c: int(c) for c in CARDS}
@@ -159,7 +168,11 @@ def parse_cards(text: str | Iterable[str], *, unique: bool = True) -> list[Card]
 def check_unique(cards: Sequence[Card]) -> None:
     if len(set(cards)) != len(cards):
         seen: set[Card] = set()
-        dups = [c for c in cards if c in seen or seen.add(c)]  # type: ignore[func-returns-value]
+        dups = []
+        for c in cards:
+            if c in seen:
+                dups.append(c)
+            seen.add(c)
         raise DuplicateCards(f"the same card twice: {' '.join(map(repr, dups))}")
 
 
@@ -171,6 +184,12 @@ class RandomSource(Protocol):
     """What a deck needs from a random source: `secrets.SystemRandom()` or a seeded `random.Random`."""
 
     def randbelow(self, n: int) -> int: ...
+
+
+class SeededRandom(Protocol):
+    """A `random.Random` (tests seed one): randrange, not randbelow."""
+
+    def randrange(self, n: int, /) -> int: ...
 
 
 class _SystemRandomBelow:
@@ -186,16 +205,16 @@ class _RandomBelow:
 
     __slots__ = ("randbelow",)
 
-    def __init__(self, rng) -> None:
+    def __init__(self, rng: SeededRandom) -> None:
         self.randbelow = rng.randrange
 
 
-def random_source(rng=None) -> RandomSource:
+def random_source(rng: RandomSource | SeededRandom | None = None) -> RandomSource:
     """None -> the system CSPRNG; an object with randbelow or randrange -> that (tests seed one)."""
     if rng is None or isinstance(rng, secrets.SystemRandom):
         return _SystemRandomBelow()
     if hasattr(rng, "randbelow"):
-        return rng
+        return cast(RandomSource, rng)   # the protocols overlap (an object may have both): randbelow wins
     return _RandomBelow(rng)
 
 
@@ -232,7 +251,8 @@ def shuffled(cards: Iterable[Card], rng: RandomSource) -> list[Card]:
 def _digit_plan(n: int) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
     """Fisher-Yates' steps (i, i + 1) for i = n-1 .. 1, grouped so each group's radices multiply
     to less than 2**30 (one machine digit): (product, steps) per group."""
-    plan, i = [], n - 1
+    plan: list[tuple[int, tuple[tuple[int, int], ...]]] = []
+    i = n - 1
     while i > 0:
         product, steps = 1, []
         while i > 0 and product * (i + 1) < 1 << 30:
@@ -258,7 +278,8 @@ class Deck:
 
     __slots__ = ("_cards", "_pos", "rng")
 
-    def __init__(self, rng=None, *, cards: Sequence[Card] | None = None) -> None:
+    def __init__(self, rng: RandomSource | SeededRandom | None = None, *,
+                 cards: Sequence[Card] | None = None) -> None:
         self.rng = random_source(rng)
         if cards is None:
             self._cards = shuffled(CARDS, self.rng)
@@ -268,7 +289,7 @@ class Deck:
         self._pos = 0
 
     @classmethod
-    def stacked(cls, cards: str | Sequence[Card], rng=None) -> Deck:
+    def stacked(cls, cards: str | Sequence[Card], rng: RandomSource | SeededRandom | None = None) -> Deck:
         """A deck whose top cards are `cards` in order (the rest follow in a fixed order)."""
         top = parse_cards(cards) if isinstance(cards, str) else list(cards)
         check_unique(top)

@@ -13,7 +13,7 @@ from cardroom.engine.cards import RANK_NAMES, RANKS
 from cardroom.engine.tables import (
     A5_CATEGORY, ACE, ACE_TO_FIVE, CATEGORY_NAMES, DEUCE_TO_SEVEN, EIGHT_OR_BETTER, FLUSH, FULL_HOUSE,
     HIGH, HIGH_CARD, OMAHA_EIGHT_OR_BETTER, OMAHA_HIGH, PAIR, QUADS, STRAIGHT, STRAIGHT_FLUSH, TRIPS,
-    TWO_PAIR, EvaluationError, a5_tables, check_order, d27_tables, eight_tables, high_tables,
+    TWO_PAIR, Descriptor, EvaluationError, a5_tables, check_order, d27_tables, eight_tables, high_tables,
 )
 
 __all__ = ["describe", "describe_hi_lo", "category"]
@@ -23,7 +23,7 @@ _PLURAL = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "N
 _LOW_CHAR = "A23456789TJQK"          # by ace-low index
 
 
-def _high_words(d: tuple) -> str:
+def _high_words(d: Descriptor) -> str:
     cat = d[0]
     if cat == HIGH_CARD:
         return f"high card {RANK_NAMES[d[1]]}"
@@ -46,7 +46,7 @@ def _high_words(d: tuple) -> str:
     return f"a straight flush, {RANK_NAMES[(d[1] - 4) % 13]} to {RANK_NAMES[d[1]]}"
 
 
-def high_ranks(d: tuple) -> list[int]:
+def high_ranks(d: Descriptor) -> list[int]:
     """The five ranks of a high descriptor, highest first (a wheel is 5,4,3,2,A)."""
     cat = d[0]
     if cat in (STRAIGHT, STRAIGHT_FLUSH):
@@ -65,7 +65,7 @@ def high_ranks(d: tuple) -> list[int]:
     return [d[1]] * 4 + [d[2]]
 
 
-def a5_ranks(d: tuple) -> list[int]:
+def a5_ranks(d: Descriptor) -> list[int]:
     """Ace-low indices of an ace-to-five descriptor, highest first."""
     cat = d[0]
     if cat == 0:
@@ -83,17 +83,17 @@ def a5_ranks(d: tuple) -> list[int]:
     return sorted(out, reverse=True)
 
 
-def _a5_words(d: tuple) -> str:
+def _a5_words(d: Descriptor) -> str:
     cat = A5_CATEGORY[d[0]]
     cards = ",".join(_LOW_CHAR[r] for r in a5_ranks(d))
     if cat == HIGH_CARD:
         return f"Lo: {cards}"
     # ace-low index i is rank (i - 1) % 13
-    high_d = (cat,) + tuple((r - 1) % 13 for r in d[1:])
+    high_d = (cat, *((r - 1) % 13 for r in d[1:]))
     return f"Lo: {_high_words(high_d)}, {cards}"
 
 
-def _d27_words(d: tuple) -> str:
+def _d27_words(d: Descriptor) -> str:
     ranks = high_ranks(d)
     if d[0] in (STRAIGHT, STRAIGHT_FLUSH):
         ranks = sorted(ranks, reverse=True)
@@ -103,9 +103,10 @@ def _d27_words(d: tuple) -> str:
     return f"Lo: {_high_words(d)}, {cards}"
 
 
-def _classes(order: str) -> list:
+def _classes(order: str) -> list[Descriptor | None]:
+    """The order's classes by value: None at 0, as values start at 1."""
     if order in (HIGH, OMAHA_HIGH):
-        return [None] + high_tables()[0]
+        return [None, *high_tables()[0]]
     if order == DEUCE_TO_SEVEN:
         return d27_tables()[0]
     if order == ACE_TO_FIVE:
@@ -113,12 +114,14 @@ def _classes(order: str) -> list:
     return eight_tables()[0]
 
 
-def descriptor(order: str, value: int) -> tuple:
+def descriptor(order: str, value: int | None) -> Descriptor:
+    """`value`'s class; an EvaluationError for anything that is not one of the order's values."""
     check_order(order)
     classes = _classes(order)
-    if type(value) is not int or not 1 <= value < len(classes):
+    d = classes[value] if type(value) is int and 1 <= value < len(classes) else None
+    if d is None:
         raise EvaluationError(f"{value!r} is not a {order} value (1 to {len(classes) - 1})")
-    return classes[value]
+    return d
 
 
 def category(order: str, value: int) -> str:
@@ -145,7 +148,7 @@ def describe(order: str, value: int | None) -> str:
     """
     if value is None and order in (EIGHT_OR_BETTER, OMAHA_EIGHT_OR_BETTER):
         return "no low"
-    d = descriptor(order, value)  # type: ignore[arg-type]
+    d = descriptor(order, value)
     if order in (HIGH, OMAHA_HIGH):
         return _high_words(d)
     if order == DEUCE_TO_SEVEN:

@@ -6,16 +6,18 @@ showdown.py: Hand decides when a draw starts (Hand._advance). Dealing from a stu
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from cardroom.engine import events as ev
 from cardroom.engine.cards import Card, shuffled
+from cardroom.engine.handstate import HandState
 from cardroom.engine.legality import DRAW, SetupError
 
 _new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every field given
+_C = TypeVar("_C", Card, Card | None)   # exchange works on a redacted hand too (None: a hidden card)
 
 
-def exchange(hand: Sequence, discards: Sequence, cards: Sequence) -> list:
+def exchange(hand: Sequence[_C], discards: Sequence[_C], cards: Sequence[_C]) -> list[_C]:
     """`hand` after a draw that threw `discards` and dealt `cards`: each new card takes a thrown
     card's place, the leftmost place first, as PokerStars shows a drawn hand (Qd 7h 6c 6h Th,
     throwing 7h Th and drawing 4h Td, is Qd 4h 6c 6h Td). New cards put after the kept ones would
@@ -40,16 +42,16 @@ def exchange(hand: Sequence, discards: Sequence, cards: Sequence) -> list:
     return out
 
 
-class Drawing:
+class Drawing(HandState):
     """Hand's draw steps (they read and write the Hand's own attributes)."""
 
-    __slots__ = ()   # Hand's attributes are slots (hand.py); a mixin with a dict would undo that
+    __slots__ = ()   # Hand's attributes are HandState's slots; a mixin with a dict would undo that
 
     def _start_draw(self) -> None:
         self.phase = DRAW
         self.draw_index += 1
         self.draw_counts = {}
-        self._deferred: list[int] = []
+        self._deferred = []
         self._draw_order = self._order_from((self.button + 1) % self.n)
         if not self.discarded_by:
             self.discarded_by = [[] for _ in range(self.n)]
@@ -60,8 +62,8 @@ class Drawing:
         self._draw_pos = 0
         self.actor = self._draw_order[0]
 
-    def _draw(self, discards: tuple[Card, ...]) -> None:
-        p = self.actor
+    def _draw(self, p: int, discards: tuple[Card, ...]) -> None:
+        """p (the actor) throws `discards` and is dealt as many."""
         k = len(discards)
         if k:
             hand = self.hole[p]
@@ -140,21 +142,21 @@ class Drawing:
             pass
         got = deck.deal(deck.remaining)
         need = k - len(got)
-        thrown = set(thrown)
+        throws = set(thrown)
         owed = [] if player is None else [player]
         if self.discarded_by:   # a draw has started, so _deferred is set
             owed += [q for q in self._deferred if q != player]
         piles = self.muck_pile + self.burns
         for keep_out in ({c for q in owed for c in self.discarded_by[q]},
-                         {c for q in owed[:1] for c in self.discarded_by[q]}, thrown):
+                         {c for q in owed[:1] for c in self.discarded_by[q]}, throws):
             stub = [c for c in piles if c not in keep_out]
             if len(stub) >= need:
                 stub = shuffled(stub, deck.rng)
                 break
         else:   # nothing else is left: his own throws come after every other card
-            stub = shuffled(stub, deck.rng) + shuffled([c for c in piles if c in thrown], deck.rng)
+            stub = shuffled(stub, deck.rng) + shuffled([c for c in piles if c in throws], deck.rng)
         # A re-burn never takes a card he needs (nor leaves him his own throws instead).
-        reburn = self.rules.reburn_on_reshuffle and len([c for c in stub if c not in thrown]) > need
+        reburn = self.rules.reburn_on_reshuffle and len([c for c in stub if c not in throws]) > need
         taken = set(stub)
         self.muck_pile = [c for c in self.muck_pile if c not in taken]
         self.burns = [c for c in self.burns if c not in taken]

@@ -41,7 +41,8 @@ from __future__ import annotations
 import mmap
 from array import array
 from itertools import combinations
-from typing import Callable, Sequence
+from functools import cache
+from typing import Any, Callable, Sequence, Union
 
 from cardroom.engine.cards import (
     COUNT_SHIFT, FLUSH_FLAGS, INDEX_MASK, RANK_SHIFT, SUIT_BIAS, SUIT_SHIFT, Card,
@@ -56,7 +57,7 @@ from cardroom.engine.tables import (  # noqa: F401
     DEUCE_TO_SEVEN_CLASSES, EIGHT_OR_BETTER, EIGHT_OR_BETTER_CLASSES, FLUSH, FULL_HOUSE, HIGH, HIGH_CARD,
     HIGH_CLASSES, LOW_ORDERS, OMAHA_EIGHT_OR_BETTER, OMAHA_HIGH, OMAHA_ORDERS, ORDERS, PAIR, QUADS, STRAIGHT,
     STRAIGHT_FLUSH, TRIPS, TWO_PAIR, EvaluationError, UnknownOrder, WrongCardCount, a5_tables, check_order,
-    d27_tables, eight_mask, eight_tables, high_tables, ranks_key, rank_multisets, omaha_low_table, BUILT,
+    d27_tables, eight_mask, eight_tables, high_tables, ranks_key, rank_multisets, omaha_low_table,
 )
 
 __all__ = [
@@ -74,8 +75,10 @@ __all__ = [
 _PAIRS = [(a, b) for a in range(13) for b in range(a, 13)]
 _PAIR_INDEX = {p: i for i, p in enumerate(_PAIRS)}
 _PAIR_KEYS = [ranks_key(p) & INDEX_MASK for p in _PAIRS]
-_HOLE_INFO: dict[int, tuple[tuple[int, ...], int]] = {}
-_BOARD_INFO: dict[int, tuple[list[int], int]] = {}
+_HoleInfo = dict[int, tuple[tuple[int, ...], int]]
+_BoardInfo = dict[int, tuple[list[int], int]]
+_HOLE_INFO: _HoleInfo = {}
+_BOARD_INFO: _BoardInfo = {}
 
 
 def _rank(code: int) -> int:
@@ -111,9 +114,12 @@ _BOARD_BIAS = 0x5555 << SUIT_SHIFT       # with it, bit 3 of a suit nibble = 3 o
 # int subclass (a Card) falls off that path and costs about twice as much. Cards are accepted too.
 # `sum & INDEX_MASK` is the card count << 23 | the rank key: unique per rank multiset of 5 to 7 cards.
 _COUNT = 1 << COUNT_SHIFT                        # the count's unit in an index (2**23)
+# The tables _count_array builds, by name (an array, or a memoryview over a mapping: _huge_array).
+_Values = Union["array[int]", "memoryview[int]"]
+_ARRAYS: dict[str, _Values] = {}
 
 
-def _huge_array(n: int) -> "array | memoryview":
+def _huge_array(n: int) -> _Values:
     """n zeroed unsigned shorts on an anonymous mmap: pages never written take no memory, and the
     written ones go on transparent huge pages where the kernel offers them (madvise mode), so random
     indexing misses the TLB far less (measured ~7% on 7-card high). A memoryview over the mmap
@@ -129,20 +135,19 @@ def _huge_array(n: int) -> "array | memoryview":
     return memoryview(mm).cast("H")
 
 
-def _count_array(name: str, table: dict[int, int]) -> "array | memoryview":
+def _count_array(name: str, table: dict[int, int]) -> _Values:
     """The values of `table` (5, 6 and 7 cards, no flush) in an array of unsigned shorts indexed by
     the index itself, count << 23 | rank key: 5, 6 and 7 cards land in the sixth, seventh and
     eighth 16 MB of a 128 MB mapping whose first five are never written (address space only, see
     _huge_array), so about 48 MB is resident. One index, no length test, no dict probe and no
     offset to subtract: a dict probe on the same key measured ~20% slower for ace-to-five, and a
     sum() started at an offset ~5% slower. Built once per order."""
-    a = BUILT.get(name)
+    a = _ARRAYS.get(name)
     if a is None:
-        a = _huge_array(8 * _COUNT)
+        a = _ARRAYS[name] = _huge_array(8 * _COUNT)
         for key, _ranks in rank_multisets():
             a[key & INDEX_MASK] = table[key]
-        BUILT[name] = a
-    return a  # type: ignore[return-value]
+    return a
 
 
 def _by_index(table: dict[int, int]) -> dict[int, int]:
@@ -157,8 +162,8 @@ def _by_index(table: dict[int, int]) -> dict[int, int]:
 def _make_high() -> Callable[[Sequence[int]], int]:
     _, table, flush = high_tables()
 
-    def flush_value(cards: Sequence[int], _flush=flush, _bias=SUIT_BIAS, _flags=FLUSH_FLAGS,
-                    _shift=RANK_SHIFT) -> int:
+    def flush_value(cards: Sequence[int], _flush: list[int] = flush, _bias: int = SUIT_BIAS,
+                    _flags: int = FLUSH_FLAGS, _shift: int = RANK_SHIFT) -> int:
         """Five or more cards of a suit: the best flush (or straight flush) among them, which beats
         any hand without a flush that seven cards with five of a suit can make."""
         suit = (sum(cards, _bias) & _flags) >> 3          # that suit's lowest nibble bit
@@ -171,8 +176,9 @@ def _make_high() -> Callable[[Sequence[int]], int]:
     # The mask keeps the index and the flush flags: without a flush it is the index, with one it
     # is past the end of the array, so the IndexError is the flush test. A separate `s & flags`
     # test measured ~5% slower on seven cards (the exception, on 3% of them, included), 15% on five.
-    def evaluate_high(cards: Sequence[int], _values=_count_array("high-array", table), _bias=SUIT_BIAS,
-                      _mask=INDEX_MASK | FLUSH_FLAGS, _flush=flush_value) -> int:
+    def evaluate_high(cards: Sequence[int], _values: _Values = _count_array("high-array", table),
+                      _bias: int = SUIT_BIAS, _mask: int = INDEX_MASK | FLUSH_FLAGS,
+                      _flush: Callable[[Sequence[int]], int] = flush_value) -> int:
         try:
             return _values[sum(cards, _bias) & _mask]
         except IndexError:
@@ -182,16 +188,17 @@ def _make_high() -> Callable[[Sequence[int]], int]:
 
 
 def _make_a5() -> Callable[[Sequence[int]], int]:
-    def evaluate_ace_to_five(cards: Sequence[int], _values=_count_array("a5-array", a5_tables()[1]),
-                             _mask=INDEX_MASK) -> int:
+    def evaluate_ace_to_five(cards: Sequence[int], _values: _Values = _count_array("a5-array", a5_tables()[1]),
+                             _mask: int = INDEX_MASK) -> int:
         return _values[sum(cards) & _mask]
 
     return evaluate_ace_to_five
 
 
 def _make_eight() -> Callable[[Sequence[int]], int | None]:
-    def evaluate_eight_or_better(cards: Sequence[int], _get=_by_index(eight_tables()[1]).get,
-                                 _mask=INDEX_MASK) -> int | None:
+    def evaluate_eight_or_better(cards: Sequence[int],
+                                 _get: Callable[[int], int | None] = _by_index(eight_tables()[1]).get,
+                                 _mask: int = INDEX_MASK) -> int | None:
         return _get(sum(cards) & _mask)
 
     return evaluate_eight_or_better
@@ -200,11 +207,13 @@ def _make_eight() -> Callable[[Sequence[int]], int | None]:
 def _make_d27() -> Callable[[Sequence[int]], int]:
     _, table, flush = d27_tables()
 
-    def evaluate_deuce_to_seven(cards: Sequence[int], _five=_by_index(table), _flush=flush,
-                                _bias=SUIT_BIAS, _flags=FLUSH_FLAGS, _mask=INDEX_MASK) -> int:
+    def evaluate_deuce_to_seven(cards: Sequence[int], _five: dict[int, int] = _by_index(table),
+                                _flush: list[int] = flush, _bias: int = SUIT_BIAS, _flags: int = FLUSH_FLAGS,
+                                _mask: int = INDEX_MASK) -> int:
         if len(cards) != 5:
             # Six or seven cards (no common game): the best (lowest) five by enumeration.
-            return max(map(evaluator(DEUCE_TO_SEVEN), combinations(cards, 5)))
+            best: int = max(map(evaluator(DEUCE_TO_SEVEN), combinations(cards, 5)))
+            return best
         s = sum(cards, _bias)
         if s & _flags:
             return _flush[s >> RANK_SHIFT]        # five cards of one suit: distinct ranks
@@ -213,19 +222,17 @@ def _make_d27() -> Callable[[Sequence[int]], int]:
     return evaluate_deuce_to_seven
 
 
+@cache
 def _five_by_rank_key() -> dict[int, int]:
     """Five-card high values (no flush) keyed by the rank key alone: 6,175 entries, small ints."""
-    t = BUILT.get("high5")
-    if t is None:
-        table = high_tables()[1]
-        t = BUILT["high5"] = {k & INDEX_MASK: table[k] for k, ranks in rank_multisets() if len(ranks) == 5}
-    return t  # type: ignore[return-value]
+    table = high_tables()[1]
+    return {k & INDEX_MASK: table[k] for k, ranks in rank_multisets() if len(ranks) == 5}
 
 
 def _make_omaha_high() -> Callable[[Sequence[int], Sequence[int]], int]:
-    def evaluate_omaha_high(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO,
-                            _boards=_BOARD_INFO, _flush=high_tables()[2], _bias=_BOARD_BIAS,
-                            _flags=FLUSH_FLAGS, _mask=INDEX_MASK) -> int:
+    def evaluate_omaha_high(hole: Sequence[int], board: Sequence[int], _holes: _HoleInfo = _HOLE_INFO,
+                            _boards: _BoardInfo = _BOARD_INFO, _flush: list[int] = high_tables()[2],
+                            _bias: int = _BOARD_BIAS, _flags: int = FLUSH_FLAGS, _mask: int = INDEX_MASK) -> int:
         hk = sum(hole) & _mask
         hi = _holes.get(hk) or _hole_info(hole, hk)
         sb = sum(board, _bias)
@@ -240,7 +247,7 @@ def _make_omaha_high() -> Callable[[Sequence[int], Sequence[int]], int]:
     return evaluate_omaha_high
 
 
-def _omaha_flush(hole, board, suit, flush) -> int:
+def _omaha_flush(hole: Sequence[int], board: Sequence[int], suit: int, flush: list[int]) -> int:
     hs = [c >> RANK_SHIFT for c in hole if c & suit]
     if len(hs) < 2:
         return 0
@@ -249,9 +256,10 @@ def _omaha_flush(hole, board, suit, flush) -> int:
 
 
 def _make_omaha_eight() -> Callable[[Sequence[int], Sequence[int]], int | None]:
-    def evaluate_omaha_eight_or_better(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO,
-                                       _boards=_BOARD_INFO, _low=omaha_low_table(),
-                                       _mask=INDEX_MASK) -> int | None:
+    def evaluate_omaha_eight_or_better(hole: Sequence[int], board: Sequence[int], _holes: _HoleInfo = _HOLE_INFO,
+                                       _boards: _BoardInfo = _BOARD_INFO,
+                                       _low: list[int | None] = omaha_low_table(),
+                                       _mask: int = INDEX_MASK) -> int | None:
         hk = sum(hole) & _mask
         bk = sum(board) & _mask
         hi = _holes.get(hk) or _hole_info(hole, hk)
@@ -261,10 +269,12 @@ def _make_omaha_eight() -> Callable[[Sequence[int], Sequence[int]], int | None]:
     return evaluate_omaha_eight_or_better
 
 
+@cache   # made once, on first use
 def _make_omaha_hi_lo() -> Callable[[Sequence[int], Sequence[int]], tuple[int, int | None]]:
-    def omaha_hi_lo(hole: Sequence[int], board: Sequence[int], _holes=_HOLE_INFO, _boards=_BOARD_INFO,
-                    _flush=high_tables()[2], _low=omaha_low_table(), _bias=_BOARD_BIAS,
-                    _flags=FLUSH_FLAGS, _mask=INDEX_MASK) -> tuple[int, int | None]:
+    def omaha_hi_lo(hole: Sequence[int], board: Sequence[int], _holes: _HoleInfo = _HOLE_INFO,
+                    _boards: _BoardInfo = _BOARD_INFO, _flush: list[int] = high_tables()[2],
+                    _low: list[int | None] = omaha_low_table(), _bias: int = _BOARD_BIAS,
+                    _flags: int = FLUSH_FLAGS, _mask: int = INDEX_MASK) -> tuple[int, int | None]:
         """(omaha-high value, omaha-eight-or-better value or None) in one pass."""
         hk = sum(hole) & _mask
         hi = _holes.get(hk) or _hole_info(hole, hk)
@@ -280,14 +290,17 @@ def _make_omaha_hi_lo() -> Callable[[Sequence[int], Sequence[int]], tuple[int, i
     return omaha_hi_lo
 
 
-_MAKERS = {
+# An evaluation function: f(cards), or f(hole, board) for the Omaha orders; an int, or None where an
+# eight-or-better low does not qualify (evaluator's docstring). Any: which of these is the order's.
+Evaluator = Callable[..., Any]
+_MAKERS: dict[str, Callable[[], Evaluator]] = {
     HIGH: _make_high, ACE_TO_FIVE: _make_a5, DEUCE_TO_SEVEN: _make_d27, EIGHT_OR_BETTER: _make_eight,
     OMAHA_HIGH: _make_omaha_high, OMAHA_EIGHT_OR_BETTER: _make_omaha_eight,
 }
-_EVALUATORS: dict[str, Callable] = {}
+_EVALUATORS: dict[str, Evaluator] = {}
 
 
-def evaluator(order: str) -> Callable:
+def evaluator(order: str) -> Evaluator:
     """The fastest evaluation function for `order`.
 
     Non-Omaha orders: `f(cards)` with 5 to 7 Cards (the best five of them play).
@@ -305,13 +318,10 @@ def evaluator(order: str) -> Callable:
 
 def omaha_hi_lo(hole: Sequence[Card], board: Sequence[Card]) -> tuple[int, int | None]:
     """(omaha-high value, omaha-eight-or-better value or None): both halves of Omaha hi-lo at once."""
-    f = _EVALUATORS.get("omaha-hi-lo")
-    if f is None:
-        f = _EVALUATORS["omaha-hi-lo"] = _make_omaha_hi_lo()
-    return f(hole, board)
+    return _make_omaha_hi_lo()(hole, board)
 
 
-def _check_cards(cards: Sequence, low: int, high: int, what: str, order: str) -> None:
+def _check_cards(cards: Sequence[Card], low: int, high: int, what: str, order: str) -> None:
     if not low <= len(cards) <= high:
         raise WrongCardCount(f"{order} needs {low} to {high} {what}, not {len(cards)}")
     for c in cards:
@@ -331,10 +341,12 @@ def evaluate(order: str, hole: Sequence[Card], board: Sequence[Card] = ()) -> in
     if order in OMAHA_ORDERS:
         _check_cards(hole, 4, 6, "hole cards", order)
         _check_cards(board, 3, 5, "board cards", order)
-        return f(hole, board)
+        value: int | None = f(hole, board)
+        return value
     cards = hole + board
     _check_cards(cards, 5, 7, "cards", order)
-    return f(cards)
+    value = f(cards)
+    return value
 
 
 def best_five(order: str, hole: Sequence[Card], board: Sequence[Card] = ()) -> tuple[Card, ...] | None:

@@ -7,7 +7,8 @@ NamedTuples: immutable, cheap to build (a hand makes dozens), and they pickle an
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple, Union
 
 from cardroom.engine.cards import Card
 
@@ -19,9 +20,11 @@ class Posted(NamedTuple):
     all_in: bool = False
 
 
+# A card field is None where a seat's view hides the card (views.redact), in the records a player is
+# sent and in the histories stored from them.
 class DealtHole(NamedTuple):
     player: int
-    cards: tuple[Card, ...]
+    cards: tuple[Card | None, ...]
     up: tuple[bool, ...]     # per card: face up (stud) or down
 
 
@@ -31,11 +34,13 @@ class DealtBoard(NamedTuple):
 
 
 class Burned(NamedTuple):
-    card: Card
+    card: Card | None
 
 
 class RoundStarted(NamedTuple):
-    index: int       # betting round, 0-based
+    # A field named like tuple.index (a method) is one mypy cannot square with tuple's; the records
+    # are stored and sent by field name, so the name stays.
+    index: int  # type: ignore[assignment]  # betting round, 0-based
     street: str
     pot: int         # chips in the middle when the round starts
 
@@ -69,18 +74,18 @@ class ProtectedAllIn(NamedTuple):
 
 
 class DrawStarted(NamedTuple):
-    index: int       # 0-based draw number
+    index: int  # type: ignore[assignment]  # 0-based draw number (as RoundStarted.index)
 
 
 class Drew(NamedTuple):
     player: int
-    discards: tuple[Card, ...]
-    cards: tuple[Card, ...]  # dealt now (a deferred fifth card comes in a later Drew with no discards)
+    discards: tuple[Card | None, ...]
+    cards: tuple[Card | None, ...]  # dealt now (a deferred fifth card comes in a later Drew with no discards)
     deferred: int = 0        # cards still owed (the fifth, dealt after everyone else)
 
 
 class Reshuffled(NamedTuple):
-    count: int       # cards in the new stub (after any re-burn)
+    count: int  # type: ignore[assignment]  # cards in the new stub (after any re-burn); see RoundStarted
     burned: bool
 
 
@@ -92,7 +97,7 @@ class UncalledReturned(NamedTuple):
 class Shown(NamedTuple):
     player: int
     cards: tuple[Card, ...]
-    high: int | None
+    high: int
     low: int | None
 
 
@@ -100,7 +105,7 @@ class Mucked(NamedTuple):
     player: int
     # The hand mucked: the engine leaves it out (nobody at the table sees a mucked hand); a hand
     # history fills it in, as seed 001 puts it there (views.history_events).
-    cards: tuple[Card, ...] = ()
+    cards: tuple[Card | None, ...] = ()
 
 
 class Raked(NamedTuple):
@@ -119,6 +124,10 @@ class HandEnded(NamedTuple):
     rake: int
 
 
+# Any one of them (Union, not |: a module-level alias is evaluated at run time).
+Event = Union[Posted, DealtHole, DealtBoard, Burned, RoundStarted, Folded, Checked, Called, BetTo, ProtectedAllIn,
+              DrawStarted, Drew, Reshuffled, UncalledReturned, Shown, Mucked, Raked, Awarded, HandEnded]
+
 # ---------------------------------------------------------------------------- JSON, for storage
 
 EVENT_TYPES = {cls.__name__: cls for cls in (
@@ -127,7 +136,7 @@ EVENT_TYPES = {cls.__name__: cls for cls in (
     Awarded, HandEnded)}
 
 
-def _plain(x):
+def _plain(x: object) -> object:
     if isinstance(x, Card):
         return repr(x)
     if isinstance(x, tuple):
@@ -135,17 +144,17 @@ def _plain(x):
     return x
 
 
-def to_json_list(events) -> list:
+def to_json_list(events: Iterable[Event]) -> list[list[Any]]:
     """Events as JSON-ready lists: ["Called", 2, 400, false]; cards as text ("As")."""
     return [[type(e).__name__, *(_plain(v) for v in e)] for e in events]
 
 
-def from_json_list(rows) -> list:
+def from_json_list(rows: Iterable[Sequence[Any]]) -> list[Event]:
     """The inverse of to_json_list (card fields come back as Card)."""
-    out = []
+    out: list[Event] = []
     for name, *values in rows:
         cls = EVENT_TYPES[name]
-        fields = []
+        fields: list[Any] = []   # JSON's values, made records' fields below
         for f, v in zip(cls._fields, values):
             if f in ("cards", "discards"):
                 v = tuple(None if c is None else Card.parse(c) for c in v)

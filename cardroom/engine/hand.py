@@ -13,13 +13,15 @@ specific IllegalAction saying which rule it breaks and changes nothing.
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple, Sequence
+from typing import Callable, Sequence
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import ANTE_ALL, ANTE_BUTTON, FIXED, NO, POT, SPREAD, Rules, Structure
 from cardroom.engine.cards import Card, Deck, check_unique
 from cardroom.engine.drawing import Drawing
 from cardroom.engine.evaluation import evaluator
+# Player is imported from here by the rest of cardroom.
+from cardroom.engine.handstate import Player as Player
 # The errors, Legal and the phase names live in legality.py with legal() and verify(); the rest of
 # cardroom imports them from here, as before the split.
 from cardroom.engine.legality import (  # noqa: F401
@@ -30,19 +32,6 @@ from cardroom.engine.pots import Pot, pots_of, uncalled
 from cardroom.engine.showdown import Showdown
 from cardroom.engine.showing import showing_value
 from cardroom.engine.variants import Variant
-
-
-class Player(NamedTuple):
-    """One seat dealt into the hand. `live_post`: a new (or returning) player's big-blind-sized post,
-    which counts toward calling; `dead_post`: the smaller blinds he missed, which go to the pot and
-    count for nothing.
-    A NamedTuple rather than a frozen dataclass: a table builds six per hand, at half the cost."""
-
-    name: str
-    stack: int
-    seat: int = 0
-    live_post: int = 0
-    dead_post: int = 0
 
 
 # A NamedTuple's own __new__ is a Python function (it fills in defaults): the per-action records
@@ -87,19 +76,7 @@ def _clockwise(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 class Hand(Legality, Drawing, Showdown):
-    # Slots, not an instance dict: a hand has about sixty attributes, past the thirty a shared-key
-    # instance dict holds, so a dict would be a full one, rebuilt several times while __init__
-    # fills it in and probed by hash on every self.x; a slot is an array index.
-    __slots__ = (
-        "variant", "structure", "rules", "players", "n", "button", "deck", "start_stacks", "stacks",
-        "totals", "dead", "bets", "folded", "all_in", "protected", "hole", "up", "board", "muck_pile",
-        "discarded_by", "burns", "events", "street", "round", "phase", "actor", "shown",
-        "showdown_order", "last_aggressor", "draw_counts", "draw_index", "rake", "saw_flop",
-        "_live", "_active", "_high", "_low", "_legal", "_must_raise", "_big_blind",
-        "_stud", "_no_stack_runs_out", "_clockwise", "_blind_level", "_last_blind", "_size", "_to_call",
-        "_full_level", "_bet_count", "_last_raise", "_raise_id", "_acted_at", "_bring_in_due", "_pending",
-        "_deferred", "_draw_order", "_draw_pos", "_sd_pos", "_posts", "_dead_posts",
-    )
+    __slots__ = ()   # the attributes are HandState's slots (handstate.py)
 
     def __init__(self, variant: Variant, structure: Structure, players: Sequence[Player], *,
                  button: int = 0, deck: Deck | None = None, rules: Rules | None = None) -> None:
@@ -137,27 +114,28 @@ class Hand(Legality, Drawing, Showdown):
         self._active = set(range(n))
         # Each player's cards and their face-up flags: lists made by the first street's deal,
         # which deals to every player (_deal_street), rather than empty lists made here to extend.
-        self.hole: list[list[Card]] = [None] * n
-        self.up: list[list[bool]] = [None] * n
-        self.board: list[Card] = []
-        self.muck_pile: list[Card] = []     # folded hands and discards: what a reshuffle may use
-        self.discarded_by: list[list[Card]] = []   # per player, from the first draw (_start_draw)
-        self.burns: list[Card] = []
-        self.events: list = []
+        # (None until then: the deal replaces each before __init__ returns, so they are typed as lists.)
+        self.hole = [None] * n  # type: ignore[list-item]  # filled by the first deal, see above
+        self.up = [None] * n  # type: ignore[list-item]  # filled by the first deal, see above
+        self.board = []
+        self.muck_pile = []     # folded hands and discards: what a reshuffle may use
+        self.discarded_by = []   # per player, from the first draw (_start_draw)
+        self.burns = []
+        self.events = []
         self.street = -1               # index into variant.streets
         self.round = -1                # betting round index
         self.phase = BET
-        self.actor: int | None = None
-        self.shown: dict[int, tuple[int | None, int | None]] = {}
-        self.showdown_order: list[int] = []
-        self.last_aggressor: int | None = None
-        self.draw_counts: dict[int, int] = {}   # public until the first action after the draw
+        self.actor = None
+        self.shown = {}
+        self.showdown_order = []
+        self.last_aggressor = None
+        self.draw_counts = {}   # public until the first action after the draw
         self.draw_index = -1
         self.rake = 0
         self.saw_flop = False
-        self._high = evaluator(variant.high) if variant.high else None
+        self._high = evaluator(variant.high)
         self._low = evaluator(variant.low) if variant.low else None
-        self._legal: Legal | None = None   # legal() for the current state; every change clears it
+        self._legal = None   # legal() for the current state; every change clears it
         self._must_raise = self.rules.must_raise_to_enter and not variant.bring_in
         self._big_blind = structure.big_blind
         self._stud = variant.bring_in
@@ -171,7 +149,7 @@ class Hand(Legality, Drawing, Showdown):
         self._no_stack_runs_out = most is not None and shortest > most and not self._posts
         # Dead posts for the main pot, when any (see pots): a missed small blind, a big blind's or
         # button's ante.
-        self._dead_posts: list[int] | None = None
+        self._dead_posts = None
         self._start()
 
     # ------------------------------------------------------------------ setup and dealing
@@ -371,7 +349,7 @@ class Hand(Legality, Drawing, Showdown):
         # Stud: the lowest up card brings in (suits break ties, clubs lowest); razz: the highest,
         # aces low (spades highest).
         razz = self.variant.lowball
-        def key(p: int):
+        def key(p: int) -> tuple[int, int]:
             c = self.hole[p][2]
             r = (c.rank + 1) % 13 if razz else c.rank
             return (r, c.suit)
@@ -381,13 +359,13 @@ class Hand(Legality, Drawing, Showdown):
     def _best_showing(self, cands: list[int]) -> int:
         """Of `cands`, the best hand showing (the first of them on a tie)."""
         razz = self.variant.lowball
-        def key(p: int):
+        def key(p: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
             ups = [c for c, u in zip(self.hole[p], self.up[p]) if u]
             return showing_value(ups, razz)
         best = max(key(p) for p in cands)
         return min(p for p in cands if key(p) == best)
 
-    def act(self, kind: str, amount: int = 0, discards: Sequence[Card] = ()) -> list:
+    def act(self, kind: str, amount: int = 0, discards: Sequence[Card] = ()) -> list[ev.Event]:
         """Any action by name, for callers that receive one (tables, bots, replays):
         fold, check, call, bet/raise (to `amount`), complete, bring-in, draw (`discards`),
         stand pat, show, muck."""
@@ -420,14 +398,14 @@ class Hand(Legality, Drawing, Showdown):
     # hand's calls, and the bound method and the extra frames were a tenth of their cost. They
     # end in _pass_on, which takes _advance's usual step (the next pending player clockwise) and
     # calls _advance only when the round may be over.
-    def fold(self, player: int | None = None) -> list:
+    def fold(self, player: int | None = None) -> list[ev.Event]:
         lg = self._legal or self.legal()
         if not (lg.fold and (player is None or player == lg.player)):
             self.verify("fold", 0, player)
         self._legal = None
         events = self.events
         start = len(events)
-        p = self.actor
+        p = lg.player   # the actor (verify refused the fold when nobody is to act)
         # _discard_hand, inline
         self.folded[p] = True
         self._active.discard(p)
@@ -439,32 +417,32 @@ class Hand(Legality, Drawing, Showdown):
         self._pass_on(p, live > 1)
         return events[start:]
 
-    def check(self, player: int | None = None) -> list:
+    def check(self, player: int | None = None) -> list[ev.Event]:
         lg = self._legal or self.legal()
         if not (lg.check and (player is None or player == lg.player)):
             self.verify("check", 0, player)
         self._legal = None
         events = self.events
         start = len(events)
-        p = self.actor
+        p = lg.player
         events.append(_new(Checked, (p,)))
         self._pass_on(p)
         return events[start:]
 
-    def call(self, player: int | None = None) -> list:
+    def call(self, player: int | None = None) -> list[ev.Event]:
         lg = self._legal or self.legal()
         if not (lg.can_call and (player is None or player == lg.player)):
             self.verify("call", 0, player)
         self._legal = None
         events = self.events
         start = len(events)
-        p = self.actor
+        p = lg.player
         amount = self._put(p, self._to_call - self.bets[p])
         events.append(_new(Called, (p, amount, self.all_in[p])))
         self._pass_on(p)
         return events[start:]
 
-    def bet(self, to: int, player: int | None = None) -> list:
+    def bet(self, to: int, player: int | None = None) -> list[ev.Event]:
         """Bet or raise so that this round's total is `to` (also completes a stud bring-in)."""
         lg = self._legal or self.legal()
         if not (lg.min_to and type(to) is int and lg.min_to <= to <= lg.max_to
@@ -473,26 +451,26 @@ class Hand(Legality, Drawing, Showdown):
         self._legal = None
         events = self.events
         start = len(events)
-        self._raise(to, lg.raise_kind)
-        self._pass_on(self.actor)
+        self._raise(lg.player, to, lg.raise_kind)
+        self._pass_on(lg.player)
         return events[start:]
 
     raise_to = bet
 
-    def complete(self, player: int | None = None) -> list:
+    def complete(self, player: int | None = None) -> list[ev.Event]:
         lg = self.verify("complete", self.legal().min_to, player)
         self._legal = None
         events = self.events
         start = len(events)
-        self._raise(lg.min_to, lg.raise_kind)
-        self._pass_on(self.actor)
+        self._raise(lg.player, lg.min_to, lg.raise_kind)
+        self._pass_on(lg.player)
         return events[start:]
 
-    def bring_in(self, player: int | None = None) -> list:
-        self.verify("bring-in", 0, player)
-        return self._do(self._bring_in)
+    def bring_in(self, player: int | None = None) -> list[ev.Event]:
+        lg = self.verify("bring-in", 0, player)
+        return self._do(self._bring_in, lg.player)
 
-    def draw(self, discards: Sequence[Card] = (), player: int | None = None) -> list:
+    def draw(self, discards: Sequence[Card] = (), player: int | None = None) -> list[ev.Event]:
         """Exchange `discards` (cards from the actor's hand); () stands pat."""
         lg = self._legal or self.legal()
         if not (lg.phase == DRAW and (player is None or player == lg.player)):
@@ -509,43 +487,44 @@ class Hand(Legality, Drawing, Showdown):
         self._legal = None
         events = self.events
         start = len(events)
-        self._draw(discards)
+        self._draw(p, discards)
         if self.actor is None:
             self._advance()   # everyone has drawn: the next betting round
         return events[start:]
 
-    def stand_pat(self, player: int | None = None) -> list:
+    def stand_pat(self, player: int | None = None) -> list[ev.Event]:
         return self.draw((), player)
 
-    def show(self, player: int | None = None) -> list:
+    def show(self, player: int | None = None) -> list[ev.Event]:
         lg = self._legal or self.legal()
         if not (lg.show and (player is None or player == lg.player)):
-            self.verify("show", 0, player)
+            lg = self.verify("show", 0, player)
         self._legal = None
         events = self.events
         start = len(events)
-        self._show_player(self.actor)
+        self._show_player(lg.player)
         self._next_shower()
         if self.actor is None:
             self._advance()   # everyone has shown or mucked: settle
         return events[start:]
 
-    def muck(self, player: int | None = None) -> list:
+    def muck(self, player: int | None = None) -> list[ev.Event]:
         lg = self._legal or self.legal()
         if not (lg.muck and (player is None or player == lg.player)):
-            self.verify("muck", 0, player)
-        return self._do(self._muck)
+            lg = self.verify("muck", 0, player)
+        return self._do(self._muck, lg.player)
 
-    def protect_all_in(self, player: int) -> list:
+    def protect_all_in(self, player: int) -> list[ev.Event]:
         """A timeout while the daily quota lasts: the player contests only the pots built so far."""
         if player != self.actor or self.phase != BET:
             raise NotYourTurn("a protected all-in is declared only for the player to act")
-        return self._do(self._protect)
+        return self._do(self._protect, player)
 
-    def _do(self, fn, *args) -> list:
+    def _do(self, fn: Callable[[int], None], p: int) -> list[ev.Event]:
+        """fn(p), p's action, then on until someone must decide: the events it made."""
         start = len(self.events)
         self._legal = None
-        fn(*args)
+        fn(p)
         self._advance()
         self._legal = None
         return self.events[start:]
@@ -582,8 +561,7 @@ class Hand(Legality, Drawing, Showdown):
         self.hole[p] = []
         self.up[p] = []
 
-    def _bring_in(self) -> None:
-        p = self.actor
+    def _bring_in(self, p: int) -> None:
         added = self._put(p, self.structure.bring_in)
         self._bring_in_due = False
         # A bring-in all-in for less does not lower what the others must put in (WSOP rule 227).
@@ -592,10 +570,9 @@ class Hand(Legality, Drawing, Showdown):
         self._acted(p)
         self._reopen(p)
 
-    def _raise(self, to: int, lg_kind: str) -> None:
-        """`lg_kind`: legal().raise_kind, what this bet or raise is called. The caller ends with
-        _pass_on (p has acted)."""
-        p = self.actor
+    def _raise(self, p: int, to: int, lg_kind: str) -> None:
+        """p (the actor) bets or raises to `to`. `lg_kind`: legal().raise_kind, what this bet or raise
+        is called. The caller ends with _pass_on (p has acted)."""
         added = self._put(p, to - self.bets[p])
         all_in = self.all_in[p]
         to_call_before = self._to_call
@@ -629,8 +606,7 @@ class Hand(Legality, Drawing, Showdown):
         pending, active, bets, to_call = self._pending, self._active, self.bets, self._to_call
         self._pending = {q for q in active if bets[q] < to_call or q in pending}
 
-    def _protect(self) -> None:
-        p = self.actor
+    def _protect(self, p: int) -> None:
         self.protected[p] = True
         self._active.discard(p)
         self.events.append(ev.ProtectedAllIn(p, self.totals[p]))
@@ -734,7 +710,7 @@ class Hand(Legality, Drawing, Showdown):
     def over(self) -> bool:
         return self.phase == DONE
 
-    def pots(self) -> list:
+    def pots(self) -> list[Pot]:
         # The live players who are all-in or protected are the live ones missing from _active.
         folded, totals, active = self.folded, self.totals, self._active
         players = [p for p in range(self.n) if not folded[p]]

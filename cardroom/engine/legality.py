@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from cardroom.engine.betting import FIXED, NO, SPREAD
+from cardroom.engine.handstate import HandState
 from cardroom.engine.money import format_cents
 
 
@@ -62,10 +63,11 @@ _NO_RAISE = (0, 0, ("you may not raise now: only call or fold "
                         "(an all-in for less than a full raise does not reopen the betting)"))
 
 
-class Legality:
+class Legality(HandState):
     """Hand's queries (they read the Hand's own attributes)."""
 
-    __slots__ = ()   # Hand's attributes are slots (hand.py); a mixin with a dict would undo that
+    __slots__ = ()   # Hand's attributes are HandState's slots; a mixin with a dict would undo that
+    _legal: Legal | None   # legal() for the current state; every change clears it
 
     def legal(self) -> Legal:
         """What the actor may do now: computed once per state (every change clears _legal), in
@@ -97,7 +99,8 @@ class Legality:
             # amount to call is the level of the last full bet. What is left of the rule is the cap
             # and someone else who may still bet. _raise_range's answer in a quarter of its steps:
             # a tenth of a fixed-limit hand (a hypothesis test compares the two at every decision).
-            if self._bet_count < self.structure.cap and len(self._active) > 1:
+            cap = self.structure.cap   # not None: an uncapped hand may always run a stack out
+            if cap is not None and self._bet_count < cap and len(self._active) > 1:
                 lo = hi = to_call + self._size
                 kind = "raise" if to_call else "bet"
             else:
@@ -198,7 +201,7 @@ class Legality:
             return False
         return True
 
-    def verify(self, kind: str, amount: int = 0, player: int | None = None, discards=()) -> Legal:
+    def verify(self, kind: str, amount: int = 0, player: int | None = None) -> Legal:
         """Raise the IllegalAction that `kind` would meet now; return the Legal it was checked against."""
         self._verify_turn(player)
         lg = self.legal()

@@ -75,7 +75,7 @@ Interpretations, where the engine and PokerStars differ or PokerStars left no sa
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol, Sequence
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD
@@ -84,6 +84,45 @@ from cardroom.engine.evaluation import describe, describe_hi_lo
 from cardroom.engine.pots import build_pots
 from cardroom.engine.money import format_cents
 from cardroom.engine.views import history_events
+from cardroom.engine.variants import Variant
+
+if TYPE_CHECKING:
+    from cardroom.engine.betting import Structure
+    from cardroom.engine.cards import Card
+    from cardroom.engine.hand import Hand
+
+
+class _Finish(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def place(self) -> int: ...
+    @property
+    def prize(self) -> int: ...
+
+
+class TournamentLine(Protocol):
+    """What a tournament hand's history tells of its tournament: tournament.history.TournamentHand
+    (which imports this module, so it is named here by what it has)."""
+
+    @property
+    def tournament(self) -> int: ...
+    @property
+    def table(self) -> int: ...
+    @property
+    def level(self) -> int: ...
+    @property
+    def stakes(self) -> tuple[int, int]: ...
+    @property
+    def buy_in(self) -> int: ...
+    @property
+    def fee(self) -> int: ...
+    @property
+    def currency(self) -> str: ...
+    @property
+    def finishes(self) -> Sequence[_Finish]: ...
+    @property
+    def freeroll(self) -> bool: ...
 
 __all__ = ["to_pokerstars", "game_name", "header_game", "header_stakes", "limit_name", "money_formatter",
            "tournament_header", "CURRENCIES", "PLAY"]
@@ -119,12 +158,12 @@ _DRAW_NAMES = ("FIRST", "SECOND", "THIRD")
 _ORDINALS = ("1st", "2nd", "3rd")
 
 
-def game_name(variant) -> str:
+def game_name(variant: Variant) -> str:
     """PokerStars' name of the game ("Hold'em", "Single Draw 2-7 Lowball" ...)."""
     return GAME_NAMES.get(variant.key, variant.pokerstars_name)
 
 
-def money_formatter(currency: str = "USD"):
+def money_formatter(currency: str = "USD") -> Callable[[int], str]:
     """cents -> text as PokerStars writes it: $2, $0.10, $1.50; play chips 2, 0.10, 1.50; with
     currency "" bare integers (tournament chips)."""
     if not currency:
@@ -136,16 +175,16 @@ def money_formatter(currency: str = "USD"):
     return lambda c: format_cents(c, currency=CURRENCIES[currency], thousands=False)
 
 
-def _limited(variant, kind: str) -> bool:
+def _limited(variant: Variant, kind: str) -> bool:
     return kind == FIXED or variant.kind == "stud"        # stud: always "Limit" (above)
 
 
-def limit_name(variant, kind: str) -> str:
+def limit_name(variant: Variant, kind: str) -> str:
     """The structure as the header names it: "Limit", "Pot Limit" or "No Limit" (above)."""
     return LIMIT_NAMES[FIXED if _limited(variant, kind) else kind]
 
 
-def header_stakes(variant, structure) -> tuple[int, int]:
+def header_stakes(variant: Variant, structure: Structure) -> tuple[int, int]:
     """The header's two amounts: the small and big bet in limit and stud, else the blinds."""
     if _limited(variant, structure.kind):
         return structure.small_bet, structure.big_bet
@@ -153,7 +192,7 @@ def header_stakes(variant, structure) -> tuple[int, int]:
     return small, structure.big_blind
 
 
-def header_game(variant, structure, currency: str = "USD") -> str:
+def header_game(variant: Variant, structure: Structure, currency: str = "USD") -> str:
     """The header's game part: "Hold'em No Limit ($0.25/$0.50 USD)"."""
     money = money_formatter(currency)
     small, big = header_stakes(variant, structure)
@@ -187,7 +226,7 @@ def prize_text(cents: int, currency: str) -> str:
     return f"{CURRENCIES.get(currency, '')}{cents // 100}.{cents % 100:02d}"
 
 
-def tournament_header(variant, kind: str, t) -> str:
+def tournament_header(variant: Variant, kind: str, t: TournamentLine) -> str:
     """A tournament hand's header between the hand number and the time: "Tournament #T, $10+$1 USD
     Hold'em No Limit - Level III (25/50)"; play money "10+1 ..."; a freeroll "Freeroll  Hold'em ..."
     (two spaces, as PokerStars writes it). `t` is a tournament.history.TournamentHand."""
@@ -212,7 +251,7 @@ def eastern_time(when: datetime) -> str:
     return f"{when.year}/{when.month:02d}/{when.day:02d} {when.hour}:{when.minute:02d}:{when.second:02d} ET"
 
 
-def _cards(cards: Sequence) -> str:
+def _cards(cards: Iterable[Card | None]) -> str:
     return " ".join(repr(c) for c in cards)
 
 
@@ -220,9 +259,9 @@ def _count(k: int) -> str:
     return f"{k} card" if k == 1 else f"{k} cards"
 
 
-def to_pokerstars(hand, *, hand_id: str, when: datetime, max_seats: int, table: str = "",
+def to_pokerstars(hand: Hand, *, hand_id: str, when: datetime, max_seats: int, table: str = "",
                   currency: str = "USD", hero: int | None = None, reveal_mucked: bool = False,
-                  tournament=None) -> str:
+                  tournament: TournamentLine | None = None) -> str:
     """The PokerStars-format history of a finished hand (lines joined by "\\n", final newline).
 
     currency: "USD", "EUR", "GBP", "play" (play chips) or "" (tournament chips); see above.
@@ -240,13 +279,13 @@ def to_pokerstars(hand, *, hand_id: str, when: datetime, max_seats: int, table: 
     return _Writer(hand, hand_id, table, when, max_seats, currency, hero, reveal_mucked, tournament).text()
 
 
-def _straddle_after_big_blind(events: list) -> list:
+def _straddle_after_big_blind(events: list[ev.Event]) -> list[ev.Event]:
     """The middle of three blinds (seed 002) moved after the big blind, where PokerStars writes its
     one third blind, a straddle (the engine posts the blinds left of the button in order)."""
-    middle = next((i for i, e in enumerate(events) if type(e) is ev.Posted and e.kind == "blind"), None)
+    middle = next((i for i, e in enumerate(events) if isinstance(e, ev.Posted) and e.kind == "blind"), None)
     if middle is None:
         return events
-    big = next((i for i, e in enumerate(events) if type(e) is ev.Posted and e.kind == "big blind"), None)
+    big = next((i for i, e in enumerate(events) if isinstance(e, ev.Posted) and e.kind == "big blind"), None)
     if big is None or big < middle:
         return events
     events = list(events)
@@ -255,7 +294,8 @@ def _straddle_after_big_blind(events: list) -> list:
 
 
 class _Writer:
-    def __init__(self, hand, hand_id, table, when, max_seats, currency, hero, reveal_mucked, tournament):
+    def __init__(self, hand: Hand, hand_id: str, table: str, when: datetime, max_seats: int, currency: str,
+                 hero: int | None, reveal_mucked: bool, tournament: TournamentLine | None) -> None:
         self.h = hand
         self.v = hand.variant
         self.s = hand.structure
@@ -273,9 +313,9 @@ class _Writer:
         self.reveal = reveal_mucked
         n = self.n
         self.lines: list[str] = []
-        self.hole: list[list] = [[] for _ in range(n)]
+        self.hole: list[list[Card | None]] = [[] for _ in range(n)]
         self.up: list[list[bool]] = [[] for _ in range(n)]
-        self.board: list = []
+        self.board: list[Card | None] = []
         self.totals = [0] * n
         self.bets = [0] * n
         self.folded = [False] * n
@@ -284,13 +324,13 @@ class _Writer:
         self.protected = [False] * n
         self.bet_any = [False] * n       # put chips in beyond antes (summary "(didn't bet)")
         self.fold_round: dict[int, int] = {}
-        self.mucked_cards: dict[int, list] = {}
+        self.mucked_cards: dict[int, list[Card | None]] = {}
         self.labels: dict[int, list[str]] = {}
         self.round = 0
-        self.marker = None
+        self.marker: str | int | None = None   # the last street header written
         self.full_level = 0
         self.bet_count = 0
-        self.pending_draw: dict[int, tuple[list, list]] = {}
+        self.pending_draw: dict[int, tuple[list[Card | None], list[Card | None]]] = {}
         self.shown: dict[int, ev.Shown] = {}
         self.sd_lines: list[tuple[int, str]] = []
         self.awards: list[ev.Awarded] = []
@@ -349,7 +389,7 @@ class _Writer:
         return "\n".join(self.lines) + "\n"
 
     # ------------------------------------------------------------------ events
-    def handle(self, e) -> None:
+    def handle(self, e: ev.Event) -> None:
         method = getattr(self, "on_" + type(e).__name__, None)
         if method is not None:
             method(e)
@@ -470,7 +510,7 @@ class _Writer:
         else:
             self.out(f"{self.name(p)}: discards {_count(len(e.discards))}")
 
-    def dealt_after_draw(self, p: int, kept: list, new: list) -> None:
+    def dealt_after_draw(self, p: int, kept: list[Card | None], new: list[Card | None]) -> None:
         if kept:
             self.out(f"Dealt to {self.name(p)} [{_cards(kept)}] [{_cards(new)}]")
         else:
@@ -561,13 +601,12 @@ class _Writer:
             for a in self.awards:
                 self.out(f"{self.name(a.player)} collected {self.money(a.amount)} from {pots[a.pot]}")
         if self.tournament is not None:
-            self.finishes()
+            self.finishes(self.tournament)
         self.summary(pots)
 
-    def finishes(self) -> None:
+    def finishes(self, t: TournamentLine) -> None:
         """The places this tournament hand decided, the worst first (PokerStars' order: the
         runner-up, then the winner), players sharing a place in seat order."""
-        t = self.tournament
         by_seat = {pl.seat: p for p, pl in enumerate(self.h.players)}
         unknown = [f.seat for f in t.finishes if f.seat not in by_seat]
         if unknown:

@@ -42,14 +42,16 @@ play money and real; tests/engine/test_pokerstars_summary.py holds fpdb's gramma
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Callable
 
 from cardroom.engine.pokerstars import CURRENCIES, PLAY, eastern_time, game_name, limit_name, money_formatter, ordinal
+from cardroom.engine.tournament.history import TournamentResult
 from cardroom.engine.variants import find_variant
 
 __all__ = ["tournament_summary"]
 
 
-def _money(currency: str):
+def _money(currency: str) -> Callable[[int], str]:
     """cents -> the summary's amounts: play 10 / 10.50; real $10.00."""
     if currency == PLAY:
         return money_formatter(PLAY)
@@ -65,7 +67,7 @@ def _percent(prize: int, pool: int) -> str:
     return (text.rstrip("0").rstrip(".") if "." in text else text) + "%"
 
 
-def tournament_summary(result, viewer: str) -> str:
+def tournament_summary(result: TournamentResult, viewer: str) -> str:
     """PokerStars' summary of `result` for the player named `viewer` (lines joined by "\\n",
     final newline)."""
     if not any(e.name == viewer for e in result.entrants):

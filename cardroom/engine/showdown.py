@@ -9,10 +9,12 @@ mucks and pays, and calls Hand._end.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Sequence
 
 from cardroom.engine import events as ev
-from cardroom.engine.cards import CARDS, codes
+from cardroom.engine.cards import CARDS, Card, codes
 from cardroom.engine.evaluation import EIGHT_OR_BETTER, HIGH, OMAHA_EIGHT_OR_BETTER, OMAHA_HIGH, evaluator
+from cardroom.engine.handstate import HandState
 from cardroom.engine.pots import split, split_hi_lo
 
 _new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every field given
@@ -21,7 +23,7 @@ _new = tuple.__new__   # as in hand.py: a NamedTuple record in one C call, every
 _LOW_CODES = frozenset(codes(c for c in CARDS if c.rank <= 6 or c.rank == 12))
 
 
-def _omaha_values(hole, board, has_low: bool) -> tuple[int, int | None]:
+def _omaha_values(hole_cards: Sequence[Card], board_cards: Sequence[Card], has_low: bool) -> tuple[int, int | None]:
     """Omaha's (high, eight-or-better low or None) for one shown hand, as the best of the five-card
     hands made of two hole and three board cards.
 
@@ -32,9 +34,9 @@ def _omaha_values(hole, board, has_low: bool) -> tuple[int, int | None]:
     ~25-50 us a shown hand on the benchmark machine (load varies), and the low only looks at the
     ace-to-eight cards (what can make a low).
     (evaluator() is asked on each call, not at import: it builds its tables on first use.)"""
-    hole, board = codes(hole), codes(board)
+    hole, board = codes(hole_cards), codes(board_cards)
     triples = list(combinations(board, 3))
-    hi = max(map(evaluator(HIGH), [pair + t for pair in combinations(hole, 2) for t in triples]))
+    hi: int = max(map(evaluator(HIGH), [pair + t for pair in combinations(hole, 2) for t in triples]))
     if not has_low:
         return hi, None
     low_hole = [c for c in hole if c in _LOW_CODES]
@@ -45,10 +47,10 @@ def _omaha_values(hole, board, has_low: bool) -> tuple[int, int | None]:
     return hi, max(filter(None, map(evaluator(EIGHT_OR_BETTER), lows)), default=None)
 
 
-class Showdown:
+class Showdown(HandState):
     """Hand's showdown and settlement methods (they read and write the Hand's own attributes)."""
 
-    __slots__ = ()   # Hand's attributes are slots (hand.py); a mixin with a dict would undo that
+    __slots__ = ()   # Hand's attributes are HandState's slots; a mixin with a dict would undo that
 
     def _award_uncontested(self, winner: int) -> None:
         """Everyone else folded: the winner takes the middle, less the rake, without showing."""
@@ -64,7 +66,7 @@ class Showdown:
     def _may_muck(self, p: int) -> bool:
         return not self.rules.show_all and p != self.showdown_order[0]
 
-    def showdown_values(self, p: int) -> tuple[int | None, int | None]:
+    def showdown_values(self, p: int) -> tuple[int, int | None]:
         """The (high, low) values player `p`'s cards make with the board now (low None: no low)."""
         v = self.variant
         low = self._low
@@ -80,8 +82,7 @@ class Showdown:
         self.shown[p] = (hi, lo)
         self.events.append(_new(ev.Shown, (p, tuple(self.hole[p]), hi, lo)))
 
-    def _muck(self) -> None:
-        p = self.actor
+    def _muck(self, p: int) -> None:
         self._discard_hand(p)
         self.events.append(ev.Mucked(p))
         self._next_shower()

@@ -13,7 +13,7 @@ from typing import Sequence
 from cardroom.engine.cards import Card
 
 
-def showing_value(ups: Sequence[Card], razz: bool = False) -> tuple:
+def showing_value(ups: Sequence[Card], razz: bool = False) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """A key that is greater for the hand that should act first."""
     if razz:
         ranks = [(c.rank + 1) % 13 for c in ups]     # ace lowest

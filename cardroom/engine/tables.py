@@ -1,6 +1,6 @@
 """The hand orders and their class tables: order names and class counts, the errors, the categories,
 every five-card class of an order as a descriptor tuple (index = value), and the value tables the
-evaluators index, built on first use per order and cached in `BUILT`.
+evaluators index, built on first use per order (and kept: functools.cache).
 
 evaluation.py (the fast evaluator functions) and describing.py (values into words) both import from
 here; this module imports only cards.py.
@@ -8,6 +8,7 @@ here; this module imports only cards.py.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 from typing import Iterable, Sequence
 
@@ -88,12 +89,16 @@ def check_order(order: str) -> None:
         raise UnknownOrder(f"unknown hand order {order!r}: use one of {', '.join(ORDERS)}")
 
 
+# A class as a tuple: its category (or badness) then the ranks that tell it from the others.
+Descriptor = tuple[int, ...]
+
+
 # ---------------------------------------------------------------------------------------------------
 # Class lists: every five-card class of an order as a descriptor tuple, index = value.
 
-def _high_classes(wheel: bool) -> list[tuple]:
+def _high_classes(wheel: bool) -> list[Descriptor]:
     """All 7,462 high classes, worst first; `wheel=False` for deuce-to-seven (A-2-3-4-5 no straight)."""
-    out: list[tuple] = []
+    out: list[Descriptor] = []
     for ranks in combinations(range(ACE, -1, -1), 5):       # descending rank tuples
         mask = sum(1 << r for r in ranks)
         top = _straight_top(mask, wheel)
@@ -116,9 +121,9 @@ def _high_classes(wheel: bool) -> list[tuple]:
     return out
 
 
-def _a5_classes() -> list[tuple]:
+def _a5_classes() -> list[Descriptor]:
     """All 6,175 ace-to-five classes as (badness, ace-low ranks...), best LAST (so index = value)."""
-    out: list[tuple] = []
+    out: list[Descriptor] = []
     lows = list(range(12, -1, -1))                           # ace-low indices, descending
     for ranks in combinations(lows, 5):
         out.append((0,) + ranks)
@@ -134,9 +139,9 @@ def _a5_classes() -> list[tuple]:
     return out
 
 
-def _eight_classes() -> list[tuple]:
+def _eight_classes() -> list[Descriptor]:
     """The 56 qualifying eight-or-better lows as (0, ace-low ranks desc), worst first."""
-    out = [(0,) + ranks for ranks in combinations(range(7, -1, -1), 5)]
+    out: list[Descriptor] = [(0, *ranks) for ranks in combinations(range(7, -1, -1), 5)]
     out.sort(reverse=True)
     return out
 
@@ -144,24 +149,23 @@ def _eight_classes() -> list[tuple]:
 # ---------------------------------------------------------------------------------------------------
 # Best five from rank counts (no flush).
 
+@cache
 def rank_multisets() -> list[tuple[int, tuple[int, ...]]]:
     """(masked key, ranks ascending) for every rank multiset of 5, 6 or 7 cards (at most 4 a rank),
     the five-card ones first, then six, then seven."""
-    global _MULTISETS
-    if _MULTISETS is None:
-        code = _CODE.__getitem__
-        out = []
-        for ranks in combinations_with_replacement(range(13), 5):
-            if ranks[0] != ranks[4]:
-                out.append((sum(map(code, ranks)), ranks))
-        for ranks in combinations_with_replacement(range(13), 6):
-            if ranks[0] != ranks[4] and ranks[1] != ranks[5]:
-                out.append((sum(map(code, ranks)), ranks))
-        for ranks in combinations_with_replacement(range(13), 7):
-            if ranks[0] != ranks[4] and ranks[1] != ranks[5] and ranks[2] != ranks[6]:
-                out.append((sum(map(code, ranks)), ranks))
-        _MULTISETS = out
-    return _MULTISETS
+    code = _CODE.__getitem__
+    out: list[tuple[int, tuple[int, ...]]] = []
+    ranks: tuple[int, ...]
+    for ranks in combinations_with_replacement(range(13), 5):
+        if ranks[0] != ranks[4]:
+            out.append((sum(map(code, ranks)), ranks))
+    for ranks in combinations_with_replacement(range(13), 6):
+        if ranks[0] != ranks[4] and ranks[1] != ranks[5]:
+            out.append((sum(map(code, ranks)), ranks))
+    for ranks in combinations_with_replacement(range(13), 7):
+        if ranks[0] != ranks[4] and ranks[1] != ranks[5] and ranks[2] != ranks[6]:
+            out.append((sum(map(code, ranks)), ranks))
+    return out
 
 
 def _extend(table: dict[int, int]) -> dict[int, int]:
@@ -174,8 +178,6 @@ def _extend(table: dict[int, int]) -> dict[int, int]:
     return table
 
 
-_MULTISETS: list | None = None
-
 
 def _counts(ranks: Sequence[int]) -> list[int]:
     c = [0] * 13
@@ -184,11 +186,11 @@ def _counts(ranks: Sequence[int]) -> list[int]:
     return c
 
 
-def _high_desc(c: list[int], wheel: bool = True) -> tuple:
+def _high_desc(c: list[int], wheel: bool = True) -> Descriptor:
     """The best non-flush high descriptor from rank counts (5..7 cards)."""
     present = [r for r in range(ACE, -1, -1) if c[r]]
     quads = trips = -1
-    pairs = []
+    pairs: list[int] = []
     for r in present:
         n = c[r]
         if n == 4:
@@ -221,14 +223,14 @@ def _high_desc(c: list[int], wheel: bool = True) -> tuple:
     return (HIGH_CARD,) + tuple(present[:5])
 
 
-def _flush_desc(mask: int, wheel: bool = True) -> tuple:
+def _flush_desc(mask: int, wheel: bool = True) -> Descriptor:
     top = _straight_top(mask, wheel)
     if top >= 0:
         return (STRAIGHT_FLUSH, top)
     return (FLUSH,) + tuple(_bits_desc(mask)[:5])
 
 
-def _a5_desc(ranks: Sequence[int]) -> tuple:
+def _a5_desc(ranks: Sequence[int]) -> Descriptor:
     """The best ace-to-five descriptor from a multiset of 5..7 ranks (straights, flushes ignored)."""
     c = [0] * 13
     for r in ranks:
@@ -278,84 +280,73 @@ def _lowest_bits(mask: int, n: int) -> int:
 # ---------------------------------------------------------------------------------------------------
 # Tables, built on first use per order.
 
-BUILT: dict[str, object] = {}
+# The class lists that start with None are indexed by value (values start at 1).
+
+@cache
+def high_tables() -> tuple[list[Descriptor], dict[int, int], list[int]]:
+    classes = _high_classes(wheel=True)
+    value = {d: i + 1 for i, d in enumerate(classes)}
+    table = _extend({key: value[_high_desc(_counts(ranks))]
+                     for key, ranks in rank_multisets() if len(ranks) == 5})
+    flush = [0] * 8192
+    for mask in range(8192):
+        if mask.bit_count() >= 5:
+            flush[mask] = value[_flush_desc(mask)]
+    return classes, table, flush
 
 
-def high_tables() -> tuple[list[tuple], dict[int, int], list[int]]:
-    t = BUILT.get("high")
-    if t is None:
-        classes = _high_classes(wheel=True)
-        value = {d: i + 1 for i, d in enumerate(classes)}
-        table = _extend({key: value[_high_desc(_counts(ranks))]
-                         for key, ranks in rank_multisets() if len(ranks) == 5})
-        flush = [0] * 8192
-        for mask in range(8192):
-            if mask.bit_count() >= 5:
-                flush[mask] = value[_flush_desc(mask)]
-        t = BUILT["high"] = (classes, table, flush)
-    return t  # type: ignore[return-value]
+@cache
+def d27_tables() -> tuple[list[Descriptor | None], dict[int, int], list[int]]:
+    classes = _high_classes(wheel=False)
+    n = len(classes) + 1
+    value = {d: n - (i + 1) for i, d in enumerate(classes)}     # worst high hand = best low
+    table = {}
+    for key, ranks in rank_multisets():
+        if len(ranks) == 5:
+            table[key] = value[_high_desc(_counts(ranks), wheel=False)]
+    flush = [0] * 8192
+    for mask in range(8192):
+        if mask.bit_count() == 5:
+            flush[mask] = value[_flush_desc(mask, wheel=False)]
+    # classes listed by value: value v is classes[len - v]
+    by_value: list[Descriptor | None] = [None, *classes[::-1]]
+    return by_value, table, flush
 
 
-def d27_tables() -> tuple[list[tuple], dict[int, int], list[int]]:
-    t = BUILT.get("d27")
-    if t is None:
-        classes = _high_classes(wheel=False)
-        n = len(classes) + 1
-        value = {d: n - (i + 1) for i, d in enumerate(classes)}     # worst high hand = best low
-        table = {}
-        for key, ranks in rank_multisets():
-            if len(ranks) == 5:
-                table[key] = value[_high_desc(_counts(ranks), wheel=False)]
-        flush = [0] * 8192
-        for mask in range(8192):
-            if mask.bit_count() == 5:
-                flush[mask] = value[_flush_desc(mask, wheel=False)]
-        # classes listed by value: value v is classes[len - v]
-        by_value = [None] + classes[::-1]
-        t = BUILT["d27"] = (by_value, table, flush)
-    return t  # type: ignore[return-value]
+@cache
+def a5_tables() -> tuple[list[Descriptor | None], dict[int, int]]:
+    classes = _a5_classes()                                  # best last
+    value = {d: i + 1 for i, d in enumerate(classes)}
+    table = _extend({key: value[_a5_desc(ranks)] for key, ranks in rank_multisets() if len(ranks) == 5})
+    return [None, *classes], table
 
 
-def a5_tables() -> tuple[list[tuple], dict[int, int]]:
-    t = BUILT.get("a5")
-    if t is None:
-        classes = _a5_classes()                                  # best last
-        value = {d: i + 1 for i, d in enumerate(classes)}
-        table = _extend({key: value[_a5_desc(ranks)] for key, ranks in rank_multisets() if len(ranks) == 5})
-        t = BUILT["a5"] = ([None] + classes, table)
-    return t  # type: ignore[return-value]
+@cache
+def eight_tables() -> tuple[list[Descriptor | None], dict[int, int], list[int]]:
+    classes = _eight_classes()
+    value = {d: i + 1 for i, d in enumerate(classes)}
+    by_mask = [0] * 256
+    for d, v in value.items():
+        by_mask[sum(1 << r for r in d[1:])] = v
+    table = {}
+    for key, ranks in rank_multisets():
+        m = eight_mask(ranks)
+        if m.bit_count() >= 5:
+            table[key] = by_mask[_lowest_bits(m, 5)]
+    return [None, *classes], table, by_mask
 
 
-def eight_tables() -> tuple[list, dict[int, int], list[int]]:
-    t = BUILT.get("eight")
-    if t is None:
-        classes = _eight_classes()
-        value = {d: i + 1 for i, d in enumerate(classes)}
-        by_mask = [0] * 256
-        for d, v in value.items():
-            by_mask[sum(1 << r for r in d[1:])] = v
-        table = {}
-        for key, ranks in rank_multisets():
-            m = eight_mask(ranks)
-            if m.bit_count() >= 5:
-                table[key] = by_mask[_lowest_bits(m, 5)]
-        t = BUILT["eight"] = ([None] + classes, table, by_mask)
-    return t  # type: ignore[return-value]
-
-
-def omaha_low_table() -> list:
+@cache
+def omaha_low_table() -> list[int | None]:
     """(hole low mask << 8 | board low mask) -> best eight-or-better value using 2 + 3, or None."""
-    t = BUILT.get("omaha-low")
-    if t is None:
-        by_mask = eight_tables()[2]
-        lowest3 = [_lowest_bits(m, 3) for m in range(256)]
-        t = [None] * 65536
-        for h in range(256):
-            bits = [1 << i for i in range(8) if h >> i & 1]
-            pairs = [a | b for a, b in combinations(bits, 2)]
-            if not pairs:
-                continue
-            row = [max([by_mask[p | lowest3[b & ~p]] for p in pairs]) or None for b in range(256)]
-            t[h << 8:(h << 8) + 256] = row
-        BUILT["omaha-low"] = t
-    return t  # type: ignore[return-value]
+    by_mask = eight_tables()[2]
+    lowest3 = [_lowest_bits(m, 3) for m in range(256)]
+    t: list[int | None] = [None] * 65536
+    for h in range(256):
+        bits = [1 << i for i in range(8) if h >> i & 1]
+        pairs = [a | b for a, b in combinations(bits, 2)]
+        if not pairs:
+            continue
+        row = [max([by_mask[p | lowest3[b & ~p]] for p in pairs]) or None for b in range(256)]
+        t[h << 8:(h << 8) + 256] = row
+    return t

@@ -35,7 +35,7 @@ class Variant:
     pokerstars_name: str     # the game's words in a PokerStars header ("Hold'em", "5 Card Draw")
     phh_base: str            # PHH variant code without the structure letter ("NT" = N + "T")
     streets: tuple[Street, ...]
-    high: str | None         # evaluation order for the high hand (or the only hand)
+    high: str                # evaluation order for the high hand (or the only hand)
     low: str | None = None   # order for the low half of a split pot (eight-or-better games)
     big_bet_from: int = 2    # first betting round (0-based) at the big bet in fixed limit
     max_seats: int = 10

@@ -10,11 +10,15 @@ hand's history also shows the hand of everyone who stayed in to the showdown, sh
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
 
 from cardroom.engine import events as ev
 from cardroom.engine.cards import Card
 from cardroom.engine.drawing import exchange
+from cardroom.engine.legality import Legal
+
+if TYPE_CHECKING:
+    from cardroom.engine.hand import Hand
 
 
 class SeatInfo(NamedTuple):
@@ -40,11 +44,11 @@ class HandView(NamedTuple):
     board: tuple[Card, ...]
     pots: tuple[int, ...]             # main pot then side pots (including this round's bets)
     actor: int                        # -1 when nobody is to act
-    legal: object                     # Legal for the viewer when it is their turn, else None
-    draw_counts: dict                 # player -> cards drawn, while that is public
+    legal: Legal | None               # Legal for the viewer when it is their turn, else None
+    draw_counts: dict[int, int]       # player -> cards drawn, while that is public
 
 
-def seat_view(hand, viewer: int | None) -> HandView:
+def seat_view(hand: Hand, viewer: int | None) -> HandView:
     me = -1 if viewer is None else viewer
     seats = []
     # Bets sit in front of the players only while their round is on: in a draw or at the showdown
@@ -71,13 +75,13 @@ def seat_view(hand, viewer: int | None) -> HandView:
     )
 
 
-def at_showdown(events) -> frozenset[int]:
+def at_showdown(events: Iterable[ev.Event]) -> frozenset[int]:
     """The players who stayed in to the showdown, shown or mucked there. Seed 001: "The hole cards
     of all players who stay in to the showdown are included in the hand history"."""
     return frozenset(e.player for e in events if isinstance(e, (ev.Shown, ev.Mucked)))
 
 
-def history_events(events, viewer: int | None) -> list:
+def history_events(events: Sequence[ev.Event], viewer: int | None) -> list[ev.Event]:
     """A finished (or cut off) hand's events as `viewer`'s hand history holds them (None: anyone's,
     a railbird's). What a history shows is what the viewer's screen showed, plus seed 001:
 
@@ -100,22 +104,21 @@ def history_events(events, viewer: int | None) -> list:
     # the showdown alone.
     drawn = any(type(e) is ev.DrawStarted for e in events)
     whole = frozenset() if drawn else showdown
-    held: dict[int, list] = {}
+    held: dict[int, list[Card | None]] = {}
     out = []
     for e in events:
-        t = type(e)
-        if t is ev.DealtHole:
+        if isinstance(e, ev.DealtHole):
             held.setdefault(e.player, []).extend(e.cards)
-        elif t is ev.Drew:
+        elif isinstance(e, ev.Drew):
             held[e.player] = exchange(held.get(e.player, ()), e.discards, e.cards)
-        e = redact(e, viewer, whole)
-        if t is ev.Mucked:
-            e = e._replace(cards=tuple(held.get(e.player, ())))
-        out.append(e)
+        seen = redact(e, viewer, whole)
+        if isinstance(seen, ev.Mucked):
+            seen = seen._replace(cards=tuple(held.get(seen.player, ())))
+        out.append(seen)
     return out
 
 
-def redact(event, viewer: int | None, revealed: frozenset[int] = frozenset()):
+def redact(event: ev.Event, viewer: int | None, revealed: frozenset[int] = frozenset()) -> ev.Event:
     """The event as `viewer` may see it (None = a railbird): hidden cards become None, but for the
     players in `revealed` (in a finished hand's history, those whose dealt cards are the hand they
     held at the showdown: history_events)."""
@@ -131,7 +134,7 @@ def redact(event, viewer: int | None, revealed: frozenset[int] = frozenset()):
     return event
 
 
-def visible_cards(view: HandView) -> set:
+def visible_cards(view: HandView) -> set[Card]:
     """Every real card a view contains (used by the leak checks in the tests and the TUI guard)."""
     out = {c for s in view.seats for c in s.cards if c is not None}
     out.update(view.board)

@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from cardroom.config import RoomConfig
 from cardroom.room.ratelimit import BucketsByKey
+from cardroom.room.ports import Store
 from cardroom.room.text import clean_name, clean_text
 from cardroom.ssh import Limits, SessionRefused, source_of
 
 if TYPE_CHECKING:
     from cardroom.admin.commands import AdminContext
-    from cardroom.store.sqlite import SqliteStore
+    from cardroom.store.sql import SqlStore
 
 log = logging.getLogger(__name__)
 
@@ -29,14 +30,14 @@ def ssh_limits(config: RoomConfig):
                   connect_burst=s.connect_burst, connects_per_second=s.connects_per_second)
 
 
-def ban_message(store: SqliteStore, fingerprint: str) -> str:
+def ban_message(store: Store, fingerprint: str) -> str:
     """What a banned key is told as it tries to log in: the words of a banned player's session."""
     reason = next((b.reason for b in store.bans() if b.fingerprint == fingerprint), "")
     reason = clean_text(reason, 200)
     return "You are banned from the card room" + (f": {reason}" if reason else "")
 
 
-def new_account_gate(config: RoomConfig, store: SqliteStore):
+def new_account_gate(config: RoomConfig, store: Store):
     """`check(info)` before a login: raises SessionRefused, saying why, when it would make a new
     account (a new name with a new key, or a guest's new name) and the player's address (an IPv4
     address or an IPv6 /64) has made [server] new_accounts_per_ip of them in new_accounts_hours.
@@ -61,7 +62,7 @@ def new_account_gate(config: RoomConfig, store: SqliteStore):
     return check
 
 
-def extras(store: SqliteStore, config: RoomConfig, context: Callable[[str], AdminContext],
+def extras(store: SqlStore, config: RoomConfig, context: Callable[[str], AdminContext],
            summaries: Callable[[Any, int], dict] | None = None):
     """What the SSH server opens besides the screen: players' own hand histories (read-only), with
     their tournament summaries where the room deals tournaments (`summaries`: (store, account) ->

@@ -15,9 +15,10 @@ import logging
 import os
 import secrets
 import socket
+from typing import TYPE_CHECKING
 
 from cardroom.bus.admin import RemoteRoomAdmin
-from cardroom.bus.client import Gateway
+from cardroom.bus.client import Gateway, RemoteClient
 from cardroom.bus.connection import connect
 from cardroom.roles.buswait import bus_unreachable
 from cardroom.room.api import RoomError
@@ -25,6 +26,10 @@ from cardroom.roles.logins import make_authorize, make_guest, make_name_refused
 from cardroom.roles.settings import room_settings
 from cardroom.room.text import clean_name
 from cardroom.store import open_store
+
+if TYPE_CHECKING:
+    from cardroom.bus.connection import Nats
+    from cardroom.ssh.server import CardroomSSHServer
 
 log = logging.getLogger("cardroom.roles.gateway")
 
@@ -44,10 +49,10 @@ class GatewayRole:
         self._settings = room_settings(config)
         self.gateway: Gateway | None = None
         self.admin: RemoteRoomAdmin | None = None
-        self.nc = None
-        self.server = None
+        self.nc: Nats | None = None
+        self.server: CardroomSSHServer | None = None
         self.stop = asyncio.Event()
-        self._claims: dict[object, str] = {}     # client -> its claim's id
+        self._claims: dict[RemoteClient, str] = {}     # client -> its claim's id
 
     async def start(self, host: str, port: int, key_path) -> None:
         from cardroom.roles.frontdoor import extras, ssh_limits
@@ -57,23 +62,23 @@ class GatewayRole:
             if self.gateway is not None:
                 await self.gateway.reconnected()
 
-        self.nc = await connect(self.nats, name=f"cardroom-gateway-{self.id}", reconnected=reconnected,
-                                unreachable=bus_unreachable(self.nats))
-        self.gateway = Gateway(self.nc, self.store, tables=[t.name for t in self.config.tables],
+        self.nc = nc = await connect(self.nats, name=f"cardroom-gateway-{self.id}", reconnected=reconnected,
+                                     unreachable=bus_unreachable(self.nats))
+        self.gateway = Gateway(nc, self.store, tables=[t.name for t in self.config.tables],
                                settings=self._settings, gateway_id=self.id)
         await self.gateway.start()
         self.admin = RemoteRoomAdmin(self.gateway)     # every gateway publishes its sessions
         await self.admin.start()
-        await self.nc.subscribe(CLAIM, cb=self._on_claim)
+        await nc.subscribe(CLAIM, cb=self._on_claim)
         s = self.config.server
         self.server = await start_server(
-            host, port, key_path, self._app_factory(), limits=ssh_limits(self.config),
+            host, port, key_path, self._app_factory(self.gateway, nc), limits=ssh_limits(self.config),
             authorize=make_authorize(self.store), name_refused=make_name_refused(self.store),
             guest=make_guest(self.store) if s.guest_passwords else None,
             extras=extras(self.store, self.config, self._admin_context),
             textual_speedups=s.textual_speedups, shared_screens=s.shared_screens, reuse_port=True)
 
-    def _app_factory(self):
+    def _app_factory(self, gateway: Gateway, nc: Nats):
         from cardroom.roles.frontdoor import new_account_gate
         from cardroom.tui.app import build_app
         from cardroom.tui.options import UIOptions
@@ -85,12 +90,12 @@ class GatewayRole:
 
             new_account(info)
             try:
-                client = await self.gateway.login(clean_name(info.username), info.key_fingerprint)
+                client = await gateway.login(clean_name(info.username), info.key_fingerprint)
             except RoomError as e:
                 raise SessionRefused(str(e)) from None
             claim = secrets.token_hex(6)
             self._claims[client] = claim
-            await self.nc.publish(CLAIM, json.dumps({"a": client.account_id, "c": claim}).encode())
+            await nc.publish(CLAIM, json.dumps({"a": client.account_id, "c": claim}).encode())
             if info.end is not None:
                 client.on_end(info.end)
             if info.hosting is not None:
@@ -119,7 +124,8 @@ class GatewayRole:
         from cardroom.admin.commands import AdminContext
 
         admins = set(self.config.server.admins)
-        return AdminContext(self.gateway.room, self.store, fingerprint, self.stop.set,
+        room = self.gateway.room if self.gateway is not None else None
+        return AdminContext(room, self.store, fingerprint, self.stop.set,
                             authorized=authorized or (lambda: fingerprint in admins), room_admin=self.admin)
 
     def _session_ended(self, client) -> None:

@@ -6,9 +6,14 @@ import asyncio
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardroom.bus.connection import shown
 from cardroom.datadir import HOST_KEY
+
+if TYPE_CHECKING:
+    from cardroom.roles.gateway import GatewayRole
+    from cardroom.roles.tablehost import TableHostRole
 
 DEFAULT_NATS = "nats://127.0.0.1:4222"
 
@@ -43,6 +48,7 @@ def refusal(config, args) -> str | None:
 
 async def run(config, args, data_dir: Path) -> int:
     nats = args.nats or config.server.nats or DEFAULT_NATS
+    role: TableHostRole | GatewayRole
     if args.role == "tables":
         from cardroom.roles.tablehost import TableHostRole
 

@@ -44,8 +44,8 @@ def room_settings(config: RoomConfig) -> RoomSettings:
 def warm_evaluators(config: RoomConfig) -> None:
     """Build the evaluation tables the tables will use now (about a second), not on the loop in
     the middle of the first hand, where every session would stall for it."""
-    for t in (*config.tables, *config.tournaments):
-        for order in (t.variant.high, t.variant.low):
+    for variant in [t.variant for t in config.tables] + [t.variant for t in config.tournaments]:
+        for order in (variant.high, variant.low):
             if order:
                 evaluator(order)
 

@@ -23,6 +23,7 @@ import os
 import secrets
 import socket
 import time
+from typing import TYPE_CHECKING
 
 from cardroom.bus.admin import HostAdmin
 from cardroom.bus.connection import connect
@@ -37,6 +38,9 @@ from cardroom.room.writer import StoreWriter
 from cardroom.store.audit import require_balanced
 from cardroom.store.leases import Leases
 from cardroom.store.postgres import PostgresStore
+
+if TYPE_CHECKING:
+    from cardroom.bus.connection import Nats
 
 log = logging.getLogger("cardroom.roles.tables")
 
@@ -76,7 +80,7 @@ class TableHostRole:
         self.on_bus = True             # False while NATS is away (its tables' clocks are held)
         self.ttl = config.server.lease_seconds
         self.renewed_at = 0.0          # monotonic time the last successful renewal was sent
-        self.nc = None
+        self.nc: Nats | None = None
         self.host: TableHost | None = None
         self.admin: HostAdmin | None = None
         self.stop = asyncio.Event()
@@ -152,7 +156,8 @@ class TableHostRole:
         """The unfinished hands of `tables` void; each one's id and the accounts dealt in it."""
         try:
             voided = self.store.void_unfinished_hands(tables)
-            return [(h, [s.account_id for s in self.store.get_hand(h).seats]) for h in voided]
+            return [(h, [s.account_id for s in record.seats]) for h in voided
+                    if (record := self.store.get_hand(h)) is not None]
         except Exception as e:  # noqa: BLE001 - a hand of a table another host holds is fenced
             log.warning("voiding unfinished hands: %s", e)
             return []
@@ -167,11 +172,19 @@ class TableHostRole:
                 t.say(text, "system", "Table")
                 t.changed()
             for account in accounts:
-                await self.host.page(account, f"{name}: {text}")
+                await self.serving.page(account, f"{name}: {text}")
+
+    @property
+    def serving(self) -> TableHost:
+        """The host of the tables held (start() makes it; a claim remakes it)."""
+        if self.host is None:
+            raise RuntimeError("the table host role has not started")
+        return self.host
 
     async def _restart_host(self) -> None:
         if self.host is not None:
-            await self.admin.close()
+            if self.admin is not None:
+                await self.admin.close()
             await self.host.stop()
         live = [n for n in self.held if n in self.room.tables]
         self.host = TableHost(self.room, self.nc, tables=live)
@@ -223,11 +236,11 @@ class TableHostRole:
                 text = void_words(t.hand_id, STOPPING)
                 t.say(text, "system", "Table")
                 for account in t.hand_accounts:
-                    await self.host.page(account, f"{name}: {text}")
+                    await self.serving.page(account, f"{name}: {text}")
             t.say("This table's host is stopping: every chip on the table goes back to its owner's"
                   " balance", "system", "Table")
             t.changed()
-        await self.host.flush()
+        await self.serving.flush()
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -254,7 +267,8 @@ class TableHostRole:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.host is not None:
             await self._farewell()
-            await self.admin.close()
+            if self.admin is not None:
+                await self.admin.close()
             await self.host.stop()
         self.room.stop_tables()
         # Stepping down: unfinished hands void (stacks back), chips back to the accounts, then
@@ -263,6 +277,7 @@ class TableHostRole:
         for name in sorted(self.held):
             await self._off(self._cash_out_all, name)
             await self._off(self.leases.release, self.owner, name)
-        await self.nc.close()
+        if self.nc is not None:
+            await self.nc.close()
         self.writer.close()
         self.store.close()

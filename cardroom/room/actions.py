@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Iterable, Protocol
 
 from cardroom.engine.cards import Card
 
@@ -223,9 +223,11 @@ class Intents(Protocol):
     def buy_in(self, table: str, cents: int) -> Any:
         return self.send(table, BuyIn(cents))
 
-    add_chips = buy_in   # "Change Table Stake": between hands, or after the hand in progress
+    def add_chips(self, table: str, cents: int) -> Any:
+        """"Change Table Stake": between hands, or after the hand in progress (a buy-in)."""
+        return self.buy_in(table, cents)
 
-    def act(self, table: str, kind: str, amount: int = 0, discards=(), decision: str = "") -> Any:
+    def act(self, table: str, kind: str, amount: int = 0, discards: Iterable[Card] = (), decision: str = "") -> Any:
         return self.send(table, Act(kind, amount, tuple(discards), decision))
 
     def set_auto(self, table: str, auto: str) -> Any:

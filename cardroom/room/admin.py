@@ -15,6 +15,7 @@ from cardroom.room import api
 
 if TYPE_CHECKING:
     from cardroom.room.room import Room
+    from cardroom.room.seat import Seat
     from cardroom.room.table import Table
 
 
@@ -80,7 +81,7 @@ class RoomAdmin(Protocol):
         """One of TOURNAMENT_OPS; RoomError saying why it is refused."""
 
 
-def _seat(table: Table, s) -> AdminSeat:
+def _seat(table: Table, s: Seat) -> AdminSeat:
     return AdminSeat(table.name, s.number, s.account, s.name, s.stack + s.pending_chips, s.stack,
                      s.sitting_out, s.connected, s.leaving, s.cashing_out)
 

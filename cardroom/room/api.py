@@ -128,7 +128,7 @@ class TableView:
     auto_action: str               # one of AUTO_ACTIONS
     auto_blind: bool
     sitting_out: bool
-    draw_counts: dict = field(default_factory=dict)   # seat number -> cards drawn, while public
+    draw_counts: dict[int, int] = field(default_factory=dict)   # seat number -> cards drawn, while public
     chat: tuple[ChatLine, ...] = ()
     railbirds: tuple[str, ...] = ()
     waiting_list: tuple[str, ...] = ()
@@ -250,7 +250,7 @@ class TournamentLine:
 @dataclass(frozen=True, slots=True)
 class MyMoney:
     balance: int
-    on_tables: dict                 # table name -> chips
+    on_tables: dict[str, int]       # table name -> chips
     @property
     def total(self) -> int:
         return self.balance + sum(self.on_tables.values())

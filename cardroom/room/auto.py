@@ -5,8 +5,10 @@ Chosen ahead, used for one decision, then back to Ask Me. Pure: (auto, Legal) ->
 
 from __future__ import annotations
 
+from cardroom.engine.legality import Legal
 
-def auto_decision(auto: str, legal) -> tuple[str, int]:
+
+def auto_decision(auto: str, legal: Legal) -> tuple[str, int]:
     """The action `auto` takes when it is the player's turn in a betting round."""
     if legal.bring_in:
         return "bring-in", 0   # the lowest up card must bring in whatever was chosen ahead

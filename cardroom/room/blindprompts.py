@@ -7,21 +7,19 @@ out and the hand goes on. The table asks `ask(plan)` before dealing and deals on
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from cardroom.room import api
+from cardroom.room.clock import Timer
 from cardroom.room.seating import HandPlan
-
-if TYPE_CHECKING:
-    from cardroom.room.table import Table
+from cardroom.room.tablefaces import PromptingTable
 
 
 class BlindPrompts:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: PromptingTable) -> None:
         self.table = table
         self.asking: dict[int, int] = {}    # seat -> blind to post, while Auto Blind is off
         self.ok: set[int] = set()           # seats that said yes to this hand's prompt
-        self.timer = None
+        self.timer: Timer | None = None
         self.due: float | None = None       # when the silent are sat out (the timer's moment)
         self.held_left: float | None = None  # seconds that were left when hold() stopped the timer
 
@@ -59,7 +57,7 @@ class BlindPrompts:
 
     def hold(self) -> None:
         """Nobody can answer now (the table's clocks are held): the prompt's time stops."""
-        if self.timer is not None and self.asking:
+        if self.timer is not None and self.due is not None and self.asking:
             self.timer.cancel()
             self.timer = None
             self.held_left = max(0.0, self.due - self.table.clock.now())

@@ -25,16 +25,20 @@ comes from `rng` (a `random.Random`); the same rng state gives the same decision
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from cardroom.engine.cards import CARDS, Card, codes
-from cardroom.engine.evaluation import evaluator
+from cardroom.engine.evaluation import Evaluator, evaluator
+from cardroom.engine.events import Event
+from cardroom.engine.hand import Hand
+from cardroom.engine.legality import Legal
 from cardroom.engine.variants import Variant
 
 __all__ = ["choose", "apply", "strength", "plan_discards", "Decision"]
 
-Decision = tuple  # (kind, amount, discards)
+Decision = tuple[str, int, tuple[Card, ...]]  # (kind, amount, discards)
 
 # Strength thresholds (chance to beat one random hand).
 RAISE_AT = 0.70
@@ -45,7 +49,7 @@ SAMPLES = {"board": 24, "omaha": 10, "stud": 16, "draw": 12}
 _ACE = 12
 
 
-def choose(legal, hole: Sequence[Card], board: Sequence[Card], variant: Variant, *, rng,
+def choose(legal: Legal, hole: Sequence[Card], board: Sequence[Card], variant: Variant, *, rng: random.Random,
            draws_left: int | None = None) -> Decision:
     """One legal action for the seat whose `legal` this is.
 
@@ -84,7 +88,7 @@ def choose(legal, hole: Sequence[Card], board: Sequence[Card], variant: Variant,
     return ("fold", 0, ())
 
 
-def _aggress(legal, s: float) -> Decision:
+def _aggress(legal: Legal, s: float) -> Decision:
     lo, hi = legal.min_to, legal.max_to
     if hi > lo:
         # Stronger hands bet more: from the minimum at RAISE_AT to half the range at certainty.
@@ -100,10 +104,9 @@ def _aggress(legal, s: float) -> Decision:
 
 # ----------------------------------------------------------------------------------------- strength
 
-def strength(hole: Sequence[Card], board: Sequence[Card], variant: Variant, *, rng,
+def strength(hole: Sequence[Card], board: Sequence[Card], variant: Variant, *, rng: random.Random,
              draws_left: int | None = None) -> float:
     """The chance (0..1) that these cards beat one random hand, by a small Monte Carlo."""
-    hole, board = list(hole), list(board)
     if not hole:
         return 0.0
     seen = set(hole) | set(board)
@@ -120,13 +123,13 @@ def strength(hole: Sequence[Card], board: Sequence[Card], variant: Variant, *, r
             now = _draw_equity(plain, (), unknown, variant, rng)
             return (now + after) / 2
         return after
-    hole, board = list(codes(hole)), list(codes(board))
+    mine, shared = list(codes(hole)), list(codes(board))
     if variant.omaha:
-        return _omaha_equity(hole, board, unknown, variant, rng)
-    return _seven_equity(hole, board, unknown, variant, rng)
+        return _omaha_equity(mine, shared, unknown, variant, rng)
+    return _seven_equity(mine, shared, unknown, variant, rng)
 
 
-def _score(ours: tuple, theirs: tuple) -> float:
+def _score(ours: tuple[int, int | None], theirs: tuple[int, int | None]) -> float:
     """Share of one pot won: (high, low) values, low None = no qualifying low / no low half."""
     hi = 1.0 if ours[0] > theirs[0] else 0.5 if ours[0] == theirs[0] else 0.0
     if ours[1] is None and theirs[1] is None:
@@ -136,7 +139,7 @@ def _score(ours: tuple, theirs: tuple) -> float:
     return (hi + lo) / 2
 
 
-def _deals(unknown: list[Card], need: int, n: int, rng):
+def _deals(unknown: list[int], need: int, n: int, rng: random.Random) -> Iterator[list[int]]:
     """`n` random deals of `need` unseen cards: windows of a shuffled copy, reshuffled when used up
     (cheaper than `rng.sample` per deal; each deal is a uniform random subset)."""
     pool = list(unknown)
@@ -148,7 +151,8 @@ def _deals(unknown: list[Card], need: int, n: int, rng):
         yield pool[j:j + need]
 
 
-def _seven_equity(hole, board, unknown, variant, rng) -> float:
+def _seven_equity(hole: list[int], board: list[int], unknown: list[int], variant: Variant,
+                  rng: random.Random) -> float:
     """Hold'em and stud: deal the missing board (hold'em) or cards (stud) and a random opponent."""
     high = evaluator(variant.high)
     low = evaluator(variant.low) if variant.low else None
@@ -170,7 +174,8 @@ def _seven_equity(hole, board, unknown, variant, rng) -> float:
     return total / n
 
 
-def _omaha_value(hole, board, high, low) -> tuple:
+def _omaha_value(hole: list[int], board: list[int], high: Evaluator,
+                 low: Evaluator | None) -> tuple[int, int | None]:
     """Omaha values, approximately: the best over pairs of hole cards of the best five of that pair
     and the board, by the 5-to-7-card evaluators. It can count a hand that plays fewer than two
     hole cards (a board flush), which real Omaha does not; for a practice bot that is close
@@ -189,7 +194,8 @@ def _omaha_value(hole, board, high, low) -> tuple:
     return hi, lo
 
 
-def _omaha_equity(hole, board, unknown, variant, rng) -> float:
+def _omaha_equity(hole: list[int], board: list[int], unknown: list[int], variant: Variant,
+                  rng: random.Random) -> float:
     high = evaluator("high")
     low = evaluator("eight-or-better") if variant.low else None
     board_need, opp_n = 5 - len(board), len(hole)
@@ -202,7 +208,8 @@ def _omaha_equity(hole, board, unknown, variant, rng) -> float:
     return total / n
 
 
-def _draw_equity(hole, discards, unknown, variant, rng) -> float:
+def _draw_equity(hole: list[int], discards: Sequence[int], unknown: list[int], variant: Variant,
+                 rng: random.Random) -> float:
     """Draw games: our hand after exchanging `discards` against a random pat five."""
     value = evaluator(variant.high)
     thrown = set(discards)
@@ -220,14 +227,14 @@ def _draw_equity(hole, discards, unknown, variant, rng) -> float:
 
 def plan_discards(hole: Sequence[Card], variant: Variant, max_draw: int = 5) -> tuple[Card, ...]:
     """The cards to throw: at most `max_draw`, always from `hole` (see the module docstring)."""
-    hole = list(hole)
+    cards = list(hole)
     order = variant.high
     if order == "ace-to-five":
-        throw = _lowball_throw(hole, ace_low=True, check_straights=False)
+        throw = _lowball_throw(cards, ace_low=True, check_straights=False)
     elif order == "deuce-to-seven":
-        throw = _lowball_throw(hole, ace_low=False, check_straights=True)
+        throw = _lowball_throw(cards, ace_low=False, check_straights=True)
     else:
-        throw = _high_throw(hole)
+        throw = _high_throw(cards)
     if len(throw) > max_draw:
         # Keep the extra cards that hurt least: for lowball the lowest, for high the highest.
         if variant.lowball:
@@ -273,10 +280,10 @@ def _high_throw(hole: list[Card]) -> list[Card]:
     if straight or len(suits) == 1 or sorted(counts.values()) == [2, 3]:
         return []                                          # a made hand: pat
     if max(counts.values()) >= 2:
-        keep = {c for c in hole if counts[c.rank] >= 2}    # pairs, two pair, trips, quads
-        if len(keep) == 4 and len(counts) == 2:
+        pairs = {c for c in hole if counts[c.rank] >= 2}   # pairs, two pair, trips, quads
+        if len(pairs) == 4 and len(counts) == 2:
             return []                                      # quads with a kicker
-        return [c for c in hole if c not in keep]
+        return [c for c in hole if c not in pairs]
     suit, n = suits.most_common(1)[0]
     if n == 4:
         return [c for c in hole if c.suit != suit]         # four to a flush
@@ -288,7 +295,7 @@ def _high_throw(hole: list[Card]) -> list[Card]:
 
 # ----------------------------------------------------------------------------------------- applying
 
-def apply(hand, decision: Decision) -> list:
+def apply(hand: Hand, decision: Decision) -> list[Event]:
     """Perform `decision` on a `cardroom.engine.hand.Hand` for its actor; returns the events."""
     kind, amount, discards = decision
     return hand.act(kind, amount, discards)

@@ -29,14 +29,24 @@ from cardroom.room.actions import Action, Intents, RoomAction
 
 if TYPE_CHECKING:
     from cardroom.room.history import PlayerHand
+    from cardroom.room.ports import HandRecord
     from cardroom.room.room import Session
 
 
 @runtime_checkable
 class RoomClient(Intents, Protocol):
-    name: str
-    account_id: int
-    fingerprint: str | None     # the key this session logged in with (None: no key)
+    # Read-only, but for is_admin (an admin's session changes with his account).
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def account_id(self) -> int: ...
+
+    @property
+    def fingerprint(self) -> str | None:
+        """The key this session logged in with (None: no key)."""
+        ...
+
     is_admin: bool
 
     @property
@@ -96,7 +106,7 @@ class RoomClient(Intents, Protocol):
 
     async def save_preferences(self, values: dict[str, str]) -> None: ...
 
-    async def hands(self, limit: int = 20, offset: int = 0) -> list: ...
+    async def hands(self, limit: int = 20, offset: int = 0) -> list[HandRecord]: ...
 
     async def hand(self, hand_id: str) -> PlayerHand: ...
 
@@ -204,7 +214,7 @@ class LocalClient(Intents):
     async def save_preferences(self, values: dict[str, str]) -> None:
         self.session.save_preferences(values)
 
-    async def hands(self, limit: int = 20, offset: int = 0) -> list:
+    async def hands(self, limit: int = 20, offset: int = 0) -> list[HandRecord]:
         return self.session.hands(limit=limit, offset=offset)
 
     async def hand(self, hand_id: str) -> PlayerHand:
@@ -220,7 +230,7 @@ class LocalClient(Intents):
         return await self.session.ask(action)
 
 
-def as_client(client) -> RoomClient:
+def as_client(client: Session | RoomClient) -> RoomClient:
     """What a screen talks to: a `Session` of this process's room gets its `LocalClient`; any
     RoomClient (a LocalClient, a gateway's RemoteClient) is itself."""
     from cardroom.room.room import Session

@@ -60,7 +60,7 @@ class FakeClock:
         self._now = start
         self._wall0 = wall or datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
         self._start = start
-        self._heap: list = []
+        self._heap: list[tuple[float, int, _FakeTimer]] = []
         self._seq = itertools.count()
 
     def now(self) -> float:

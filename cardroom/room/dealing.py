@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from cardroom.engine.betting import Structure
 from cardroom.engine.cards import Deck, format_cards
@@ -18,9 +17,8 @@ from cardroom.engine.hand import Hand, Player
 from cardroom.room.ports import HandRecord, HandStart, Refused, SeatStack
 from cardroom.room.seating import HandPlan, SeatFacts, plan_hand
 from cardroom.room.settlement import SETTLE_PAUSE_MOST
-
-if TYPE_CHECKING:
-    from cardroom.room.table import Table
+from cardroom.room.writer import log_failure
+from cardroom.room.tablefaces import DealingTable
 
 log = logging.getLogger("cardroom.table")
 # Seed 001: a new player may post in "at any time except when he is between the button and the big blind".
@@ -46,7 +44,7 @@ class Dealing:
     blind prompts. A tournament's table deals as its director says (room/tournaments), through
     the same start: it overrides `ready`, `next_hand` and `not_dealt`."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: DealingTable) -> None:
         self.table = table
 
     def ready(self) -> bool:
@@ -72,10 +70,10 @@ class Dealing:
                                   dead_post=plan.dead_posts.get(number, 0)))
             accounts.append(s.account)
         for number, passed in plan.missed.items():
-            s = t.seats.get(number)
-            if s and s.owes != "new":    # a newcomer owes a big blind, whatever passed him
-                s.owes = "missed"
-                s.missed |= passed
+            away = t.seats.get(number)
+            if away and away.owes != "new":    # a newcomer owes a big blind, whatever passed him
+                away.owes = "missed"
+                away.missed |= passed
         # The engine posts a structure's blinds left of its button in order: this hand's without
         # those not posted (dead under the dead button, or heads-up the smallest).
         return NextHand(plan, st.for_hand([who is not None for who in plan.blinds]), tuple(players),
@@ -121,11 +119,13 @@ class Dealing:
             t.changed()
             t.maybe_start()   # a room shutting down hears that this table is idle
             return
+        if record is None:
+            raise AssertionError("the store answers begin_hand with the hand's record")
         if t.status == "closed":
             # Stopped while the store recorded the start (the room closing, a tournament cancelled):
             # never played, so void now (each stack back where it was) rather than dealt.
             t.writer.submit(lambda: t.store.void_hand(record.hand_id, "the table closed before the hand was dealt"),
-                            lambda _, e: e and log.error("voiding hand %s failed: %s", record.hand_id, e))
+                            log_failure(log, "voiding hand %s failed: %s", record.hand_id))
             self.not_dealt(next_hand)
             t.maybe_start()
             return

@@ -14,24 +14,24 @@ left, the lost connections' graces too. While held, a new decision's clock is se
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import Callable
 
 from cardroom.engine.hand import Hand
-
-if TYPE_CHECKING:
-    from cardroom.room.table import Table
+from cardroom.room.clock import Timer
+from cardroom.room.tablefaces import ClockedTable
 
 
 class DecisionClock:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: ClockedTable) -> None:
         self.table = table
         self.deadline: float | None = None
         self.full_deadline: float | None = None   # the deadline of a player who is there
-        self.unclocked: tuple | None = None   # (hand, player) whose clock waits for ready()
-        self.timers: list = []
+        self.unclocked: tuple[Hand, int] | None = None   # (hand, player) whose clock waits for ready()
+        self.timers: list[Timer] = []
         self.held_at: float | None = None     # when hold() stopped the clock (None: it runs)
 
-    def arm(self, delay: float, fn) -> None:
+    def arm(self, delay: float, fn: Callable[[], None]) -> None:
         self.timers.append(self.table.clock.call_later(delay, fn))
 
     def _disarm(self) -> None:
@@ -46,24 +46,24 @@ class DecisionClock:
 
     def start(self, p: int) -> None:
         if self.table.settings.clock_waits_for_ready:
-            self.unclocked = (self.table.hand, p)
+            self.unclocked = (self.table.live_hand, p)
             return
         self.run(p)
 
     def run(self, p: int) -> None:
         t = self.table
-        self.full_deadline = t.clock.now() + t.settings.action_seconds
-        self._run_until(p, self._deadline_of(p))
+        self.full_deadline = full = t.clock.now() + t.settings.action_seconds
+        self._run_until(p, self._deadline_of(p, full))
 
-    def _deadline_of(self, p: int) -> float:
-        """Player p's full clock; while his connection is lost, at most the end of its grace
-        (seed 000: a lost connection is played as a timeout; the table does not wait the whole
-        clock on every street for a seat nobody is at)."""
+    def _deadline_of(self, p: int, full: float) -> float:
+        """Player p's deadline, his full clock running to `full`; while his connection is lost, at
+        most the end of its grace (seed 000: a lost connection is played as a timeout; the table
+        does not wait the whole clock on every street for a seat nobody is at)."""
         t = self.table
         seat = t.seats[t.hand_seats[p]]
         if seat.connected or seat.lost_at is None:
-            return self.full_deadline
-        return min(self.full_deadline, seat.lost_at + t.settings.reconnect_seconds)
+            return full
+        return min(full, seat.lost_at + t.settings.reconnect_seconds)
 
     def _run_until(self, p: int, deadline: float) -> None:
         t = self.table
@@ -72,21 +72,22 @@ class DecisionClock:
         if self.held_at is not None:
             return            # release() runs it
         delay = max(0.0, deadline - t.clock.now())
-        hand = t.hand
-        self.arm(delay, lambda: self.timeout(hand, p))
+        hand = t.live_hand
+        self.arm(delay, partial(self.timeout, hand, p))
         # The countdown: a tick each second of the last ten, so every screen shows it.
         for k in range(min(t.settings.countdown_seconds, int(delay)), 0, -1):
-            self.arm(delay - k, lambda k=k: self.tick(hand, p, k))
+            self.arm(delay - k, partial(self.tick, hand, p, k))
 
     def connection_changed(self, number: int) -> None:
         """Seat `number` lost its connection or has it back: if its clock is running, it now runs
         to the end of the grace, or back to the full time it had."""
         t = self.table
         hand = t.hand
-        if self.deadline is None or hand is None or hand.over or hand.actor is None \
+        full = self.full_deadline
+        if self.deadline is None or full is None or hand is None or hand.over or hand.actor is None \
                 or t.hand_seats[hand.actor] != number:
             return
-        self._run_until(hand.actor, self._deadline_of(hand.actor))
+        self._run_until(hand.actor, self._deadline_of(hand.actor, full))
 
     def hold(self) -> None:
         """Stop the clock where it is (see the module docstring)."""

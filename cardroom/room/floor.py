@@ -10,21 +10,18 @@ within `RATHOLE_SECONDS` is refused here too.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from cardroom.room import api
 from cardroom.room.narration import money
 from cardroom.room.seat import Seat, kept_auto_blind
-
-if TYPE_CHECKING:
-    from cardroom.room.table import Table
+from cardroom.room.tablefaces import FloorTable
 
 log = logging.getLogger("cardroom.table")
 RATHOLE_SECONDS = 3600.0
 
 
 class Floor:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: FloorTable) -> None:
         self.table = table
         self.left_with: dict[int, tuple[int, float]] = {}   # account -> (stack, when it left)
 
@@ -47,9 +44,7 @@ class Floor:
         elif seat not in free:
             raise api.SeatTaken(f"seat {seat} is taken" if seat in t.seats else
                                 f"seat {seat} is held for a player from the wait list")
-        if seat in held:
-            held.pop(seat)[1].cancel()
-        t.holds.wait_list = [(a, n) for a, n in t.holds.wait_list if a != account]
+        t.holds.seated(account, seat)
         s = Seat(seat, account, name)
         s.stack = t.store.table_chips(account, t.name)  # chips left here before (a restart)
         s.bought_in = s.stack > 0
@@ -104,9 +99,10 @@ class Floor:
             t.page(seat.account, f"{t.name}: your buy-in of {money(cents)} was not made: {error}")
         elif t.seats.get(seat.number) is not seat or seat.cashing_out:
             # He left (or is leaving) while the store recorded it: the chips go back to his account.
-            t.writer.submit(lambda: t.store.cash_out(seat.account, t.name, cents),
-                            lambda _, e: e and log.error("returning %s's buy-in at %s failed: %s",
-                                                         seat.name, t.name, e))
+            def returned(_: object, e: Exception | None) -> None:
+                if e is not None:
+                    log.error("returning %s's buy-in at %s failed: %s", seat.name, t.name, e)
+            t.writer.submit(lambda: t.store.cash_out(seat.account, t.name, cents), returned)
             return
         else:
             log.info("%s: %s buys in for %s", t.name, seat.name, money(cents))
@@ -124,9 +120,9 @@ class Floor:
     def leave(self, account: int) -> None:
         t = self.table
         seat = t.need_seat(account)
-        if t.in_hand(seat) and not t.hand.folded[t.player_index(seat)]:
+        if t.in_hand(seat) and not t.live_hand.folded[t.player_index(seat)]:
             seat.leaving = True        # folded when the action reaches him; chips after the hand
-            if t.hand.actor == t.player_index(seat):
+            if t.live_hand.actor == t.player_index(seat):
                 t.drive()
             return
         if t.in_hand(seat):

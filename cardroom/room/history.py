@@ -15,18 +15,22 @@ import json
 import logging
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
+from typing import Any, Iterable, Iterator
 
 from cardroom.engine import events as ev
 from cardroom.engine import phh
+from cardroom.engine.hand import Hand
 from cardroom.engine.pokerstars import PLAY, to_pokerstars
+from cardroom.engine.tournament.history import TournamentHand
 from cardroom.engine.views import history_events
 from cardroom.room.api import RoomError
+from cardroom.room.ports import HandRecord, SeatStack, Store
 
 log = logging.getLogger("cardroom.history")
 
 
-def record_of(hand, *, table: str, hand_id: str, when, seats: int, currency: str = PLAY,
-              tournament=None) -> str:
+def record_of(hand: Hand, *, table: str, hand_id: str, when: datetime, seats: int, currency: str = PLAY,
+              tournament: TournamentHand | None = None) -> str:
     """What the store keeps of a hand besides the money: every event, and the whole hand as PHH
     (all cards, like the deck order: private; players get their own view of it), and the currency
     it was played for (exports keep it when the room's setting changes later). A tournament hand's
@@ -42,7 +46,8 @@ def record_of(hand, *, table: str, hand_id: str, when, seats: int, currency: str
                        "seats": seats, "currency": currency})
 
 
-def _phh_meta(table: str, hand_id: str, when, seats: int, currency: str, tournament=None) -> dict:
+def _phh_meta(table: str, hand_id: str, when: datetime, seats: int, currency: str,
+              tournament: TournamentHand | None = None) -> dict[str, Any]:
     """The PHH fields that say where, when and for what a hand was played (play chips: XXX, ISO
     4217's "no currency"). The hand's number is an integer, as the spec would have it, where the
     id is one. A tournament hand's table and currency are its tournament's (phh/tournament.py)."""
@@ -53,8 +58,8 @@ def _phh_meta(table: str, hand_id: str, when, seats: int, currency: str, tournam
             "currency": phh.NO_CURRENCY if currency == PLAY else currency}
 
 
-def public_text(hand, *, table: str, hand_id: str, when, seats: int, currency: str = PLAY,
-                tournament=None) -> str:
+def public_text(hand: Hand, *, table: str, hand_id: str, when: datetime, seats: int, currency: str = PLAY,
+                tournament: TournamentHand | None = None) -> str:
     """The public PokerStars text: no hole cards but those that stayed in to the showdown."""
     try:
         return to_pokerstars(hand, hand_id=hand_id, table=table, when=when, max_seats=seats,
@@ -68,27 +73,27 @@ def public_text(hand, *, table: str, hand_id: str, when, seats: int, currency: s
 class PlayerHand:
     hand_id: str
     table: str
-    started_at: object
+    started_at: datetime
     status: str
     me: int                      # my player index in the hand
-    seats: tuple                 # SeatStack records, in player order
-    events: tuple                # as my history holds them (views.history_events)
+    seats: tuple[SeatStack, ...]   # in player order
+    events: tuple[ev.Event, ...]   # as my history holds them (views.history_events)
     rake: int
     max_seats: int = 10
-    names: tuple = ()            # the players' names, in player order (public at the table)
+    names: tuple[str, ...] = ()  # the players' names, in player order (public at the table)
     currency: str = PLAY         # what the hand was played for (pokerstars.CURRENCIES, or play chips)
     # The exports, made on the server from the stored hand: the whole hand never leaves it.
     pokerstars: str = ""         # PokerStars text, me as the hero
     phh: str = ""                # PHH, others' hidden cards as ??
     unexportable: str = ""       # why there are no exports, when there are none
 
-    def streets(self) -> list[list]:
+    def streets(self) -> list[list[ev.Event]]:
         """The events cut into streets. A street opens with its betting round (RoundStarted) or its
         draw (DrawStarted) and holds what follows; the next one starts with the next street's deal
         (the burn and the cards come before its RoundStarted) or the next draw. The blinds, antes
         and first cards belong to the first street."""
-        out: list[list] = [[]]
-        opener = None
+        out: list[list[ev.Event]] = [[]]
+        opener: ev.Event | None = None
         for e in self.events:
             if opener is not None and (isinstance(e, (ev.RoundStarted, ev.DrawStarted)) or (
                     isinstance(opener, ev.RoundStarted) and isinstance(e, _DEALING))):
@@ -103,14 +108,14 @@ class PlayerHand:
 _DEALING = (ev.Burned, ev.DealtHole, ev.DealtBoard)
 
 
-def _document(record) -> dict:
+def _document(record: HandRecord) -> dict[str, Any]:
     if not record.events_json:
         return {}
     doc = json.loads(record.events_json)
     return doc if isinstance(doc, dict) else {"events": doc}
 
 
-def player_history(store, hand_id: str, account: int) -> PlayerHand:
+def player_history(store: Store, hand_id: str, account: int) -> PlayerHand:
     """Hand `hand_id` as the player of `account` may have it, exports included."""
     record = store.get_hand(hand_id)
     if record is None:
@@ -167,7 +172,7 @@ def export_pokerstars(hand: PlayerHand) -> str:
     return hand.pokerstars
 
 
-def player_hands(store, account: int, limit: int = 20, offset: int = 0) -> list:
+def player_hands(store: Store, account: int, limit: int = 20, offset: int = 0) -> list[HandRecord]:
     """The account's hands, newest first, as his list of hands shows them: without what the store
     keeps for the operator alone (the deck's order and every event, others' hidden cards in both).
     The public text stays: a railbird's history of the hand (seed 001's showdown hands)."""
@@ -185,7 +190,7 @@ def utc_day(when: datetime) -> date:
     return (when.astimezone(UTC) if when.tzinfo is not None else when).date()
 
 
-def _newest_first(store, account: int):
+def _newest_first(store: Store, account: int) -> Iterator[HandRecord]:
     """The account's hands, newest first, a page at a time: the one place the bulk exports read
     the store (so a store with another way to page is changed here alone)."""
     offset = 0
@@ -197,7 +202,7 @@ def _newest_first(store, account: int):
         offset += PAGE
 
 
-def hands_by_day(store, account: int, since: date | None = None) -> dict[date, list[str]]:
+def hands_by_day(store: Store, account: int, since: date | None = None) -> dict[date, list[str]]:
     """The ids of the account's settled hands (void and unfinished ones have no history), by day,
     oldest first, from `since` on."""
     days: dict[date, list[str]] = {}
@@ -213,7 +218,7 @@ def hands_by_day(store, account: int, since: date | None = None) -> dict[date, l
     return {day: days[day][::-1] for day in sorted(days)}
 
 
-def day_files(store, account: int, hand_ids) -> tuple[str, str]:
+def day_files(store: Store, account: int, hand_ids: Iterable[str]) -> tuple[str, str]:
     """The hands as this player saw them: (PokerStars text, PHH hands file). A hand whose export
     fails is left out (and logged) rather than costing the player the whole day."""
     stars: list[str] = []

@@ -7,11 +7,14 @@ always declared in lowball ("Cards speak"; seed 002: a hand containing a pair mu
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
 from cardroom.engine import events as ev
 from cardroom.engine.cards import format_cards
 from cardroom.engine.evaluation import describe
+from cardroom.engine.hand import Hand
 from cardroom.engine.money import format_cents
+from cardroom.engine.variants import Variant
 
 # The kinds of Posted that are not a blind's name: a newcomer's (or a returning player's) big
 # blind, live; the smaller blinds he missed, dead (the small blind, or of three the small, the
@@ -24,24 +27,29 @@ def money(cents: int) -> str:
     return format_cents(cents)
 
 
-def narrate(event, names: list[str], variant, money=money) -> str | None:
+Money = Callable[[int], str]   # how an amount is said (narrate's `money`)
+
+
+def narrate(event: ev.Event, names: list[str], variant: Variant | None,
+            money: Money = money) -> str | None:
     """The dealer's line for `event`, or None for events the dealer keeps quiet about. `money`
-    says an amount (the table's: cents, or a tournament's chips)."""
+    says an amount (the table's: cents, or a tournament's chips). `variant` None: a game this
+    process does not know (an old hand's history): a hand shown is not put in words."""
     line = _LINES.get(type(event))
     return line(event, names, variant, money) if line is not None else None
 
 
-def _all_in(event) -> str:
+def _all_in(event: ev.Posted | ev.Called | ev.BetTo) -> str:
     return " and is all-in" if event.all_in else ""
 
 
-def _posted(e: ev.Posted, n: list[str], variant, m) -> str:
+def _posted(e: ev.Posted, n: list[str], variant: Variant | None, m: Money) -> str:
     what = _POSTS.get(e.kind, f"the {e.kind}")
     return f"{n[e.player]} posts {what} of {m(e.amount)}{_all_in(e)}"
 
 
-def _dealt_hole(e: ev.DealtHole, n: list[str], variant, m) -> str | None:
-    ups = [c for c, u in zip(e.cards, e.up) if u]
+def _dealt_hole(e: ev.DealtHole, n: list[str], variant: Variant | None, m: Money) -> str | None:
+    ups = [c for c, u in zip(e.cards, e.up) if u and c is not None]
     # "shows" is kept for the showdown: up cards dealt are said as dealt.
     return f"{n[e.player]} is dealt {format_cards(ups)} face up" if ups else None
 
@@ -49,7 +57,7 @@ def _dealt_hole(e: ev.DealtHole, n: list[str], variant, m) -> str | None:
 _BETS = {"bet": "bets", "raise": "raises to", "complete": "completes to", "bring-in": "brings in for"}
 
 
-def _drew(e: ev.Drew, n: list[str], variant, m) -> str | None:
+def _drew(e: ev.Drew, n: list[str], variant: Variant | None, m: Money) -> str | None:
     if not e.discards and not e.cards:
         return f"{n[e.player]} stands pat"
     if not e.discards:
@@ -57,14 +65,14 @@ def _drew(e: ev.Drew, n: list[str], variant, m) -> str | None:
     return f"{n[e.player]} draws {len(e.discards)}"
 
 
-def _awarded(e: ev.Awarded, n: list[str], variant, m) -> str:
+def _awarded(e: ev.Awarded, n: list[str], variant: Variant | None, m: Money) -> str:
     which = "the pot" if e.pot == 0 else f"side pot {e.pot}"
     half = {"high": " (high)", "low": " (low)"}.get(e.half, "")
     return f"{n[e.player]} wins {m(e.amount)} from {which}{half}"
 
 
 # The events the dealer speaks of (NamedTuples, matched by their exact type), and his line for each.
-_LINES = {
+_LINES: dict[type, Callable[[Any, list[str], Variant | None, Money], str | None]] = {
     ev.Posted: _posted,
     ev.DealtBoard: lambda e, n, v, m: f"Dealing the {e.street}: {format_cards(e.cards)}",
     ev.DealtHole: _dealt_hole,
@@ -76,23 +84,24 @@ _LINES = {
     ev.Drew: _drew,
     ev.Reshuffled: lambda e, n, v, m: "The dealer reshuffles the muck to finish the draw",
     ev.UncalledReturned: lambda e, n, v, m: f"Uncalled bet of {m(e.amount)} returned to {n[e.player]}",
-    ev.Shown: lambda e, n, v, m: f"{n[e.player]} shows {format_cards(e.cards)}: {hand_words(e, v)}",
+    ev.Shown: lambda e, n, v, m: (f"{n[e.player]} shows {format_cards(e.cards)}"
+                                  + (f": {hand_words(e, v)}" if v else "")),
     ev.Mucked: lambda e, n, v, m: f"{n[e.player]} mucks",
     ev.Awarded: _awarded,
     ev.Raked: lambda e, n, v, m: f"Rake {m(e.amount)}",
 }
 
 
-def hand_words(shown: ev.Shown, variant) -> str:
+def hand_words(shown: ev.Shown, variant: Variant) -> str:
     parts = []
-    if shown.high is not None and variant.high:
+    if variant.high:
         parts.append(describe(variant.high, shown.high))
     if variant.low:
         parts.append(describe(variant.low, shown.low) if shown.low is not None else "no low")
     return "; ".join(parts)
 
 
-def dealer_answer(hand, seated: list[str], text: str) -> str:
+def dealer_answer(hand: Hand | None, seated: list[str], text: str) -> str:
     """What the dealer says to a question in dealer chat: how many cards players drew, while the
     draw is public (until the first action after it), naming the seated players asked about."""
     low = text.lower()

@@ -23,17 +23,21 @@ import hashlib
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, TypeVar
+import random
+from typing import TYPE_CHECKING, Any, Callable, Iterable, TypeVar
 
 from cardroom.engine.tournament import TournamentSpec
 from cardroom.room import api
 from cardroom.room.actions import Action, Intents, RoomAction
 from cardroom.room.api import RoomError
-from cardroom.room.clock import Clock
-from cardroom.room.ports import Account, Refused, Store, StoreError
+from cardroom.room.clock import Clock, Timer
+from cardroom.room.ports import Account, HandRecord, Refused, Store, StoreError
 from cardroom.room.table import Table, TablePolicy, TableSettings
 from cardroom.room.tournaments import Tournaments
 from cardroom.room.writer import InlineWriter, Writer
+
+if TYPE_CHECKING:
+    from cardroom.room.history import PlayerHand
 
 log = logging.getLogger("cardroom.room")
 T = TypeVar("T")
@@ -111,8 +115,9 @@ def span(seconds: float) -> str:
 
 class Room:
     def __init__(self, tables: list[TableSettings], store: Store, clock: Clock, *,
-                 settings: RoomSettings | None = None, rng=None, writer: Writer | None = None,
-                 tournaments: Iterable[TournamentSpec] = (), tournament_table: TableSettings | None = None) -> None:
+                 settings: RoomSettings | None = None, rng: random.Random | None = None,
+                 writer: Writer | None = None, tournaments: Iterable[TournamentSpec] = (),
+                 tournament_table: TableSettings | None = None) -> None:
         self.settings = settings or RoomSettings()
         self.store = store
         self.clock = clock
@@ -124,7 +129,7 @@ class Room:
         # A shutdown under way (shutdown_in): when dealing stops, its timers, and what stops the server.
         self.closing_at: float | None = None
         self.draining = False            # dealing has stopped: the room waits for the hands in progress
-        self._shutdown_timers: list = []
+        self._shutdown_timers: list[Timer] = []
         self._stop: Callable[[], None] | None = None
         for t in tables:
             self.add_table(t)
@@ -317,7 +322,7 @@ class Room:
                 table.maybe_start()
 
     def _closing_words(self) -> str:
-        if self.draining:
+        if self.draining or self.closing_at is None:
             return "The room is closing: no new hands; the hands in progress are played out"
         return (f"The room closes in {span(self.closing_at - self.clock.now())}: then no new hand "
                 "starts, and the hands in progress are played out")
@@ -428,7 +433,7 @@ class Session(Intents):
         return api.MyMoney(self.room.store.balance(self.account_id),
                            self.room.store.on_tables(self.account_id) | self._on_tables())
 
-    def _on_tables(self) -> dict:
+    def _on_tables(self) -> dict[str, int]:
         out = {}
         for t in self.room.tables.values():
             seat = t.seat_of(self.account_id)
@@ -528,7 +533,7 @@ class Session(Intents):
         at_once: list[str] = []
         waiting = [True]
 
-        def then(_result, error: Exception | None) -> None:
+        def then(_result: object, error: Exception | None) -> None:
             if error is None:
                 return
             if not isinstance(error, StoreError):
@@ -546,12 +551,12 @@ class Session(Intents):
             raise RoomError(at_once[0])
 
     # ------------------------------------------------------------------ history
-    def hands(self, limit: int = 20, offset: int = 0):
+    def hands(self, limit: int = 20, offset: int = 0) -> list[HandRecord]:
         """My hands, newest first, without what only the operator may read (see history.py)."""
         from cardroom.room.history import player_hands
         return player_hands(self.room.store, self.account_id, limit=limit, offset=offset)
 
-    def hand(self, hand_id: str):
+    def hand(self, hand_id: str) -> PlayerHand:
         """One of my hands: others' cards only where they were shown (see history.py)."""
         from cardroom.room.history import player_history
         return player_history(self.room.store, hand_id, self.account_id)

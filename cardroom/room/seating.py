@@ -26,7 +26,7 @@ class SeatFacts:
     ready: bool              # has chips and is sitting in
     present: bool = True     # seated at all (sitting-out players are present but not ready)
     owes: str = ""           # "" established, "new" just sat down, "missed" missed blinds
-    missed: frozenset = frozenset()   # the blinds (indices into the table's) that passed him sitting out
+    missed: frozenset[int] = frozenset()   # the blinds (indices into the table's) that passed him sitting out
     wants_post: bool = False  # post now rather than wait for the big blind
 
 
@@ -34,11 +34,11 @@ class SeatFacts:
 class HandPlan:
     button: int | None           # seat number of the player acting as the button; None in stud
     dealt: tuple[int, ...]       # seat numbers dealt in, ascending
-    blinds: tuple = ()           # who posts each of the table's blinds, smallest first; None: not posted
-    blind_seats: tuple = ()      # where each blind is, posted or dead (the next hand's moves start here)
-    live_posts: dict = field(default_factory=dict)   # seat -> cents: a big blind posted to come in, live
-    dead_posts: dict = field(default_factory=dict)   # seat -> cents: missed smaller blinds, dead
-    missed: dict = field(default_factory=dict)       # sitting-out seat -> the blinds that passed him
+    blinds: tuple[int | None, ...] = ()   # who posts each of the table's blinds, smallest first; None: not posted
+    blind_seats: tuple[int, ...] = ()     # where each blind is, posted or dead (the next hand's moves start here)
+    live_posts: dict[int, int] = field(default_factory=dict)   # seat -> cents: a big blind posted to come in, live
+    dead_posts: dict[int, int] = field(default_factory=dict)   # seat -> cents: missed smaller blinds, dead
+    missed: dict[int, frozenset[int]] = field(default_factory=dict)   # sitting-out seat -> the blinds that passed him
 
     @property
     def big_blind(self) -> int | None:
@@ -50,7 +50,7 @@ class HandPlan:
         return self.blinds[0] if len(self.blinds) >= 2 else None
 
 
-def posts_owed(owes: str, missed: frozenset, blinds: tuple[int, ...]) -> tuple[int, int]:
+def posts_owed(owes: str, missed: frozenset[int], blinds: tuple[int, ...]) -> tuple[int, int]:
     """(live, dead) cents a player who owes posts to come in anywhere but the big blind. A newcomer
     posts the big blind; a missed big blind is posted live with the smaller blinds dead (they come
     round to his seat before he may post in: DESIGN.md, "with or without the small"); missed
@@ -157,13 +157,13 @@ def plan_hand(seats: list[SeatFacts], prev: HandPlan | None, blinds: tuple[int, 
     return HandPlan(button, tuple(dealt), posters, at, live, dead, missed)
 
 
-def _posters(at: tuple[int, ...], dealt: list[int]) -> tuple:
+def _posters(at: tuple[int, ...], dealt: list[int]) -> tuple[int | None, ...]:
     """Who posts each blind whose seats are `at`: the big blind's player, and each smaller blind's
     if he is dealt in and sits right before the next blind posted (the engine posts them left of
     its button in order). Otherwise that blind is dead: its player is gone or sitting out, its
     seat is a larger blind's (out of heads-up the big blind may come round to a smaller one's), or
     a player back from sitting out while the blinds were dealt round sits between."""
-    posters = [None] * (len(at) - 1) + [at[-1]]
+    posters: list[int | None] = [None] * (len(at) - 1) + [at[-1]]
     nearest = at[-1]
     for i in range(len(at) - 2, -1, -1):
         if at[i] in dealt and at[i] == _before(nearest, dealt) and at[i] not in at[i + 1:]:
@@ -171,7 +171,7 @@ def _posters(at: tuple[int, ...], dealt: list[int]) -> tuple:
     return tuple(posters)
 
 
-def _dead_button(ready: list[int], established: list[int], facts: dict,
+def _dead_button(ready: list[int], established: list[int], facts: dict[int, SeatFacts],
                  was: tuple[int, ...]) -> tuple[list[int], tuple[int, ...]]:
     """A game under way: (dealt, the seats of the blinds).
 

@@ -10,30 +10,30 @@ get their new stacks (`recorded`); meanwhile the table's `recording` keeps those
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import Any
 
 from cardroom.engine import events as ev
 from cardroom.engine.hand import Hand
 from cardroom.room.history import public_text, record_of
 from cardroom.room.ports import HandRecord, Refused
-
-if TYPE_CHECKING:
-    from cardroom.room.table import Table
+from cardroom.room.tablesettings import STORE_PATIENCE
+from cardroom.room.tablefaces import SettlingTable
 
 log = logging.getLogger("cardroom.table")
 # A settlement the store refused for a passing reason (busy, disk full, PostgreSQL restarting) is
 # tried again after pauses doubling from the first up to the last, for as long as the table's
-# store_patience (seconds); then the hand is voided. A void that fails too is tried again at
-# most VOID_RETRY_MAX apart until it goes through (no hand can be dealt without the store).
+# store_patience (seconds; tablesettings.STORE_PATIENCE by default); then the hand is voided. A
+# void that fails too is tried again at most VOID_RETRY_MAX apart until it goes through (no hand
+# can be dealt without the store).
 SETTLE_PAUSE_FIRST, SETTLE_PAUSE_MOST = 0.5, 4.0
-STORE_PATIENCE = 13.0      # the default: [server] database_outage_seconds (10) and a reconnect
 VOID_RETRY_MAX = 30.0
 
 
 def settle_retries(patience: float) -> tuple[float, ...]:
     """The pauses before each retry of a settlement: doubling, at most SETTLE_PAUSE_MOST, until
     they add up to `patience` seconds."""
-    pauses, pause = [], SETTLE_PAUSE_FIRST
+    pauses: list[float] = []
+    pause = SETTLE_PAUSE_FIRST
     while sum(pauses) < patience:
         pauses.append(pause)
         pause = min(2 * pause, SETTLE_PAUSE_MOST)
@@ -44,19 +44,19 @@ SETTLE_RETRIES = settle_retries(STORE_PATIENCE)
 
 
 class Settlement:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: SettlingTable) -> None:
         self.table = table
 
     def finish(self) -> None:
         """The hand is over: its deltas, record and history go to the store."""
         t = self.table
-        hand = t.hand
+        hand = t.live_hand
         t.decision_clock.cancel()
         deltas: dict[int, int] = {}
         for i, account in enumerate(t.hand_accounts):
             deltas[account] = hand.stacks[i] - hand.start_stacks[i]
         # Dated by its start, as the store and every export date it (`hand N` showed its end).
-        about = dict(table=t.name, hand_id=t.hand_id, when=t.hand_started or t.clock.wall(),
+        about: dict[str, Any] = dict(table=t.name, hand_id=t.hand_id, when=t.hand_started or t.clock.wall(),
                      seats=t.settings.seats, currency=t.settings.currency)
         t.recording = frozenset(t.hand_seats)
         self.settle(t.hand_id, hand, deltas, record_of(hand, **about), public_text(hand, **about), 0)
@@ -69,7 +69,7 @@ class Settlement:
 
         retries = settle_retries(t.settings.store_patience)
 
-        def then(_, error: Exception | None) -> None:
+        def then(_: object, error: Exception | None) -> None:
             if error is None:
                 if tries:
                     log.info("hand %s recorded at try %d", hand_id, tries + 1)
@@ -108,7 +108,7 @@ class Settlement:
                 t.clock.call_later(min(VOID_RETRY_MAX, 2.0 ** tries),
                                    lambda: self.void(hand_id, hand, why, tries + 1))
                 return
-            if record.status == "settled":
+            if record is not None and record.status == "settled":
                 self.recorded(hand)
                 return
             text = (f"Hand #{hand_id} could not be recorded ({why}): it is void, and every player "

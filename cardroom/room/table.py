@@ -18,22 +18,24 @@ A settlement the store cannot take is retried, then the hand is voided: its stac
 from __future__ import annotations
 
 import logging
+import random
 from collections import deque
-from dataclasses import dataclass
-from typing import Any, Callable
+from datetime import datetime
+from functools import partial
+from typing import Any, Callable, Protocol, Sequence, TypeVar
 
-from cardroom.engine.betting import NO, POT, Rules, Structure
-from cardroom.engine.hand import Hand, IllegalAction
+from cardroom.engine.cards import Card
+from cardroom.engine.events import Event
+from cardroom.engine.hand import Hand
+from cardroom.engine.legality import IllegalAction, Legal
 from cardroom.engine.money import format_cents
-from cardroom.engine.pokerstars import PLAY
-from cardroom.engine.variants import Variant
 from cardroom.room import api, tableview
 from cardroom.room.actions import (Act, Action, BuyIn, Caller, Chat, Join, JoinWaitList, Leave, LeaveWaitList,
                                    PostBlind, PostOrWait, Ready, SetAuto, SetAutoBlind, SitIn, SitOut, Unwatch,
                                    Watch)
 from cardroom.room.api import RoomError
 from cardroom.room.auto import auto_decision
-from cardroom.room.clock import Clock
+from cardroom.room.clock import Clock, Timer
 from cardroom.room.narration import dealer_answer, narrate
 from cardroom.room.blindprompts import BlindPrompts
 from cardroom.room.dealing import Dealing
@@ -42,65 +44,22 @@ from cardroom.room.floor import RATHOLE_SECONDS, Floor
 from cardroom.room.ports import Store
 from cardroom.room.seat import Seat, keep_auto_blind
 from cardroom.room.seating import HandPlan
-from cardroom.room.settlement import SETTLE_RETRIES, STORE_PATIENCE, VOID_RETRY_MAX, Settlement
+from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX, Settlement
+from cardroom.room.tablefaces import ViewedTable
+from cardroom.room.tablesettings import TableSettings
 from cardroom.room.waitlist import SeatHolds
 from cardroom.room.writer import InlineWriter, Writer
 
-__all__ = ["CASH_GAME", "HANDLERS", "RATHOLE_SECONDS", "SETTLE_RETRIES", "STALE_DECISION", "VOID_RETRY_MAX",
-           "Table", "TablePolicy", "TableSettings", "handles"]
+__all__ = ["CASH_GAME", "HANDLERS", "Handler", "Handlers", "RATHOLE_SECONDS", "SETTLE_RETRIES", "STALE_DECISION",
+           "VOID_RETRY_MAX", "Table", "TablePolicy", "TableSettings", "handles"]
 
 log = logging.getLogger("cardroom.table")
 
-@dataclass(frozen=True, slots=True)
-class TableSettings:
-    name: str
-    variant: Variant
-    structure: Structure
-    rules: Rules | None = None    # None: the game's own page (Rules.of_game: Draw Lo deals as seed 000)
-    seats: int = 10
-    action_seconds: float = 23.0
-    countdown_seconds: int = 10
-    # A player whose connection is lost has this long to come back when it is his decision, then
-    # his hand is played as a timeout's (seed 000: "if your connection is lost or you fail to
-    # respond within 23 seconds"); counted from the loss, never more than action_seconds.
-    reconnect_seconds: float = 5.0
-    # Hot-seat: a person's decision clock starts when they have the device (Table.ready), not
-    # while it is being passed to them.
-    clock_waits_for_ready: bool = False
-    sit_out_seconds: float | None = None     # default 15 min, 10 min at 5-max tables
-    sit_outs_allowed: int = 3
-    seat_hold_seconds: float = 60.0
-    between_hands: float = 3.0
-    bot_delay: float = 1.0
-    min_buy_in: int | None = None            # default 10x the small bet
-    max_buy_in: int | None = None            # default 100x the big blind in pot/no limit
-    chat_lines: int = 200
-    # A settlement the store fails (busy, PostgreSQL away) is retried this long before the hand is
-    # void ([server] database_outage_seconds: a short outage voids nothing; room/settlement.py).
-    store_patience: float = STORE_PATIENCE
-    currency: str = PLAY                     # what the chips are, for hand histories (config: [room] currency)
+class Settles(Protocol):
+    """What ends a table's hands (settlement.py's Settlement; a tournament's, tournaments/policy.py)."""
 
-    def __post_init__(self) -> None:
-        if self.rules is None:
-            object.__setattr__(self, "rules", Rules.of_game(self.variant))
-
-    @property
-    def sit_out_limit(self) -> float:
-        if self.sit_out_seconds is not None:
-            return self.sit_out_seconds
-        return 600.0 if self.seats <= 5 else 900.0
-
-    @property
-    def buy_in_min(self) -> int:
-        return self.min_buy_in if self.min_buy_in is not None else 10 * self.structure.small_bet
-
-    @property
-    def buy_in_max(self) -> int | None:
-        if self.max_buy_in is not None:
-            return self.max_buy_in
-        if self.structure.kind in (POT, NO):
-            return 100 * self.structure.big_blind
-        return None
+    def finish(self) -> None:
+        """The hand is over: settle it."""
 
 
 class TablePolicy:
@@ -119,27 +78,27 @@ class TablePolicy:
     away_dealt_in = False
 
     @property
-    def handlers(self) -> dict:
+    def handlers(self) -> Handlers:
         """What a player may ask of the table: one handler per action record."""
         return HANDLERS
 
     def dealing(self, table: Table) -> Dealing:
         return Dealing(table)
 
-    def settlement(self, table: Table):
+    def settlement(self, table: Table) -> Settles:
         return Settlement(table)
 
     def amount(self, n: int) -> str:
         """An amount the dealer says (a bet, a pot): money, in cents."""
         return format_cents(n)
 
-    def line(self, table: Table, account: int | None) -> api.TournamentLine | None:
+    def line(self, table: ViewedTable, account: int | None) -> api.TournamentLine | None:
         """What a seat's view says of the event the table plays in: nothing, for a cash game."""
         return None
 
 
 class Table:
-    def __init__(self, settings: TableSettings, store: Store, clock: Clock, *, rng=None,
+    def __init__(self, settings: TableSettings, store: Store, clock: Clock, *, rng: random.Random | None = None,
                  quota: Callable[[int], bool] | None = None,
                  page: Callable[[int, str], None] | None = None,
                  writer: Writer | None = None, policy: TablePolicy | None = None) -> None:
@@ -159,7 +118,7 @@ class Table:
         self.seats: dict[int, Seat] = {}
         self.hand: Hand | None = None
         self.hand_id = ""
-        self.hand_started = None              # when the store began the hand: histories are dated by it
+        self.hand_started: datetime | None = None   # when the store began the hand: histories are dated by it
         self.hand_seats: list[int] = []       # player index -> seat number
         self.hand_accounts: list[int] = []
         self.plan: HandPlan | None = None
@@ -172,7 +131,7 @@ class Table:
         self._told_later = False    # something changed meanwhile
         self.stats: deque[tuple[float, int, int, int]] = deque(maxlen=200)  # (time, pot, dealt, saw)
         # Set by the collaborators too (Dealing, Settlement): see "what the table's collaborators call".
-        self.next_hand_timer = None                     # the call that deals the next hand, when due
+        self.next_hand_timer: Timer | None = None       # the call that deals the next hand, when due
         self.recording: frozenset[int] = frozenset()   # seats of a hand the store is recording
         self.clock_held = False      # nobody can act (hold_clock): no clock runs, no hand is dealt
         # Each job with its own state lives in its own collaborator (their modules say why).
@@ -188,7 +147,15 @@ class Table:
         return self.holds.wait_list
 
     @property
-    def held(self) -> dict[int, tuple[int, object]]:
+    def live_hand(self) -> Hand:
+        """The hand in progress, for the steps that run only while there is one (its decisions,
+        its narration, a seat in it)."""
+        if self.hand is None:
+            raise AssertionError("no hand is in progress")
+        return self.hand
+
+    @property
+    def held(self) -> dict[int, tuple[int, Timer]]:
         """Seats held for a player from the wait list: seat -> (account, timer)."""
         return self.holds.held
 
@@ -276,10 +243,10 @@ class Table:
         delay = self.settings.between_hands if self.plan else 0.0
         self.next_hand_timer = self.clock.call_later(delay, self.dealing.start)
 
-    def after_events(self, events: list) -> None:
+    def after_events(self, events: list[Event]) -> None:
         """A hand's first events were played (Dealing): narrate them, then settle or drive on."""
         self.narrate_events(events)
-        if self.hand.over:
+        if self.live_hand.over:
             self.settlement.finish()
             return
         self.drive()
@@ -289,7 +256,7 @@ class Table:
         start the clock for the next person."""
         self.decision_clock.cancel()
         hand = self.hand
-        while hand is not None and not hand.over:
+        while hand is not None and not hand.over and hand.actor is not None:
             p = hand.actor
             seat = self.seats[self.hand_seats[p]]
             lg = hand.legal()
@@ -304,7 +271,7 @@ class Table:
                 # of a triple draw would wait out his clock again).
                 events = hand.stand_pat()
             elif seat.bot is not None:
-                self.decision_clock.arm(self.settings.bot_delay, lambda h=hand, p=p: self._bot_move(h, p))
+                self.decision_clock.arm(self.settings.bot_delay, partial(self._bot_move, hand, p))
                 self.changed()
                 return
             elif seat.auto != "ask" and lg.phase == "bet":
@@ -319,23 +286,24 @@ class Table:
         if hand is not None and hand.over:
             self.settlement.finish()
 
-    def narrate_events(self, events: list) -> None:
+    def narrate_events(self, events: list[Event]) -> None:
         """The dealer's chat lines for events of the hand."""
-        names = [p.name for p in self.hand.players]
+        names = [p.name for p in self.live_hand.players]
         for e in events:
             line = narrate(e, names, self.settings.variant, self.policy.amount)
             if line:
                 self.say(line)
 
-    def play_default(self, seat: Seat, lg) -> list:
+    def play_default(self, seat: Seat, lg: Legal) -> list[Event]:
         """What the dealer does for an absent player: check if free, else fold; stand pat at a draw."""
+        hand = self.live_hand
         if lg.phase == "draw":
-            return self.hand.stand_pat()
+            return hand.stand_pat()
         if lg.check:
-            return self.hand.check()
+            return hand.check()
         if lg.bring_in:
-            return self.hand.bring_in()
-        return self.hand.fold()
+            return hand.bring_in()
+        return hand.fold()
 
     # ================================================================= intents
     def handle(self, who: Caller, action: Action) -> Any:
@@ -365,8 +333,8 @@ class Table:
         decision is refused when it reaches the next."""
         if self.blinds.asked(seat.number):
             return f"{self.hand_id}+blind"
-        if self.in_hand(seat) and self.hand.actor == self.player_index(seat):
-            return f"{self.hand_id}/{len(self.hand.events)}"
+        if self.in_hand(seat) and self.live_hand.actor == self.player_index(seat):
+            return f"{self.hand_id}/{len(self.live_hand.events)}"
         return ""
 
     def check_decision(self, seat: Seat, decision: str) -> None:
@@ -424,10 +392,10 @@ class Table:
         self.holds.free_if_empty_and_away(seat)
         self.changed()
 
-    def make_bot(self, account: int, rng) -> None:
+    def make_bot(self, account: int, rng: random.Random) -> None:
         seat = self.need_seat(account)
         seat.bot = rng
-        if self.in_hand(seat) and self.hand.actor == self.player_index(seat):
+        if self.in_hand(seat) and self.live_hand.actor == self.player_index(seat):
             self.drive()
 
     # ================================================================= admin
@@ -444,7 +412,7 @@ class Table:
             return False
         if self.in_hand(seat):
             seat.leaving = True
-            if self.hand.actor == self.player_index(seat):
+            if self.live_hand.actor == self.player_index(seat):
                 self.drive()
         else:
             self.floor.remove(seat, "is removed by an admin" + (f": {reason}" if reason else ""))
@@ -468,7 +436,7 @@ class Table:
 
     def _should_show(self, p: int) -> bool:
         """Cards speak: show when the hand can still win something, else muck (losers may muck)."""
-        hand = self.hand
+        hand = self.live_hand
         hi, lo = hand.showdown_values(p)
         shown = hand.shown.values()
         best_hi = max((v[0] for v in shown), default=None)
@@ -477,10 +445,10 @@ class Table:
         lows = [v[1] for v in shown if v[1] is not None]
         return lo is not None and (not lows or lo >= max(lows))
 
-    def _apply(self, p: int, kind: str, amount: int, discards) -> list:
-        return self.hand.act(kind, amount, discards)
+    def _apply(self, p: int, kind: str, amount: int, discards: Sequence[Card]) -> list[Event]:
+        return self.live_hand.act(kind, amount, discards)
 
-    def act(self, seat: Seat, kind: str, amount: int, discards) -> None:
+    def act(self, seat: Seat, kind: str, amount: int, discards: Sequence[Card]) -> None:
         """A player's decision (the Act handler has checked it is his turn). Illegal: a
         RoomError and nothing changes."""
         try:
@@ -489,7 +457,7 @@ class Table:
             raise RoomError(str(e)) from None
         seat.timed_out = False
         self.narrate_events(events)
-        if self.hand.over:
+        if self.live_hand.over:
             self.decision_clock.cancel()
             self.settlement.finish()
         else:
@@ -500,6 +468,9 @@ class Table:
             return
         from cardroom.room.bots import choose
         seat = self.seats[self.hand_seats[p]]
+        if seat.bot is None:   # not a bot's seat (make_bot never undoes one): the person's clock runs
+            self.drive()
+            return
         lg = hand.legal()
         kind, amount, discards = choose(lg, list(hand.hole[p]), list(hand.board), hand.variant, rng=seat.bot)
         try:
@@ -508,7 +479,7 @@ class Table:
             log.exception("bot chose an illegal action; playing the default")
             events = self.play_default(seat, lg)
         self.narrate_events(events)
-        if self.hand.over:
+        if hand.over:
             self.settlement.finish()
         else:
             self.drive()
@@ -557,11 +528,16 @@ class Table:
 # One handler per action record (room/actions.py): handler(table, who, action) -> its answer.
 # Table.handle runs it and tells the watchers once after it, so a handler never calls changed().
 STALE_DECISION = "that was for an earlier decision, which has passed: nothing was done"
-HANDLERS: dict[type[Action], Callable[[Table, Caller, Any], Any]] = {}
+Handler = Callable[["Table", Caller, Any], Any]   # (table, who, action record) -> the intent's answer
+Handlers = dict[type[Action], Handler]
+HANDLERS: Handlers = {}
 
 
-def handles(kind: type[Action]):
-    def register(handler):
+_H = TypeVar("_H", bound=Handler)
+
+
+def handles(kind: type[Action]) -> Callable[[_H], _H]:
+    def register(handler: _H) -> _H:
         HANDLERS[kind] = handler
         return handler
     return register
@@ -600,7 +576,7 @@ def _act(t: Table, who: Caller, a: Act) -> None:
     t.check_decision(seat, a.decision)
     if not t.in_hand(seat):
         raise api.NotAllowedNow("you are not in this hand")
-    if t.hand.actor != t.player_index(seat):
+    if t.live_hand.actor != t.player_index(seat):
         raise api.NotAllowedNow("it is not your turn")
     t.act(seat, a.kind, a.amount, a.discards)
 
@@ -611,7 +587,7 @@ def _set_auto(t: Table, who: Caller, a: SetAuto) -> None:
         raise RoomError(f"unknown auto action {a.auto!r}")
     seat = t.need_seat(who.account_id)
     seat.auto = a.auto
-    if t.in_hand(seat) and t.hand.actor == t.player_index(seat) and a.auto != "ask":
+    if t.in_hand(seat) and t.live_hand.actor == t.player_index(seat) and a.auto != "ask":
         t.drive()
 
 

@@ -5,14 +5,18 @@ Pure functions of a Table's state (read only); `Table.view_for` and friends call
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardroom.engine.betting import FIXED
-from cardroom.engine.views import seat_view
+from cardroom.engine.views import HandView, seat_view
 from cardroom.room import api
 from cardroom.room.narration import money
+from cardroom.room.seat import Seat
 from cardroom.room.seating import posts_owed
+from cardroom.room.tablefaces import ViewedTable
 
 
-def summary(table) -> api.TableSummary:
+def summary(table: ViewedTable) -> api.TableSummary:
     now = table.clock.now()
     recent = [s for s in table.stats if now - s[0] <= 3600]
     pots = [s[1] for s in table.stats]
@@ -26,7 +30,7 @@ def summary(table) -> api.TableSummary:
         seeing_flop=100 * sum(s[3] for s in table.stats) // dealt if dealt else 0,
         hands_per_hour=len(recent), status=table.status)
 
-def _missed_posts(table, me) -> tuple[int, int]:
+def _missed_posts(table: ViewedTable, me: Seat | None) -> tuple[int, int]:
     """What posting my missed blinds costs: (the big blind live, the smaller blinds dead), each 0
     when not owed."""
     if me is None or me.owes != "missed":
@@ -34,9 +38,10 @@ def _missed_posts(table, me) -> tuple[int, int]:
     return posts_owed(me.owes, me.missed, table.settings.structure.blinds)
 
 
-def rules_text(table) -> api.TableRules:
+def rules_text(table: ViewedTable) -> api.TableRules:
     s = table.settings
     r = s.rules
+    assert r is not None   # TableSettings fills in the game's own rules
     house = []
     if r.must_raise_to_enter:
         house.append("must raise to enter (no calling the big blind)")
@@ -52,10 +57,11 @@ def rules_text(table) -> api.TableRules:
         action_seconds=int(s.action_seconds), sit_out_minutes=int(s.sit_out_limit // 60),
         house=tuple(house), min_buy_in=s.buy_in_min, max_buy_in=s.buy_in_max)
 
-def view_for(table, account: int | None) -> api.TableView:
+def view_for(table: ViewedTable, account: int | None) -> api.TableView:
     me = table.seat_of(account) if account is not None else None
     hand = table.hand
-    live = hand is not None and not hand.over
+    playing = hand if hand is not None and not hand.over else None   # the hand in progress
+    live = playing is not None
     viewer = _dealt_index(table, me)
     hv = seat_view(hand, viewer) if hand is not None else None
     left = table.seconds_left() if live else None
@@ -64,19 +70,22 @@ def view_for(table, account: int | None) -> api.TableView:
         name=table.name, game=settings.variant.name, stakes=settings.structure.describe(),
         status=table.status, seats=_seat_states(table, hv, live), board=tuple(hand.board) if hand else (),
         pots=hv.pots if hv and live else (), hand_id=table.hand_id,
-        phase=(hand.phase if live else ("done" if hand else "waiting")),
-        street=hv.street if hv else "", my_cards=tuple(hv.seats[viewer].cards) if viewer is not None else (),
-        legal=hand.legal() if live and viewer is not None and hand.actor == viewer and me.bot is None else None,
-        acting_seat=table.hand_seats[hand.actor] if live and hand.actor is not None else None,
+        phase=(playing.phase if playing else ("done" if hand else "waiting")),
+        # A dealt viewer's own cards are all shown him (never None): the filter is for the type.
+        street=hv.street if hv else "",
+        my_cards=tuple(c for c in hv.seats[viewer].cards if c is not None) if hv and viewer is not None else (),
+        legal=playing.legal() if playing and viewer is not None and playing.actor == viewer
+        and me is not None and me.bot is None else None,
+        acting_seat=table.hand_seats[playing.actor] if playing and playing.actor is not None else None,
         seconds_left=left, countdown=_countdown(left, settings.countdown_seconds),
-        draw_counts={table.hand_seats[p]: k for p, k in hand.draw_counts.items()} if live else {},
+        draw_counts={table.hand_seats[p]: k for p, k in playing.draw_counts.items()} if playing else {},
         chat=tuple(table.chat)[-60:], railbirds=_railbirds(table),
         waiting_list=tuple(n for _, n in table.wait_list), rules=table.rules_text(),
         tournament=table.policy.line(table, account),
         **(_my_seat(table, me) if me is not None else _NO_SEAT))
 
 
-def _dealt_index(table, me) -> int | None:
+def _dealt_index(table: ViewedTable, me: Seat | None) -> int | None:
     """My player index in the hand, if I was dealt into it. The seat's account must be the one
     dealt in: a player who takes a seat after the hand ended must not inherit the previous
     occupant's cards."""
@@ -86,7 +95,7 @@ def _dealt_index(table, me) -> int | None:
     return p if table.hand_accounts[p] == me.account else None
 
 
-def _seat_states(table, hv, live: bool) -> tuple[api.SeatState, ...]:
+def _seat_states(table: ViewedTable, hv: HandView | None, live: bool) -> tuple[api.SeatState, ...]:
     """Every seat as the viewer of `hv` (the hand's view for him, None without a hand) sees it."""
     dealt = {number: p for p, number in enumerate(table.hand_seats)} if hv is not None else {}
     plan = table.plan
@@ -99,7 +108,7 @@ def _seat_states(table, hv, live: bool) -> tuple[api.SeatState, ...]:
                                         held_for="held" if table.held.get(number) else ""))
             continue
         p = dealt.get(number)
-        if p is None or table.hand_accounts[p] != s.account:
+        if hv is None or p is None or table.hand_accounts[p] != s.account:
             # Not in the hand (or a new occupant of a seat dealt to someone else).
             states.append(api.SeatState(number, s.name, s.stack, 0, "sitting out" if s.sitting_out else "waiting",
                                         s.connected, is_button=button == number))
@@ -123,7 +132,7 @@ def _countdown(left: float | None, countdown_seconds: int) -> int | None:
     return None
 
 
-def _railbirds(table) -> tuple[str, ...]:
+def _railbirds(table: ViewedTable) -> tuple[str, ...]:
     seated_accounts = {s.account for s in table.seats.values()}
     return tuple(sorted(n for a, n in table.watcher_names.items() if a not in seated_accounts))
 
@@ -132,7 +141,7 @@ def _railbirds(table) -> tuple[str, ...]:
 _NO_SEAT = {"my_seat": None, "auto_action": "ask", "auto_blind": False, "sitting_out": False}
 
 
-def _my_seat(table, me) -> dict:
+def _my_seat(table: ViewedTable, me: Seat) -> dict[str, Any]:
     """The view's fields about my own seat: its settings, what I may buy in for, what I owe and
     what the table is asking me."""
     return {

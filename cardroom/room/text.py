@@ -85,7 +85,7 @@ def clean_text(s: str, max_len: int, *, max_cells: int | None = None, max_marks:
     return _bounded(clusters, max_len, max_cells)
 
 
-def _as_text(s) -> str:
+def _as_text(s: object) -> str:
     """`s`, or what str() makes of anything else ("" if that fails)."""
     if isinstance(s, str):
         return s

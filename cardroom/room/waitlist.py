@@ -9,20 +9,19 @@ removing a seat (`Floor.remove`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import partial
 
 from cardroom.room import api
+from cardroom.room.clock import Timer
 from cardroom.room.seat import Seat
-
-if TYPE_CHECKING:
-    from cardroom.room.table import Table
+from cardroom.room.tablefaces import HoldingTable
 
 
 class SeatHolds:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: HoldingTable) -> None:
         self.table = table
         self.wait_list: list[tuple[int, str]] = []
-        self.held: dict[int, tuple[int, object]] = {}       # seat -> (account, timer)
+        self.held: dict[int, tuple[int, Timer]] = {}        # seat -> (account, timer)
 
     # ---------------------------------------------------------------- the wait list
     def join(self, account: int, name: str) -> int:
@@ -40,6 +39,13 @@ class SeatHolds:
     def leave(self, account: int) -> None:
         self.wait_list = [(a, n) for a, n in self.wait_list if a != account]
         self.table.changed()
+
+    def seated(self, account: int, seat: int) -> None:
+        """`account` sat down in `seat` (Floor.sit): a hold on that seat is over, and he is off
+        the wait list."""
+        if seat in self.held:
+            self.held.pop(seat)[1].cancel()
+        self.wait_list = [(a, n) for a, n in self.wait_list if a != account]
 
     def offer(self, number: int) -> None:
         """A seat opened: page the first on the wait list and hold it for them a short while."""
@@ -74,7 +80,7 @@ class SeatHolds:
                 seat.leaving = True
             return
         limit = t.settings.sit_out_limit
-        seat.sit_out_timer = t.clock.call_later(limit, lambda s=seat: self._sit_out_expired(s))
+        seat.sit_out_timer = t.clock.call_later(limit, partial(self._sit_out_expired, seat))
 
     def _sit_out_expired(self, seat: Seat) -> None:
         t = self.table

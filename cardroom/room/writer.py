@@ -19,20 +19,34 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 T = TypeVar("T")
-Then = Callable[[object, "Exception | None"], None]
+# then(result, None) or then(None, error); what it returns is not used.
+Then = Callable[["T | None", "Exception | None"], object]
+
+
+def log_failure(log: logging.Logger, message: str, *args: object) -> Then[object]:
+    """A `then` for a write whose outcome only matters if it failed: `message` % (*args, error)
+    to `log`."""
+    def then(_: object, error: Exception | None) -> None:
+        if error is not None:
+            log.error(message, *args, error)
+    return then
 
 
 class Writer(Protocol):
-    def submit(self, call: Callable[[], object], then: Then) -> None:
+    def submit(self, call: Callable[[], T], then: Then[T]) -> None:
         """Run `call` in turn; then `then(result, None)` or `then(None, error)` on the caller's
         thread (the loop)."""
 
     async def run(self, call: Callable[[], T]) -> T:
         """Run `call` in turn and return its result (or raise its error)."""
+
+    def close(self) -> None:
+        """Wait for the writes already given, then stop (the server's shutdown)."""
 
 
 class StoreWriter:
@@ -41,11 +55,13 @@ class StoreWriter:
     def __init__(self) -> None:
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="store-writer")
 
-    def submit(self, call: Callable[[], object], then: Then) -> None:
+    def submit(self, call: Callable[[], T], then: Then[T]) -> None:
         loop = asyncio.get_running_loop()
 
-        def deliver(future: concurrent.futures.Future) -> None:
+        def deliver(future: concurrent.futures.Future[T]) -> None:
             error = future.exception()
+            if error is not None and not isinstance(error, Exception):
+                raise error   # SystemExit and the like: not a write's outcome (InlineWriter's neither)
             try:
                 loop.call_soon_threadsafe(then, None if error else future.result(), error)
             except RuntimeError:   # the loop has ended: nobody is left to tell (the write stands)
@@ -64,7 +80,7 @@ class StoreWriter:
 class InlineWriter:
     """Runs each write at once, on the caller's thread (see the module docstring)."""
 
-    def submit(self, call: Callable[[], object], then: Then) -> None:
+    def submit(self, call: Callable[[], T], then: Then[T]) -> None:
         try:
             result = call()
         except Exception as e:  # noqa: BLE001 - every error is an outcome, as from the thread

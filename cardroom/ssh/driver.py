@@ -223,7 +223,7 @@ class SessionDriver(adapter.HostedDriver):
     def open_url(self, url: str, new_tab: bool = True) -> None:
         """Would open a browser on the *server*: ignored."""
 
-    def deliver_binary(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+    def deliver_binary(self, *args: Any, **kwargs: Any) -> None:
         """Would write a file on the *server*: ignored."""
 
     # -- input ------------------------------------------------------------------------------

@@ -198,6 +198,13 @@ class _Open:
     attrs: asyncssh.SFTPAttrs
 
 
+def _opened(file_obj: object) -> _Open:
+    """A file asyncssh hands back: one that open() returned (asyncssh types it `object`)."""
+    if not isinstance(file_obj, _Open):
+        raise asyncssh.SFTPFailure("not a file of your folder")
+    return file_obj
+
+
 class HandsSFTPServer(asyncssh.SFTPServer):
     """The player's folder over SFTP. Every method asyncssh may call is here: none reaches the
     base class, whose versions work on the server's own disk."""
@@ -241,8 +248,8 @@ class HandsSFTPServer(asyncssh.SFTPServer):
 
     lstat = stat          # there are no links
 
-    def fstat(self, file_obj: _Open) -> asyncssh.SFTPAttrs:
-        return file_obj.attrs
+    def fstat(self, file_obj: object) -> asyncssh.SFTPAttrs:
+        return _opened(file_obj).attrs
 
     async def open(self, path: bytes, pflags: int, attrs: asyncssh.SFTPAttrs) -> _Open:
         if pflags & _WRITE_FLAGS:
@@ -257,10 +264,10 @@ class HandsSFTPServer(asyncssh.SFTPServer):
             raise asyncssh.SFTPPermissionDenied(READ_ONLY)
         return await self.open(path, asyncssh.FXF_READ, attrs)
 
-    def read(self, file_obj: _Open, offset: int, size: int) -> bytes:
-        return file_obj.data[offset:offset + size]
+    def read(self, file_obj: object, offset: int, size: int) -> bytes:
+        return _opened(file_obj).data[offset:offset + size]
 
-    def close(self, file_obj: _Open) -> None:
+    def close(self, file_obj: object) -> None:
         return None
 
     async def scandir(self, path: bytes):
@@ -277,13 +284,13 @@ class HandsSFTPServer(asyncssh.SFTPServer):
             return
         for name in await self._folder.files(await self._day(parts[0])):
             found = await self._lookup(f"/{parts[0]}/{name}".encode())
-            yield asyncssh.SFTPName(name.encode("ascii"), attrs=found.attrs)
+            yield asyncssh.SFTPName(name.encode("ascii"), attrs=_opened(found).attrs)
 
     async def readlink(self, path: bytes) -> bytes:
         await self._lookup(path)
         raise asyncssh.SFTPFailure("not a link: there are no links in your folder")
 
-    def fsync(self, file_obj: _Open) -> None:
+    def fsync(self, file_obj: object) -> None:
         return None       # nothing was written
 
     def exit(self) -> None:
@@ -295,16 +302,19 @@ class HandsSFTPServer(asyncssh.SFTPServer):
     def _read_only(self, *args: Any) -> None:
         raise asyncssh.SFTPPermissionDenied(READ_ONLY)
 
-    write = setstat = lsetstat = fsetstat = remove = mkdir = rmdir = _read_only
-    rename = posix_rename = symlink = link = _read_only
+    # One refusal for every call that would write: asyncssh's signatures differ, each refuses
+    # (hence the ignores: mypy wants each override to take what the base's takes).
+    write = setstat = lsetstat = fsetstat = _read_only  # type: ignore[assignment]  # see above
+    remove = mkdir = rmdir = _read_only  # type: ignore[assignment]  # see above
+    rename = posix_rename = symlink = link = _read_only  # type: ignore[assignment]  # see above
 
     def _unsupported(self, *args: Any) -> None:
         raise asyncssh.SFTPOpUnsupported("not offered here")
 
-    statvfs = fstatvfs = lock = unlock = _unsupported
+    statvfs = fstatvfs = lock = unlock = _unsupported  # type: ignore[assignment]  # as the refusals above
 
 
-class SessionRouter(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+class SessionRouter(asyncssh.SSHServerSession):
     """One session channel. It is the card room's screen (an AppSession, which it forwards to)
     unless its request turns out to be exec or the sftp subsystem: then the AppSession, never
     started, gives back its place and an asyncssh stream session serves the request."""

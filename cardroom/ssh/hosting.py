@@ -19,15 +19,21 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from cardroom import textual_adapter as adapter
-from cardroom.ssh.mirror import Member, Mirrors
+from cardroom.ssh.mirror import Member, Mirrors, Terminal
 from cardroom.ssh.pacing import Pacer
 from cardroom.tui.hosting import HostedApp
 
-if TYPE_CHECKING:
-    from cardroom.ssh.driver import SessionDriver
+
+
+class HostedDriver(Terminal, Protocol):
+    """What the hosting asks of its session's driver (ssh/driver.py SessionDriver): the app it
+    drives, and the terminal a shared drawing goes to."""
+
+    @property
+    def app(self) -> HostedApp: ...
 
 log = logging.getLogger("cardroom.ssh")
 
@@ -81,7 +87,7 @@ class SessionHosting:
         return self.server.pacer.busy
 
     # -- told by the driver and the session ---------------------------------------------------
-    def attach(self, driver: SessionDriver) -> Member | None:
+    def attach(self, driver: HostedDriver) -> Member | None:
         """The app built its driver: with shared screens on, the session may join a shared
         drawing from now on. Returns the membership the driver reports writes and input to."""
         mirrors = self.server.mirrors

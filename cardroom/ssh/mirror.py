@@ -28,13 +28,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cardroom.textual_adapter import full_frame, in_app_context
 
 if TYPE_CHECKING:
-    from cardroom.ssh.driver import SessionDriver
     from cardroom.tui.hosting import HostedApp
+
+
+class Terminal(Protocol):
+    """Where a member's drawing goes: its session's driver (ssh/driver.py Terminal), by
+    the one method a group calls."""
+
+    def to_terminal(self, data: str, converted: dict[Any, str] | None = None) -> None:
+        """Send `data` to this terminal (`converted`: the group's copies per colour depth)."""
 
 
 class Group:
@@ -75,7 +82,7 @@ class Member:
     def __init__(self, mirrors: Mirrors, app: HostedApp) -> None:
         self.mirrors = mirrors
         self.app = app
-        self.driver: SessionDriver | None = None
+        self.driver: Terminal | None = None
         self.group: Group | None = None
         self.last_input = float("-inf")
 
@@ -97,7 +104,7 @@ class Member:
             return None
 
     # -- called by the driver -------------------------------------------------------------------
-    def attach(self, driver: SessionDriver) -> None:
+    def attach(self, driver: Terminal) -> None:
         self.driver = driver
 
     def own_write(self, data: str) -> bool:

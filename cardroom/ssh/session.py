@@ -49,7 +49,7 @@ class SessionRefused(Exception):
     ends with it, as SessionInfo.end does)."""
 
 
-class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+class AppSession(asyncssh.SSHServerSession):
     """Runs the app built by `app_factory` for one PTY shell request."""
 
     def __init__(

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from cardroom.engine.money import format_cents
 from cardroom.room.ports import ConservationError
@@ -216,6 +216,7 @@ def _tournament_problems(c, pools: dict[int, int], fees: dict[int, int],
     return problems
 
 
+@runtime_checkable
 class Audited(Protocol):
     """A store whose ledger can be checked: `SqlStore` (named here by what the check uses of it,
     as that module imports this one)."""

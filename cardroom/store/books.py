@@ -17,6 +17,7 @@ from cardroom.engine.money import format_cents
 from cardroom.room.ports import (
     MAX_AMOUNT_CENTS, Account, AccountId, Banned, DuplicateEntry, HandRecord, InsufficientChips,
     InsufficientFunds, InvalidAmount, LedgerEntry, Refused, SeatStack, UnknownAccount,
+    UnknownHand,
 )
 from cardroom.store.database import Connection
 
@@ -49,9 +50,10 @@ def text(value: object, what: str) -> str:
 
 
 def nonempty(value: object, what: str) -> str:
-    if not text(value, what):
+    said = text(value, what)
+    if not said:
         raise Refused(f"{what} must not be empty")
-    return value  # type: ignore[return-value]
+    return said
 
 
 def page_size(limit: int) -> int:
@@ -194,3 +196,11 @@ def find_hand(c: Connection, hand_id: str) -> tuple[int, HandRecord] | None:
     """The hand's row number (`seq`) and record, or None."""
     row = c.execute(f"SELECT {HAND_COLS} FROM hands WHERE id = ?", (hand_id,)).fetchone()
     return None if row is None else (row[0], hand_row(c, row))
+
+
+def hand_there(c: Connection, hand_id: str) -> tuple[int, HandRecord]:
+    """`find_hand` of a hand this transaction has just written or listed: it is there."""
+    found = find_hand(c, hand_id)
+    if found is None:
+        raise UnknownHand(f"no hand {hand_id!r}")
+    return found

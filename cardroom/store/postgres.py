@@ -54,7 +54,7 @@ def describe(url: str) -> str:
         info = conninfo_to_dict(url)
     except psycopg.ProgrammingError:
         return "a PostgreSQL database (the URL is malformed)"
-    where = info.get("host", "the local socket")
+    where = str(info.get("host") or "the local socket")
     if "port" in info:
         where += f":{info['port']}"
     return f"the PostgreSQL database {info.get('dbname', '(default)')!r} on {where}"
@@ -204,7 +204,10 @@ class PostgresDb:
 
     @staticmethod
     def next_value(c: _Connection, sequence: str) -> int:
-        return c.execute(SEQUENCES[sequence]).fetchone()[0]
+        row = c.execute(SEQUENCES[sequence]).fetchone()
+        if row is None:         # nextval() always answers: a database that does not is broken
+            raise StoreUnavailable(f"the sequence {sequence} gave no value")
+        return row[0]
 
 
 class PostgresStore(SqlStore):
@@ -217,7 +220,8 @@ class PostgresStore(SqlStore):
 
     def __init__(self, url: str, *, clock: Callable[[], datetime] = utc_now,
                  lease_owner: str | None = None) -> None:
-        super().__init__(PostgresDb(url, lease_owner=lease_owner), clock=clock)
+        db = PostgresDb(url, lease_owner=lease_owner)
+        super().__init__(db, clock=clock)  # type: ignore[arg-type]  # a Database takes only its own connections
 
 
 __all__ = ["PostgresDb", "PostgresStore", "describe"]

@@ -249,7 +249,8 @@ class SqlStore(TournamentBooks):
     def ledger(self, account_id: AccountId | None = None, *, hand_id: str | None = None,
                limit: int = 100, before_seq: int | None = None) -> list[LedgerEntry]:
         limit = books.page_size(limit)
-        where, params = [], []
+        where: list[str] = []
+        params: list[object] = []
         if account_id is not None:
             where.append("account_id = ?")
             params.append(account_id)
@@ -328,7 +329,7 @@ class SqlStore(TournamentBooks):
                     books.add_chips(c, s.account_id, start.table, -s.start_cents, s.seat)
                     books.add_entry(c, self._now(), "hand_start", s.account_id, start.table,
                                     s.start_cents, hand_id=hand_id)
-            return books.find_hand(c, hand_id)[1]
+            return books.hand_there(c, hand_id)[1]
 
     @writes
     def settle_hand(self, hand_id: str, deltas: Mapping[AccountId, int], rake_cents: int,
@@ -384,7 +385,7 @@ class SqlStore(TournamentBooks):
             c.execute("UPDATE hands SET status = 'settled', finished_at = ?, events = ?,"
                       " results = ?, history = ?, rake_cents = ? WHERE seq = ?",
                       (self._now(), events_json, results, history, rake_cents, seq))
-            return books.find_hand(c, hand_id)[1]
+            return books.hand_there(c, hand_id)[1]
 
     def _collect_rake(self, c: Connection, hand: HandRecord, rake_cents: int) -> None:
         """The house's share of a hand (a separate step so tests can fail mid-settlement)."""
@@ -418,7 +419,7 @@ class SqlStore(TournamentBooks):
             if hand.status != "in_progress":
                 return hand
             self._void(c, seq, hand, reason)
-            return books.find_hand(c, hand_id)[1]
+            return books.hand_there(c, hand_id)[1]
 
     @writes
     def void_unfinished_hands(self, tables: Iterable[str] | None = None) -> list[str]:
@@ -428,7 +429,7 @@ class SqlStore(TournamentBooks):
                 "SELECT id, table_name FROM hands WHERE status = 'in_progress' ORDER BY seq").fetchall()
                 if wanted is None or table in wanted]
             for hand_id in live:
-                seq, hand = books.find_hand(c, hand_id)
+                seq, hand = books.hand_there(c, hand_id)
                 self.db.fence(c, hand_fence(hand))
                 self._void(c, seq, hand, "hand cut off (restart); start-of-hand stack returned")
             return live

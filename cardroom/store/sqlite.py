@@ -159,7 +159,7 @@ class SqliteStore(SqlStore):
                  busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
                  integrity_check: bool = True) -> None:
         db = SqliteDb(path, busy_timeout_ms=busy_timeout_ms, integrity_check=integrity_check)
-        super().__init__(db, clock=clock)
+        super().__init__(db, clock=clock)  # type: ignore[arg-type]  # a Database takes only its own connections
         self.path = db.path
 
 

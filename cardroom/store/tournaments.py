@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from cardroom.room.ports import (
     AccountId, HandStateError, Refused, SettlementError, TOURNAMENT_CHANGES, TOURNAMENT_STATES,
@@ -79,7 +80,8 @@ class TournamentBooks:
 
     db: Database
 
-    def _now(self) -> str: ...          # SqlStore's
+    if TYPE_CHECKING:
+        def _now(self) -> str: ...      # SqlStore's
 
     # ------------------------------------------------------------------ reading
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Hashable, Iterable
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
@@ -38,6 +38,7 @@ from cardroom.tui.hosting import Hosting, NoHosting
 from cardroom.tui.navigation import (OpenExport, OpenHand, OpenHelp, OpenHistory, OpenKeys, OpenLobby,
                                      OpenMoney, OpenTable)
 from cardroom.tui.options import UIOptions
+from cardroom.tui.shell import Shell
 from cardroom.tui.screens.too_small import TooSmallScreen, too_small
 
 STYLES = Path(__file__).parent / "styles"
@@ -47,7 +48,7 @@ class RoomChanged(Message):
     """Posted by the room's callback: something this session can see has changed."""
 
 
-class CardroomApp(App):
+class CardroomApp(Shell):
     CSS_PATH = [STYLES / "app.tcss", STYLES / "table.tcss"]
     TITLE = "cardroom"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]

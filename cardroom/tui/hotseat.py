@@ -107,6 +107,8 @@ class HotSeatApp(CardroomApp):
     local player whose turn it is (after the pass screen), else as a railbird sees it. No
     welcome, lobby, keys or kept preferences (those are one person's)."""
 
+    device: SharedTerminal          # the one it builds (CardroomApp's is any Device)
+
     def __init__(self, hotseat: HotSeat, *, options: UIOptions | None = None) -> None:
         # Its own copy: the players' RoomClients (a Session given is wrapped), the caller's untouched.
         hotseat = HotSeat({name: as_client(c) for name, c in hotseat.clients.items()}, hotseat.table)
@@ -161,14 +163,15 @@ class HotSeatApp(CardroomApp):
             return
         if self.revealed is not None and actor is not self.revealed:
             self.device.revealed = None   # the decision moved on (a timeout, a leave): hide
-        passing = isinstance(self.screen, PassScreen)
+        screen = self.screen
+        passing = isinstance(screen, PassScreen)
         if actor is None:
             if passing:
                 self.pop_screen()
             return
         self._forget_toasts()
-        if passing:
-            self.screen.set_player(actor)
+        if isinstance(screen, PassScreen):
+            screen.set_player(actor)
             return
         while len(self.screen_stack) > 2:   # close any dialog of the previous player
             self.pop_screen()

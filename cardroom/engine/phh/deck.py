@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections import deque
+from typing import Sequence
 
 from cardroom.engine.cards import CARDS, Card, Deck, random_source
 from cardroom.engine.hand import Hand
 from cardroom.engine.phh.errors import PHHError, PHHRuleError
-from cardroom.engine.phh.parse import Slot
+from cardroom.engine.phh.parse import Action, Slot
 
 
 class ScriptedDeck(Deck):
@@ -16,11 +17,11 @@ class ScriptedDeck(Deck):
 
     In recording mode (the dry run of one step) it deals unreserved cards and logs them."""
 
-    def __init__(self, reserved: dict, recording: bool = False) -> None:
+    def __init__(self, reserved: dict[Card, list[float]], recording: bool = False) -> None:
         self.rng = random_source(None)
         self.stub: list[Card] = list(CARDS)
         self.dealt: list[Card] = []
-        self.plan: deque = deque()
+        self.plan: deque[Slot | None] = deque()
         self.reserved = reserved
         self.recording = recording
         self.log: list[Card] = []
@@ -29,17 +30,17 @@ class ScriptedDeck(Deck):
         self.hand: Hand | None = None      # set once the hand is dealt (for _swap_in)
         self.unknowns = False              # the file has ?? cards
         self.served_by: dict[Card, Slot] = {}
-        self.reveals: dict = {}            # player -> his `sm` action, where it shows cards dealt as ??
+        self.reveals: dict[int, Action] = {}   # player -> his `sm` action, where it shows cards dealt as ??
 
     # the Deck interface the engine uses
     @property
-    def remaining(self) -> int:   # type: ignore[override]
+    def remaining(self) -> int:
         return len(self.stub)
 
     def order(self) -> list[Card]:
         return self.dealt + self.stub
 
-    def replace_stub(self, cards) -> None:
+    def replace_stub(self, cards: Sequence[Card]) -> None:
         self.stub = list(cards)
 
     def deal(self, n: int = 1) -> list[Card]:
@@ -50,13 +51,15 @@ class ScriptedDeck(Deck):
     def _filler(self) -> Card:
         """An unused card no later deal in the file needs; failing that (a reshuffle is coming),
         the one needed last: it comes back with the burns and the muck."""
-        best, best_next = None, -1
+        best, best_next = None, -1.0
         for c in self.stub:
             uses = self.reserved.get(c)
             if not uses:
                 return c
             if uses[0] > best_next:
                 best, best_next = c, uses[0]
+        if best is None:
+            raise AssertionError("a filler is taken from a stub with cards in it")
         return best
 
     def _one(self) -> Card:

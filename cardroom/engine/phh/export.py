@@ -5,10 +5,11 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
-from typing import Any
+from typing import Any, Callable, Iterable
 
 from cardroom.engine import events as ev
 from cardroom.engine.betting import FIXED, NO, POT, SPREAD
+from cardroom.engine.cards import Card
 from cardroom.engine.hand import Hand, ante_posters, blind_posters
 from cardroom.engine.phh.fields import (
     NO_CURRENCY,
@@ -66,6 +67,8 @@ def _toml_value(v: Any) -> str:
 
 
 _KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+# Chips (cents) in the file's units (fields.to_units, at the file's chips per unit).
+_Amount = Callable[[int], int | float]
 
 
 def _comment(text: str) -> str:
@@ -73,7 +76,7 @@ def _comment(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------- export
-def _cards(cards) -> str:
+def _cards(cards: Iterable[Card | None]) -> str:
     """Cards as PHH writes them; a card the reader may not see (None) is ??."""
     return "".join("??" if c is None else repr(c) for c in cards)
 
@@ -178,11 +181,11 @@ def _unit(cents_per_unit: int | None, currency: str | None,
     return cents_per_unit, currency
 
 
-def _game_fields(hand: Hand, order: list[int], amt) -> list[tuple[str, Any]]:
+def _game_fields(hand: Hand, order: list[int], amt: _Amount) -> list[tuple[str, Any]]:
     """The required fields, up to the starting stacks: the game, its forced bets and its stakes."""
     v, s, n = hand.variant, hand.structure, hand.n
     pos = {p: i for i, p in enumerate(order)}          # engine index -> PHH index (0-based)
-    antes = [0] * n
+    antes: list[int | float] = [0] * n
     for p in ante_posters(n, hand.button, s.blinds, s.ante_style):
         antes[pos[p]] = amt(s.ante)
     if n == 2:
@@ -201,7 +204,7 @@ def _game_fields(hand: Hand, order: list[int], amt) -> list[tuple[str, Any]]:
     return fields
 
 
-def _result_fields(hand: Hand, order: list[int], amt) -> list[tuple[str, Any]]:
+def _result_fields(hand: Hand, order: list[int], amt: _Amount) -> list[tuple[str, Any]]:
     """Who played (names, seats) and where they ended: the stacks now, and once the hand is over
     what each won (after the rake, as the spec asks)."""
     fields: list[tuple[str, Any]] = [
@@ -217,7 +220,7 @@ def _result_fields(hand: Hand, order: list[int], amt) -> list[tuple[str, Any]]:
     return fields
 
 
-def _rule_fields(hand: Hand, order: list[int], amt) -> list[tuple[str, Any]]:
+def _rule_fields(hand: Hand, order: list[int], amt: _Amount) -> list[tuple[str, Any]]:
     """Our own fields for what the standard cannot say: posts, the blinds' names, the stakes of pot
     and no limit, the cap, the house rules and the rake taken."""
     s, r = hand.structure, hand.rules
@@ -264,15 +267,15 @@ class _ActionLines:
     """The actions array's lines, written one event at a time. A draw's replacement cards wait
     until every player's discards are written (the spec's dealer), then come in draw order."""
 
-    def __init__(self, hand: Hand, order: list[int], amt, comments: bool) -> None:
+    def __init__(self, hand: Hand, order: list[int], amt: _Amount, comments: bool) -> None:
         self.hand, self.amt, self.comments = hand, amt, comments
         self.pos = {p: i for i, p in enumerate(order)}
         self.names = [hand.players[p].name for p in range(hand.n)]
         self.lines: list[str] = []
         self.unseen: set[int] = set()              # players whose dealt cards this file hides
-        self.draw_dealt: dict[int, list] = {}      # player -> replacement cards, in draw order
+        self.draw_dealt: dict[int, list[Card | None]] = {}   # player -> replacement cards, in draw order
 
-    def write(self, events) -> list[str]:
+    def write(self, events: Iterable[ev.Event]) -> list[str]:
         for e in events:
             t = type(e)
             if self.draw_dealt and t not in (ev.Drew, ev.Burned, ev.Reshuffled):
@@ -351,7 +354,7 @@ class _ActionLines:
 
 
 # Each event the actions array records, and how (others, burns and pots, write nothing).
-_WRITERS = {
+_WRITERS: dict[type, Callable[[_ActionLines, Any], None]] = {
     ev.DealtHole: _ActionLines._dealt_hole, ev.DealtBoard: _ActionLines._dealt_board,
     ev.RoundStarted: _ActionLines._round_started, ev.DrawStarted: _ActionLines._draw_started,
     ev.Folded: _ActionLines._folded, ev.Checked: _ActionLines._checked_or_called,

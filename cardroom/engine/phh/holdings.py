@@ -17,13 +17,13 @@ def resolve_cards(setup: Setup) -> None:
         if a.verb in ("dh", "db"):
             _dealt(a, held, live)
         elif a.verb == "f":
-            for s in held[a.actor]:
+            for s in held[a.player]:
                 if s.card is not None:
                     live.pop(s.card, None)
         elif a.verb == "sd":
-            _discarded(a, held[a.actor], live)
+            _discarded(a, held[a.player], live)
         elif a.verb == "sm" and a.cards:
-            _shown(a, held[a.actor], live)
+            _shown(a, held[a.player], live)
 
 
 def _dealt(a: Action, held: list[list[Slot]], live: dict[Card, int]) -> None:
@@ -35,7 +35,7 @@ def _dealt(a: Action, held: list[list[Slot]], live: dict[Card, int]) -> None:
                                    f"(already dealt at action {live[s.card]})")
             live[s.card] = a.number
     if a.verb == "dh":
-        held[a.actor].extend(a.slots)
+        held[a.player].extend(a.slots)
 
 
 def _discarded(a: Action, hand: list[Slot], live: dict[Card, int]) -> None:
@@ -49,7 +49,7 @@ def _discarded(a: Action, hand: list[Slot], live: dict[Card, int]) -> None:
             pick = next((s for s in hand if s not in chosen), None)
         if pick is None:
             what = repr(c) if c is not None else "an unknown card"
-            raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} discards {what}, "
+            raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.player + 1} discards {what}, "
                                "which is not in their hand")
         chosen.append(pick)
     for s in chosen:
@@ -63,7 +63,7 @@ def _shown(a: Action, hand: list[Slot], live: dict[Card, int]) -> None:
     """A showdown's cards: those not held as known cards are revealed in the places of the ?? the
     player holds (`a.reveals`), and come into play."""
     if len(a.cards) > len(hand):
-        raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} shows {len(a.cards)} "
+        raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.player + 1} shows {len(a.cards)} "
                            f"cards but holds {len(hand)}")
     known = [c for c in a.cards if c is not None]
     if len(set(known)) != len(known):
@@ -74,7 +74,7 @@ def _shown(a: Action, hand: list[Slot], live: dict[Card, int]) -> None:
         if c in held_known:
             continue
         if len(a.reveals) == unknown:
-            raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} shows {c!r}, "
+            raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.player + 1} shows {c!r}, "
                                "which is not in their hand")
         if c in live:
             raise PHHRuleError(f"action {a.number} ({a.text!r}): duplicate card {c!r} "

@@ -35,7 +35,7 @@ _PROTECT = re.compile(r"^#\s*cardroom:\s*p(\d+)\s+protected all-in\s*$")
 
 
 # ---------------------------------------------------------------------------- the TOML
-def load_hand(phh: str | bytes | dict) -> dict:
+def load_hand(phh: str | bytes | dict[str, Any]) -> dict[str, Any]:
     if isinstance(phh, dict):
         return phh
     if isinstance(phh, bytes):
@@ -69,14 +69,21 @@ class Slot:
 class Action:
     number: int                    # 1-based position in the actions array
     text: str
-    actor: int | None              # None = dealer; else 0-based PHH player index
+    actor: int | None              # None = a board deal; else 0-based PHH player index (dh: dealt to)
     verb: str
-    amount: Any = None
+    amount: Decimal | None = None  # cbr
     slots: list[Slot] = field(default_factory=list)   # dh/db: the cards dealt
-    cards: list[Card | None] | None = None             # sd/sm: as written (None = ??)
+    cards: list[Card | None] = field(default_factory=list)   # sd/sm: as written (None = ??)
     dash: bool = False             # sm -
     chosen: list[Slot] = field(default_factory=list)  # sd: the held slots discarded
     reveals: list[Card] = field(default_factory=list)  # sm: shown cards the file dealt as ??
+
+    @property
+    def player(self) -> int:
+        """The player who acts, or is dealt to: every action has one but a board deal (db)."""
+        if self.actor is None:
+            raise AssertionError(f"action {self.number} is a board deal: it names no player")
+        return self.actor
 
 
 def _parse_card_text(text: str, number: int) -> list[Card | None]:
@@ -205,13 +212,13 @@ HEADS_UP_BEFORE = (f"a three-blind table's heads-up hand {_BEFORE}, the two smal
                    "under the largest")
 
 
-def _need(data: dict, key: str) -> Any:
+def _need(data: dict[str, Any], key: str) -> Any:
     if key not in data:
         raise PHHFormatError(f"required field {key!r} is missing")
     return data[key]
 
 
-def _number_list(data: dict, key: str, n: int | None) -> list:
+def _number_list(data: dict[str, Any], key: str, n: int | None) -> list[int | float]:
     value = _need(data, key)
     if not isinstance(value, list) or any(isinstance(x, bool) or not isinstance(x, (int, float))
                                           for x in value):
@@ -221,11 +228,18 @@ def _number_list(data: dict, key: str, n: int | None) -> list:
     return value
 
 
-def _user(data: dict, key: str, kind, default):
+def _user_flag(data: dict[str, Any], key: str, default: bool) -> bool:
+    """One of our own `_cardroom_` fields that is true or false."""
     value = data.get(PREFIX + key, default)
-    if kind is bool and not isinstance(value, bool):
+    if not isinstance(value, bool):
         raise PHHFormatError(f"{PREFIX}{key} must be true or false")
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+    return value
+
+
+def _user_count(data: dict[str, Any], key: str, default: int) -> int:
+    """One of our own `_cardroom_` fields that is a non-negative integer."""
+    value = data.get(PREFIX + key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise PHHFormatError(f"{PREFIX}{key} must be a non-negative integer")
     return value
 
@@ -268,7 +282,7 @@ _AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_
                   "starting_stacks", "finishing_stacks", "winnings")
 
 
-def chips_per_unit(data: dict, actions: list[Action]) -> int:
+def chips_per_unit(data: dict[str, Any], actions: list[Action]) -> int:
     """How many of the file's smallest chips (the engine's indivisible unit) make one unit of its
     amounts: the unit the file names (our own `_cardroom_cents_per_unit`, or its `currency`'s minor
     unit: USD 100, JPY 1; XXX, ISO's "no currency", names none); else cents if it carries our own
@@ -276,7 +290,7 @@ def chips_per_unit(data: dict, actions: list[Action]) -> int:
     is a whole number, one unit is one indivisible chip (as pokerkit reads it: a pot of 1083 splits
     542 + 541, never 541.5 each); else cents."""
     if PREFIX + "cents_per_unit" in data:
-        cpu = _user(data, "cents_per_unit", int, 100)
+        cpu = _user_count(data, "cents_per_unit", 100)
         if cpu <= 0:
             raise PHHFormatError(f"{PREFIX}cents_per_unit must be positive")
         return cpu
@@ -285,7 +299,7 @@ def chips_per_unit(data: dict, actions: list[Action]) -> int:
         if not (isinstance(currency, str) and len(currency) == 3 and currency.isascii() and currency.isupper()):
             raise PHHFormatError(f"currency must be a three-letter ISO 4217 code like \"USD\", not {currency!r}")
         if currency != NO_CURRENCY:          # play chips name no unit: read on
-            return 10 ** _MINOR_DIGITS.get(currency, 2)
+            return int(10 ** _MINOR_DIGITS.get(currency, 2))   # int(): ** is typed Any for any int
     if any(key.startswith(PREFIX) for key in data):
         return 100
     amounts: list[Any] = [a.amount for a in actions if a.verb == "cbr"]
@@ -297,7 +311,7 @@ def chips_per_unit(data: dict, actions: list[Action]) -> int:
     return 1 if whole else 100
 
 
-def parse_setup(data: dict) -> Setup:
+def parse_setup(data: dict[str, Any]) -> Setup:
     variant, kind = parse_variant_code(_need(data, "variant"))
     ours = any(key.startswith(PREFIX) for key in data)
     stacks_raw = _starting_stacks(data, variant)
@@ -311,18 +325,19 @@ def parse_setup(data: dict) -> Setup:
     antes = [to_cents(x, cpu, f"antes[{i}]") for i, x in enumerate(_number_list(data, "antes", n))]
     if any(a < 0 for a in antes):
         raise PHHFormatError("antes must not be negative")
+    blinds: tuple[int, ...]
     if variant.bring_in:
         bring_in, blinds = _bring_in(data, n, cpu), ()
     else:
         bring_in, blinds = 0, _blinds(data, n, cpu)
     ante, ante_style = _ante_style(antes, blinds, ours)
     heads_up_two = ours and n == 2 and len(blinds) == 2
-    cap = _user(data, "cap", int, 4)
+    cap = _user_count(data, "cap", 4)
     small, big = _stakes(data, kind, blinds, cpu, heads_up_two)
     try:
         structure = Structure(kind, small, big, blinds, ante, bring_in, cap or None,
-                              _user(data, "uncapped_heads_up", bool, False), ante_style,
-                              _user(data, "first_blind", int, 0))
+                              _user_flag(data, "uncapped_heads_up", False), ante_style,
+                              _user_count(data, "first_blind", 0))
     except StructureError as e:
         raise PHHFormatError(f"betting structure: {e}") from None
     rules = _rules(data, cpu)
@@ -338,7 +353,7 @@ def parse_setup(data: dict) -> Setup:
     return Setup(variant, structure, rules, players, button, cpu, actions, finishing, before)
 
 
-def _starting_stacks(data: dict, variant: Variant) -> list:
+def _starting_stacks(data: dict[str, Any], variant: Variant) -> list[Any]:
     """The file's starting stacks as written: one a player, as many as the game deals to."""
     stacks_raw = _need(data, "starting_stacks")
     if not isinstance(stacks_raw, list) or not stacks_raw:
@@ -353,14 +368,14 @@ def _starting_stacks(data: dict, variant: Variant) -> list:
     return stacks_raw
 
 
-def _actions(data: dict, n: int) -> list[Action]:
+def _actions(data: dict[str, Any], n: int) -> list[Action]:
     raw_actions = _need(data, "actions")
     if not isinstance(raw_actions, list):
         raise PHHFormatError("actions must be an array of strings")
     return [a for a in (_parse_action(x, i + 1, n) for i, x in enumerate(raw_actions)) if a]
 
 
-def _positive(data: dict, key: str, cpu: int) -> int:
+def _positive(data: dict[str, Any], key: str, cpu: int) -> int:
     """A required amount that must be above nothing (a bet size, the bring-in), in cents."""
     c = to_cents(_need(data, key), cpu, key)
     if c <= 0:
@@ -368,7 +383,7 @@ def _positive(data: dict, key: str, cpu: int) -> int:
     return c
 
 
-def _bring_in(data: dict, n: int, cpu: int) -> int:
+def _bring_in(data: dict[str, Any], n: int, cpu: int) -> int:
     """A stud game's bring-in; it has no blinds (an array of zeros may say so)."""
     bring_in = _positive(data, "bring_in", cpu)
     if "blinds_or_straddles" in data and any(_number_list(data, "blinds_or_straddles", n)):
@@ -376,7 +391,7 @@ def _bring_in(data: dict, n: int, cpu: int) -> int:
     return bring_in
 
 
-def _blinds(data: dict, n: int, cpu: int) -> tuple[int, ...]:
+def _blinds(data: dict[str, Any], n: int, cpu: int) -> tuple[int, ...]:
     """The blinds, posted by the first players in order: at most three (two heads-up)."""
     raw = [to_cents(x, cpu, f"blinds_or_straddles[{i}]")
            for i, x in enumerate(_number_list(data, "blinds_or_straddles", n))]
@@ -393,7 +408,7 @@ def _blinds(data: dict, n: int, cpu: int) -> tuple[int, ...]:
     return tuple(raw[:k])
 
 
-def _stakes(data: dict, kind: str, blinds: tuple[int, ...], cpu: int, heads_up_two: bool) -> tuple[int, int]:
+def _stakes(data: dict[str, Any], kind: str, blinds: tuple[int, ...], cpu: int, heads_up_two: bool) -> tuple[int, int]:
     """(small_bet, big_bet) for the engine's Structure: the limits of a limit game; in pot and no
     limit the minimum bet, which must be the largest blind, and twice it (or our own stakes)."""
     if kind in (FIXED, SPREAD):
@@ -412,22 +427,22 @@ def _stakes(data: dict, kind: str, blinds: tuple[int, ...], cpu: int, heads_up_t
     return small, big
 
 
-def _rules(data: dict, cpu: int) -> Rules:
+def _rules(data: dict[str, Any], cpu: int) -> Rules:
     """The house rules our own files carry (`_cardroom_...`); another file's are the defaults."""
     return Rules(
-        rake_percent=_user(data, "rake_percent", int, 0),
+        rake_percent=_user_count(data, "rake_percent", 0),
         rake_cap=to_cents(data.get(PREFIX + "rake_cap", 0), cpu, PREFIX + "rake_cap"),
-        no_flop_no_drop=_user(data, "no_flop_no_drop", bool, False),
-        show_all=_user(data, "show_all", bool, False),
-        must_raise_to_enter=_user(data, "must_raise_to_enter", bool, False),
-        draw_cap_four=_user(data, "draw_cap_four", bool, False),
-        burn_before_draw=_user(data, "burn_before_draw", bool, True),
-        defer_fifth_card=_user(data, "defer_fifth_card", bool, True),
-        reburn_on_reshuffle=_user(data, "reburn_on_reshuffle", bool, True),
+        no_flop_no_drop=_user_flag(data, "no_flop_no_drop", False),
+        show_all=_user_flag(data, "show_all", False),
+        must_raise_to_enter=_user_flag(data, "must_raise_to_enter", False),
+        draw_cap_four=_user_flag(data, "draw_cap_four", False),
+        burn_before_draw=_user_flag(data, "burn_before_draw", True),
+        defer_fifth_card=_user_flag(data, "defer_fifth_card", True),
+        reburn_on_reshuffle=_user_flag(data, "reburn_on_reshuffle", True),
     )
 
 
-def _players(data: dict, stacks: list[int], cpu: int) -> list[Player]:
+def _players(data: dict[str, Any], stacks: list[int], cpu: int) -> list[Player]:
     """The players: names and seats (p1, p2 ... and 1, 2 ... when the file gives none) and our own
     files' live and dead posts."""
     n = len(stacks)
@@ -446,7 +461,7 @@ def _players(data: dict, stacks: list[int], cpu: int) -> list[Player]:
     return [Player(names[i], stacks[i], seat=seats[i], live_post=live[i], dead_post=dead[i]) for i in range(n)]
 
 
-def _posts(data: dict, key: str, n: int, cpu: int) -> list[int]:
+def _posts(data: dict[str, Any], key: str, n: int, cpu: int) -> list[int]:
     raw = data.get(PREFIX + key)
     if raw is None:
         return [0] * n

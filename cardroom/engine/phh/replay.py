@@ -6,11 +6,14 @@ from __future__ import annotations
 import copy
 import re
 from collections import deque
+from functools import partial
 from pathlib import Path
+from typing import Any, Callable, Iterable, TypeVar
 
 from cardroom.engine import events as ev
 from cardroom.engine.cards import CARDS, Card
-from cardroom.engine.hand import DRAW, SHOWDOWN, BadAmount, Hand, IllegalAction, NotYourTurn, SetupError
+from cardroom.engine.hand import Hand
+from cardroom.engine.legality import DRAW, SHOWDOWN, BadAmount, IllegalAction, NotYourTurn, SetupError
 from cardroom.engine.phh.deck import ScriptedDeck
 from cardroom.engine.phh.errors import PHHError, PHHFormatError, PHHRuleError
 from cardroom.engine.phh.fields import to_units
@@ -18,6 +21,7 @@ from cardroom.engine.phh.holdings import resolve_cards
 from cardroom.engine.phh.parse import HEADS_UP_BEFORE, Action, Setup, Slot, load_hand, parse_setup
 
 _SHARE = {id(c): c for c in CARDS}
+_T = TypeVar("_T")
 
 
 class _ReplayHand(Hand):
@@ -25,6 +29,7 @@ class _ReplayHand(Hand):
     for him but dealt as ?? (ScriptedDeck.reveal)."""
 
     __slots__ = ()
+    deck: ScriptedDeck   # always, here (the replayer deals it)
 
     def _show_player(self, p: int) -> None:
         self.deck.reveal(self, p)
@@ -43,7 +48,7 @@ class _Replayer:
         ranks = self._deal_ranks(setup)
         for a in setup.actions:
             if a.verb == "dh":
-                self.hole_q[a.actor].extend(a.slots)
+                self.hole_q[a.player].extend(a.slots)
             elif a.verb == "db":
                 self.board_q.extend(a.slots)
             for sl in a.slots:
@@ -54,15 +59,21 @@ class _Replayer:
             uses.sort()
         self.deck = ScriptedDeck(reserved)
         self.deck.unknowns = any(sl.card is None for a in setup.actions for sl in a.slots)
-        self.deck.reveals = {a.actor: a for a in setup.actions if a.verb == "sm" and a.reveals}
-        self.eng_hole: list[list[Card]] = [[] for _ in range(n)]
-        self.eng_board: list[Card] = []
+        self.deck.reveals = {a.player: a for a in setup.actions if a.verb == "sm" and a.reveals}
+        self.eng_hole: list[list[Card | None]] = [[] for _ in range(n)]
+        self.eng_board: list[Card | None] = []
         self.file_hole = [0] * n
         self.file_board = 0
         self.seen = 0
         self.shows: dict[int, Action] = {}
         self.claims: dict[int, Action] = {}
-        self.hand: Hand | None = None
+        self._hand: Hand | None = None   # run() deals it
+
+    @property
+    def hand(self) -> Hand:
+        if self._hand is None:
+            raise AssertionError("the hand is dealt in run(), before any action is applied")
+        return self._hand
 
     @staticmethod
     def _deal_ranks(setup: Setup) -> dict[int, float]:
@@ -75,17 +86,17 @@ class _Replayer:
             if not segment:
                 return
             end = segment[-1].number
-            deferred = [a.actor for a in segment if a.verb == "sd" and len(a.cards) == 5]
+            deferred = [a.player for a in segment if a.verb == "sd" and len(a.cards) == 5]
             if not setup.rules.defer_fifth_card:
                 deferred = []
             got: dict[int, int] = {}
             for a in segment:
                 for j, sl in enumerate(a.slots):
                     rank = a.number + j / 1000
-                    if a.verb == "dh" and a.actor in deferred:
-                        got[a.actor] = got.get(a.actor, 0) + 1
-                        if got[a.actor] == 5:
-                            rank = end + 0.5 + deferred.index(a.actor) / 1000
+                    if a.verb == "dh" and a.player in deferred:
+                        got[a.player] = got.get(a.player, 0) + 1
+                        if got[a.player] == 5:
+                            rank = end + 0.5 + deferred.index(a.player) / 1000
                     ranks[id(sl)] = rank
             segment.clear()
 
@@ -98,8 +109,8 @@ class _Replayer:
         return ranks
 
     # -- one step: dry run on a copy to learn what each dealt card is for, then the real thing
-    def _plan_from(self, deck: ScriptedDeck, new_events) -> None:
-        purpose: dict[Card, tuple[str, int]] = {}
+    def _plan_from(self, deck: ScriptedDeck, new_events: Iterable[ev.Event]) -> None:
+        purpose: dict[Card | None, tuple[str, int]] = {}
         for e in new_events:
             if isinstance(e, (ev.DealtHole, ev.Drew)):
                 for c in e.cards:
@@ -110,7 +121,7 @@ class _Replayer:
         # A card burned may come back in a reshuffle of the same step and be dealt: only its last
         # deal is the one the events name; the earlier ones were burns.
         last = {c: i for i, c in enumerate(deck.log)}
-        plan = deque()
+        plan: deque[Slot | None] = deque()
         for i, c in enumerate(deck.log):
             kind, p = purpose.get(c, ("burn", 0)) if last[c] == i else ("burn", 0)
             if kind == "p":
@@ -121,10 +132,10 @@ class _Replayer:
                 plan.append(None)
         self.deck.plan = plan
 
-    def _step(self, fn) -> None:
+    def _step(self, fn: Callable[[Hand], object]) -> None:
         hand = self.hand
         rec = self.deck.recorder()
-        memo = dict(_SHARE)
+        memo: dict[int, object] = dict(_SHARE)
         # Shared, not copied: the hand's records (its evaluators are functions, which deepcopy shares).
         for obj in (hand.variant, hand.structure, hand.rules, hand.players):
             memo[id(obj)] = obj
@@ -154,9 +165,9 @@ class _Replayer:
         except SetupError as e:
             raise PHHFormatError(f"cannot start the hand: {e}") from None
         self._plan_from(rec, trial.events)
-        self.hand = _ReplayHand(s.variant, s.structure, s.players, button=s.button, deck=self.deck,
-                                rules=s.rules)
-        self.deck.hand = self.hand
+        self._hand = _ReplayHand(s.variant, s.structure, s.players, button=s.button, deck=self.deck,
+                                 rules=s.rules)
+        self.deck.hand = self._hand
         self._sync()
         for a in s.actions:
             try:
@@ -184,7 +195,7 @@ class _Replayer:
             got = self.eng_board[self.file_board:self.file_board + k]
             self.file_board += k
         else:
-            p = a.actor
+            p = a.player
             have = len(self.eng_hole[p]) - self.file_hole[p]
             if k > have and self.hand.phase == DRAW and self.hand.actor is not None:
                 # Replacement cards written right after a discard: a fifth card may still be owed.
@@ -209,12 +220,12 @@ class _Replayer:
 
     def _check_dealt(self, a: Action) -> None:
         if self.file_board < len(self.eng_board):
-            raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} acts before the dealer "
+            raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.player + 1} acts before the dealer "
                                "deals the board cards ('d db ...' is missing)")
         self._check_claims()
         for p in range(self.n):
             if self.file_hole[p] < len(self.eng_hole[p]):
-                raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.actor + 1} acts before the dealer "
+                raise PHHRuleError(f"action {a.number} ({a.text!r}): p{a.player + 1} acts before the dealer "
                                    f"deals p{p + 1}'s cards ('d dh p{p + 1} ...' is missing)")
 
     def _check_claims(self) -> None:
@@ -229,7 +240,7 @@ class _Replayer:
         if a.verb in ("dh", "db"):
             self._dealer(a)
             return
-        p = a.actor
+        p = a.player
         if a.verb == "sm":
             self.shows[p] = a
             self._showdown()
@@ -244,10 +255,10 @@ class _Replayer:
             raise PHHRuleError(f"action {a.number} ({a.text!r}): out of turn: it is p{hand.actor + 1}'s turn")
         self._step(self._draw(a) if a.verb == "sd" else self._bet(a))
 
-    def _bet(self, a: Action):
+    def _bet(self, a: Action) -> Callable[[Hand], object]:
         """A betting action (f, cc, pb, cbr) as a call on the hand, once it is a betting round and
         the file has dealt what the game dealt."""
-        hand, p = self.hand, a.actor
+        hand, p = self.hand, a.player
         if hand.phase == DRAW:
             raise PHHRuleError(f"action {a.number} ({a.text!r}): p{p + 1} must stand pat or discard now")
         if hand.phase == SHOWDOWN:
@@ -259,6 +270,8 @@ class _Replayer:
             return (lambda h: h.check(p)) if hand.legal().check else (lambda h: h.call(p))
         if a.verb == "pb":
             return lambda h: h.bring_in(p)
+        if a.amount is None:
+            raise AssertionError("parse gives every cbr its amount")
         cents = a.amount * self.s.cpu
         if cents != cents.to_integral_value():
             raise PHHFormatError(f"action {a.number} ({a.text!r}): {a.amount} is not a whole number "
@@ -266,10 +279,10 @@ class _Replayer:
         to = int(cents)
         return lambda h: h.bet(to, p)
 
-    def _draw(self, a: Action):
+    def _draw(self, a: Action) -> Callable[[Hand], object]:
         """A draw's discards (sd) as a call on the hand: the cards the deck served for the slots the
         holdings pre-pass tied them to."""
-        hand, p = self.hand, a.actor
+        hand, p = self.hand, a.player
         if hand.phase != DRAW:
             raise PHHRuleError(f"action {a.number} ({a.text!r}): there is no draw now")
         discards = []
@@ -287,9 +300,9 @@ class _Replayer:
             a = self.shows.pop(p)
             try:
                 if a.cards or a.dash:
-                    self._step(lambda h, p=p: h.show(p))
+                    self._step(partial(Hand.show, player=p))
                 else:
-                    self._step(lambda h, p=p: h.muck(p))
+                    self._step(partial(Hand.muck, player=p))
             except IllegalAction as e:
                 raise PHHRuleError(f"action {a.number} ({a.text!r}): {e}") from None
             self._sync()
@@ -346,7 +359,7 @@ class _Replayer:
 
 
 # ---------------------------------------------------------------------------- the public API
-def _replay(phh: str | bytes | dict) -> tuple[Hand, int]:
+def _replay(phh: str | bytes | dict[str, Any]) -> tuple[Hand, int]:
     """The replayed hand and the file's chips per unit (parse.chips_per_unit)."""
     setup = parse_setup(load_hand(phh))
     resolve_cards(setup)
@@ -365,7 +378,7 @@ def _replay(phh: str | bytes | dict) -> tuple[Hand, int]:
     return hand, setup.cpu
 
 
-def import_hand(phh: str | bytes | dict) -> Hand:
+def import_hand(phh: str | bytes | dict[str, Any]) -> Hand:
     """Rebuild and replay a hand from PHH text (or an already parsed dict). Raises PHHError."""
     return _replay(phh)[0]
 
@@ -373,43 +386,43 @@ def import_hand(phh: str | bytes | dict) -> Hand:
 replay = import_hand
 
 
-def finishing_stacks(phh: str | bytes | dict) -> list[int | float]:
+def finishing_stacks(phh: str | bytes | dict[str, Any]) -> list[int | float]:
     """The replayed hand's stacks in the file's player order and units."""
     hand, cpu = _replay(phh)
     return [to_units(c, cpu) for c in hand.stacks]
 
 
-def replay_file(path: str | Path) -> dict:
+def replay_file(path: str | Path) -> dict[str, Any]:
     """{"file": PATH, "finishing_stacks": [...]} or {"file": PATH, "error": "one line"}; never raises."""
     stacks, error = _attempt(lambda: finishing_stacks(Path(path).read_bytes()))
     return {"file": str(path), **({"error": error} if error else {"finishing_stacks": stacks})}
 
 
-def replay_each(path: str | Path) -> list[dict]:
+def replay_each(path: str | Path) -> list[dict[str, Any]]:
     """What `cardroom replay` prints for a file: replay_file's one result for a file of one hand;
     for a hands file (.phhs, the room's own among them: every table of the TOML is a hand, as
     pokerkit's `HandHistory.load_all` reads it) one result per hand, naming it ("hand": "1").
     Never raises."""
     name = str(path)
     data, error = _attempt(lambda: load_hand(Path(path).read_bytes()))
-    if error:
+    if data is None:
         return [{"file": name, "error": error}]
     hands = list(data.items()) if is_hands_file(data) else [(None, data)]
     out = []
     for key, one in hands:
-        stacks, error = _attempt(lambda one=one: finishing_stacks(one))
+        stacks, error = _attempt(partial(finishing_stacks, one))
         out.append({"file": name, **({"hand": key} if key is not None else {}),
                     **({"error": error} if error else {"finishing_stacks": stacks})})
     return out
 
 
-def is_hands_file(data: dict) -> bool:
+def is_hands_file(data: dict[str, Any]) -> bool:
     """A parsed file that holds hands, not one: no `variant` (every hand has one), and nothing
     but tables at the top."""
     return bool(data) and "variant" not in data and all(isinstance(v, dict) for v in data.values())
 
 
-def _attempt(fn) -> tuple:
+def _attempt(fn: Callable[[], _T]) -> tuple[_T | None, str | None]:
     """(fn(), None), or (None, why in one line): a replay never shows a traceback."""
     try:
         return fn(), None

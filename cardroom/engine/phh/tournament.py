@@ -18,7 +18,7 @@ The rest, which the standard lacks, in the card room's own fields:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from cardroom.engine.phh.errors import PHHFormatError
 from cardroom.engine.phh.fields import NO_CURRENCY, PREFIX, to_cents, to_units
@@ -37,7 +37,8 @@ def _iso(currency: str) -> str:
     return currency
 
 
-def tournament_fields(t: TournamentHand, seats: list[int], amt) -> tuple[list, list]:
+def tournament_fields(t: TournamentHand, seats: list[int],
+                      amt: Callable[[int], int | float]) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
     """(standard fields, `_cardroom_` fields without the prefix) for a hand whose PHH players sit
     in `seats` (the file's order); `amt` writes chips in the file's units."""
     standard: list[tuple[str, Any]] = [("event", t.name)] if t.name else []
@@ -58,14 +59,14 @@ def tournament_fields(t: TournamentHand, seats: list[int], amt) -> tuple[list, l
     return standard, user
 
 
-def _field(data: dict, key: str, what: str, kinds=(int,)):
+def _field(data: dict[str, Any], key: str, what: str) -> int:
     value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, kinds):
+    if isinstance(value, bool) or not isinstance(value, int):
         raise PHHFormatError(f"{key} must be {what}, not {value!r}")
     return value
 
 
-def tournament_of(phh: str | bytes | dict) -> TournamentHand | None:
+def tournament_of(phh: str | bytes | dict[str, Any]) -> TournamentHand | None:
     """The TournamentHand a PHH file (text, or the parsed dict) carries; None for a cash-game hand.
     Raises PHHFormatError for tournament fields it cannot read."""
     data = load_hand(phh)
@@ -100,8 +101,8 @@ def tournament_of(phh: str | bytes | dict) -> TournamentHand | None:
             if place:
                 rows.append((seat, place, to_cents(prize, _MONEY_UNIT, PREFIX + "prizes")))
     try:
-        return TournamentHand(number, table, level,
-                              tuple(to_cents(x, cpu, PREFIX + "level_stakes") for x in stakes),
+        small, big = (to_cents(x, cpu, PREFIX + "level_stakes") for x in stakes)
+        return TournamentHand(number, table, level, (small, big),
                               buy_in, fee, currency, name, tuple(Finish(*row) for row in rows))
     except ValueError as e:
         raise PHHFormatError(f"tournament fields: {e}") from None

@@ -17,18 +17,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, Sequence
+from typing import Any, Protocol, Sequence, TypeVar
 
-from cardroom.engine.tournament.records import Deal, Moved, Seated, TableBroken, TableOpened
+from cardroom.engine.tournament.records import Deal, Moved, Player, Record, Seated, TableBroken, TableOpened
 from cardroom.engine.tournament.seats import Plan, next_plan, seat_for_move, stud_mover
+
+
+_T = TypeVar("_T")
 
 
 class Rng(Protocol):
     """What the director draws with: random.Random or secrets.SystemRandom (injected)."""
 
-    def shuffle(self, x: list) -> None: ...
-    def choice(self, seq: Sequence): ...
-    def sample(self, population: Sequence, k: int) -> list: ...
+    def shuffle(self, x: list[Any]) -> None: ...
+    def choice(self, seq: Sequence[_T]) -> _T: ...
+    def sample(self, population: Sequence[_T], k: int) -> list[_T]: ...
 
 
 @dataclass(eq=False, slots=True)
@@ -36,7 +39,7 @@ class Entry:
     """One entry (a re-entry is another): its player and chips; `out` once his chips are gone."""
 
     number: int
-    player: object
+    player: Player
     chips: int
     out: bool = False
     place: int | None = None
@@ -99,7 +102,7 @@ class Floor:
 
     # ------------------------------------------------------------------ seating
 
-    def draw(self, entries: dict[int, Entry], records: list) -> None:
+    def draw(self, entries: dict[int, Entry], records: list[Record]) -> None:
         """The start: the entries drawn to tables and seats."""
         order = sorted(entries)
         self.rng.shuffle(order)
@@ -113,7 +116,7 @@ class Floor:
             for seat, entry in sorted(table.seats.items()):
                 records.append(Seated(entries[entry].player, entry, table.number, seat, entries[entry].chips))
 
-    def seat_newcomer(self, entry: Entry, records: list) -> None:
+    def seat_newcomer(self, entry: Entry, records: list[Record]) -> None:
         """A late entry or re-entry: a random open seat at a table with the fewest players (a new
         table when every seat is taken)."""
         table, seat = self._random_seat(records, exclude=self.breaking())
@@ -138,7 +141,7 @@ class Floor:
             return None
         return self.tables[max(self.tables)]
 
-    def balance(self, entries: dict[int, Entry], records: list) -> None:
+    def balance(self, entries: dict[int, Entry], records: list[Record]) -> None:
         """Break what can break and move players until no table has two more than another, as far
         as the tables between hands allow."""
         while True:
@@ -158,23 +161,29 @@ class Floor:
             targets = [t for t in others if len(t.seats) == small]
             self._balance_one(source, targets, entries, records)
 
-    def _balance_one(self, source: Table, targets: list[Table], entries, records) -> None:
+    def _balance_one(self, source: Table, targets: list[Table], entries: dict[int, Entry],
+                     records: list[Record]) -> None:
+        # The targets have the fewest players, two fewer than the source: none is full, and the
+        # source has players to plan a hand for.
         if self.stud:
             target = min(targets, key=lambda t: t.number)
-            seat, _ = seat_for_move(self.size, target.seats, None, stud=True, vacated=target.vacated)
+            seat, _ = _open(seat_for_move(self.size, target.seats, None, stud=True, vacated=target.vacated))
             mover = stud_mover(source.seats, seat, self.size)
         else:
-            mover = source.next_plan(False).big_blind
+            plan = source.next_plan(False)
+            if plan is None or plan.big_blind is None:
+                raise AssertionError("a table to balance from has players")
+            mover = plan.big_blind
 
             def choice(t: Table) -> tuple[int, int, int]:
-                seat, waits = seat_for_move(self.size, t.seats, *t.reference())
+                seat, waits = _open(seat_for_move(self.size, t.seats, *t.reference()))
                 return waits, t.number, seat
 
             _, number, seat = min(map(choice, targets))
             target = self.tables[number]
         self._move(source, mover, target, seat, "balance", entries, records)
 
-    def _break(self, table: Table, entries, records) -> None:
+    def _break(self, table: Table, entries: dict[int, Entry], records: list[Record]) -> None:
         del self.tables[table.number]
         order = sorted(table.seats.items())
         self.rng.shuffle(order)
@@ -185,7 +194,7 @@ class Floor:
 
     # ------------------------------------------------------------------ the parts
 
-    def _open(self, records: list) -> Table:
+    def _open(self, records: list[Record]) -> Table:
         self.opened += 1
         table = self.tables[self.opened] = Table(self.opened)
         records.append(TableOpened(table.number))
@@ -196,7 +205,7 @@ class Floor:
         (table.waiting if waits else table.new).add(seat)
         self.entry_of[entry] = (table.number, seat)
 
-    def _random_seat(self, records: list, exclude: Table | None, may_open: bool = True) -> tuple[Table, int]:
+    def _random_seat(self, records: list[Record], exclude: Table | None, may_open: bool = True) -> tuple[Table, int]:
         tables = [t for t in self.tables.values() if t is not exclude and len(t.seats) < self.size]
         if not tables:
             if not may_open:
@@ -209,13 +218,20 @@ class Floor:
         return table, seat
 
     def _move(self, source: Table, from_seat: int, target: Table, seat: int, reason: str,
-              entries, records) -> None:
+              entries: dict[int, Entry], records: list[Record]) -> None:
         entry = source.vacate(from_seat)
         self._move_to(source, from_seat, entry, target, seat, reason, entries, records, waits=not self.stud)
 
     def _move_to(self, source: Table, from_seat: int, entry: int, target: Table, seat: int, reason: str,
-                 entries, records, waits: bool = False) -> None:
+                 entries: dict[int, Entry], records: list[Record], waits: bool = False) -> None:
         self._sit(target, seat, entry, waits)
         records.append(Moved(entries[entry].player, entry, source.number, from_seat, target.number, seat,
                              entries[entry].chips, reason))
 
+
+
+def _open(place: tuple[int, int] | None) -> tuple[int, int]:
+    """seat_for_move's answer at a table that is not full."""
+    if place is None:
+        raise AssertionError("a table with fewer players than another has an open seat")
+    return place

@@ -24,7 +24,7 @@ from cardroom.engine.tournament.payouts import pool, share_by_chips
 from cardroom.engine.tournament.places import Out, award
 from cardroom.engine.tournament.records import (
     BreakStarted, Cancelled, Deal, Eliminated, Finished, HandForHand, Hold, LateRegistrationClosed,
-    LevelStarted, Paused, Placed, Player, Refunded, Registered, Resumed, Shared, Standing, Started,
+    LevelStarted, Paused, Placed, Player, Record, Refunded, Registered, Resumed, Shared, Standing, Started,
     Unregistered,
 )
 from cardroom.engine.tournament.seats import Plan
@@ -101,8 +101,10 @@ class Director:
     def standings(self) -> list[Standing]:
         """Players in, most chips first, then players out, best place first."""
         seat = self.floor.entry_of
-        rows = [Standing(e.player, e.number, e.chips, *seat.get(e.number, (None, None)), e.place)
-                for e in self.entries.values()]
+        rows = []
+        for e in self.entries.values():
+            table, at = seat.get(e.number, (None, None))
+            rows.append(Standing(e.player, e.number, e.chips, table, at, e.place))
         return sorted(rows, key=lambda r: (r.chips == 0, -r.chips, r.place or 0, r.entry))
 
     # ------------------------------------------------------------------ registration
@@ -134,7 +136,7 @@ class Director:
             if len(mine) > spec.reentries:
                 raise TournamentError("no re-entries left" if spec.reentries else f"{spec.name} is a freezeout")
 
-    def register(self, player: Player, now: float) -> list:
+    def register(self, player: Player, now: float) -> list[Record]:
         """Enter `player` (take his buy-in and fee): before the start, or in late registration
         (a re-entry when he is out and `reentries` allows). A sit & go starts when it is full."""
         spec = self.spec
@@ -142,7 +144,7 @@ class Director:
         mine = [e for e in self.entries.values() if e.player == player]
         # No clock here (tick's): a start or cancellation due now must not be lost to a refusal.
         entry = self._enter(player)
-        records: list = [Registered(player, entry.number, spec.buy_in, spec.fee, reentry=bool(mine))]
+        records: list[Record] = [Registered(player, entry.number, spec.buy_in, spec.fee, reentry=bool(mine))]
         if self.state == RUNNING:
             self.floor.seat_newcomer(entry, records)
             self.floor.balance(self.entries, records)
@@ -150,7 +152,7 @@ class Director:
             records += self._start(now)
         return records
 
-    def unregister(self, player: Player, now: float) -> list:
+    def unregister(self, player: Player, now: float) -> list[Record]:
         """Before the start only: the buy-in and fee go back."""
         if self.state != REGISTERING:
             raise TournamentError(f"{self.spec.name} has started: nobody leaves with his chips")
@@ -167,7 +169,7 @@ class Director:
 
     # ------------------------------------------------------------------ the start and the clock
 
-    def start(self, now: float) -> list:
+    def start(self, now: float) -> list[Record]:
         """Start now (the operator's `start NAME now`), with whoever has registered."""
         if self.state != REGISTERING:
             raise TournamentError(f"{self.spec.name} is {self.state}, not registering")
@@ -175,10 +177,10 @@ class Director:
             raise TournamentError(f"{self.spec.name} needs two players to start")
         return self._start(now)
 
-    def _start(self, now: float) -> list:
+    def _start(self, now: float) -> list[Record]:
         self.state = RUNNING
         self._clock_at, self._clock = now, 0.0
-        records: list = []
+        records: list[Record] = []
         self.floor.draw(self.entries, records)
         records.insert(0, Started(self.entrants, len(self.floor.tables)))
         records.append(LevelStarted(1, self.spec.schedule.levels[0]))
@@ -187,13 +189,13 @@ class Director:
         self._after(records, now)
         return records
 
-    def tick(self, now: float) -> list:
+    def tick(self, now: float) -> list[Record]:
         """The clock: a scheduled start (or its cancellation), level and break changes, the end
         of late registration."""
         return self._advance(now)
 
-    def _advance(self, now: float) -> list:
-        records: list = []
+    def _advance(self, now: float) -> list[Record]:
+        records: list[Record] = []
         if self.state == REGISTERING and self.starts_at is not None and now >= self.starts_at:
             if self.entrants < max(2, self.spec.min_players):
                 return self._cancel(f"fewer than {max(2, self.spec.min_players)} players registered", now)
@@ -211,7 +213,7 @@ class Director:
             self._after(records, now)
         return records
 
-    def pause(self, now: float) -> list:
+    def pause(self, now: float) -> list[Record]:
         """Stop the clock and the dealing; hands in progress finish."""
         if self.state != RUNNING or self.paused:
             raise TournamentError(f"{self.spec.name} is not running" if self.state != RUNNING
@@ -220,7 +222,7 @@ class Director:
         self._clock, self.paused = self.elapsed(now), True
         return [*records, Paused()]
 
-    def resume(self, now: float) -> list:
+    def resume(self, now: float) -> list[Record]:
         if not self.paused:
             raise TournamentError(f"{self.spec.name} is not paused")
         self._clock_at, self.paused = now, False
@@ -264,7 +266,7 @@ class Director:
             t.hand = None
             self._round.discard(table)
 
-    def hand_ended(self, table: int, stacks: dict[int, int], now: float) -> list:
+    def hand_ended(self, table: int, stacks: dict[int, int], now: float) -> list[Record]:
         """The hand at `table` is over and its players have `stacks` (seat -> chips): players out,
         places and prizes, hand-for-hand, tables broken and balanced, the end."""
         t = self._table(table)
@@ -315,7 +317,7 @@ class Director:
 
     # ------------------------------------------------------------------ places and the end
 
-    def _out(self, outs: list[Out], records: list) -> None:
+    def _out(self, outs: list[Out], records: list[Record]) -> None:
         """Players out together: placed now, or when late registration closes."""
         if not outs:
             return
@@ -330,14 +332,14 @@ class Director:
             records.append(Placed(entry.player, a.entry, a.place, self.entrants, a.prize, a.shared))
         self._worst -= len(outs)
 
-    def _close_registration(self, records: list) -> None:
+    def _close_registration(self, records: list[Record]) -> None:
         self.final, self._worst = True, self.entrants
         records.append(LateRegistrationClosed(self.entrants, self.pool, self.spec.payouts.places_paid(self.entrants)))
         pending, self._pending = self._pending, []
         for outs in pending:
             self._out(outs, records)
 
-    def _after(self, records: list, now: float) -> None:
+    def _after(self, records: list[Record], now: float) -> None:
         """After players went out (in hand-for-hand: after a round): the end, breaking and
         balancing tables, hand-for-hand."""
         alive = self.alive()
@@ -352,7 +354,7 @@ class Director:
         self.floor.balance(self.entries, records)       # every table is between hands in hand-for-hand
         self._bubble(records)
 
-    def _bubble(self, records: list) -> None:
+    def _bubble(self, records: list[Record]) -> None:
         """Hand-for-hand from the money bubble (one more player than places paid, entrants
         final, two tables or more) until it bursts."""
         paid = self.spec.payouts.places_paid(self.entrants)
@@ -364,15 +366,15 @@ class Director:
 
     # ------------------------------------------------------------------ cancel
 
-    def cancel(self, now: float, reason: str = "cancelled by the card room") -> list:
+    def cancel(self, now: float, reason: str = "cancelled by the card room") -> list[Record]:
         """Before the start, every buy-in and fee back; once running, places decided keep their
         prizes and the rest of the pool is shared by chips (hands in progress are void)."""
         if self.state not in (REGISTERING, RUNNING):
             raise TournamentError(f"{self.spec.name} is already {self.state}")
         return self._cancel(reason, now)
 
-    def _cancel(self, reason: str, now: float) -> list:
-        records: list = [Cancelled(reason)]
+    def _cancel(self, reason: str, now: float) -> list[Record]:
+        records: list[Record] = [Cancelled(reason)]
         if self.state == REGISTERING:
             records += [Refunded(e.player, self.spec.buy_in + self.spec.fee) for e in self.entries.values()]
         else:

@@ -32,14 +32,15 @@ from datetime import datetime
 from typing import Iterable, Mapping
 
 from cardroom.engine.pokerstars import PLAY, header_stakes
-from cardroom.engine.tournament.records import Deal, Placed
+from cardroom.engine.tournament.director import Director
+from cardroom.engine.tournament.records import Deal, Placed, Player, Record
 from cardroom.engine.tournament.spec import TournamentSpec
 
 __all__ = ["Finish", "TournamentHand", "Entrant", "TournamentResult", "hand_in_tournament", "finishes_of",
            "tournament_result"]
 
 
-def _whole(value, what: str, least: int = 0) -> None:
+def _whole(value: object, what: str, least: int = 0) -> None:
     if type(value) is not int or value < least:
         raise ValueError(f"{what} must be a whole number of at least {least}, not {value!r}")
 
@@ -103,14 +104,14 @@ class TournamentHand:
         return self.buy_in == 0 and self.fee == 0
 
 
-def finishes_of(deal: Deal, records: Iterable) -> tuple[Finish, ...]:
+def finishes_of(deal: Deal, records: Iterable[Record]) -> tuple[Finish, ...]:
     """The places among `records` (the director's) of the players `deal` dealt in, by seat."""
     seat_of = dict(zip(deal.entries, deal.seats))
     return tuple(Finish(seat_of[r.entry], min(r.shared) if r.shared else r.place, r.prize)
                  for r in records if isinstance(r, Placed) and r.entry in seat_of)
 
 
-def hand_in_tournament(spec: TournamentSpec, tournament: int, deal: Deal, records: Iterable = (), *,
+def hand_in_tournament(spec: TournamentSpec, tournament: int, deal: Deal, records: Iterable[Record] = (), *,
                        currency: str = PLAY) -> TournamentHand:
     """The TournamentHand of the hand `deal` dealt; `records`: what its end returned (its places)."""
     level = spec.schedule.levels[deal.level - 1]
@@ -180,14 +181,14 @@ class TournamentResult:
         return len({e.name for e in self.entrants})
 
 
-def tournament_result(director, tournament: int, placed: Iterable[Placed], *, started: datetime,
+def tournament_result(director: Director, tournament: int, placed: Iterable[Placed], *, started: datetime,
                       finished: datetime | None = None, currency: str = PLAY,
-                      names: Mapping | None = None, where: str = "cardroom") -> TournamentResult:
+                      names: Mapping[Player, str] | None = None, where: str = "cardroom") -> TournamentResult:
     """The result of `director`'s tournament so far. `placed`: every Placed record it gave (the
     director keeps places, not prizes: players sharing places split their prizes); `names`: the
     players' names by the director's player keys (default: the keys as text)."""
     prizes = {r.entry: r.prize for r in placed}
-    seen: dict = {}
+    seen: dict[Player, int] = {}
     entry_of: dict[int, int] = {}
     for number in sorted(director.entries):
         player = director.entries[number].player

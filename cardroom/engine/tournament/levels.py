@@ -25,8 +25,8 @@ class Level:
     with a `bring_in` for stud; an `ante` for either; `minutes` long. Amounts are chips."""
 
     minutes: int
-    blinds: tuple[int, int] | tuple[()] = ()
-    bets: tuple[int, int] | tuple[()] = ()
+    blinds: tuple[int, ...] = ()     # (small, big), or () in stud
+    bets: tuple[int, ...] = ()       # (small bet, big bet) in stud, else ()
     ante: int = 0
     bring_in: int = 0
 

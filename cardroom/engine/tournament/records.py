@@ -8,6 +8,7 @@ money is cents, chips are chips, tables and seats are numbers from 1.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Union
 
 from cardroom.engine.betting import Structure
 from cardroom.engine.tournament.levels import Level
@@ -220,3 +221,10 @@ class Standing:
     table: int | None
     seat: int | None
     place: int | None
+
+
+# Any change the director makes (Standing is a view, not a change). Union, not |: an alias
+# evaluated at run time.
+Record = Union[Registered, Unregistered, Started, Cancelled, Refunded, Shared, TableOpened, TableBroken, Seated,
+               Moved, LevelStarted, BreakStarted, LateRegistrationClosed, HandForHand, Paused, Resumed, Eliminated,
+               Placed, Finished, Deal, Hold]

@@ -84,10 +84,10 @@ def next_plan(seats: Iterable[int], last: Plan | None, new: Collection[int] = ()
     if len(dealt) < 2:
         dealt = present            # nobody else to play: everyone is dealt in, the blinds go on
     if len(dealt) == 2:            # heads-up: the button posts the small blind
-        small = before(big, dealt)
-        return Plan(small, small, big, tuple(dealt), small)
-    small = small_seat if small_seat in dealt else None
-    return Plan(before(small if small is not None else big, dealt), small, big, tuple(dealt), small_seat)
+        button = before(big, dealt)
+        return Plan(button, button, big, tuple(dealt), button)
+    posting = small_seat if small_seat in dealt else None     # the small blind, unless it is dead
+    return Plan(before(posting if posting is not None else big, dealt), posting, big, tuple(dealt), small_seat)
 
 
 def _blinds(button: int, dealt: list[int]) -> tuple[int, int]:

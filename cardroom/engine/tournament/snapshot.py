@@ -57,9 +57,9 @@ def restore(spec: TournamentSpec, data: dict[str, Any], rng: Rng, now: float) ->
     return d
 
 
-def _plan(p: Plan | None) -> list | None:
+def _plan(p: Plan | None) -> list[Any] | None:
     return None if p is None else [p.button, p.small_blind, p.big_blind, list(p.dealt), p.small_blind_seat]
 
 
-def _unplan(p: list | None) -> Plan | None:
+def _unplan(p: list[Any] | None) -> Plan | None:
     return None if p is None else Plan(p[0], p[1], p[2], tuple(p[3]), p[4])

@@ -27,30 +27,46 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any, Callable, Iterable, Protocol
+from functools import partial
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from cardroom.engine.tournament import (
     RUNNING, BreakStarted, Cancelled, Deal, Director, Eliminated, Finished, HandForHand, Hold,
     LateRegistrationClosed, LevelStarted, Moved, Paused, Placed, Refunded, Registered, Resumed, Seated,
     Shared, Started, TableBroken, TableOpened, TournamentError, TournamentSpec, Unregistered, snapshot,
 )
+from cardroom.engine.hand import Hand
 from cardroom.engine.tournament.history import hand_in_tournament
+from cardroom.engine.tournament.records import Player, Record
 from cardroom.room import api
 from cardroom.room.history import public_text, record_of
 from cardroom.room.narration import money
-from cardroom.room.clock import Clock
+from cardroom.room.clock import Clock, Timer
 from cardroom.room.ports import Refused, Store, TournamentChange, TournamentHandEnd, TournamentRecord
 from cardroom.room.seat import Seat
 from cardroom.room.settlement import SETTLE_RETRIES, VOID_RETRY_MAX
 from cardroom.room.table import Table, TablePolicy, TableSettings
 from cardroom.room.tournaments import views, words
 from cardroom.room.tournaments.policy import TournamentPolicy
-from cardroom.room.writer import Writer
+from cardroom.room.tournaments.players import account_of
+from cardroom.room.writer import Writer, log_failure
 
 log = logging.getLogger("cardroom.tournament")
+# A hand's table, id, date, seats and currency: history.py's record_of/public_text keywords.
+About = dict[str, Any]
+# (player -> rank among the players in, by chips; the average stack; players left)
+Ranking = tuple[dict[Player, int], int, int]
 TICK_SECONDS = 1.0            # the director's clock is looked at this often
 CHECKPOINT_SECONDS = 5.0      # a running clock is saved at least this often (its time left after a crash)
 KEEP_TABLES_SECONDS = 300.0   # a finished tournament's tables stay to be looked at this long
+
+
+class Listener(Protocol):
+    """A player's live session, as a tournament tells it of changes (room.py's Session)."""
+
+    @property
+    def name(self) -> str: ...
+    def notify(self) -> None: ...
 
 
 class TheRoom(Protocol):
@@ -59,7 +75,10 @@ class TheRoom(Protocol):
     store: Store
     clock: Clock
     writer: Writer
-    clients: dict[int, list]          # account -> its live sessions (each has notify() and name)
+
+    @property
+    def clients(self) -> Mapping[int, Sequence[Listener]]:
+        """account -> its live sessions."""
 
     def page(self, account: int, text: str) -> None: ...
     def broadcast(self, text: str) -> None: ...
@@ -98,16 +117,16 @@ class Tournament:
         self.tables: dict[int, Table] = {}
         self.deals: dict[int, Deal] = {}          # the hand each table plays now, as dealt
         self.holds: dict[int, str] = {}           # why a table is not dealing now
-        self.names: dict[object, str] = {}        # player key (account id) -> name
-        self.paid: dict[int, object] = {}         # entry -> player: buy-ins the store holds
+        self.names: dict[Player, str] = {}        # player key (account id) -> name
+        self.paid: dict[int, Player] = {}         # entry -> player: buy-ins the store holds
         self.placed: list[Placed] = []            # every place given (the summary's)
         # entry -> the hand he went out in (its deal, hand and where), while his place is to come
-        self.unplaced: dict[int, tuple] = {}
+        self.unplaced: dict[int, tuple[Deal, Hand, About]] = {}
         self.broken = ""                          # the store refused a record: why (dealing stopped)
         self._lock = asyncio.Lock()               # one registration at a time (its entry number)
-        self._timer = None
+        self._timer: Timer | None = None
         self._saved_at = lobby.now()
-        self._ranking: tuple = (None, None)
+        self._ranking: tuple[int, Ranking] | None = None     # (version, its ranking)
 
     # ------------------------------------------------------------------ what it is now
 
@@ -118,7 +137,7 @@ class Tournament:
     def over(self) -> bool:
         return self.director.state in ("finished", "cancelled")
 
-    def name_of(self, player) -> str:
+    def name_of(self, player: Player) -> str:
         return self.names.get(player, str(player))
 
     def summary(self) -> api.TournamentSummary:
@@ -130,10 +149,10 @@ class Tournament:
     def line(self, number: int, account: int | None) -> api.TournamentLine:
         return views.line(self, number, account)
 
-    def ranking(self) -> tuple[dict, int, int]:
+    def ranking(self) -> Ranking:
         """(player -> rank among the players in, by chips; the average stack; players left), made
         once per change of the tournament (every table's view asks for it)."""
-        if self._ranking[0] != self.version:
+        if self._ranking is None or self._ranking[0] != self.version:
             alive = sorted(self.director.alive(), key=lambda e: -e.chips)
             ranks = {e.player: i for i, e in enumerate(alive, 1)}
             average = sum(e.chips for e in alive) // len(alive) if alive else 0
@@ -173,8 +192,8 @@ class Tournament:
         for number, table in sorted(d.tables().items()):
             self.open_table(number)
             for seat, entry in sorted(table.seats.items()):
-                e = d.entries[entry]
-                self.seat_player(Seated(e.player, entry, number, seat, e.chips))
+                held = d.entries[entry]
+                self.seat_player(Seated(held.player, entry, number, seat, held.chips))
         log.info("%s #%d restored: %s, %d entries, %d tables", self.spec.name, self.number, d.state,
                  d.entrants, len(d.tables()))
         self.start_clock()
@@ -214,7 +233,7 @@ class Tournament:
         """The players registered hear that the tournament changed as its lobby shows it (not at
         every hand: their own table's changes wake them anyway)."""
         for player in {e.player for e in self.director.entries.values()}:
-            for client in self.room.clients.get(player, ()):
+            for client in self.room.clients.get(account_of(player), ()):
                 client.notify()
 
     # ------------------------------------------------------------------ the tables' questions
@@ -243,7 +262,7 @@ class Tournament:
     def hand_over(self, table: Table, number: int) -> None:
         """Table `number`'s hand is over: the director hears the stacks; the seats, moves and
         eliminations follow at once; the store records the hand with them."""
-        hand, deal = table.hand, self.deals.pop(number)
+        hand, deal = table.live_hand, self.deals.pop(number)
         stacks = {seat: hand.stacks[i] for i, seat in enumerate(table.hand_seats)}
         try:
             records = self.director.hand_ended(number, stacks, self.now())
@@ -253,7 +272,7 @@ class Tournament:
             table.say("The table is paused: the tournament could not take this hand's end", "system", "Table")
             table.changed()
             return
-        about = dict(table=table.name, hand_id=table.hand_id, when=table.hand_started or self.room.clock.wall(),
+        about: About = dict(table=table.name, hand_id=table.hand_id, when=table.hand_started or self.room.clock.wall(),
                      seats=table.settings.seats, currency=table.settings.currency)
         end = self._history(deal, hand, about, records)
         placed = {r.entry for r in records if isinstance(r, Placed)}
@@ -306,18 +325,18 @@ class Tournament:
         self.wake()
         return entry
 
-    def _history(self, deal: Deal, hand, about: dict, records) -> TournamentHandEnd:
+    def _history(self, deal: Deal, hand: Hand, about: About, records: list[Record]) -> TournamentHandEnd:
         """A hand's end as the store keeps it: its chips by account, and its histories as a
         tournament's hand with the places `records` give its players."""
         th = hand_in_tournament(self.spec, self.number, deal, records, currency=about["currency"])
-        stacks = {self.director.entries[e].player: hand.stacks[i] for i, e in enumerate(deal.entries)}
+        stacks = {account_of(self.director.entries[e].player): hand.stacks[i] for i, e in enumerate(deal.entries)}
         return TournamentHandEnd(about["hand_id"], stacks, record_of(hand, **about, tournament=th),
                                  public_text(hand, **about, tournament=th))
 
-    def _amendments(self, records: list) -> list[TournamentHandEnd]:
+    def _amendments(self, records: list[Record]) -> list[TournamentHandEnd]:
         """Earlier hands whose players `records` place (a hand-for-hand round's end, late
         registration's close): their histories again, with those places."""
-        hands = {}
+        hands: dict[str, tuple[Deal, Hand, About]] = {}
         for r in records:
             if isinstance(r, Placed) and r.entry in self.unplaced:
                 deal, hand, about = self.unplaced.pop(r.entry)
@@ -342,7 +361,7 @@ class Tournament:
 
     # ------------------------------------------------------------------ the operator's
 
-    def operate(self, call: Callable[[float], list]) -> list:
+    def operate(self, call: Callable[[float], list[Record]]) -> list[Record]:
         """An operator's call of the director (start, pause, resume, cancel): carried out and
         recorded; TournamentError when it refuses."""
         records = call(self.now())
@@ -353,7 +372,7 @@ class Tournament:
 
     # ------------------------------------------------------------------ carrying out the records
 
-    def apply(self, records: Iterable) -> None:
+    def apply(self, records: Iterable[Record]) -> None:
         """What the records change in the room's memory, at once."""
         for r in records:
             if isinstance(r, TableOpened):
@@ -386,7 +405,7 @@ class Tournament:
         settings = self.lobby.table_settings(self.spec, self.table_name(number))
         self.tables[number] = self.room.add_table(settings, policy=TournamentPolicy(self, number))
 
-    def _follow(self, account, table: Table | None, away: Table | None = None) -> None:
+    def _follow(self, account: int, table: Table | None, away: Table | None = None) -> None:
         """His sessions watch where he plays now (his screen follows him)."""
         for client in self.room.clients.get(account, ()):
             if away is not None:
@@ -396,16 +415,17 @@ class Tournament:
 
     def seat_player(self, r: Seated) -> None:
         table = self.tables[r.table]
-        seat = Seat(r.seat, r.player, self.name_of(r.player))
+        account = account_of(r.player)
+        seat = Seat(r.seat, account, self.name_of(account))
         seat.stack, seat.owes, seat.bought_in, seat.auto_blind = r.chips, "", True, True
-        seat.connected = bool(self.room.clients.get(r.player))
+        seat.connected = bool(self.room.clients.get(account))
         if not seat.connected:      # away from the start: his clock is the reconnect grace, not the whole
             seat.lost_at = self.room.clock.now()
         table.seats[r.seat] = seat
         table.say(f"{seat.name} sits down in seat {r.seat}", "system", "Table")
-        self._follow(r.player, table)
+        self._follow(account, table)
         if self.director.state == RUNNING:
-            self.room.page(r.player, f"{self.spec.name}: your seat is {table.name}, seat {r.seat}")
+            self.room.page(account, f"{self.spec.name}: your seat is {table.name}, seat {r.seat}")
         table.changed()
 
     def _move(self, r: Moved) -> None:
@@ -445,24 +465,23 @@ class Tournament:
         else:
             self.room.remove_table(table)
 
-    def _over(self, r) -> None:
+    def _over(self, r: Finished | Cancelled) -> None:
         self.finished_at = self.room.clock.wall()
         self.stop_clock()
         log.info("%s #%d is %s", self.spec.name, self.number, self.director.state)
         for table in list(self.tables.values()):
             if table.hand is not None and not table.hand.over:      # cancelled mid-hand: void
                 hand_id = table.hand_id
-                self.room.writer.submit(
-                    lambda h=hand_id: self.room.store.void_hand(h, "the tournament was cancelled"),
-                    lambda _, e, h=hand_id: e and log.error("voiding hand %s failed: %s", h, e))
+                self.room.writer.submit(partial(self.room.store.void_hand, hand_id, "the tournament was cancelled"),
+                                        log_failure(log, "voiding hand %s failed: %s", hand_id))
             self._close(table)
         self.lobby.ended(self)
 
     # ------------------------------------------------------------------ the store
 
-    def changes(self, records: Iterable) -> list[TournamentChange]:
+    def changes(self, records: Iterable[Record]) -> list[TournamentChange]:
         """What the records do to the tournament's money and entries, for the store."""
-        out = []
+        out: list[TournamentChange] = []
         for r in records:
             if isinstance(r, Started):
                 out.append(TournamentChange("start"))
@@ -480,7 +499,7 @@ class Tournament:
                 out.append(TournamentChange("cancel"))
         return out
 
-    def persist(self, records: Iterable, *, hand: TournamentHandEnd | None = None,
+    def persist(self, records: Iterable[Record], *, hand: TournamentHandEnd | None = None,
                 then: Callable[[], None] | None = None, done: Callable[[Exception | None], None] | None = None) -> None:
         """Record the records' changes and the director's snapshot now (one transaction, through
         the writer), then tell what needed the money first. A failure is tried again (the
@@ -498,7 +517,7 @@ class Tournament:
         def write() -> None:
             store.record_tournament(self.number, changes, snapshot=text, version=version, hand=hand, amend=amend)
 
-        def answer(_, error: Exception | None, tries: int = 0) -> None:
+        def answer(_: object, error: Exception | None, tries: int = 0) -> None:
             if error is None:
                 if then is not None:
                     then()
@@ -520,20 +539,24 @@ class Tournament:
 
         self.room.writer.submit(write, answer)
 
-    async def persisted(self, records: Iterable) -> None:
+    async def persisted(self, records: Iterable[Record]) -> None:
         """`persist`, awaited: RoomError if the store refused it."""
-        future = asyncio.get_running_loop().create_future()
-        self.persist(records, done=lambda error: future.done() or future.set_result(error))
+        future: asyncio.Future[Exception | None] = asyncio.get_running_loop().create_future()
+
+        def done(error: Exception | None) -> None:
+            if not future.done():
+                future.set_result(error)
+        self.persist(records, done=done)
         error = await future
         if error is not None:
             raise api.RoomError(f"the card room's records refused it: {error}")
 
-    def _announce(self, records: list) -> None:
+    def _announce(self, records: list[Record]) -> None:
         """What the players hear once the store has the money."""
         for r in records:
             text = words.page(self.spec.name, r)
-            if text:
-                self.room.page(r.player, text)
+            if text and isinstance(r, (Placed, Shared, Refunded)):
+                self.room.page(account_of(r.player), text)
             elif isinstance(r, Finished):
                 self.room.broadcast(words.result(self.spec.name, self.number, self.placed, self.name_of))
         if any(isinstance(r, _LOBBY_NEWS) for r in records):

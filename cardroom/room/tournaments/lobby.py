@@ -24,7 +24,7 @@ import random
 import secrets
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable
+from typing import Any, Awaitable, Callable, Iterable, TypeVar
 
 from cardroom.engine.betting import Rules
 from cardroom.engine.pokerstars import PLAY
@@ -40,11 +40,13 @@ from cardroom.room.tournaments.summaries import summary_of
 
 log = logging.getLogger("cardroom.tournament")
 # Room-level action -> its handler (tournaments, session, action) -> its answer (a coroutine).
-HANDLERS: dict[type[RoomAction], Callable[..., Any]] = {}
+LobbyHandler = Callable[["Tournaments", Caller, Any], Awaitable[Any]]
+HANDLERS: dict[type[RoomAction], LobbyHandler] = {}
+_H = TypeVar("_H", bound=LobbyHandler)
 
 
-def handles(kind: type[RoomAction]):
-    def register(handler):
+def handles(kind: type[RoomAction]) -> Callable[[_H], _H]:
+    def register(handler: _H) -> _H:
         HANDLERS[kind] = handler
         return handler
     return register
@@ -52,12 +54,12 @@ def handles(kind: type[RoomAction]):
 
 class Tournaments:
     def __init__(self, room: TheRoom, specs: Iterable[TournamentSpec] = (), *,
-                 table: TableSettings | None = None, rng=None) -> None:
+                 table: TableSettings | None = None, rng: random.Random | None = None) -> None:
         self.room = room
         self.specs = {s.name: s for s in specs}
         # What every tournament table is like besides its game (clocks, pauses, currency).
         self.template = table
-        self.rng = rng if rng is not None else secrets.SystemRandom()
+        self.rng: random.Random = rng if rng is not None else secrets.SystemRandom()
         self.live: dict[int, Tournament] = {}       # number -> instance, registering or running
         self.over: dict[str, Tournament] = {}       # name -> its last instance that is over
         self._offset = 0.0
@@ -101,7 +103,7 @@ class Tournaments:
         for t in self.live.values():
             t.stop_clock()
 
-    def _rng(self):
+    def _rng(self) -> random.Random:
         return random.Random(self.rng.getrandbits(64)) if isinstance(self.rng, random.Random) else self.rng
 
     # ------------------------------------------------------------------ instances

@@ -26,12 +26,13 @@ from cardroom.room.actions import (
 )
 from cardroom.room.dealing import Dealing, NextHand
 from cardroom.room.seating import HandPlan
-from cardroom.room.table import HANDLERS, Table, TablePolicy
+from cardroom.room.tablefaces import ViewedTable
+from cardroom.room.table import HANDLERS, Handler, Handlers, Table, TablePolicy
 
 NO_CHIPS_OUT = "tournament chips stay at the table: you play until you are out (Sit Out to be away)"
 
 
-def _refuse(why: str):
+def _refuse(why: str) -> Handler:
     def handler(t: Table, who: Caller, a: Action) -> Any:
         raise api.NotAllowedNow(why)
     return handler
@@ -62,7 +63,7 @@ class Tournament(Protocol):
     def line(self, number: int, account: int | None) -> api.TournamentLine: ...
 
 
-TOURNAMENT_HANDLERS: dict[type[Action], Any] = {
+TOURNAMENT_HANDLERS: Handlers = {
     **HANDLERS,
     Join: _refuse("the tournament seats its players: register in the lobby"),
     BuyIn: _refuse("tournament chips are not bought: every entry starts with the same chips"),
@@ -87,7 +88,7 @@ class TournamentPolicy(TablePolicy):
         self.number = number
 
     @property
-    def handlers(self) -> dict:
+    def handlers(self) -> Handlers:
         return TOURNAMENT_HANDLERS
 
     def dealing(self, table: Table) -> Dealing:
@@ -99,7 +100,7 @@ class TournamentPolicy(TablePolicy):
     def amount(self, n: int) -> str:
         return f"{n:,}"
 
-    def line(self, table: Table, account: int | None) -> api.TournamentLine:
+    def line(self, table: ViewedTable, account: int | None) -> api.TournamentLine:
         return self.tournament.line(self.number, account)
 
 
@@ -127,8 +128,11 @@ class TournamentDealing(Dealing):
             accounts.append(seat.account)
         blinds = () if deal.big_blind is None else (
             (deal.big_blind,) if deal.small_blind is None else (deal.small_blind, deal.big_blind))
-        plan = HandPlan(deal.button, deal.seats, blinds,
-                        () if deal.big_blind is None else (deal.small_blind_seat, deal.big_blind))
+        # blind_seats: where the blinds are (no small blind's seat: none). Only the cash game's
+        # next plan starts from them (seating.plan_hand); the director plans a tournament's.
+        blind_seats = () if deal.big_blind is None else tuple(
+            s for s in (deal.small_blind_seat, deal.big_blind) if s is not None)
+        plan = HandPlan(deal.button, deal.seats, blinds, blind_seats)
         return NextHand(plan, deal.structure, tuple(players), tuple(accounts), self.tournament.number)
 
     def not_dealt(self, hand: NextHand) -> None:

@@ -16,13 +16,14 @@ import json
 import logging
 import random
 from collections.abc import Mapping
-from datetime import UTC, date
+from datetime import UTC, date, datetime
 
 from cardroom.engine.pokerstars_summary import tournament_summary
 from cardroom.engine.tournament import Placed, TournamentSpec, restore
 from cardroom.engine.tournament.history import tournament_result
 from cardroom.room.api import RoomError
-from cardroom.room.ports import TournamentRecord
+from cardroom.room.ports import Store, TournamentRecord
+from cardroom.room.tournaments.players import account_of
 
 log = logging.getLogger("cardroom.tournament")
 
@@ -31,25 +32,27 @@ def file_name(number: int) -> str:
     return f"tournament-{number}.txt"
 
 
-def _text(store, spec: TournamentSpec, record: TournamentRecord, account: int, currency: str) -> str:
+def _text(store: Store, spec: TournamentSpec, record: TournamentRecord, started: datetime, account: int,
+          currency: str) -> str:
+    """The summary of a tournament that has started (`started`: its record's start)."""
     director = restore(spec, json.loads(record.snapshot), random.Random(0), 0.0)
     entries = store.tournament_entries(record.id)
     placed = [Placed(e.account_id, e.entry, e.place, director.entrants, e.prize_cents)
               for e in entries if e.place is not None and e.entry in director.entries]
-    names = {e.player: store.get(e.player).name for e in director.entries.values()}
-    result = tournament_result(director, record.id, placed, started=record.started_at,
+    names = {e.player: store.get(account_of(e.player)).name for e in director.entries.values()}
+    result = tournament_result(director, record.id, placed, started=started,
                                finished=record.finished_at, currency=currency, names=names)
     return tournament_summary(result, names[account])
 
 
-def summaries(store, specs: Mapping[str, TournamentSpec], account: int, currency: str) -> dict[date, dict[str, str]]:
+def summaries(store: Store, specs: Mapping[str, TournamentSpec], account: int, currency: str) -> dict[date, dict[str, str]]:
     out: dict[date, dict[str, str]] = {}
     for record in store.tournaments_of(account):
         spec = specs.get(record.name)
         if spec is None or record.started_at is None:
             continue
         try:
-            text = _text(store, spec, record, account, currency)
+            text = _text(store, spec, record, record.started_at, account, currency)
         except Exception:      # noqa: BLE001 - one summary that fails costs that file, never the folder
             log.exception("the summary of tournament #%d for account %s failed", record.id, account)
             continue
@@ -57,7 +60,7 @@ def summaries(store, specs: Mapping[str, TournamentSpec], account: int, currency
     return out
 
 
-def summary_of(store, specs: Mapping[str, TournamentSpec], account: int, number: int, currency: str) -> str:
+def summary_of(store: Store, specs: Mapping[str, TournamentSpec], account: int, number: int, currency: str) -> str:
     record = next((r for r in store.tournaments_of(account) if r.id == number), None)
     if record is None:
         raise RoomError(f"you did not play tournament #{number}")
@@ -66,7 +69,7 @@ def summary_of(store, specs: Mapping[str, TournamentSpec], account: int, number:
     spec = specs.get(record.name)
     if spec is None:
         raise RoomError(f"tournament #{number} ({record.name}) is no longer offered: its summary is gone")
-    return _text(store, spec, record, account, currency)
+    return _text(store, spec, record, record.started_at, account, currency)
 
 
 __all__ = ["file_name", "summaries", "summary_of"]

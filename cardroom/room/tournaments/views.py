@@ -8,6 +8,7 @@ from typing import Protocol
 
 from cardroom.engine.betting import STRUCTURE_NAMES
 from cardroom.engine.tournament import REGISTERING, RUNNING, Director, Placed, TournamentError, TournamentSpec
+from cardroom.engine.tournament.records import Player
 from cardroom.room import api
 from cardroom.room.clock import Clock
 from cardroom.room.table import Table
@@ -26,11 +27,13 @@ class Tournament(Protocol):
     tables: dict[int, Table]
     holds: dict[int, str]        # why each table is not dealing
     placed: list[Placed]
-    room: _Room
+
+    @property
+    def room(self) -> _Room: ...
 
     def now(self) -> float: ...
-    def name_of(self, player) -> str: ...
-    def ranking(self) -> tuple[dict, int, int]: ...
+    def name_of(self, player: Player) -> str: ...
+    def ranking(self) -> tuple[dict[Player, int], int, int]: ...
     def table_name(self, number: int) -> str: ...
 
 
@@ -83,7 +86,8 @@ def view(t: Tournament, account: int | None) -> api.TournamentView:
     registered = any(e.player == account and not e.out for e in d.entries.values())
     why = ""
     try:
-        d.may_register(account, t.now())
+        if account is not None:       # an admin's view (no account): nobody to register
+            d.may_register(account, t.now())
     except TournamentError as e:
         why = str(e)
     now = t.now()
@@ -111,7 +115,7 @@ def line(t: Tournament, number: int, account: int | None) -> api.TournamentLine:
     return api.TournamentLine(
         t.number, t.spec.name, number, stage.level + 1, level.describe(), nxt,
         (brk.starts - elapsed) if brk is not None and ticking else None, stage.on_break, d.paused, d.hand_for_hand,
-        left, d.entrants, average, ranks.get(account), hold, t.room.clock.now())
+        left, d.entrants, average, ranks.get(account) if account is not None else None, hold, t.room.clock.now())
 
 
 __all__ = ["levels", "line", "state_of", "summary", "view"]

@@ -4,6 +4,9 @@ amounts come in already known (money is cents, chips are chips)."""
 
 from __future__ import annotations
 
+from typing import Callable
+
+from cardroom.engine.tournament.records import Player, Record
 from cardroom.engine.tournament import (
     BreakStarted, Cancelled, HandForHand, LateRegistrationClosed, LevelStarted, Paused, Placed, Refunded,
     Resumed, Shared,
@@ -16,7 +19,7 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def table_line(r) -> str:
+def table_line(r: Record) -> str:
     """The tables' chat line for a record ("" for none)."""
     if isinstance(r, LevelStarted):
         return f"Level {r.number}: {r.level.describe()}"
@@ -36,7 +39,7 @@ def table_line(r) -> str:
     return ""
 
 
-def page(name: str, r) -> str:
+def page(name: str, r: Record) -> str:
     """What the record's player is paged once the store has its money ("" for none)."""
     if isinstance(r, Placed):
         won = f" and won {money(r.prize)}" if r.prize else ": no prize"
@@ -49,7 +52,7 @@ def page(name: str, r) -> str:
     return ""
 
 
-def result(name: str, number: int, placed: list[Placed], names) -> str:
+def result(name: str, number: int, placed: list[Placed], names: Callable[[Player], str]) -> str:
     """The room's word of the end: the winner and the places paid (`names`: player -> name)."""
     paid = sorted((p for p in placed if p.prize), key=lambda p: p.place)
     places = ", ".join(f"{ordinal(p.place)} {names(p.player)} {money(p.prize)}" for p in paid)

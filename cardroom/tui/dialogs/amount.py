@@ -6,6 +6,8 @@ caller gets the amount in cents (or None when cancelled)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -21,7 +23,7 @@ class AmountDialog(ModalScreen[int | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, lines: list[str], default: int, lo: int, hi: int | None,
-                 presets: list[tuple[str, int]] = (), check=None, verb: str = "OK") -> None:
+                 presets: Sequence[tuple[str, int]] = (), check=None, verb: str = "OK") -> None:
         super().__init__()
         self.title_text, self.lines = title, lines
         self.default, self.lo, self.hi = default, lo, hi

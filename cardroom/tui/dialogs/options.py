@@ -25,16 +25,18 @@ class Tick(Checkbox):
     Tick:focus { border: none; background: $boost; text-style: bold; }
     """
 
+    # Textual's class attributes, read on the instance: properties follow the state (so the
+    # override of a writable attribute by a read-only property, which mypy refuses, is meant).
     @property
-    def BUTTON_INNER(self) -> str:   # noqa: N802 (Textual's class attributes, made to follow the state)
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802 - see above
         return "X" if self.value else " "
 
     @property
-    def BUTTON_LEFT(self) -> str:    # noqa: N802
+    def BUTTON_LEFT(self) -> str:  # type: ignore[override]  # noqa: N802 - as BUTTON_INNER
         return "[" if self._ascii() else "\u2590"
 
     @property
-    def BUTTON_RIGHT(self) -> str:   # noqa: N802
+    def BUTTON_RIGHT(self) -> str:  # type: ignore[override]  # noqa: N802 - as BUTTON_INNER
         return "]" if self._ascii() else "\u258c"
 
     def __init__(self, label: str, value: bool, **kwargs) -> None:

@@ -5,6 +5,8 @@ ctrl+c, or `c` to copy it all (to the terminal's clipboard). The server writes n
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Iterable
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static, TextArea
 
 from cardroom.engine import events as ev
-from cardroom.engine.cards import format_cards
+from cardroom.engine.cards import Card, format_cards
 from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError
 from cardroom.room.history import export_phh, export_pokerstars
@@ -23,8 +25,16 @@ from cardroom.tui.render import money, street_label
 from cardroom.tui.widgets.keys import KeyFooter
 from cardroom.tui.widgets.rowtable import RowTable
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from cardroom.tui.shell import Shell
+
 
 class HistoryScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(Shell)          # the CardroomApp, as its screens see it (tui/shell.py)
+
     BINDINGS = [Binding("enter", "open", "Open"), Binding("escape,h", "close", "Back")]
 
     def __init__(self, client) -> None:
@@ -107,6 +117,11 @@ def _street_label(street: list, variant) -> str:
     return ""
 
 
+def _known(cards: Iterable[Card | None]) -> list[Card]:
+    """The cards of a row this player saw (his own, a muck shown to him): none is hidden."""
+    return [c for c in cards if c is not None]
+
+
 def hand_lines(hand, variant, upto: int | None = None) -> list[Text]:
     """The hand as I may see it, street by street (up to street index `upto`). A hand mucked at
     the showdown is written with its cards (seed 001: they are in everyone's history)."""
@@ -123,27 +138,25 @@ def hand_lines(hand, variant, upto: int | None = None) -> list[Text]:
         for e in street:
             if isinstance(e, ev.DealtHole):
                 if e.player == hand.me:
-                    out.append(Text(f"  Dealt to {me}: {format_cards(e.cards)}"))
+                    out.append(Text(f"  Dealt to {me}: {format_cards(_known(e.cards))}"))
                 continue
             if isinstance(e, ev.Drew) and e.player == hand.me and e.cards:
-                out.append(Text(f"  {me} discards {format_cards(e.discards)}, draws {format_cards(e.cards)}"))
+                out.append(Text(f"  {me} discards {format_cards(_known(e.discards))}, "
+                                f"draws {format_cards(_known(e.cards))}"))
                 continue
             if isinstance(e, ev.Mucked) and e.cards:
-                out.append(Text(f"  {names[e.player]} mucks {format_cards(e.cards)}"))
+                out.append(Text(f"  {names[e.player]} mucks {format_cards(_known(e.cards))}"))
                 continue
-            line = None
-            if variant is not None:
-                line = narrate(e, names, variant)
-            elif not isinstance(e, ev.Shown):
-                line = narrate(e, names, None)
-            else:
-                line = f"{names[e.player]} shows {format_cards(e.cards)}"
+            line = narrate(e, names, variant)
             if line:
                 out.append(Text("  " + line))
     return out
 
 
 class HandScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(Shell)          # the CardroomApp, as its screens see it (tui/shell.py)
+
     BINDINGS = [Binding("right,n", "step(1)", "Next street"), Binding("left,p", "step(-1)", "Back a street"),
                 Binding("x", "export", "Export"), Binding("escape", "close", "Back")]
 
@@ -186,6 +199,9 @@ FORMATS = {"pokerstars": ("PokerStars text", export_pokerstars), "phh": ("PHH", 
 
 class ExportScreen(Screen):
     """One hand as text, as I saw it (others' cards only where shown): PokerStars or PHH."""
+
+    if TYPE_CHECKING:
+        app = getters.app(Shell)          # the CardroomApp, as its screens see it (tui/shell.py)
 
     BINDINGS = [Binding("s", "format('pokerstars')", "PokerStars"), Binding("p", "format('phh')", "PHH"),
                 Binding("c", "copy_all", "Copy all"), Binding("escape", "close", "Back")]

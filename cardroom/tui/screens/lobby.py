@@ -4,6 +4,9 @@ hands an hour; watch (Enter), join (j) or join the wait list (w). The first colu
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+from typing import TYPE_CHECKING
+
 from functools import lru_cache
 
 from rich.text import Text
@@ -19,6 +22,12 @@ from cardroom.tui.render import money
 from cardroom.tui.widgets.keys import KeyFooter
 from cardroom.tui.widgets.picklist import PickList
 
+if TYPE_CHECKING:
+    from textual import getters
+    from textual.timer import Timer
+
+    from cardroom.tui.shell import Shell
+
 COLUMNS = ("You", "Table", "Game", "Stakes", "Seats", "Waiting", "Railbirds", "Avg pot", "Hands/h", "Status")
 # Below WIDE columns the lobby keeps what a player picks a table by: the railbirds go, the status
 # is written after a table's name when it is not open, "You" is one mark, and columns are set
@@ -28,6 +37,9 @@ WIDE = 110
 
 
 class LobbyScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(Shell)          # the CardroomApp, as its screens see it (tui/shell.py)
+
     BINDINGS = [
         Binding("enter", "watch", "Watch"),
         Binding("j", "join", "Join"),
@@ -45,8 +57,8 @@ class LobbyScreen(Screen):
         self.client = client     # the session's RoomClient
         self.options = options   # display options (ASCII)
         self._mine: tuple = ()
-        self._title = None
-        self._timer = None
+        self._title: Text | None = None
+        self._timer: Timer | None = None
         self._narrow: bool | None = None
         self._lines: list | None = None     # what the list shows: (table, cells) per row
 
@@ -115,12 +127,13 @@ class LobbyScreen(Screen):
             self._title = title
             self.query_one("#lobby-title", Static).update(title)
 
-    def _cells(self, r, mine: set = frozenset(), waiting: set = frozenset()) -> tuple:
+    def _cells(self, r, mine: AbstractSet[str] = frozenset(), waiting: AbstractSet[str] = frozenset()) -> tuple:
         you = "turn" if r.name in waiting else "seated" if r.name in mine else ""
         return _row_cells(r, you, bool(self._narrow), self.options.ascii)
 
     def _selected(self) -> str | None:
-        return self.query_one(PickList).cursor_key
+        key = self.query_one(PickList).cursor_key      # the rows are keyed by table name
+        return key if isinstance(key, str) else None
 
     async def on_pick_list_selected(self, event: PickList.Selected) -> None:
         event.stop()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,8 +15,16 @@ from cardroom.room.api import RoomError
 from cardroom.tui.navigation import OpenKeys
 from cardroom.tui.render import money_text
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from cardroom.tui.shell import Shell
+
 
 class MoneyScreen(ModalScreen):
+    if TYPE_CHECKING:
+        app = getters.app(Shell)          # the CardroomApp, as its screens see it (tui/shell.py)
+
     BINDINGS = [Binding("escape,m,enter", "close", "Close"), Binding("k", "keys", "My keys")]
 
     def __init__(self, client, *, shared: bool = False) -> None:

@@ -15,6 +15,8 @@ their keys in the footer and the action bar):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -22,7 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from cardroom.engine.variants import UnknownVariant, find_variant
+from cardroom.engine.variants import UnknownVariant, Variant, find_variant
 from cardroom.room.api import RoomError, TableView
 from cardroom.tui.device import Device
 from cardroom.tui.dialogs.options import OptionsDialog
@@ -39,8 +41,16 @@ from cardroom.tui.widgets.felt import Felt
 from cardroom.tui.widgets.hand import MyHand
 from cardroom.tui.widgets.keys import KeyFooter
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from cardroom.tui.shell import Shell
+
 
 class TableScreen(HandActions, SeatActions, Screen):
+    if TYPE_CHECKING:
+        app = getters.app(Shell)          # the CardroomApp, as its screens see it (tui/shell.py)
+
     AUTO_FOCUS = None
     BINDINGS = table_keys.BINDINGS     # each key, what it does and when: table_keys.KEYS
     # Tall enough (40 rows) for the chat below the table: a wide one then spans the whole width
@@ -54,21 +64,22 @@ class TableScreen(HandActions, SeatActions, Screen):
         self.options = options           # the display options (the app's own, changed in place)
         self._buy_in_on_mount = buy_in   # joined from the lobby: the buy-in dialog opens with the table
         self.view: TableView = device.view(table)
-        self.holds: frozenset = frozenset()
-        self._hold_key = None
+        self.holds: frozenset[int] = frozenset()
+        self._hold_key: object = None
         # Holds survive a switch to another table and back (multi-tabling).
         remembered = self.app.table_memory.get(table)
         if remembered is not None:
             self._hold_key, self.holds = remembered
-        self._others = None
+        self._others: tuple[tuple[str, ...], tuple[str, ...], bool] | None = None
         self._seen_at = device.now()     # when self.view was read (the clock runs from it)
         self._my_turn = False
         self._message = self.view.message
-        self._title = None
-        self._keys = None
-        self._prompt = None
+        self._title: Text | None = None
+        self._keys: tuple[object, ...] | None = None
+        self._prompt: Text | None = None
         self.post_missed: bool | None = None    # my answer to the missed blinds (None: not yet)
-        self._chat = None                       # (pane, log, input line), for share_key
+        self._chat: tuple[ChatPane, ChatLog, ChatInput] | None = None   # (pane, log, input line), for share_key
+        self.variant: Variant | None
         try:
             self.variant = find_variant(self.view.game)
         except UnknownVariant:

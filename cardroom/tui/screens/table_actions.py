@@ -5,6 +5,8 @@ its `_show`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
 from cardroom.room.api import RoomError
 from cardroom.textual_adapter import toasts
 from cardroom.tui.dialogs.amount import buy_in_dialog, wager_dialog
@@ -12,8 +14,45 @@ from cardroom.tui.dialogs.confirm import Confirm
 from cardroom.tui.render import money
 from cardroom.tui.screens.table_keys import VERBS, asked_post_or_wait
 
+if TYPE_CHECKING:
+    from textual import getters
+    from textual.screen import Screen
 
-class HandActions:
+    from cardroom.engine.legality import Legal
+    from cardroom.room.api import SeatState, TableView
+    from cardroom.room.client import RoomClient
+    from cardroom.tui.device import Device
+    from cardroom.tui.shell import Shell
+
+    class TableParts(Screen[Any]):
+        """What the actions use of the table screen (table.py's TableScreen has each), for type
+        checkers: at run time the mixins' base is `object`."""
+
+        app = getters.app(Shell)
+        table: str
+        device: Device
+        view: TableView
+        holds: frozenset[int]
+        post_missed: bool | None
+
+        @property
+        def client(self) -> RoomClient: ...
+        @property
+        def shared(self) -> bool: ...
+        @property
+        def is_draw_game(self) -> bool: ...
+        @property
+        def legal(self) -> Legal | None: ...     # the view's: the engine's Legal when I decide
+        def my_seat_state(self) -> SeatState | None: ...
+        def _show(self) -> None: ...
+        async def _do(self, fn: Callable[..., Awaitable[Any]], *args: Any, **kw: Any) -> bool: ...
+        async def _act(self, kind: str, amount: int = 0, discards: Any = (), decision: str | None = None) -> bool: ...
+        async def action_buy_in(self, just_seated: bool = False) -> None: ...
+else:
+    TableParts = object
+
+
+class HandActions(TableParts):
     async def _act(self, kind: str, amount: int = 0, discards=(), decision: str | None = None) -> bool:
         """Send my decision, naming the one it answers: the view's now, or the one a dialog was
         opened on (`decision`). A key meant for a decision that has passed (the screen had not
@@ -154,7 +193,7 @@ class HandActions:
                         else "You will wait for the big blind", markup=False)
 
 
-class SeatActions:
+class SeatActions(TableParts):
     async def action_join(self, seat: int | None = None) -> None:
         if await self._do(self.client.join, self.table, seat):
             await self.action_buy_in(just_seated=True)
@@ -220,7 +259,7 @@ class SeatActions:
                 self.notify(f"You left {self.table}", markup=False)
                 if not self.shared:
                     self.app.pop_screen()
-        if in_hand:
+        if in_hand and me is not None:
             # An all-in hand cannot be folded: it plays on to the showdown, and the seat goes after.
             question = ("Leave? You are all-in: your hand plays on to the showdown, then you go."
                         if me.status in ("all-in", "protected") else "Leave now? Your hand will be folded.")

@@ -12,7 +12,7 @@ from typing import Callable, NamedTuple
 
 from rich.text import Text
 from textual.actions import parse
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from cardroom.room.api import AUTO_LABELS, TableView
 from cardroom.tui.render import money
@@ -256,7 +256,7 @@ KEYS = (
     Key("right_square_bracket", "next_table", "Next table", _elsewhere),
     Key("ctrl+n", "next_table", "Next table", _elsewhere, show=False),
 )
-BINDINGS = [k.binding() for k in KEYS]
+BINDINGS: list[BindingType] = [k.binding() for k in KEYS]
 # check_action's answer for each (action, parameters) of KEYS (] and ctrl+n share theirs).
 WHEN = {parse(k.action)[1:]: k.when for k in KEYS}
 

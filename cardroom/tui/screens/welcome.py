@@ -3,6 +3,8 @@ decision, for a player back after a dropped connection), `k` to my SSH keys."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,8 +17,16 @@ from cardroom.tui.navigation import OpenHistory, OpenKeys, OpenLobby, OpenMoney
 from cardroom.tui.render import money_text
 from cardroom.tui.widgets.keys import KeyFooter
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from cardroom.tui.shell import Shell
+
 
 class WelcomeScreen(Screen):
+    if TYPE_CHECKING:
+        app = getters.app(Shell)          # the CardroomApp, as its screens see it (tui/shell.py)
+
     BINDINGS = [Binding("enter", "lobby", "Lobby"), Binding("m", "money", "My Money"),
                 Binding("h", "history", "History"), Binding("k", "keys", "My keys"),
                 Binding("ctrl+q", "app.quit", "Quit")]

@@ -135,7 +135,7 @@ class AutoBar(Horizontal):
     def __init__(self, entries: tuple, **kw) -> None:
         super().__init__(**kw)
         self.entries = entries          # (auto, key, label)
-        self._active = None
+        self._active: tuple[str | None, bool] | None = None
 
     def compose(self) -> ComposeResult:
         for auto, key, label in self.entries:

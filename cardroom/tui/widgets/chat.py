@@ -192,7 +192,7 @@ class ChatPane(Vertical):
         self.query_one(ChatInput).focus()
 
     @on(Closed)
-    def _closed(self, event: Closed) -> None:
+    def _line_closed(self, event: Closed) -> None:      # not `_closed`: MessagePump's flag is that
         event.stop()
         line = self.query_one(ChatInput)
         if not line.has_focus:      # not reopened meanwhile (d right after Esc)

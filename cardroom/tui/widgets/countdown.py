@@ -23,8 +23,8 @@ class Countdown(Vertical):
     def __init__(self, opts: UIOptions, **kw) -> None:
         super().__init__(**kw)
         self.opts = opts
-        self._state = None
-        self._who = None
+        self._state: tuple[str | None, int | None, int | None, float] | None = None
+        self._who: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Line(id="clock-who")

@@ -155,8 +155,8 @@ class TextLines(Widget):
         backgrounds = self.background_colors if any(padding) or filters else None   # walks the ancestors: once
         content, base = self._content()
         content_width = width - left - right
-        blank = None
-        if any(padding):
+        blank: Strip | None = None         # made when there is padding (else no line is blank)
+        if any(padding) and backgrounds is not None:
             base_background, background = backgrounds
             inner = VisualStyle(background=base_background + background).rich_style
             pad_left, pad_right = Segment(" " * left, inner), Segment(" " * right, inner)
@@ -168,7 +168,7 @@ class TextLines(Widget):
         kept: dict[int, tuple[Strip, Strip]] = {}
         strips = []
         for y in crop.line_range:
-            if y < top or y >= height - bottom:
+            if blank is not None and (y < top or y >= height - bottom):
                 source = blank
             else:
                 i = y - top
@@ -180,8 +180,9 @@ class TextLines(Widget):
                 strip = source
                 if source is not blank and (left or right):
                     strip = Strip([pad_left, *source, pad_right], width)
-                for line_filter in filters:
-                    strip = strip.apply_filter(line_filter, backgrounds[1])
+                if backgrounds is not None:      # read when there are filters
+                    for line_filter in filters:
+                        strip = strip.apply_filter(line_filter, backgrounds[1])
                 if cropped:
                     strip = strip.crop(x1, x2)
             kept[y] = (source, strip)
