@@ -1,0 +1,98 @@
+"""A tournament player's screen follows him (issue 38, "Moves" and "Out").
+
+The room seats a tournament's players and moves them (balancing, a table broken); his sessions then
+watch the new table and he is paged where he goes. The app asks `Following.check()` each time the
+room says something changed, before the screen redraws:
+
+- a tournament table newly among my tables: on the table screen of the table I was moved from
+  (it is no longer mine), the new table takes its place; on the lobby or the tournament's lobby
+  (the tournament has just started), it opens over them; anywhere else (my history, a dialog, a
+  cash table) the page says where and `]` goes there;
+- my place decided (the room pages it once the prize is in my balance): a dialog that stays until
+  answered says "You finished 7th of 45 and won $1.20" (or "no prize"); Enter keeps watching, `l`
+  goes back to the lobby.
+
+Only the tables new since the last change are read (one view each), and the tournaments only when a
+page came: the check costs nothing on the changes of a hand."""
+
+from __future__ import annotations
+
+from cardroom.room.api import RoomError
+
+
+class Following:
+    def __init__(self, app) -> None:
+        self.app = app
+        self.seen: frozenset | None = None   # my tables at the last change (None: not looked yet)
+        self.numbers: dict[str, int] = {}    # table -> its tournament's number (tournament tables only)
+        self.playing: set[int] = set()       # tournaments I have had a seat in, my place not yet told
+        self.told: set[tuple[int, int]] = set()   # (tournament, entry) whose finish was shown
+        self.last_page = None
+
+    def start(self) -> None:
+        """At login: the tables I sit at already are not news (the lobby marks them)."""
+        self.seen = frozenset(self.app.my_tables())
+        for name in self.seen:
+            self._number(name)
+        self.last_page = self.app.client.pages[-1] if self.app.client.pages else None
+
+    async def check(self) -> None:
+        client = self.app.client
+        mine = frozenset(self.app.my_tables())
+        if self.seen is None:
+            self.start()
+            return
+        new, gone = mine - self.seen, self.seen - mine
+        self.seen = mine
+        arrived = [name for name in sorted(new) if self._number(name) is not None]
+        if arrived:
+            await self._show(arrived[0], gone)
+        pages = client.pages
+        if pages and pages[-1] is not self.last_page:
+            self.last_page = pages[-1]
+            self._check_places()
+
+    def _number(self, table: str) -> int | None:
+        """Table `table`'s tournament (None: a cash table), read once per table."""
+        if table not in self.numbers:
+            try:
+                line = self.app.client.view(table).tournament
+            except RoomError:
+                return None
+            if line is None:
+                return None
+            self.numbers[table] = line.number
+        number = self.numbers[table]
+        self.playing.add(number)
+        return number
+
+    async def _show(self, table: str, gone: frozenset) -> None:
+        from cardroom.tui.screens.lobby import LobbyScreen
+        from cardroom.tui.screens.table import TableScreen
+        from cardroom.tui.screens.tournament import TournamentScreen
+        screen = self.app.screen
+        if isinstance(screen, TableScreen) and screen.table in gone:
+            await self.app.open_table(table, replace=True)
+        elif isinstance(screen, (LobbyScreen, TournamentScreen)):
+            await self.app.open_table(table)
+
+    def _check_places(self) -> None:
+        from cardroom.tui.dialogs.finished import Finished
+        from cardroom.tui.tournament_text import finish_words
+        for number in sorted(self.playing):
+            try:
+                view = self.app.client.tournament(number)
+            except RoomError:
+                self.playing.discard(number)
+                continue
+            me = view.me
+            if me is None or me.place is None or (number, me.entry) in self.told:
+                continue
+            self.told.add((number, me.entry))
+            self.playing.discard(number)      # a re-entry's seat brings it back
+            words = finish_words(me.place, view.summary.entries, me.prize)
+            self.app.push_screen(Finished(f"{view.summary.name} #{number}", words), self._answer)
+
+    async def _answer(self, where: str | None) -> None:
+        if where == "lobby":
+            await self.app.back_to_lobby()
