@@ -280,3 +280,29 @@ async def test_out_of_the_tournament_l_goes_back_to_the_lobby(tworld):
         await pilot.press("l")
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_a_tournament_tables_amounts_are_chips_and_a_raise_is_typed_in_chips(tworld):
+    w = tworld(sit_and_go(2))
+    erin, bob = w.player("erin"), w.player("bob")
+    w.register([bob, erin])
+    table = erin.my_tables()[0]
+    w.clock.advance(0.5)
+    if erin.view(table).legal is None:      # heads-up, bob first: he calls, and it is erin's turn
+        done(bob.act(table, "call"))
+    assert erin.view(table).legal is not None
+    app = app_for(erin)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "$" not in "\n".join(text.splitlines()[:16]), text      # no money on the felt or the bar
+        assert "1,480" in text and "Pot 40" in text
+        await pilot.press("r")
+        await pilot.pause()
+        assert "Raise to at least 40; the most you may raise to is 1,500." in screen_text(app)
+        await pilot.press(*"300", "enter")        # over the default, selected: 300 chips
+        await pilot.pause()
+    assert [s.bet for s in erin.view(table).seats if s.name == "erin"] == [300]

@@ -30,6 +30,7 @@ from cardroom.tui.navigation import OpenHelp, OpenHistory, OpenMoney
 from cardroom.tui.options import UIOptions
 from cardroom.tui.screens import table_keys
 from cardroom.tui.screens.table_actions import HandActions, SeatActions
+from cardroom.tui.render import amount_of
 from cardroom.tui.screens.table_keys import AUTO_KEYS, asked_post_or_wait
 from cardroom.tui.tournament_text import line_ticks, table_line
 from cardroom.tui.widgets.bars import ActionBar, AutoBar, Chip
@@ -148,6 +149,10 @@ class TableScreen(HandActions, SeatActions, Screen):
     @property
     def legal(self):
         return self.view.legal
+
+    def amount(self, n: int) -> str:
+        """An amount at this table: money, or a tournament's chips."""
+        return amount_of(self.view)(n)
 
     def my_seat_state(self):
         v = self.view

@@ -106,7 +106,7 @@ class HandActions:
         me = self.my_seat_state()
         pot = sum(self.view.pots)
         structure = self.view.rules.structure if self.view.rules else "fixed"
-        dialog = wager_dialog(lg, me.bet if me else 0, pot, structure)
+        dialog = wager_dialog(lg, me.bet if me else 0, pot, structure, chips=self.view.tournament is not None)
         decision = self.view.decision
 
         async def answer(cents: int | None) -> None:
@@ -125,7 +125,7 @@ class HandActions:
         async def answer(yes: bool | None) -> None:
             if yes:
                 await self._act(kind, amount, decision=decision)
-        self.app.push_screen(Confirm(f"{verb} {money(amount)}{all_in}?", verb.split()[0]), answer)
+        self.app.push_screen(Confirm(f"{verb} {self.amount(amount)}{all_in}?", verb.split()[0]), answer)
 
     async def action_post_blind(self, post: bool = True) -> None:
         """Answer the blind prompt (Auto Blind off): post, or decline and sit out."""

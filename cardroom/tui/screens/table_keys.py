@@ -151,7 +151,7 @@ def _sit(s, which: str) -> bool | None:
 # ---- the chips: what the action bar offers in each situation
 def _bring_in_chip(s, now: str) -> str | None:
     lg = s.legal
-    return f"Bring in {money(lg.bring_in)}" if now == "bet" and lg.bring_in else None
+    return f"Bring in {s.amount(lg.bring_in)}" if now == "bet" and lg.bring_in else None
 
 
 def _check_chip(s, now: str) -> str | None:
@@ -165,7 +165,7 @@ def _call_chip(s, now: str) -> str | None:
         return None
     me = s.my_seat_state()
     all_in = " all-in" if me is not None and lg.call >= me.stack else ""
-    return f"Call {money(lg.call)}{all_in}"
+    return f"Call {s.amount(lg.call)}{all_in}"
 
 
 def _wager_chip(kind: str) -> Callable[..., str | None]:
@@ -173,7 +173,7 @@ def _wager_chip(kind: str) -> Callable[..., str | None]:
         lg = s.legal
         if now != "bet" or not lg.min_to or (lg.raise_kind or "bet") != kind:
             return None
-        amount = money(lg.min_to) if lg.min_to == lg.max_to else f"{money(lg.min_to)}-{money(lg.max_to)}"
+        amount = s.amount(lg.min_to) if lg.min_to == lg.max_to else f"{s.amount(lg.min_to)}-{s.amount(lg.max_to)}"
         return f"{VERBS.get(lg.raise_kind, 'Bet')} {amount}"
     return chip
 
