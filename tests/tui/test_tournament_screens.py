@@ -306,3 +306,25 @@ async def test_a_tournament_tables_amounts_are_chips_and_a_raise_is_typed_in_chi
         await pilot.press(*"300", "enter")        # over the default, selected: 300 chips
         await pilot.pause()
     assert [s.bet for s in erin.view(table).seats if s.name == "erin"] == [300]
+
+
+async def test_hot_seat_shows_a_tournament_table_with_its_line(tworld):
+    from cardroom.tui.hotseat import HotSeat, HotSeatApp
+    w = tworld(sit_and_go(2))
+    alice, bob = w.players("alice", "bob")
+    w.register([alice, bob])
+    table = alice.my_tables()[0]
+    w.clock.advance(0.5)
+    app = HotSeatApp(HotSeat({"alice": alice, "bob": bob}, table), options=UIOptions(sound=False))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        screen = next(s for s in app.screen_stack if isinstance(s, TableScreen))
+        line = screen.query_one("#table-tournament").render().plain
+        assert line.startswith("Lvl 1: 10/20") and "2/2 left" in line and "you " not in line   # nobody's rank
+        await pilot.press("enter")                   # the pass screen: the player to act takes the device
+        await pilot.pause()
+        assert app.screen is screen
+        text = screen_text(app)
+        assert "Lvl 1: 10/20" in text and ("you 1st" in text or "you 2nd" in text)
+        assert "1,480" in text or "1,490" in text
+        assert " l Leave" not in text and "Join" not in text
