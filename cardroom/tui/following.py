@@ -91,6 +91,9 @@ class Following:
             self.told.add((number, me.entry))
             self.playing.discard(number)      # a re-entry's seat brings it back
             words = finish_words(me.place, view.summary.entries, me.prize)
+            # The toasts so far (registered, seated, the page of this very finish) would cover
+            # the dialog's keys at 80x24: the dialog says what matters now.
+            self.app.clear_notifications()
             self.app.push_screen(Finished(f"{view.summary.name} #{number}", words), self._answer)
 
     async def _answer(self, where: str | None) -> None:
