@@ -4,8 +4,8 @@ The room seats a tournament's players and moves them (balancing, a table broken)
 watch the new table and he is paged where he goes. The app asks `Following.check()` each time the
 room says something changed, before the screen redraws:
 
-- a tournament table newly among my tables: on the table screen of the table I was moved from
-  (it is no longer mine), the new table takes its place; on the lobby or the tournament's lobby
+- a tournament table newly among my tables: the table screen of the table I was moved from (it
+  is no longer mine) gives way to the new table's, with whatever was open over it; on the lobby or the tournament's lobby
   (the tournament has just started), it opens over them; anywhere else (my history, a dialog, a
   cash table) the page says where and `]` goes there;
 - my place decided (the room pages it once the prize is in my balance): a dialog that stays until
@@ -70,10 +70,14 @@ class Following:
         from cardroom.tui.screens.lobby import LobbyScreen
         from cardroom.tui.screens.table import TableScreen
         from cardroom.tui.screens.tournament import TournamentScreen
-        screen = self.app.screen
-        if isinstance(screen, TableScreen) and screen.table in gone:
+        stack = self.app.screen_stack
+        old = next((i for i, s in enumerate(stack) if isinstance(s, TableScreen) and s.table in gone), None)
+        if old is not None:
+            # What was open over the table I left (a raise prompt, the rules) was about that table.
+            while len(self.app.screen_stack) > old + 1:
+                self.app.pop_screen()
             await self.app.open_table(table, replace=True)
-        elif isinstance(screen, (LobbyScreen, TournamentScreen)):
+        elif isinstance(self.app.screen, (LobbyScreen, TournamentScreen)):
             await self.app.open_table(table)
 
     def _check_places(self) -> None:

@@ -218,7 +218,8 @@ def table_line(t: TournamentLine, elapsed: float, narrow: bool) -> Text:
     if t.on_break:
         parts.append((f"On break{', ' + clock(left(t.next_level_in)) if t.next_level_in is not None else ''}",
                       "bold yellow"))
-        parts.append((f"then level {t.level + 1}" if not narrow else "", ""))
+        # On a break the line's level is the one the break comes before (engine levels.Stage).
+        parts.append((f"then level {t.level}: {t.stakes}" if not narrow else f"then {t.stakes}", ""))
     else:
         parts.append((f"{'Lvl' if narrow else 'Level'} {t.level}: {t.stakes}", "bold"))
         if t.next_level_in is not None:

@@ -216,6 +216,9 @@ async def test_a_move_takes_my_screen_to_my_new_table(tworld):
         await pilot.pause()
         first = app.screen.table
         done(erin.sit_out(first))          # away: checked or folded for, dealt in all the same
+        await pilot.press("question_mark")   # the table's rules open over it when the move comes
+        await pilot.pause()
+        assert not isinstance(app.screen, TableScreen)
         for _ in range(3_000):
             bots.seat_them()
             w.clock.advance(1.0)
@@ -328,3 +331,87 @@ async def test_hot_seat_shows_a_tournament_table_with_its_line(tworld):
         assert "Lvl 1: 10/20" in text and ("you 1st" in text or "you 2nd" in text)
         assert "1,480" in text or "1,490" in text
         assert " l Leave" not in text and "Join" not in text
+
+
+async def test_the_lobbys_tournaments_page_shows_others_registering(tworld):
+    w = tworld(sit_and_go(4))
+    erin = w.player("erin")
+    number = w.register([erin])
+    app = app_for(erin)
+    async with app.run_test(size=SMALL) as pilot:
+        await to_tournaments(pilot)
+        assert "1/4" in screen_text(app)
+        w.register(w.players("bob", "carol"), number)
+        await pilot.pause()
+        assert "3/4" in screen_text(app)
+
+
+async def test_the_tournament_line_counts_down_and_names_are_shown_as_typed(tworld):
+    w = tworld(sit_and_go(2))
+    erin = w.player("erin")
+    w.register([w.player("[red]bob[/]"), erin])
+    app = app_for(erin)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        screen = app.screen
+        assert "next 1:00" in screen_text(app).splitlines()[1]
+        w.clock.advance(5.0)       # the room says nothing meanwhile: the screen's own tick counts
+        screen._tick()
+        await pilot.pause()
+        assert "next 0:55" in screen_text(app).splitlines()[1]
+        assert "[red]bob[/]" in screen_text(app)
+        await pilot.press("escape")        # the lobby, its tournaments, this one's lobby
+        await pilot.press("t", "enter")
+        await pilot.pause()
+        assert "[red]bob[/]" in screen_text(app)
+
+
+async def test_the_tournament_lobby_redraws_only_what_changed(tworld):
+    w = tworld(sit_and_go(4))
+    erin = w.player("erin")
+    number = w.register([erin])
+    app = app_for(erin)
+    async with app.run_test(size=SMALL) as pilot:
+        await to_tournament(pilot)
+        screen = app.screen
+        updated = []
+        for part in ("title", "me", "payouts", "levels"):
+            box = screen.query_one(f"#tournament-{part}")
+            box.update = (lambda text, part=part, real=box.update: (updated.append(part), real(text)))
+        rows = []
+        players = screen.query_one("#tournament-players")
+        players.set_rows = (lambda r, real=players.set_rows: (rows.append(len(r)), real(r)))
+        w.register([w.player("bob")], number)
+        await pilot.pause()
+        assert sorted(updated) == ["me", "payouts"] and rows == [2]     # the levels and the title stay
+        updated.clear()
+        screen.refresh_from_room()        # nothing changed: nothing drawn
+        assert updated == [] and rows == [2]
+
+
+async def test_the_table_says_when_the_tournament_is_on_break(tworld):
+    w = tworld(sit_and_go(3))
+    players = w.players("bob", "carol", "erin")
+    w.register(players)
+    erin = players[-1]
+    table = erin.my_tables()[0]
+    for c in players:            # all away: checked or folded for at once, the blinds go round
+        done(c.sit_out(table))
+    app = app_for(erin)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        for _ in range(600):
+            w.clock.advance(1.0)
+            await pilot.pause()
+            if erin.view(table).tournament.on_break:
+                break
+        assert erin.view(table).tournament.on_break, "no break came"
+        app.screen.refresh_from_room()
+        line = screen_text(app).splitlines()[1]
+        assert line.startswith(" On break, ") and "then 250/500 ante 50" in line, line    # level 5's

@@ -86,7 +86,8 @@ class TournamentScreen(Screen):
             return
         before = self.view
         self.view = view
-        self._part("title", (view.summary, view.level, view.hand_for_hand), lambda: title(view), "#tournament-title")
+        heading = title(view)         # compared as drawn: the summary's times change at every read
+        self._part("title", heading, lambda: heading, "#tournament-title")
         self._part("me", (view.me, view.my_rank, view.registered, view.may_register, view.summary.state,
                           view.summary.prize_pool, view.summary.entries, view.summary.players_left),
                    lambda: standing(view), "#tournament-me")
