@@ -4,16 +4,17 @@ The room seats a tournament's players and moves them (balancing, a table broken)
 watch the new table and he is paged where he goes. The app asks `Following.check()` each time the
 room says something changed, before the screen redraws:
 
-- a tournament table newly among my tables: the table screen of the table I was moved from (it
-  is no longer mine) gives way to the new table's, with whatever was open over it; on the lobby or the tournament's lobby
-  (the tournament has just started), it opens over them; anywhere else (my history, a dialog, a
-  cash table) the page says where and `]` goes there;
+- a tournament table newly among my tables: the table screen of the table of that tournament I
+  was moved from gives way to the new table's, with whatever was open over it; on the lobby or the
+  tournament's lobby (the tournament has just started), it opens over them; anywhere else (my
+  history, a cash table) the page says where and `]` goes there;
 - my place decided (the room pages it once the prize is in my balance): a dialog that stays until
   answered says "You finished 7th of 45 and won $1.20" (or "no prize"); Enter keeps watching, `l`
   goes back to the lobby.
 
-Only the tables new since the last change are read (one view each), and the tournaments only when a
-page came: the check costs nothing on the changes of a hand."""
+Each of these comes with a page (the seat, the move, the finish), so nothing is read unless a page
+came: the changes of a hand cost one comparison. Then my tables are compared with those of the last
+page, the tables new since are read once each (a view), and the tournaments I play in once each."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from cardroom.room.api import RoomError
 class Following:
     def __init__(self, app) -> None:
         self.app = app
-        self.seen: frozenset | None = None   # my tables at the last change (None: not looked yet)
+        self.seen: frozenset = frozenset()   # my tables at the last page
         self.numbers: dict[str, int] = {}    # table -> its tournament's number (tournament tables only)
         self.playing: set[int] = set()       # tournaments I have had a seat in, my place not yet told
         self.told: set[tuple[int, int]] = set()   # (tournament, entry) whose finish was shown
@@ -37,20 +38,18 @@ class Following:
         self.last_page = self.app.client.pages[-1] if self.app.client.pages else None
 
     async def check(self) -> None:
-        client = self.app.client
-        mine = frozenset(self.app.my_tables())
-        if self.seen is None:
-            self.start()
+        pages = self.app.client.pages
+        if not pages or pages[-1] is self.last_page:
             return
+        self.last_page = pages[-1]
+        mine = frozenset(self.app.my_tables())
         new, gone = mine - self.seen, self.seen - mine
         self.seen = mine
-        arrived = [name for name in sorted(new) if self._number(name) is not None]
+        arrived = [(name, number) for name in sorted(new) if (number := self._number(name)) is not None]
         if arrived:
-            await self._show(arrived[0], gone)
-        pages = client.pages
-        if pages and pages[-1] is not self.last_page:
-            self.last_page = pages[-1]
-            self._check_places()
+            table, number = arrived[0]
+            await self._show(table, {name for name in gone if self.numbers.get(name) == number})
+        self._check_places()
 
     def _number(self, table: str) -> int | None:
         """Table `table`'s tournament (None: a cash table), read once per table."""
@@ -66,12 +65,13 @@ class Following:
         self.playing.add(number)
         return number
 
-    async def _show(self, table: str, gone: frozenset) -> None:
+    async def _show(self, table: str, left: set) -> None:
+        """Show `table`, where I now sit; `left`: the tables of its tournament I no longer sit at."""
         from cardroom.tui.screens.lobby import LobbyScreen
         from cardroom.tui.screens.table import TableScreen
         from cardroom.tui.screens.tournament import TournamentScreen
         stack = self.app.screen_stack
-        old = next((i for i, s in enumerate(stack) if isinstance(s, TableScreen) and s.table in gone), None)
+        old = next((i for i, s in enumerate(stack) if isinstance(s, TableScreen) and s.table in left), None)
         if old is not None:
             # What was open over the table I left (a raise prompt, the rules) was about that table.
             while len(self.app.screen_stack) > old + 1:

@@ -415,3 +415,14 @@ async def test_the_table_says_when_the_tournament_is_on_break(tworld):
         app.screen.refresh_from_room()
         line = screen_text(app).splitlines()[1]
         assert line.startswith(" On break, ") and "then 250/500 ante 50" in line, line    # level 5's
+
+
+async def test_a_room_without_tournaments_says_so_on_the_page(world):
+    w = world()
+    app = app_for(w.room.connect("erin"))
+    async with app.run_test(size=SMALL) as pilot:
+        await to_tournaments(pilot)
+        assert "No tournaments in this room now" in screen_text(app)
+        await pilot.press("enter")            # nothing to open
+        await pilot.pause()
+        assert isinstance(app.screen, LobbyScreen)

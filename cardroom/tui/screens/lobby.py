@@ -104,7 +104,6 @@ class LobbyScreen(Screen):
             self._timer.pause()
 
     def refresh_from_room(self) -> None:
-        rows = self.client.lobby()
         mine = set(self.app.my_tables())
         waiting = set(self.app.waiting_for_me()) & mine
         self._show_title(mine, waiting)
@@ -114,7 +113,7 @@ class LobbyScreen(Screen):
         if self.showing == "tournaments":      # only the list on the page is read and laid out
             self._show_tournaments()
             return
-        lines = [(r.name, self._cells(r, mine, waiting)) for r in rows]
+        lines = [(r.name, self._cells(r, mine, waiting)) for r in self.client.lobby()]
         if lines != self._lines:        # a room change that is not the lobby's draws nothing
             self._lines = lines
             self.query_one("#lobby-table", PickList).set_rows(lines)
@@ -122,6 +121,8 @@ class LobbyScreen(Screen):
     def _show_tournaments(self) -> None:
         narrow = bool(self._narrow)
         lines = [(s.number, lobby_row(s, narrow)) for s in self.client.tournaments()]
+        if not lines:       # a room that deals none (a room of several processes, for now) says so
+            lines = [(None, ("", Text("No tournaments in this room now", "italic")))]
         if lines != self._tournament_lines:
             self._tournament_lines = lines
             self.query_one("#lobby-tournaments", PickList).set_rows(lines)
