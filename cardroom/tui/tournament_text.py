@@ -101,9 +101,8 @@ def _lobby_cells(number: int, name: str, game: str, structure: str, cost: str, p
 
 def title(v: TournamentView) -> Text:
     s = v.summary
-    t = Text.assemble((f"{s.name} #{s.number}", "bold"), f"   {short_game(s.game, s.structure)}",
-                      f"   {buy_in(s)}", f"   {state_words(v)}")
-    return t
+    return Text.assemble((f"{s.name} #{s.number}", "bold"), f"   {short_game(s.game, s.structure)}",
+                         f"   {buy_in(s)}", f"   {state_words(v)}")
 
 
 def state_words(v: TournamentView) -> str:
@@ -113,8 +112,7 @@ def state_words(v: TournamentView) -> str:
         return f"registering, starts {when}" if when else "registering"
     if s.state in LIVE:
         level = level_of(v)
-        words = s.state if s.state != "running" else "running"
-        out = f"{words}, level {v.level}" + (f" ({level.stakes})" if level is not None else "")
+        out = f"{s.state}, level {v.level}" + (f" ({level.stakes})" if level is not None else "")
         if v.hand_for_hand:
             out += ", hand for hand"
         return out
