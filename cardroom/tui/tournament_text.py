@@ -160,16 +160,21 @@ def player_rows(v: TournamentView) -> list[tuple]:
     me = v.me.entry if v.me is not None else None
     rows, rank = [], 0
     for p in v.players:
-        style = "bold" if p.entry == me else ""
-        if p.place is None:
-            rank += 1
-            where = f"{numbers.get(p.table, '?')}/{p.seat}" if p.table is not None else ""
-            cells = (Text(str(rank)), Text(p.name, style), Text(chips(p.chips), style), Text(where))
-        else:
-            prize = money(p.prize) if p.prize else "out"
-            cells = (Text(ordinal(p.place), "dim"), Text(p.name, style or "dim"), Text(prize, "dim"), Text(""))
-        rows.append((("entry", p.entry), cells))
+        rank += p.place is None
+        rows.append((("entry", p.entry), _player_cells(p, rank, numbers.get(p.table, 0), p.entry == me)))
     return rows
+
+
+@lru_cache(maxsize=8192)
+def _player_cells(p: TournamentPlayer, rank: int, table: int, mine: bool) -> tuple:
+    """One entry's cells, made once for every session and every reading that shows it alike: a
+    big tournament's lobby is a thousand rows, read again at each registration by each player."""
+    style = "bold" if mine else ""
+    if p.place is None:
+        where = f"{table or '?'}/{p.seat}" if p.table is not None else ""
+        return (Text(str(rank)), Text(p.name, style), Text(chips(p.chips), style), Text(where))
+    prize = money(p.prize) if p.prize else "out"
+    return (Text(ordinal(p.place), "dim"), Text(p.name, style or "dim"), Text(prize, "dim"), Text(""))
 
 
 def player_table(v: TournamentView, entry: int) -> str | None:
