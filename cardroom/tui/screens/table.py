@@ -116,18 +116,18 @@ class TableScreen(HandActions, SeatActions, Screen):
             self.app.send(client.unwatch(self.table))
 
     def _tick(self) -> None:
-        # The bar of the decision clock moves between the table's own (last-10-seconds) ticks.
-        # Only the clock: the view is not read again (every screen at every table ticks each
-        # second, and re-reading and comparing the whole view cost ~3 ms a screen).
+        # The bar of the decision clock and a tournament's clocks move between the table's own
+        # ticks. Only the clocks: the view is not read again (every screen at every table ticks
+        # each second, and re-reading and comparing the whole view cost ~3 ms a screen).
         if not self.is_current or self.app.following:
             return
-        if line_ticks(self.view.tournament):
-            self._show_tournament(self.device.now() - self._seen_at)
-        if self.view.acting_seat is None:
-            return
         if self.app.hosting.busy and self.view.legal is None:
-            return      # a busy server ticks only the clock of the one deciding (others catch up)
-        self._show_clock(self.device.now() - self._seen_at)
+            return      # a busy server ticks only the clocks of the one deciding (others catch up)
+        elapsed = self.device.now() - self._seen_at
+        if line_ticks(self.view.tournament):
+            self._show_tournament(elapsed)
+        if self.view.acting_seat is not None:
+            self._show_clock(elapsed)
 
     # ------------------------------------------------------------------ attributes down
     @property
