@@ -426,3 +426,27 @@ async def test_a_room_without_tournaments_says_so_on_the_page(world):
         await pilot.press("enter")            # nothing to open
         await pilot.pause()
         assert isinstance(app.screen, LobbyScreen)
+
+
+async def test_a_busy_host_ticks_no_railbirds_tournament_clock(tworld):
+    from .test_hosting import RecordingHosting
+    w = tworld(sit_and_go(2))
+    w.register(w.players("alice", "bob"))
+    hosting = RecordingHosting()
+    app = build_app(w.player("erin"), options=UIOptions(sound=False), hosting=hosting)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("t", "enter")
+        await pilot.pause()
+        await pilot.press("tab", "enter")            # watch its table
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and screen.view.tournament is not None
+        shown: list = []
+        screen._show_tournament = shown.append
+        screen._tick()
+        assert len(shown) == 1                       # on its own: the level's clock counts down
+        hosting.busy = True
+        screen._tick()
+        assert len(shown) == 1                       # a busy host: a railbird's line waits for the table
