@@ -141,7 +141,7 @@ async def test_unregistering_after_the_start_is_refused_with_the_rooms_words(two
 
 
 async def test_a_railbird_watches_a_tournament_table_from_its_lobby(tworld):
-    w = tworld(sit_and_go(4))
+    w = tworld(sit_and_go(4, 2))                  # two tables of two
     w.register(w.players("alice", "bob", "carol", "dave"))
     w.clock.advance(0.5)
     erin = w.player("erin")
@@ -168,6 +168,11 @@ async def test_a_railbird_watches_a_tournament_table_from_its_lobby(tworld):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, TournamentScreen)
+        # The players list: Enter on one at table 2 watches his table.
+        row = next(i for i, p in enumerate(w.tournament(1).view(None).players) if p.table.endswith("table 2"))
+        await pilot.press("shift+tab", *["down"] * row, "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.screen.table == "Test #1 table 2"
 
 
 async def test_at_a_tournament_table_no_buy_in_leave_join_or_wait_list_key(tworld):
