@@ -414,12 +414,18 @@ async def test_the_table_says_when_the_tournament_is_on_break(tworld):
         for _ in range(600):
             w.clock.advance(1.0)
             await pilot.pause()
-            if erin.view(table).tournament.on_break:
+            if erin.view(table).tournament.hold:      # on break, between hands
                 break
         assert erin.view(table).tournament.on_break, "no break came"
         app.screen.refresh_from_room()
-        line = screen_text(app).splitlines()[1]
+        text = screen_text(app)
+        line = text.splitlines()[1]
         assert line.startswith(" On break, ") and "then 250/500 ante 50" in line, line    # level 5's
+        await pilot.press("s")                    # back from away: the bar says why no hand is dealt
+        await pilot.pause()
+        assert not erin.view(table).sitting_out
+        text = screen_text(app)
+        assert "\nBreak" in text and "Waiting for the next hand" not in text, text
 
 
 async def test_a_room_without_tournaments_says_so_on_the_page(world):

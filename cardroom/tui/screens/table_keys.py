@@ -307,4 +307,5 @@ def _note(s, now: str) -> str:
     if v.phase not in ("waiting", "done"):
         return ""
     # A tournament table that is not dealing says why (a break, hand for hand, a pause ...).
-    return v.tournament.hold if v.tournament is not None and v.tournament.hold else "Waiting for the next hand"
+    hold = v.tournament.hold if v.tournament is not None else ""
+    return hold[:1].upper() + hold[1:] if hold else "Waiting for the next hand"
