@@ -94,11 +94,21 @@ class Following:
                 continue
             self.told.add((number, me.entry))
             self.playing.discard(number)      # a re-entry's seat brings it back
-            words = finish_words(me.place, view.summary.entries, me.prize)
+            words = self._paged(view.summary.name) or finish_words(me.place, view.summary.entries, me.prize)
             # The toasts so far (registered, seated, the page of this very finish) would cover
             # the dialog's keys at 80x24: the dialog says what matters now.
             self.app.clear_notifications()
             self.app.push_screen(Finished(f"{view.summary.name} #{number}", words), self._answer)
+
+    def _paged(self, name: str) -> str | None:
+        """The room's own words of my finish, from its page ("NAME: you finished 3rd of 3 and won
+        $4.50 (sharing the prizes of places 2nd to 3rd)"): they say what a share is; None if the
+        page is not among the last few (the dialog then says it from the tournament's view)."""
+        prefix = f"{name}: you finished "
+        for page in reversed(self.app.client.pages[-5:]):
+            if page.startswith(prefix):
+                return "You finished " + page[len(prefix):]
+        return None
 
     async def _answer(self, where: str | None) -> None:
         if where == "lobby":

@@ -113,6 +113,7 @@ def test_three_players_register_over_real_ssh_and_play_a_sit_and_go_to_its_end(t
 
         # Play: check or call whenever it is one's turn, until everyone has been told his place.
         finished: dict[str, tuple[int, int]] = {}      # name -> (place, prize in cents)
+        shared: dict[str, bool] = {}                   # the dialog says his prize is a share
         deadline = time.monotonic() + 120
         while len(finished) < len(NAMES):
             assert time.monotonic() < deadline, {n: tmux.screen(n) for n in NAMES}
@@ -124,6 +125,7 @@ def test_three_players_register_over_real_ssh_and_play_a_sit_and_go_to_its_end(t
                 if found:
                     place, dollars, cents = found.groups()
                     finished[name] = (int(place), int(dollars or 0) * 100 + int(cents or 0))
+                    shared[name] = "(sharing the prizes" in text      # the dialog wraps the rest
                     tmux.wait(name, "Keep watching (Enter)", "Lobby (l)")
                 elif "Your turn" in text:
                     tmux.keys(name, "c")
@@ -136,6 +138,13 @@ def test_three_players_register_over_real_ssh_and_play_a_sit_and_go_to_its_end(t
         winner = next(n for n, (place, _) in finished.items() if place == 1)
         prize = finished[winner][1]
         assert prize >= 2_100, finished
+        # Two out on the same hand with equal chips share the prizes of their places (2nd and
+        # 3rd: $4.50 each), and their dialogs say so; else 2nd wins $9 and 3rd nothing.
+        second, third = (next(n for n, (p, _) in finished.items() if p == k) for k in (2, 3))
+        if finished[second][1] == finished[third][1]:
+            assert shared[second] and shared[third], finished
+        else:
+            assert (finished[second][1], finished[third][1]) == (900, 0) and not shared[second], finished
 
         # The winner goes back to the lobby and finds the prize in his money: $500 - $11 + prize.
         tmux.keys(winner, "l")
