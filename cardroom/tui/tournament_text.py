@@ -161,7 +161,8 @@ def player_rows(v: TournamentView) -> list[tuple]:
     rows, rank = [], 0
     for p in v.players:
         rank += p.place is None
-        rows.append((("entry", p.entry), _player_cells(p, rank, numbers.get(p.table, 0), p.entry == me)))
+        table = numbers.get(p.table, 0) if p.table is not None else 0
+        rows.append((("entry", p.entry), _player_cells(p, rank, table, p.entry == me)))
     return rows
 
 

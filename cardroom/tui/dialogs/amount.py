@@ -6,6 +6,8 @@ caller gets the amount in cents (or None when cancelled)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -24,8 +26,9 @@ class AmountDialog(ModalScreen[int | None]):
                  presets: list[tuple[str, int]] = (), check=None, verb: str = "OK", chips: bool = False) -> None:
         super().__init__()
         # A tournament's amounts are whole chips ("1500"), a cash table's money ("12.50").
-        self.amount, self.parse, self.typed = ((chip_count, parse_chips, str) if chips
-                                               else (money, parse_amount, money2))
+        self.amount: Callable[[int], str] = chip_count if chips else money      # shown
+        self.parse: Callable[[str], int] = parse_chips if chips else parse_amount
+        self.typed: Callable[[int], str] = str if chips else money2             # in the box
         self.title_text, self.lines = title, lines
         self.default, self.lo, self.hi = default, lo, hi
         self.presets = list(presets)

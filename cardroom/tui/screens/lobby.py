@@ -168,7 +168,7 @@ class LobbyScreen(Screen):
 
     async def action_open_tournament(self) -> None:
         number = self.query_one("#lobby-tournaments", PickList).cursor_key
-        if number is not None:
+        if isinstance(number, int):           # (None: the row that says there are none)
             await self.app.navigate(OpenTournament(number))
 
     async def _open(self, name: str, *, buy_in: bool = False) -> None:

@@ -9,7 +9,7 @@ from cardroom.room.api import RoomError
 from cardroom.textual_adapter import toasts
 from cardroom.tui.dialogs.amount import buy_in_dialog, wager_dialog
 from cardroom.tui.dialogs.confirm import Confirm
-from cardroom.tui.render import money
+from cardroom.tui.render import amount_of, money
 from cardroom.tui.screens.table_keys import VERBS, asked_post_or_wait
 
 
@@ -125,7 +125,7 @@ class HandActions:
         async def answer(yes: bool | None) -> None:
             if yes:
                 await self._act(kind, amount, decision=decision)
-        self.app.push_screen(Confirm(f"{verb} {self.amount(amount)}{all_in}?", verb.split()[0]), answer)
+        self.app.push_screen(Confirm(f"{verb} {amount_of(self.view)(amount)}{all_in}?", verb.split()[0]), answer)
 
     async def action_post_blind(self, post: bool = True) -> None:
         """Answer the blind prompt (Auto Blind off): post, or decline and sit out."""

@@ -11,6 +11,8 @@ only the parts whose data changed."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -25,6 +27,9 @@ from cardroom.tui.tournament_text import (PLAYER_COLUMNS, TABLE_COLUMNS, levels_
                                           player_rows, player_table, standing, table_rows, title)
 from cardroom.tui.widgets.keys import KeyFooter
 from cardroom.tui.widgets.picklist import PickList
+
+if TYPE_CHECKING:
+    from textual.timer import Timer
 
 READ_EVERY = 5.0     # seconds: what a player not registered is not told of (as the lobby's list)
 
@@ -44,7 +49,7 @@ class TournamentScreen(Screen):
         self.client = client         # the session's RoomClient
         self.view: TournamentView | None = None
         self._shown: dict = {}       # part -> the data it was last drawn from
-        self._timer = None
+        self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="tournament-title", markup=False)
@@ -152,9 +157,10 @@ class TournamentScreen(Screen):
             return None
         focused = self.focused
         if isinstance(focused, PickList) and focused.id == "tournament-tables":
-            return focused.cursor_key
-        key = self.query_one("#tournament-players", PickList).cursor_key
-        return player_table(v, key[1]) if key is not None else None
+            name = focused.cursor_key                 # the tables' rows are keyed by name
+            return name if isinstance(name, str) else None
+        key = self.query_one("#tournament-players", PickList).cursor_key     # ("entry", number)
+        return player_table(v, key[1]) if isinstance(key, tuple) else None
 
     async def action_watch(self) -> None:
         name = self._picked_table()
