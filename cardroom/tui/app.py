@@ -34,9 +34,10 @@ from cardroom.room.api import RoomError
 from cardroom.room.client import as_client
 from cardroom.textual_adapter import toasts
 from cardroom.tui.device import Device, OwnTerminal
+from cardroom.tui.following import Following
 from cardroom.tui.hosting import Hosting, NoHosting
 from cardroom.tui.navigation import (OpenExport, OpenHand, OpenHelp, OpenHistory, OpenKeys, OpenLobby,
-                                     OpenMoney, OpenTable)
+                                     OpenMoney, OpenTable, OpenTournament)
 from cardroom.tui.options import UIOptions
 from cardroom.tui.shell import Shell
 from cardroom.tui.screens.too_small import TooSmallScreen, too_small
@@ -75,6 +76,7 @@ class CardroomApp(Shell):
         self._last_page = self.client.pages[-1] if self.client.pages else None
         self._session_ending = False
         self._kept_theme = ""         # the theme kept for this player (or the default)
+        self.follower = Following(self)   # a tournament player's screen follows his seat
 
     @property
     def client(self):
@@ -172,6 +174,7 @@ class CardroomApp(Shell):
         """Listen to the room and show the first screen."""
         from cardroom.tui.screens.welcome import WelcomeScreen
         self.client.on_change(self._room_changed)
+        self.follower.start()
         self.push_screen(WelcomeScreen(self.client))
 
     async def on_room_changed(self, message: RoomChanged) -> None:
@@ -203,6 +206,7 @@ class CardroomApp(Shell):
     async def _room_checks(self) -> None:
         """What the app itself does when the room changed, before the screen redraws."""
         self._check_waiting()
+        await self.follower.check()
 
     def _show_pages(self) -> None:
         pages = self.client.pages
@@ -283,9 +287,22 @@ class CardroomApp(Shell):
         if message.then_table is not None:
             await self.open_table(message.then_table)
 
+    async def back_to_lobby(self) -> None:
+        """Close the screens over the lobby (or open it, if it was never shown)."""
+        from cardroom.tui.screens.lobby import LobbyScreen
+        if not any(isinstance(s, LobbyScreen) for s in self.screen_stack):
+            await self.navigate(OpenLobby())
+            return
+        while not isinstance(self.screen, LobbyScreen):
+            self.pop_screen()
+
     def on_open_table(self, message: OpenTable) -> None:
         from cardroom.tui.screens.table import TableScreen
         self.push_screen(TableScreen(message.name, self.device, self.options, buy_in=message.buy_in))
+
+    def on_open_tournament(self, message: OpenTournament) -> None:
+        from cardroom.tui.screens.tournament import TournamentScreen
+        self.push_screen(TournamentScreen(message.number, self.client))
 
     def on_open_money(self, message: OpenMoney) -> None:
         from cardroom.tui.screens.money import MoneyScreen

@@ -52,7 +52,9 @@ def redact_view(view: TableView) -> TableView:
         replace(s, cards=tuple(c if (u or s.shown) else None for c, u in zip(s.cards, s.up)))
         if s.cards else s
         for s in view.seats)
-    return replace(view, seats=seats, my_seat=None, my_cards=(), legal=None, message="",
+    # A tournament's line is a railbird's too: no rank of whoever last held the device.
+    line = replace(view.tournament, my_rank=None) if view.tournament is not None else None
+    return replace(view, seats=seats, my_seat=None, my_cards=(), legal=None, message="", tournament=line,
                    buy_in=None, pending_chips=0, table_chips=0, missed_blinds=False, missed_posts=(0, 0),
                    auto_action="ask", sitting_out=False, blind_prompt=0, decision="")
 

@@ -62,3 +62,11 @@ class OpenHelp(Message):
         super().__init__()
         self.rules = rules
         self.table = table
+
+
+class OpenTournament(Message):
+    """Push tournament number `number`'s own lobby."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__()
+        self.number = number

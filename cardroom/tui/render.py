@@ -28,6 +28,26 @@ def money(cents: int) -> str:
     return format_cents(cents)
 
 
+def chip_count(chips: int) -> str:
+    """Tournament chips are not money: 1500 -> "1,500"."""
+    return f"{chips:,}"
+
+
+def amount_of(view):
+    """How a table's amounts read: money at a cash table, chips at a tournament's (its view has
+    a tournament line)."""
+    return chip_count if getattr(view, "tournament", None) is not None else money
+
+
+def parse_chips(text: str) -> int:
+    """Whole chips typed by a person ("1500", "1,500") -> chips; BadAmount for anything else."""
+    digits = text.replace(",", "")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 12:
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise BadAmount(f"{shown!r} is not a number of chips: write whole chips, like 1500")
+    return int(digits)
+
+
 def money2(cents: int) -> str:
     """Always with cents, for amounts in an input box: 12.50."""
     return format_cents(cents, currency="", thousands=False, always_cents=True)

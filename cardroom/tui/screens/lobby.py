@@ -1,6 +1,10 @@
 """The lobby: every table with its game, stakes, seats taken, wait list, railbirds, average pot,
 hands an hour; watch (Enter), join (j) or join the wait list (w). The first column marks my tables:
-"seated", or "★ turn" where the table waits for my decision; `]` opens the next of my tables."""
+"seated", or "★ turn" where the table waits for my decision; `]` opens the next of my tables.
+
+`t` turns the page to the tournaments (name, game, buy-in + fee, registered / max, state, when it
+starts or how many are left) and back; Enter there opens a tournament's own lobby. One list is
+shown at a time, so each keeps the whole height of an 80x24 terminal."""
 
 from __future__ import annotations
 
@@ -17,8 +21,9 @@ from textual.widgets import Static
 
 from cardroom.engine.variants import UnknownVariant, find_variant
 from cardroom.room.api import RoomError
-from cardroom.tui.navigation import OpenHistory, OpenKeys, OpenMoney, OpenTable
+from cardroom.tui.navigation import OpenHistory, OpenKeys, OpenMoney, OpenTable, OpenTournament
 from cardroom.tui.render import money
+from cardroom.tui.tournament_text import TOURNAMENT_COLUMNS, lobby_row
 from cardroom.tui.widgets.keys import KeyFooter
 from cardroom.tui.widgets.picklist import PickList
 
@@ -42,8 +47,11 @@ class LobbyScreen(Screen):
 
     BINDINGS = [
         Binding("enter", "watch", "Watch"),
+        Binding("enter", "open_tournament", "Open"),
         Binding("j", "join", "Join"),
         Binding("w", "wait_list", "Wait list"),
+        Binding("t", "show('tournaments')", "Tournaments"),
+        Binding("t", "show('tables')", "Tables"),
         Binding("m", "money", "My Money"),
         Binding("h", "history", "History"),
         Binding("k", "keys", "My keys"),
@@ -61,16 +69,20 @@ class LobbyScreen(Screen):
         self._timer: Timer | None = None
         self._narrow: bool | None = None
         self._lines: list | None = None     # what the list shows: (table, cells) per row
+        self.showing = "tables"             # or "tournaments": the list on the page
+        self._tournament_lines: list | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(Text.assemble(("Tables", "bold"), "   ", self.client.name), id="lobby-title",
                      markup=False)
         yield PickList(id="lobby-table", zebra_stripes=True)
+        yield PickList(id="lobby-tournaments", zebra_stripes=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        self.query_one("#lobby-tournaments").display = False
         self._lay_out(self.app.size.width)
-        self.query_one(PickList).focus()
+        self.query_one("#lobby-table").focus()
         self._timer = self.set_interval(5.0, self.refresh_from_room)
 
     def on_resize(self, event) -> None:
@@ -81,9 +93,11 @@ class LobbyScreen(Screen):
         if narrow == self._narrow:
             return
         self._narrow = narrow
-        self._lines = None
-        self.query_one(PickList).set_columns([f" {c}" if narrow else c for c in self._columns],
-                                             padding=0 if narrow else 1)
+        self._lines = self._tournament_lines = None
+        self.query_one("#lobby-table", PickList).set_columns([f" {c}" if narrow else c for c in self._columns],
+                                                             padding=0 if narrow else 1)
+        self.query_one("#lobby-tournaments", PickList).set_columns(
+            [f" {c}" if narrow else c for c in TOURNAMENT_COLUMNS], padding=0 if narrow else 1)
         self.refresh_from_room()
 
     @property
@@ -102,20 +116,32 @@ class LobbyScreen(Screen):
             self._timer.pause()
 
     def refresh_from_room(self) -> None:
-        rows = self.client.lobby()
         mine = set(self.app.my_tables())
         waiting = set(self.app.waiting_for_me()) & mine
         self._show_title(mine, waiting)
         if bool(mine) != bool(self._mine):
             self.refresh_bindings()
         self._mine = tuple(sorted(mine))
-        lines = [(r.name, self._cells(r, mine, waiting)) for r in rows]
+        if self.showing == "tournaments":      # only the list on the page is read and laid out
+            self._show_tournaments()
+            return
+        lines = [(r.name, self._cells(r, mine, waiting)) for r in self.client.lobby()]
         if lines != self._lines:        # a room change that is not the lobby's draws nothing
             self._lines = lines
-            self.query_one(PickList).set_rows(lines)
+            self.query_one("#lobby-table", PickList).set_rows(lines)
+
+    def _show_tournaments(self) -> None:
+        narrow = bool(self._narrow)
+        lines = [(s.number, lobby_row(s, narrow)) for s in self.client.tournaments()]
+        if not lines:       # a room that deals none (a room of several processes, for now) says so
+            lines = [(None, ("", Text("No tournaments in this room now", "italic")))]
+        if lines != self._tournament_lines:
+            self._tournament_lines = lines
+            self.query_one("#lobby-tournaments", PickList).set_rows(lines)
 
     def _show_title(self, mine: set, waiting: set) -> None:
-        title = Text.assemble(("Tables", "bold"), "   ", self.client.name)
+        page = "Tournaments" if self.showing == "tournaments" else "Tables"
+        title = Text.assemble((page, "bold"), "   ", self.client.name)
         if waiting:
             star = "*" if self.options.ascii else "\u2605"
             n = len(waiting)
@@ -132,12 +158,31 @@ class LobbyScreen(Screen):
         return _row_cells(r, you, bool(self._narrow), self.options.ascii)
 
     def _selected(self) -> str | None:
-        key = self.query_one(PickList).cursor_key      # the rows are keyed by table name
+        key = self.query_one("#lobby-table", PickList).cursor_key      # the rows are keyed by table name
         return key if isinstance(key, str) else None
 
     async def on_pick_list_selected(self, event: PickList.Selected) -> None:
         event.stop()
-        await self.action_watch()
+        if event.picklist.id == "lobby-tournaments":
+            await self.action_open_tournament()
+        else:
+            await self.action_watch()
+
+    def action_show(self, page: str) -> None:
+        """Turn the page: the tables or the tournaments."""
+        self.showing = page
+        tables = page == "tables"
+        self.query_one("#lobby-table").display = tables
+        self.query_one("#lobby-tournaments").display = not tables
+        self.query_one("#lobby-table" if tables else "#lobby-tournaments").focus()
+        self._lines = self._tournament_lines = None
+        self.refresh_from_room()
+        self.refresh_bindings()
+
+    async def action_open_tournament(self) -> None:
+        number = self.query_one("#lobby-tournaments", PickList).cursor_key
+        if isinstance(number, int):           # (None: the row that says there are none)
+            await self.app.navigate(OpenTournament(number))
 
     async def _open(self, name: str, *, buy_in: bool = False) -> None:
         await self.app.navigate(OpenTable(name, buy_in=buy_in))
@@ -145,6 +190,12 @@ class LobbyScreen(Screen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "next_table":
             return bool(self._mine)
+        if action == "show":
+            return parameters[0] != self.showing
+        if action in ("watch", "join", "wait_list"):
+            return self.showing == "tables"
+        if action == "open_tournament":
+            return self.showing == "tournaments"
         return True
 
     async def action_next_table(self) -> None:

@@ -32,7 +32,9 @@ from cardroom.tui.navigation import OpenHelp, OpenHistory, OpenMoney
 from cardroom.tui.options import UIOptions
 from cardroom.tui.screens import table_keys
 from cardroom.tui.screens.table_actions import HandActions, SeatActions
+from cardroom.tui.render import amount_of
 from cardroom.tui.screens.table_keys import AUTO_KEYS, asked_post_or_wait
+from cardroom.tui.tournament_text import line_ticks, table_line
 from cardroom.tui.widgets.bars import ActionBar, AutoBar, Chip
 from cardroom.tui.widgets.card import HandCard
 from cardroom.tui.widgets.chat import ChatInput, ChatLog, ChatPane
@@ -75,6 +77,7 @@ class TableScreen(HandActions, SeatActions, Screen):
         self._my_turn = False
         self._message = self.view.message
         self._title: Text | None = None
+        self._tournament_line: Text | None = None
         self._keys: tuple[object, ...] | None = None
         self._prompt: Text | None = None
         self.post_missed: bool | None = None    # my answer to the missed blinds (None: not yet)
@@ -89,6 +92,7 @@ class TableScreen(HandActions, SeatActions, Screen):
     def compose(self) -> ComposeResult:
         opts = self.options
         yield Static("", id="table-title", markup=False)
+        yield Static("", id="table-tournament", markup=False)
         yield Static("", id="table-others", markup=False)
         with Horizontal(id="table-body"):
             with Vertical(id="table-main"):
@@ -123,14 +127,18 @@ class TableScreen(HandActions, SeatActions, Screen):
             self.app.send(client.unwatch(self.table))
 
     def _tick(self) -> None:
-        # The bar of the decision clock moves between the table's own (last-10-seconds) ticks.
-        # Only the clock: the view is not read again (every screen at every table ticks each
-        # second, and re-reading and comparing the whole view cost ~3 ms a screen).
-        if self.view.acting_seat is None or not self.is_current or self.app.following:
+        # The bar of the decision clock and a tournament's clocks move between the table's own
+        # ticks. Only the clocks: the view is not read again (every screen at every table ticks
+        # each second, and re-reading and comparing the whole view cost ~3 ms a screen).
+        if not self.is_current or self.app.following:
             return
         if self.app.hosting.busy and self.view.legal is None:
-            return      # a busy server ticks only the clock of the one deciding (others catch up)
-        self._show_clock(self.device.now() - self._seen_at)
+            return      # a busy server ticks only the clocks of the one deciding (others catch up)
+        elapsed = self.device.now() - self._seen_at
+        if line_ticks(self.view.tournament):
+            self._show_tournament(elapsed)
+        if self.view.acting_seat is not None:
+            self._show_clock(elapsed)
 
     # ------------------------------------------------------------------ attributes down
     @property
@@ -152,6 +160,10 @@ class TableScreen(HandActions, SeatActions, Screen):
     @property
     def legal(self):
         return self.view.legal
+
+    def amount(self, n: int) -> str:
+        """An amount at this table: money, or a tournament's chips."""
+        return amount_of(self.view)(n)
 
     def my_seat_state(self):
         v = self.view
@@ -242,7 +254,9 @@ class TableScreen(HandActions, SeatActions, Screen):
 
     def _show(self) -> None:
         v = self.view
-        title = Text.assemble((v.name, "bold"), f"  {v.game}  {v.stakes}",
+        # A tournament's stakes are its level's, in chips: on the tournament's line below.
+        stakes = f"  {v.stakes}" if v.tournament is None else ""
+        title = Text.assemble((v.name, "bold"), f"  {v.game}{stakes}",
                               (f"  hand #{v.hand_id}" if v.hand_id else "", "dim"))
         # My name only where I sit: a railbird's screen is then the same for every railbird of
         # the table, which lets the ssh bridge draw it once for all of them (ssh/mirror.py).
@@ -255,6 +269,7 @@ class TableScreen(HandActions, SeatActions, Screen):
         if title != self._title:
             self._title = title
             self.query_one("#table-title", Static).update(title, layout=False)   # one fixed line
+        self._show_tournament(0.0)
         self.query_one(Felt).show(v)
         me = self.my_seat_state()
         label = ""
@@ -270,6 +285,18 @@ class TableScreen(HandActions, SeatActions, Screen):
         self.query_one(ActionBar).show(items, note)
         self.query_one(AutoBar).show(v.auto_action, v.my_seat is not None)
         self.query_one(ChatPane).show(v.chat)
+
+    def _show_tournament(self, elapsed: float) -> None:
+        """The tournament's line (level, clocks, players left, my rank), `elapsed` seconds after
+        the view was read; none at a cash table."""
+        t = self.view.tournament
+        line = None if t is None else table_line(t, elapsed, self.app.size.width < 120)
+        if line != self._tournament_line:
+            box = self.query_one("#table-tournament", Static)
+            if (line is None) != (self._tournament_line is None):
+                box.display = line is not None
+            self._tournament_line = line
+            box.update(line if line is not None else "", layout=False)
 
     def _show_clock(self, elapsed: float) -> None:
         """The decision clock, `elapsed` seconds after the view was read."""

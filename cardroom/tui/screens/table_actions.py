@@ -11,7 +11,7 @@ from cardroom.room.api import RoomError
 from cardroom.textual_adapter import toasts
 from cardroom.tui.dialogs.amount import buy_in_dialog, wager_dialog
 from cardroom.tui.dialogs.confirm import Confirm
-from cardroom.tui.render import money
+from cardroom.tui.render import amount_of, money
 from cardroom.tui.screens.table_keys import VERBS, asked_post_or_wait
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ class HandActions(TableParts):
         me = self.my_seat_state()
         pot = sum(self.view.pots)
         structure = self.view.rules.structure if self.view.rules else "fixed"
-        dialog = wager_dialog(lg, me.bet if me else 0, pot, structure)
+        dialog = wager_dialog(lg, me.bet if me else 0, pot, structure, chips=self.view.tournament is not None)
         decision = self.view.decision
 
         async def answer(cents: int | None) -> None:
@@ -164,7 +164,7 @@ class HandActions(TableParts):
         async def answer(yes: bool | None) -> None:
             if yes:
                 await self._act(kind, amount, decision=decision)
-        self.app.push_screen(Confirm(f"{verb} {money(amount)}{all_in}?", verb.split()[0]), answer)
+        self.app.push_screen(Confirm(f"{verb} {amount_of(self.view)(amount)}{all_in}?", verb.split()[0]), answer)
 
     async def action_post_blind(self, post: bool = True) -> None:
         """Answer the blind prompt (Auto Blind off): post, or decline and sit out."""

@@ -151,7 +151,7 @@ def _sit(s, which: str) -> bool | None:
 # ---- the chips: what the action bar offers in each situation
 def _bring_in_chip(s, now: str) -> str | None:
     lg = s.legal
-    return f"Bring in {money(lg.bring_in)}" if now == "bet" and lg.bring_in else None
+    return f"Bring in {s.amount(lg.bring_in)}" if now == "bet" and lg.bring_in else None
 
 
 def _check_chip(s, now: str) -> str | None:
@@ -165,7 +165,7 @@ def _call_chip(s, now: str) -> str | None:
         return None
     me = s.my_seat_state()
     all_in = " all-in" if me is not None and lg.call >= me.stack else ""
-    return f"Call {money(lg.call)}{all_in}"
+    return f"Call {s.amount(lg.call)}{all_in}"
 
 
 def _wager_chip(kind: str) -> Callable[..., str | None]:
@@ -173,7 +173,7 @@ def _wager_chip(kind: str) -> Callable[..., str | None]:
         lg = s.legal
         if now != "bet" or not lg.min_to or (lg.raise_kind or "bet") != kind:
             return None
-        amount = money(lg.min_to) if lg.min_to == lg.max_to else f"{money(lg.min_to)}-{money(lg.max_to)}"
+        amount = s.amount(lg.min_to) if lg.min_to == lg.max_to else f"{s.amount(lg.min_to)}-{s.amount(lg.max_to)}"
         return f"{VERBS.get(lg.raise_kind, 'Bet')} {amount}"
     return chip
 
@@ -189,9 +189,14 @@ def _tap_chip(s, now: str) -> str | None:
     return "Stand pat" if now == "draw" else "Tap" if now == "bet" and s.legal.check else None
 
 
+def cash(s) -> bool:
+    """A cash table: a tournament's seats its players (no join, buy-in, wait list or leaving)."""
+    return s.view.tournament is None
+
+
 def _seat_chip(free: bool, label: str) -> Callable[..., str | None]:
     """Join when a seat is free, else the wait list (not in hot-seat: every seat is someone's)."""
-    return lambda s, now: label if (now == "watching" and not s.shared
+    return lambda s, now: label if (now == "watching" and not s.shared and cash(s)
                                     and free_seat(s.view) == free) else None
 
 
@@ -227,16 +232,16 @@ KEYS = (
       for key, kind in (("f", "fold"), ("c", "call"), ("r", "raise"), ("space", "check"), ("enter", "draw"))],
     *[Key(key, f"auto('{auto}')", label, lambda s, auto: s.view.my_seat is not None, group=AUTO)
       for auto, key, label in AUTO_KEYS],
-    Key("j", "join", "Join", lambda s: s.view.my_seat is None and not s.shared,
+    Key("j", "join", "Join", lambda s: s.view.my_seat is None and not s.shared and cash(s),
         _seat_chip(True, "Join")),
     Key("p", "post_missed(True)", "Post now", _asked_post,
         lambda s, now: (("Post missed blinds now" if s.view.missed_blinds else "Post a big blind now")
                         if now == "post_or_wait" else None)),
     Key("w", "post_missed(False)", "Wait for big blind", _asked_post, _on("post_or_wait", "Wait for the big blind")),
     Key("w", "wait_list", "Wait list",
-        lambda s: s.view.my_seat is None and not s.shared and not free_seat(s.view),
+        lambda s: s.view.my_seat is None and not s.shared and cash(s) and not free_seat(s.view),
         _seat_chip(False, "Wait list")),
-    Key("b", "buy_in", "Buy in", lambda s: s.view.my_seat is not None and s.view.buy_in is not None,
+    Key("b", "buy_in", "Buy in", lambda s: s.view.my_seat is not None and s.view.buy_in is not None and cash(s),
         _on("buy_in", "Buy in")),
     # Declining the blind sits me out: the sit-out key, never Esc (Esc also closes the chat box,
     # and a second Esc meant for the box declined the blind, issue 35).
@@ -245,7 +250,7 @@ KEYS = (
     # Sitting out, one sits in before answering the blinds: its chip comes first.
     Key("s", "sit('in')", "Sit in", _sit, lead=True,
         chip=lambda s, now: "Sit in" if now in ("post_or_wait", "sitting_out") and s.view.sitting_out else None),
-    Key("l", "leave", "Leave", lambda s: True if s.view.my_seat is not None else None),
+    Key("l", "leave", "Leave", lambda s: (True if s.view.my_seat is not None else None) if cash(s) else False),
     Key("t", "chat(False)", "Chat"),
     Key("d", "chat(True)", "Dealer", show=False),
     Key("h", "history", "History"),
@@ -299,4 +304,8 @@ def _note(s, now: str) -> str:
     acting = next((seat.name for seat in v.seats if seat.number == v.acting_seat), None)
     if acting:
         return f"{acting} to act"
-    return "Waiting for the next hand" if v.phase in ("waiting", "done") else ""
+    if v.phase not in ("waiting", "done"):
+        return ""
+    # A tournament table that is not dealing says why (a break, hand for hand, a pause ...).
+    hold = v.tournament.hold if v.tournament is not None else ""
+    return hold[:1].upper() + hold[1:] if hold else "Waiting for the next hand"

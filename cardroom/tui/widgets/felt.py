@@ -20,7 +20,7 @@ from textual.strip import Strip
 
 from cardroom.room.api import TableView
 from cardroom.tui.options import UIOptions
-from cardroom.tui.render import cards_text, money, street_label
+from cardroom.tui.render import amount_of, cards_text, money, street_label
 from cardroom.tui.widgets.lines import TextLines, text_strip
 from cardroom.tui.widgets.seat import seat_lines
 
@@ -48,13 +48,13 @@ def shares(width: int, n: int) -> list[tuple[int, int]]:
     return [(cuts[i], cuts[i + 1] - cuts[i]) for i in range(n)]
 
 
-def center_lines(view: TableView, opts: UIOptions) -> list[Text]:
+def center_lines(view: TableView, opts: UIOptions, amount=money) -> list[Text]:
     """The board (or the game), the pot and side pots, the street."""
     lines = [cards_text(view.board, opts) if view.board else Text(view.game, "italic")]
     if view.pots:
-        t = Text(f"Pot {money(view.pots[0])}", "bold")
+        t = Text(f"Pot {amount(view.pots[0])}", "bold")
         for i, p in enumerate(view.pots[1:], 1):
-            t.append(f"  side pot {i}: {money(p)}")
+            t.append(f"  side pot {i}: {amount(p)}")
         lines.append(t)
     elif view.phase == "waiting":
         lines.append(Text("waiting for players" if view.status == "open" else f"table {view.status}", "italic"))
@@ -100,6 +100,7 @@ class Felt(TextLines):
         self._blocks: dict[int | None, tuple[tuple, list[Strip]]] = {}
         self._layers: dict[str, Style] = {}
         self._style_key: tuple = ()
+        self.amount = money              # how stacks, bets and pots read (show() sets it)
 
     # ------------------------------------------------------------------ data
     def show(self, view: TableView) -> None:
@@ -107,6 +108,8 @@ class Felt(TextLines):
                  for s in view.seats}
         center = (view.board, view.pots, view.phase, view.street, view.status, view.game)
         if seats != self._seats or center != self._center:
+            # A felt draws one table for its life: cash (money) or a tournament's (chips).
+            self.amount = amount_of(view)
             self._seats, self._center, self._view = seats, center, view
             self.redraw()
 
@@ -184,7 +187,7 @@ class Felt(TextLines):
         view = self._view
         if view is None:
             return [Strip.blank(w, base)] * h
-        lines = center_lines(view, self.opts)
+        lines = center_lines(view, self.opts, self.amount)
         lines = [Text()] * max(0, (h - len(lines)) // 2) + lines       # centred, as the CSS was
         out = [text_strip(t, w, base, console, "center") for t in lines[:h]]
         return out + [Strip.blank(w, base)] * (h - len(out))
@@ -200,7 +203,7 @@ class Felt(TextLines):
                          (mine, "felt--mine")):
             if on:
                 style = style + self._layer(name)
-        lines = seat_lines(state, drew, self.opts)
+        lines = seat_lines(state, drew, self.opts, self.amount)
         if not wide:
             inner = max(0, w - 2)
             pad = Segment(" ", style)

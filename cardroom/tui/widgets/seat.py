@@ -16,8 +16,9 @@ from cardroom.tui.render import cards_text, money
 STATUS_WORDS = {"sitting out": "sitting out", "folded": "folded", "waiting": "waiting"}
 
 
-def seat_lines(s: SeatState, drew: int | None, opts: UIOptions) -> list[Text]:
-    """The (up to three) lines written in a seat; a user-chosen name is plain text, never markup."""
+def seat_lines(s: SeatState, drew: int | None, opts: UIOptions, amount=money) -> list[Text]:
+    """The (up to three) lines written in a seat; a user-chosen name is plain text, never markup.
+    `amount` writes the stack and bet (render.amount_of: money, or a tournament's chips)."""
     if s.status == "empty":
         words = "held" if s.held_for else "open"
         return [Text(f"Seat {s.number}", "bold"), Text(words, "italic")]
@@ -36,12 +37,12 @@ def seat_lines(s: SeatState, drew: int | None, opts: UIOptions) -> list[Text]:
     if s.status == "all-in":
         line2 = Text("ALL-IN", "bold", no_wrap=True, overflow="ellipsis")   # in place of "$0"
     else:
-        line2 = Text(money(s.stack), no_wrap=True, overflow="ellipsis")
+        line2 = Text(amount(s.stack), no_wrap=True, overflow="ellipsis")
         if s.status == "protected":
             line2.append(" protected", "bold")                              # a protected all-in
     if s.bet:
         line2.append("  bet ", "dim")
-        line2.append(money(s.bet), "bold")
+        line2.append(amount(s.bet), "bold")
     if drew is not None:
         line2.append(f"  drew {drew}", "italic")
     line3 = Text(no_wrap=True, overflow="ellipsis")
