@@ -316,13 +316,14 @@ class Tournament:
 
     def _amendments(self, records: list) -> list[TournamentHandEnd]:
         """Earlier hands whose players `records` place (a hand-for-hand round's end, late
-        registration's close): their histories again, with those places."""
-        hands = {}
+        registration's close): their histories again, each with the places of the players who
+        went out in it (not of others it dealt in who went out later, in another hand)."""
+        hands: dict[str, tuple] = {}
         for r in records:
             if isinstance(r, Placed) and r.entry in self.unplaced:
                 deal, hand, about = self.unplaced.pop(r.entry)
-                hands[about["hand_id"]] = (deal, hand, about)
-        return [self._history(deal, hand, about, records) for deal, hand, about in hands.values()]
+                hands.setdefault(about["hand_id"], (deal, hand, about, []))[3].append(r)
+        return [self._history(deal, hand, about, placed) for deal, hand, about, placed in hands.values()]
 
     def _may_register(self, account: int) -> None:
         if self.broken:
