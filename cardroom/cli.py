@@ -69,6 +69,12 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from cardroom.demo import run_demo
     from cardroom.engine.variants import find_variant
 
+    if args.tournament is not None:
+        return _demo_tournament(args)
+    if args.out is not None:
+        print("cardroom demo: --out writes a tournament's hands: give --tournament NAME", file=sys.stderr)
+        return 2
+
     try:
         find_variant(args.game)
     except ValueError as e:
@@ -77,7 +83,39 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if args.hands < 1:
         print("cardroom demo: --hands is at least 1", file=sys.stderr)
         return 2
-    return run_demo(args.game, args.structure, args.players, args.hands, seed=args.seed)
+    players = 6 if args.players is None else args.players
+    return run_demo(args.game, args.structure, players, args.hands, seed=args.seed)
+
+
+def config_tournament(config_path: str, name: str):
+    """(the config, config.toml's tournament called `name`, ignoring case); ValueError naming the
+    tournaments it has when there is none of that name."""
+    from cardroom.config import load_config
+
+    config = load_config(config_path)
+    for spec in config.tournaments:
+        if spec.name.casefold() == name.strip().casefold():
+            return config, spec
+    known = ", ".join(f'"{s.name}"' for s in config.tournaments)
+    raise ValueError(f'{config_path} has no tournament called "{name}": '
+                     + (f"it has {known}" if known else "it has no [[tournaments]] block"))
+
+
+def _demo_tournament(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from cardroom.demo_tournament import check_players, run_tournament_demo
+    from cardroom.roles.settings import tournament_table_settings
+
+    try:
+        config, spec = config_tournament(args.config, args.tournament)
+        players = check_players(spec, args.players)
+    except (OSError, ValueError) as e:
+        print(f"cardroom demo: {e}", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else None
+    return run_tournament_demo(spec, table=tournament_table_settings(config), players=players, out=out,
+                               seed=args.seed)
 
 
 def hotseat_players(names: str, bots: int, variant) -> list[str]:
@@ -315,9 +353,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="deal hands between practice bots and print them (no server needed)")
     p.add_argument("--game", default="holdem", help="holdem, omaha8, stud, razz, a5-draw, 27-triple ...")
     p.add_argument("--structure", default="fixed", choices=["fixed", "spread", "pot", "no"])
-    p.add_argument("--players", type=int, default=6)
+    p.add_argument("--players", type=int, default=None,
+                   help="bots at the table (default 6); a scheduled tournament's entries (default: three tables)")
     p.add_argument("--hands", type=int, default=3)
     p.add_argument("--seed", type=int, default=None, help="seed the deck (default: the OS CSPRNG)")
+    p.add_argument("--tournament", default=None, metavar="NAME",
+                   help="bots play this config.toml tournament to its end on a fake clock")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="with --tournament: write its hands (pokerstars.txt, hands.phhs) and summary.txt here")
+    p.add_argument("--config", default="config.toml", help="where --tournament is found (default: config.toml)")
     p.set_defaults(func=_cmd_demo)
 
     p = sub.add_parser("hotseat", help="play at one terminal: local players pass the keyboard, plus bots")

@@ -108,6 +108,8 @@ class Tournament:
         self._timer = None
         self._saved_at = lobby.now()
         self._ranking: tuple = (None, None)
+        # Who else hears every record as it is carried out (the demo, the benchmark).
+        self.listeners: list[Callable[[list], None]] = []
 
     # ------------------------------------------------------------------ what it is now
 
@@ -355,7 +357,8 @@ class Tournament:
     # ------------------------------------------------------------------ carrying out the records
 
     def apply(self, records: Iterable) -> None:
-        """What the records change in the room's memory, at once."""
+        """What the records change in the room's memory, at once; then the listeners hear them."""
+        records = list(records)
         for r in records:
             if isinstance(r, TableOpened):
                 self.open_table(r.table)
@@ -382,6 +385,8 @@ class Tournament:
                 for t in self.tables.values():
                     t.say(text, "system", "Tournament")
                     t.changed()
+        for listen in self.listeners:
+            listen(records)
 
     def open_table(self, number: int) -> None:
         settings = self.lobby.table_settings(self.spec, self.table_name(number))
