@@ -209,58 +209,37 @@ def _hotseat_money(store, players: list[str], bots: int, minimum: int, starting:
     return None
 
 
-def _cmd_hotseat(args: argparse.Namespace) -> int:
+def _not_at_a_terminal() -> str | None:
+    """Why hot-seat cannot be played here, or None. Textual reads its keys from stdin and draws on
+    stderr; without a terminal it would read end-of-file for ever at 100% CPU."""
+    bad = [name for name, f in (("stdin", sys.stdin), ("stderr", sys.stderr)) if not (f and f.isatty())]
+    if not bad:
+        return None
+    return (f"it is played at a terminal, and {' and '.join(bad)} {'is' if len(bad) == 1 else 'are'} "
+            "not one (a pipe, a file, or no terminal at all): run it in a terminal window")
+
+
+def _in_hotseat_room(args: argparse.Namespace, game) -> int:
+    """Run `game(store)` (a coroutine function: why it could not be played, or None) with the
+    hot-seat room's database, its folder claimed for the while, and the Textual fixes the server
+    makes too (bet amounts typed quickly stay right)."""
     import asyncio
-    import random
 
     from cardroom import textual_adapter
     from cardroom.datadir import DataDirInUse, claim
-    from cardroom.engine.variants import find_variant
-    from cardroom.room.clock import LoopClock
-    from cardroom.room.room import Room, RoomSettings
     from cardroom.store.sqlite import SqliteStore
-    from cardroom.tui.hotseat import run_hotseat
 
-    try:
-        variant = find_variant(args.game)
-        structure = hotseat_structure(variant, args.structure, args.stakes)
-        players = hotseat_players(args.players, args.bots, variant)
-    except ValueError as e:
-        print(f"cardroom hotseat: {e}", file=sys.stderr)
-        return 2
-    # Textual reads its keys from stdin and draws on stderr; without a terminal it would read
-    # end-of-file for ever at 100% CPU.
-    bad = [name for name, f in (("stdin", sys.stdin), ("stderr", sys.stderr)) if not (f and f.isatty())]
-    if bad:
-        print(f"cardroom hotseat: it is played at a terminal, and {' and '.join(bad)} "
-              f"{'is' if len(bad) == 1 else 'are'} not one (a pipe, a file, or no terminal at all): "
-              "run it in a terminal window", file=sys.stderr)
-        return 2
-    seats = min(variant.max_seats, max(6, len(players) + args.bots))
-    name = "Hot seat"
-    table = hotseat_table(name, variant, structure, seats)
-    settings = RoomSettings()
     try:
         data = claim(hotseat_data_dir(args.data_dir))   # one room at a time on a folder
     except (DataDirInUse, OSError) as e:
         print(f"cardroom hotseat: {e}", file=sys.stderr)
         return 1
-    # The Textual fixes the server makes too: bet amounts typed quickly stay right.
     textual_adapter.install(textual_adapter.TYPING_FIXES)
 
     async def main() -> str | None:
         store = SqliteStore(data.database)
         try:
-            rng = random.Random(args.seed) if args.seed is not None else None
-            room = Room([table], store, LoopClock(), settings=settings, rng=rng)
-            room.start()     # chips a game cut off left on the table go back to their owners
-            refused = _hotseat_money(store, players, args.bots, table.buy_in_min, settings.starting_money)
-            if refused is None:
-                try:
-                    await run_hotseat(room, name, players, args.bots, seed=args.seed)
-                finally:
-                    room.close()     # a hand cut off is void; every chip back in its owner's balance
-            return refused
+            return await game(store)
         finally:
             store.close()
 
@@ -272,6 +251,123 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
         print(f"cardroom hotseat: {refused}", file=sys.stderr)
         return 1
     return 0
+
+
+def _cmd_hotseat(args: argparse.Namespace) -> int:
+    import random
+
+    from cardroom.engine.variants import find_variant
+    from cardroom.room.clock import LoopClock
+    from cardroom.room.room import Room, RoomSettings
+    from cardroom.tui.hotseat import run_hotseat
+
+    if args.tournament is not None:
+        return _hotseat_tournament(args)
+    bots = 1 if args.bots is None else args.bots
+    try:
+        variant = find_variant(args.game)
+        structure = hotseat_structure(variant, args.structure, args.stakes)
+        players = hotseat_players(args.players, bots, variant)
+    except ValueError as e:
+        print(f"cardroom hotseat: {e}", file=sys.stderr)
+        return 2
+    if (why := _not_at_a_terminal()) is not None:
+        print(f"cardroom hotseat: {why}", file=sys.stderr)
+        return 2
+    seats = min(variant.max_seats, max(6, len(players) + bots))
+    name = "Hot seat"
+    table = hotseat_table(name, variant, structure, seats)
+    settings = RoomSettings()
+
+    async def game(store) -> str | None:
+        rng = random.Random(args.seed) if args.seed is not None else None
+        room = Room([table], store, LoopClock(), settings=settings, rng=rng)
+        room.start()     # chips a game cut off left on the table go back to their owners
+        refused = _hotseat_money(store, players, bots, table.buy_in_min, settings.starting_money)
+        if refused is None:
+            try:
+                await run_hotseat(room, name, players, bots, seed=args.seed)
+            finally:
+                room.close()     # a hand cut off is void; every chip back in its owner's balance
+        return refused
+    return _in_hotseat_room(args, game)
+
+
+def hotseat_sit_and_go(spec, names: str, bots: int | None) -> tuple[list[str], int]:
+    """(the local players, the number of practice bots) for config.toml's tournament `spec` at
+    hot-seat: a sit & go at one table, the bots in the seats the local players leave (--bots, if
+    given, must say as much). ValueError with a message."""
+    from cardroom.engine.tournament import SIT_AND_GO
+
+    if spec.kind != SIT_AND_GO:
+        raise ValueError(f'"{spec.name}" is a scheduled tournament: hot-seat plays a sit & go')
+    if spec.seats > spec.table_size:
+        raise ValueError(f'"{spec.name}" seats {spec.seats} players at {spec.table_size} a table: '
+                         "hot-seat plays a sit & go at one table")
+    named = len([n for n in names.split(",") if n.strip()])
+    fill = spec.seats - named
+    if fill < 0:
+        raise ValueError(f'"{spec.name}" seats {spec.seats} players: {named} local players were named')
+    if bots is not None and bots != fill:
+        raise ValueError(f'"{spec.name}" seats {spec.seats}: with {named} local players, practice bots '
+                         f"take the other {fill} seats (leave out --bots)")
+    return hotseat_players(names, fill, spec.variant), fill
+
+
+def _open_sit_and_go(room, spec):
+    """The instance of `spec` open for registration with nobody in it yet. A hot-seat game cut
+    off (the process killed) left its instance in the store, running or half registered: it is
+    cancelled (the buy-ins back, or the pool shared by chips) and a new one is opened."""
+    lobby = room.tournaments
+    for t in [t for t in lobby.live.values() if t.spec.name == spec.name and t.director.entries]:
+        t.operate(lambda now, t=t: t.director.cancel(now, "a hot-seat game cut off"))
+    return next(t for t in lobby.live.values() if t.spec.name == spec.name)
+
+
+def _hotseat_tournament(args: argparse.Namespace) -> int:
+    """`cardroom hotseat --tournament NAME`: the local players and practice bots play config.toml's
+    sit & go NAME at one table; quitting before its end cancels it (places decided keep their
+    prizes, the rest of the pool is shared by chips)."""
+    import random
+    from dataclasses import replace
+
+    from cardroom.roles.settings import room_settings, tournament_table_settings
+    from cardroom.room.clock import LoopClock
+    from cardroom.room.room import Room
+    from cardroom.tui.hotseat import play_hotseat, seat_hotseat_tournament
+
+    try:
+        config, spec = config_tournament(args.config, args.tournament)
+        players, bots = hotseat_sit_and_go(spec, args.players, args.bots)
+    except (OSError, ValueError) as e:
+        print(f"cardroom hotseat: {e}", file=sys.stderr)
+        return 2
+    if (why := _not_at_a_terminal()) is not None:
+        print(f"cardroom hotseat: {why}", file=sys.stderr)
+        return 2
+    # Each player's clock starts when he takes the device, as at the hot-seat cash table.
+    template = replace(tournament_table_settings(config), clock_waits_for_ready=True)
+    settings = room_settings(config)
+
+    async def game(store) -> str | None:
+        rng = random.Random(args.seed) if args.seed is not None else None
+        room = Room([], store, LoopClock(), settings=settings, rng=rng, tournaments=[spec], tournament_table=template)
+        room.start()
+        try:
+            t = _open_sit_and_go(room, spec)
+            refused = _hotseat_money(store, players, bots, spec.buy_in + spec.fee, settings.starting_money)
+            if refused is not None:
+                return refused
+            hotseat = await seat_hotseat_tournament(room, t, players, seed=args.seed)
+            try:
+                await play_hotseat(hotseat)
+            finally:
+                if not t.over:
+                    t.operate(lambda now: t.director.cancel(now, "the hot-seat game was closed"))
+        finally:
+            room.close()
+        return None
+    return _in_hotseat_room(args, game)
 
 
 def _cmd_backup(args: argparse.Namespace) -> int:
@@ -369,11 +465,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--structure", default="fixed", choices=["fixed", "spread", "pot", "no"])
     p.add_argument("--stakes", default="2/4", help="small/big bet in dollars (pot/no limit: blind/big blind)")
     p.add_argument("--players", default="alice,bob", help="local players, comma separated")
-    p.add_argument("--bots", type=int, default=1)
+    p.add_argument("--bots", type=int, default=None,
+                   help="practice bots (default 1; with --tournament they fill the seats left)")
     p.add_argument("--data-dir", default=None,
                    help="the hot-seat room's folder, kept between games (default: the user's data "
                         "folder for cardroom, e.g. ~/.local/share/cardroom)")
     p.add_argument("--seed", type=int, default=None, help="seed the deck and bots (default: the OS CSPRNG)")
+    p.add_argument("--tournament", default=None, metavar="NAME",
+                   help="play config.toml's sit & go NAME (one table): local players and bots")
+    p.add_argument("--config", default="config.toml", help="where --tournament is found (default: config.toml)")
     p.set_defaults(func=_cmd_hotseat)
 
     p = sub.add_parser("replay", help="replay PHH hand histories (.phh, or hands files .phhs as the room "

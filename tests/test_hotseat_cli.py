@@ -139,3 +139,39 @@ def test_a_local_player_without_the_minimum_buy_in_is_told_so(tmp_path):
     with SqliteStore(folder / "cardroom.sqlite3") as store:
         assert store.balance(store.find("bot1").id) == 100_000   # the practice bot was refilled
         assert store.total_money() == store.expected_money()
+
+
+CONFIG = Path(__file__).resolve().parents[1] / "config.toml"
+
+
+def test_a_hotseat_sit_and_go_is_played_and_closing_it_cancels_it(tmp_path):
+    """`cardroom hotseat --tournament NAME`: config.toml's sit & go with alice and eight practice
+    bots, at a real terminal; Ctrl-Q before its end cancels it: the pool shared by chips, the
+    fee the house's, every chip of money accounted for, the audit clean."""
+    from cardroom.store.audit import check_store
+
+    assert _play(tmp_path, "ctrl+q", "--tournament", "Sit & Go Hold'em 9", "--bots", "8",
+                 "--config", str(CONFIG)) == 0
+    with SqliteStore(tmp_path / "data" / "cardroom" / "cardroom.sqlite3") as store:
+        assert {a.name for a in store.accounts()} == {"alice", *(f"bot{i}" for i in range(1, 9))}
+        [played] = store.tournaments_of(store.find("alice").id)
+        assert played.state == "cancelled" and played.pool_cents == 0
+        shares = sum(store.balance(a.id) for a in store.accounts()) - 9 * 100_000
+        assert shares == -9 * 100                  # the buy-ins came back as shares; the fees stayed
+        assert check_store(store) == [] and store.total_money() == store.expected_money()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--tournament", "No Such Cup"], 'has no tournament called "No Such Cup": it has "Sit & Go Hold'),
+    (["--tournament", "Hourly PLO"], "is a scheduled tournament: hot-seat plays a sit & go"),
+    (["--tournament", "45-Player Sit & Go"], "hot-seat plays a sit & go at one table"),
+    (["--tournament", "Draw Lo Sit & Go", "--players", "a,b,c,d,e,f,g"], "seats 6 players: 7 local players"),
+    (["--tournament", "Draw Lo Sit & Go", "--players", "a,b", "--bots", "2"], "take the other 4 seats"),
+    (["--tournament", "Draw Lo Sit & Go", "--players", "a,A"], "too alike"),
+])
+def test_bad_hotseat_tournaments_are_refused_with_a_message(args, says, capsys):
+    from cardroom.cli import main
+
+    assert main(["hotseat", "--config", str(CONFIG), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardroom hotseat: ") and says in err and "Traceback" not in err

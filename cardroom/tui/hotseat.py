@@ -219,16 +219,44 @@ def seat_hotseat(room, table: str, players: list[str], bots: int, *, buy_in: int
     return HotSeat(clients, table)
 
 
+async def seat_hotseat_tournament(room, tournament, players: list[str], *, seed: int | None = None) -> HotSeat:
+    """Register the local players and practice bots (in the seats left) for `tournament`, a sit &
+    go at one table open for registration (room/tournaments' `Tournament`): the last entry
+    starts it, which seats everyone; the bots play wherever they are seated. Runs on the loop
+    the room's clock uses."""
+    import random
+
+    from cardroom.engine.tournament import Seated
+
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()
+    t = tournament
+    bots = [room.connect(f"bot{i + 1}") for i in range(t.spec.seats - len(players))]
+    bot_ids = {b.account_id for b in bots}
+
+    def seat_bots(records: list) -> None:
+        for r in records:
+            if isinstance(r, Seated) and r.player in bot_ids:
+                t.tables[r.table].make_bot(r.player, random.Random(rng.randrange(2**32)))
+    t.listeners.append(seat_bots)
+    clients = {name: room.connect(name) for name in players}
+    for session in [*bots, *clients.values()]:
+        await as_client(session).register(t.number)
+    return HotSeat(clients, t.table_name(1))
+
+
 async def run_hotseat(room, table: str, players: list[str], bots: int, *, buy_in: int | None = None,
                       seed: int | None = None, options=None) -> None:
-    """The whole hot-seat session: seat everyone, run one app until it quits. SIGTERM, or SIGHUP
-    (the terminal closed), quits it as Ctrl-Q does: the terminal is restored and the caller's
-    clean-up (closing the database, releasing its folder) runs, where the default would end the
-    process on the spot."""
+    """The whole hot-seat session: seat everyone, run one app until it quits."""
+    await play_hotseat(seat_hotseat(room, table, players, bots, buy_in=buy_in, seed=seed), options=options)
+
+
+async def play_hotseat(hotseat: HotSeat, *, options=None) -> None:
+    """Run one app for the seated `hotseat` until it quits. SIGTERM, or SIGHUP (the terminal
+    closed), quits it as Ctrl-Q does: the terminal is restored and the caller's clean-up (closing
+    the database, releasing its folder) runs, where the default would end the process on the spot."""
     import asyncio
     import signal
 
-    hotseat = seat_hotseat(room, table, players, bots, buy_in=buy_in, seed=seed)
     app = HotSeatApp(hotseat, options=options)
     loop = asyncio.get_running_loop()
     quits = (signal.SIGTERM, signal.SIGHUP)

@@ -3,6 +3,9 @@ player's hidden cards are on the screen unless it is that player's own (revealed
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from cardroom.config import load_config
 from cardroom.tui import UIOptions
 from cardroom.tui.hotseat import HotSeatApp, redact_view, seat_hotseat
 from cardroom.tui.render import RANKS, SUIT_SYMBOLS
@@ -11,6 +14,8 @@ from cardroom.tui.screens.table import TableScreen
 
 from tests.rooms import table_settings
 from .conftest import SIZE, screen_text
+
+SHIPPED = load_config(Path(__file__).resolve().parents[2] / "config.toml")     # its tournaments
 
 
 def hidden_cards(client, table="T") -> set[str]:
@@ -196,3 +201,47 @@ async def test_the_previous_players_toast_is_gone_when_the_device_is_passed(worl
         assert isinstance(app.screen, TableScreen) and app.revealed is not first
         assert "You post the blind" not in notified(app) + screen_text(app)
         assert "Post the blind of" in screen_text(app)     # his own question, nothing of the other's
+
+
+async def test_a_hotseat_sit_and_go_starts_and_its_local_players_play_a_hand(tmp_path):
+    """`cardroom hotseat --tournament NAME`: config.toml's sit & go with two local players and
+    practice bots in its other seats: registering them starts it, the hot-seat table is the
+    tournament's, each local player takes the device on his turn and
+    plays; a hand is played out and the next dealt, the tournament's chips all there."""
+    from cardroom.tui.hotseat import seat_hotseat_tournament
+    from tests.room.tournaments.helpers import room_with
+
+    spec = SHIPPED.tournament("Sit & Go Hold'em 9")
+    room, store, clock = room_with(tmp_path, spec)
+    try:
+        t = next(iter(room.tournaments.live.values()))
+        hs = await seat_hotseat_tournament(room, t, ["alice", "bob"], seed=4)
+        assert t.director.state == "running" and t.director.entrants == 9
+        table = hs.table
+        assert table == t.table_name(1) and len(room.tables[table].seats) == 9
+        assert sum(s.bot is not None for s in room.tables[table].seats.values()) == 7
+        app = HotSeatApp(hs, options=UIOptions(sound=False))
+        first = None
+        acted = set()
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(400):
+                await pilot.pause()
+                view = hs.clients["alice"].view(table)
+                first = first or view.hand_id
+                if view.hand_id and view.hand_id != first and acted:
+                    break
+                if isinstance(app.screen, PassScreen):
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    assert app.revealed is not None
+                    acted.add(app.revealed.name)
+                    assert table in screen_text(app)     # the tournament's table
+                    await pilot.press("c")           # check or call
+                    continue
+                clock.advance(1.0)                   # the bots think; the hand ends, the next is dealt
+            else:
+                raise AssertionError(f"no hand was played out (local players who acted: {acted})")
+        assert acted and t.director.hands >= 2
+        assert sum(e.chips for e in t.director.alive()) == 9 * spec.starting_chips
+    finally:
+        store.close()
