@@ -9,7 +9,9 @@ a real SQLite file (every hand's end recorded with the tournament's snapshot, as
 on a fake clock (a bot answers after its second of thinking, a level lasts its minutes: none of it
 waited for). What it costs is this process's CPU and wall time from the start to the winner:
 hands, hands per second and CPU per hand, moves and tables broken. Registering the field comes
-first and is timed apart (each registration is recorded with the director's snapshot).
+first and is timed apart (each registration is recorded with the director's snapshot). The
+store's writes run inline, on the one thread (a server runs them on its writer thread): the wall
+time includes waiting for every commit, which a server's loop does not.
 
 The cash-game rate is measured in the same run, the same way: no-limit hold'em tables of nine
 in the same kind of room, bots in every seat (topped up when short), until `--cash-hands` hands
