@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Callable
 
 from cardroom.engine.tournament import (
-    SCHEDULED, BreakStarted, Cancelled, Finished, HandForHand, LevelStarted, Moved, Placed, Seated, Started,
-    TableBroken, TournamentSpec,
+    SCHEDULED, Finished, Moved, Placed, Seated, Started, TableBroken, TournamentSpec,
 )
 from cardroom.room.client import LocalClient
 from cardroom.room.clock import FakeClock
@@ -36,7 +35,7 @@ from cardroom.room.narration import money
 from cardroom.room.room import Room, RoomSettings
 from cardroom.room.table import TableSettings
 from cardroom.room.tournaments import Tournament
-from cardroom.room.tournaments.words import ordinal
+from cardroom.room.tournaments.words import ordinal, table_line
 from cardroom.store.audit import check_store
 from cardroom.store.sqlite import SqliteStore
 
@@ -53,7 +52,6 @@ class Tally:
 
     moves: int = 0
     broken: int = 0
-    placed: int = 0
 
 
 def default_players(spec: TournamentSpec) -> int:
@@ -102,7 +100,7 @@ async def _play(spec, table, players, out, seed, write) -> int:
             room.start()
             t = next(iter(room.tournaments.live.values()))      # the instance open for registration
             _header(spec, t, players, write)
-            tally = _follow(t, clock, random.Random(f"{seed} bots"), write)
+            tally = _follow(t, random.Random(f"{seed} bots"), write)
             for i in range(players):
                 await LocalClient(room.connect(f"bot{i + 1}")).register(t.number)
             began = time.process_time()
@@ -133,7 +131,7 @@ def _header(spec: TournamentSpec, t: Tournament, players: int, write) -> None:
     write("")
 
 
-def _follow(t: Tournament, clock: FakeClock, rng: random.Random, write) -> Tally:
+def _follow(t: Tournament, rng: random.Random, write) -> Tally:
     """Print the tournament's records as they come, count them, and put a bot in every seat."""
     tally = Tally()
 
@@ -146,12 +144,6 @@ def _follow(t: Tournament, clock: FakeClock, rng: random.Random, write) -> Tally
                 t.tables[r.table].make_bot(r.player, random.Random(rng.getrandbits(64)))
             elif isinstance(r, Started):
                 line(f"Started: {r.entrants} players at {r.tables} table{'s' if r.tables > 1 else ''}")
-            elif isinstance(r, LevelStarted):
-                line(f"Level {r.number}: {r.level.describe()}")
-            elif isinstance(r, BreakStarted):
-                line(f"Break of {r.minutes} minutes; level {r.before_level} comes after it")
-            elif isinstance(r, HandForHand):
-                line("Hand for hand on the bubble" if r.on else "The bubble has burst")
             elif isinstance(r, Moved):
                 tally.moves += 1
                 why = "to balance" if r.reason == "balance" else "table broken"
@@ -161,13 +153,12 @@ def _follow(t: Tournament, clock: FakeClock, rng: random.Random, write) -> Tally
                 tally.broken += 1
                 line(f"Table {r.table} breaks")
             elif isinstance(r, Placed):
-                tally.placed += 1
                 won = f" and wins {money(r.prize)}" if r.prize else ""
                 line(f"{t.name_of(r.player)} finishes {ordinal(r.place)} of {r.entrants}{won}")
             elif isinstance(r, Finished):
                 line(f"{t.name_of(r.winner)} wins the tournament")
-            elif isinstance(r, Cancelled):
-                line(f"Cancelled: {r.reason}")
+            elif text := table_line(r):        # levels, breaks, hand-for-hand, registration's close
+                line(text)
     t.listeners.append(hear)
     return tally
 
