@@ -51,6 +51,8 @@ def test_each_shipped_tournament_is_played_to_its_end_and_its_files_read_back(na
     assert "Level 1:" in text and "money conserved and the ledger audited: yes" in text
     if entrants > spec.table_size:
         assert "moves from table" in text and "breaks" in text
+    if spec.late_levels:         # the places of players out in late registration come as it closes
+        assert f"Registration is closed: {entrants} entries" in text
     hands = read_back(tmp_path, spec, entrants)
     assert f"{hands:,} hands" in text
 
