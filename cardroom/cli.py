@@ -191,20 +191,22 @@ def hotseat_data_dir(given: str | None):
     return Path(given) if given else Path(platformdirs.user_data_dir("cardroom"))
 
 
-def _hotseat_money(store, players: list[str], bots: int, minimum: int, starting: int) -> str | None:
-    """Before seating: a practice bot short of the minimum buy-in is refilled to the starting
-    money (an admin-style credit in the ledger; bots play for practice); a local player short of
-    it can't play here. Returns why not, or None."""
+def _hotseat_money(store, players: list[str], bots: int, minimum: int, starting: int,
+                   what: str = "the minimum buy-in") -> str | None:
+    """Before seating: a practice bot short of the minimum (buy-in, or a tournament's buy-in and
+    fee: `what`) is refilled to the starting money, or to the minimum where that is more (an
+    admin-style credit in the ledger; bots play for practice); a local player short of it can't
+    play here. Returns why not, or None."""
     from cardroom.room.narration import money
 
     for i in range(bots):
         bot = store.get_or_create(f"bot{i + 1}", starting)
         if bot.balance_cents < minimum:
-            store.credit(bot.id, starting - bot.balance_cents, "practice bot refilled", "hotseat")
+            store.credit(bot.id, max(starting, minimum) - bot.balance_cents, "practice bot refilled", "hotseat")
     for name in players:
         balance = store.get_or_create(name, starting).balance_cents
         if balance < minimum:
-            return (f"{name} has {money(balance)} here, less than the minimum buy-in "
+            return (f"{name} has {money(balance)} here, less than {what} "
                     f"({money(minimum)}): play under another name, or in another --data-dir")
     return None
 
@@ -332,6 +334,7 @@ def _hotseat_tournament(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from cardroom.roles.settings import room_settings, tournament_table_settings
+    from cardroom.room.api import RoomError
     from cardroom.room.clock import LoopClock
     from cardroom.room.room import Room
     from cardroom.tui.hotseat import play_hotseat, seat_hotseat_tournament
@@ -355,14 +358,16 @@ def _hotseat_tournament(args: argparse.Namespace) -> int:
         room.start()
         try:
             t = _open_sit_and_go(room, spec)
-            refused = _hotseat_money(store, players, bots, spec.buy_in + spec.fee, settings.starting_money)
+            refused = _hotseat_money(store, players, bots, spec.buy_in + spec.fee, settings.starting_money,
+                                     f"{spec.name}'s buy-in and fee")
             if refused is not None:
                 return refused
-            hotseat = await seat_hotseat_tournament(room, t, players, seed=args.seed)
             try:
-                await play_hotseat(hotseat)
+                await play_hotseat(await seat_hotseat_tournament(room, t, players, seed=args.seed))
+            except RoomError as e:       # a registration refused: those made are refunded below
+                return f"{spec.name}: {e}"
             finally:
-                if not t.over:
+                if not t.over and t.director.entries:
                     t.operate(lambda now: t.director.cancel(now, "the hot-seat game was closed"))
         finally:
             room.close()

@@ -175,3 +175,41 @@ def test_bad_hotseat_tournaments_are_refused_with_a_message(args, says, capsys):
     assert main(["hotseat", "--config", str(CONFIG), *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cardroom hotseat: ") and says in err and "Traceback" not in err
+
+
+def test_a_hotseat_sit_and_go_dearer_than_the_starting_money_refills_its_bots_enough(tmp_path):
+    """A room whose starting money ($5) is below the sit & go's buy-in and fee ($11): the bots,
+    refilled to the starting money, could not pay (the refill of a new bot, $5 - $5, was a
+    credit of nothing: InvalidAmount, a traceback); they are refilled to the buy-in and fee, and
+    alice, rich from before, plays; a local player short of it is told whose buy-in it is."""
+    import re
+
+    config = tmp_path / "config.toml"
+    config.write_text(re.sub(r'starting_money = "[0-9.]+"', 'starting_money = "5"', CONFIG.read_text()))
+    folder = tmp_path / "data" / "cardroom"
+    folder.mkdir(mode=0o700, parents=True)
+    db = folder / "cardroom.sqlite3"
+    with SqliteStore(db) as store:
+        store.get_or_create("alice", 100_000)
+    db.chmod(0o600)
+    args = ("--tournament", "Sit & Go Hold'em 9", "--bots", "8", "--config", str(config))
+    assert _play(tmp_path, "ctrl+q", *args) == 0
+    with SqliteStore(db) as store:
+        assert store.tournaments_of(store.find("alice").id)[0].state == "cancelled"
+        assert all(store.balance(store.find(f"bot{i}").id) >= 1_100 - 100 for i in range(1, 9))
+        assert store.total_money() == store.expected_money()
+    terminal, terminal_end = os.openpty()
+    proc = _hotseat(tmp_path, *args, "--players", "bob", stdin=terminal_end, stdout=terminal_end,
+                    stderr=terminal_end)
+    shown = b""
+    try:
+        proc.wait(timeout=60)
+        while select.select([terminal], [], [], 0.1)[0]:
+            shown += os.read(terminal, 65536)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(terminal)
+        os.close(terminal_end)
+    assert proc.returncode == 1 and b"Traceback" not in shown
+    assert b"bob has $5 here, less than Sit & Go Hold'em 9's buy-in and fee ($11)" in shown, shown[-1000:]
