@@ -118,10 +118,11 @@ def _demo_tournament(args: argparse.Namespace) -> int:
                                seed=args.seed)
 
 
-def hotseat_players(names: str, bots: int, variant) -> list[str]:
+def hotseat_players(names: str, bots: int, variant, one_table: bool = True) -> list[str]:
     """The local players from --players ("alice,bob"), checked as the room checks a name at login:
-    each a valid name, none reserved, no two alike (nor alike a practice bot's "botN"), and room
-    for them and the bots at one table of the game. Raises ValueError with a message."""
+    each a valid name, none reserved, no two alike (nor alike a practice bot's "botN"), and (at
+    `one_table`, not a tournament's several) room for them and the bots at one table of the game.
+    Raises ValueError with a message."""
     from cardroom.room.text import BadName, clean_name, is_reserved, looks_alike
 
     if bots < 0:
@@ -143,7 +144,7 @@ def hotseat_players(names: str, bots: int, variant) -> list[str]:
         raise ValueError("name at least one local player: --players alice,bob (bots fill the other seats)")
     if len(players) + bots < 2:
         raise ValueError("at least two players (local players and bots)")
-    if len(players) + bots > variant.max_seats:
+    if one_table and len(players) + bots > variant.max_seats:
         raise ValueError(f"{variant.name} seats at most {variant.max_seats} players; "
                          f"{len(players)} local players and {bots} bots were asked for")
     return players
@@ -297,15 +298,12 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
 
 def hotseat_sit_and_go(spec, names: str, bots: int | None) -> tuple[list[str], int]:
     """(the local players, the number of practice bots) for config.toml's tournament `spec` at
-    hot-seat: a sit & go at one table, the bots in the seats the local players leave (--bots, if
-    given, must say as much). ValueError with a message."""
+    hot-seat: a sit & go, the bots in the seats the local players leave (--bots, if given, must
+    say as much). ValueError with a message."""
     from cardroom.engine.tournament import SIT_AND_GO
 
     if spec.kind != SIT_AND_GO:
         raise ValueError(f'"{spec.name}" is a scheduled tournament: hot-seat plays a sit & go')
-    if spec.seats > spec.table_size:
-        raise ValueError(f'"{spec.name}" seats {spec.seats} players at {spec.table_size} a table: '
-                         "hot-seat plays a sit & go at one table")
     named = len([n for n in names.split(",") if n.strip()])
     fill = spec.seats - named
     if fill < 0:
@@ -313,7 +311,7 @@ def hotseat_sit_and_go(spec, names: str, bots: int | None) -> tuple[list[str], i
     if bots is not None and bots != fill:
         raise ValueError(f'"{spec.name}" seats {spec.seats}: with {named} local players, practice bots '
                          f"take the other {fill} seats (leave out --bots)")
-    return hotseat_players(names, fill, spec.variant), fill
+    return hotseat_players(names, fill, spec.variant, one_table=spec.seats <= spec.table_size), fill
 
 
 def _open_sit_and_go(room, spec):
@@ -328,7 +326,7 @@ def _open_sit_and_go(room, spec):
 
 def _hotseat_tournament(args: argparse.Namespace) -> int:
     """`cardroom hotseat --tournament NAME`: the local players and practice bots play config.toml's
-    sit & go NAME at one table; quitting before its end cancels it (places decided keep their
+    sit & go NAME (the screen follows the local players from table to table); quitting before its end cancels it (places decided keep their
     prizes, the rest of the pool is shared by chips)."""
     import random
     from dataclasses import replace
@@ -477,7 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "folder for cardroom, e.g. ~/.local/share/cardroom)")
     p.add_argument("--seed", type=int, default=None, help="seed the deck and bots (default: the OS CSPRNG)")
     p.add_argument("--tournament", default=None, metavar="NAME",
-                   help="play config.toml's sit & go NAME (one table): local players and bots")
+                   help="play config.toml's sit & go NAME: local players, and bots in its other seats")
     p.add_argument("--config", default="config.toml", help="where --tournament is found (default: config.toml)")
     p.set_defaults(func=_cmd_hotseat)
 

@@ -164,7 +164,7 @@ def test_a_hotseat_sit_and_go_is_played_and_closing_it_cancels_it(tmp_path):
 @pytest.mark.parametrize("args, says", [
     (["--tournament", "No Such Cup"], 'has no tournament called "No Such Cup": it has "Sit & Go Hold'),
     (["--tournament", "Hourly PLO"], "is a scheduled tournament: hot-seat plays a sit & go"),
-    (["--tournament", "45-Player Sit & Go"], "hot-seat plays a sit & go at one table"),
+    (["--tournament", "45-Player Sit & Go", "--players", "a,b", "--bots", "44"], "take the other 43 seats"),
     (["--tournament", "Draw Lo Sit & Go", "--players", "a,b,c,d,e,f,g"], "seats 6 players: 7 local players"),
     (["--tournament", "Draw Lo Sit & Go", "--players", "a,b", "--bots", "2"], "take the other 4 seats"),
     (["--tournament", "Draw Lo Sit & Go", "--players", "a,A"], "too alike"),

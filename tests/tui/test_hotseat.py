@@ -245,3 +245,44 @@ async def test_a_hotseat_sit_and_go_starts_and_its_local_players_play_a_hand(tmp
         assert sum(e.chips for e in t.director.alive()) == 9 * spec.starting_chips
     finally:
         store.close()
+
+
+async def test_a_hotseat_multi_table_sit_and_go_screen_follows_a_moved_local_player(tmp_path):
+    """config.toml's 45-player sit & go at hot-seat, ann and 44 bots on five tables: when the room
+    moves ann (balancing, or her table breaking), the screen shows her new table, and she plays
+    there (Issue 38: "his screen follows him")."""
+    from cardroom.engine.tournament import Moved
+    from cardroom.tui.hotseat import seat_hotseat_tournament
+    from tests.room.tournaments.helpers import room_with
+
+    room, store, clock = room_with(tmp_path, SHIPPED.tournament("45-Player Sit & Go"))
+    try:
+        t = next(iter(room.tournaments.live.values()))
+        hs = await seat_hotseat_tournament(room, t, ["ann"], seed=2)
+        ann = hs.clients["ann"]
+        assert len(t.tables) == 5 and hs.table == ann.my_tables()[0]
+        moves = []
+        t.listeners.append(lambda records: moves.extend(r for r in records if isinstance(r, Moved)
+                                                        and r.player == ann.account_id))
+        app = HotSeatApp(hs, options=UIOptions(sound=False))
+        acted_after_move = False
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(3000):
+                await pilot.pause()
+                assert isinstance(app.screen, TableScreen) and app.screen.table == app.hotseat.table
+                if not ann.my_tables():
+                    raise AssertionError("ann went out before she was moved: choose another seed")
+                view = ann.view(ann.my_tables()[0])
+                if view.legal is not None and view.acting_seat == view.my_seat:
+                    if moves:
+                        assert app.screen.table == t.table_name(moves[-1].to_table)
+                        assert t.table_name(moves[-1].to_table) in screen_text(app)
+                        acted_after_move = True
+                    await pilot.press("c" if view.legal.check else "f")
+                    if acted_after_move:
+                        break
+                    continue
+                clock.advance(1.0)
+        assert moves and acted_after_move
+    finally:
+        store.close()
