@@ -286,3 +286,51 @@ async def test_a_hotseat_multi_table_sit_and_go_screen_follows_a_moved_local_pla
         assert moves and acted_after_move
     finally:
         store.close()
+
+
+async def test_two_local_players_at_different_tables_each_get_the_device_at_their_own(tmp_path):
+    """Two local players of a multi-table sit & go: each is passed the device at his own table
+    (the pass screen over it) and plays there with his own view; they sit at two tables or more
+    over the game, and a move of either is followed as well."""
+    from cardroom.engine.tournament import Moved
+    from cardroom.tui.hotseat import seat_hotseat_tournament
+    from tests.room.tournaments.helpers import room_with
+
+    room, store, clock = room_with(tmp_path, SHIPPED.tournament("45-Player Sit & Go"))
+    try:
+        t = next(iter(room.tournaments.live.values()))
+        hs = await seat_hotseat_tournament(room, t, ["ann", "bob"], seed=2)
+        clients = hs.clients
+        locals_ = {c.account_id for c in clients.values()}
+        moved = []
+        t.listeners.append(lambda records: moved.extend(r.player for r in records
+                                                        if isinstance(r, Moved) and r.player in locals_))
+        tables_played = set()
+        app = HotSeatApp(hs, options=UIOptions(sound=False))
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(3000):
+                await pilot.pause()
+                if isinstance(app.screen, PassScreen):
+                    assert app.screen.client is app.hotseat.actor()
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    me = app.revealed
+                    table = app.hotseat.table_of(me)
+                    # His own table and his own view: the widgets get no one else's cards.
+                    assert isinstance(app.screen, TableScreen) and app.screen.table == table
+                    assert app.screen.view.my_cards == me.view(table).my_cards != ()
+                    tables_played.add((me.name, table))
+                    lg = me.view(table).legal
+                    await pilot.press("c" if lg.check else "f")
+                    if len({n for n, _ in tables_played}) == 2 and moved and \
+                            any(c.account_id in moved for c in clients.values()):
+                        break
+                    continue
+                if not all(c.my_tables() for c in clients.values()):
+                    raise AssertionError("a local player went out first: choose another seed")
+                clock.advance(1.0)
+            else:
+                raise AssertionError(f"played at {tables_played}, moves {moved}")
+        assert {n for n, _ in tables_played} == {"ann", "bob"} and len({tb for _, tb in tables_played}) >= 2
+    finally:
+        store.close()
