@@ -17,6 +17,7 @@ DESCRIPTIONS = {
     "evaluation": "hand evaluators: cardroom vs treys, phevaluator, eval7, pokerkit",
     "engine": "whole hands per second vs pokerkit",
     "tableview": "microseconds to build a seat's view of a table (each repaint's)",
+    "tournament": "a 1,000-player tournament played by bots, beside cash tables' hands per second",
 }
 
 

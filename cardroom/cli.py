@@ -69,6 +69,12 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from cardroom.demo import run_demo
     from cardroom.engine.variants import find_variant
 
+    if args.tournament is not None:
+        return _demo_tournament(args)
+    if args.out is not None:
+        print("cardroom demo: --out writes a tournament's hands: give --tournament NAME", file=sys.stderr)
+        return 2
+
     try:
         find_variant(args.game)
     except ValueError as e:
@@ -77,13 +83,46 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if args.hands < 1:
         print("cardroom demo: --hands is at least 1", file=sys.stderr)
         return 2
-    return run_demo(args.game, args.structure, args.players, args.hands, seed=args.seed)
+    players = 6 if args.players is None else args.players
+    return run_demo(args.game, args.structure, players, args.hands, seed=args.seed)
 
 
-def hotseat_players(names: str, bots: int, variant) -> list[str]:
+def config_tournament(config_path: str, name: str):
+    """(the config, config.toml's tournament called `name`, ignoring case); ValueError naming the
+    tournaments it has when there is none of that name."""
+    from cardroom.config import load_config
+
+    config = load_config(config_path)
+    for spec in config.tournaments:
+        if spec.name.casefold() == name.strip().casefold():
+            return config, spec
+    known = ", ".join(f'"{s.name}"' for s in config.tournaments)
+    raise ValueError(f'{config_path} has no tournament called "{name}": '
+                     + (f"it has {known}" if known else "it has no [[tournaments]] block"))
+
+
+def _demo_tournament(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from cardroom.demo_tournament import check_players, run_tournament_demo
+    from cardroom.roles.settings import tournament_table_settings
+
+    try:
+        config, spec = config_tournament(args.config, args.tournament)
+        players = check_players(spec, args.players)
+    except (OSError, ValueError) as e:
+        print(f"cardroom demo: {e}", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else None
+    return run_tournament_demo(spec, table=tournament_table_settings(config), players=players, out=out,
+                               seed=args.seed)
+
+
+def hotseat_players(names: str, bots: int, variant, one_table: bool = True) -> list[str]:
     """The local players from --players ("alice,bob"), checked as the room checks a name at login:
-    each a valid name, none reserved, no two alike (nor alike a practice bot's "botN"), and room
-    for them and the bots at one table of the game. Raises ValueError with a message."""
+    each a valid name, none reserved, no two alike (nor alike a practice bot's "botN"), and (at
+    `one_table`, not a tournament's several) room for them and the bots at one table of the game.
+    Raises ValueError with a message."""
     from cardroom.room.text import BadName, clean_name, is_reserved, looks_alike
 
     if bots < 0:
@@ -105,7 +144,7 @@ def hotseat_players(names: str, bots: int, variant) -> list[str]:
         raise ValueError("name at least one local player: --players alice,bob (bots fill the other seats)")
     if len(players) + bots < 2:
         raise ValueError("at least two players (local players and bots)")
-    if len(players) + bots > variant.max_seats:
+    if one_table and len(players) + bots > variant.max_seats:
         raise ValueError(f"{variant.name} seats at most {variant.max_seats} players; "
                          f"{len(players)} local players and {bots} bots were asked for")
     return players
@@ -153,76 +192,57 @@ def hotseat_data_dir(given: str | None):
     return Path(given) if given else Path(platformdirs.user_data_dir("cardroom"))
 
 
-def _hotseat_money(store, players: list[str], bots: int, minimum: int, starting: int) -> str | None:
-    """Before seating: a practice bot short of the minimum buy-in is refilled to the starting
-    money (an admin-style credit in the ledger; bots play for practice); a local player short of
-    it can't play here. Returns why not, or None."""
+def _hotseat_money(store, players: list[str], bots: int, minimum: int, starting: int,
+                   what: str = "the minimum buy-in") -> str | None:
+    """Before seating: a practice bot short of the minimum (buy-in, or a tournament's buy-in and
+    fee: `what`) is refilled to the starting money, or to the minimum where that is more (an
+    admin-style credit in the ledger; bots play for practice); a local player short of it can't
+    play here. Returns why not, or None."""
     from cardroom.room.narration import money
 
     for i in range(bots):
         bot = store.get_or_create(f"bot{i + 1}", starting)
         if bot.balance_cents < minimum:
-            store.credit(bot.id, starting - bot.balance_cents, "practice bot refilled", "hotseat")
+            store.credit(bot.id, max(starting, minimum) - bot.balance_cents, "practice bot refilled", "hotseat")
     for name in players:
         balance = store.get_or_create(name, starting).balance_cents
         if balance < minimum:
-            return (f"{name} has {money(balance)} here, less than the minimum buy-in "
+            return (f"{name} has {money(balance)} here, less than {what} "
                     f"({money(minimum)}): play under another name, or in another --data-dir")
     return None
 
 
-def _cmd_hotseat(args: argparse.Namespace) -> int:
+def _not_at_a_terminal() -> str | None:
+    """Why hot-seat cannot be played here, or None. Textual reads its keys from stdin and draws on
+    stderr; without a terminal it would read end-of-file for ever at 100% CPU."""
+    bad = [name for name, f in (("stdin", sys.stdin), ("stderr", sys.stderr)) if not (f and f.isatty())]
+    if not bad:
+        return None
+    return (f"it is played at a terminal, and {' and '.join(bad)} {'is' if len(bad) == 1 else 'are'} "
+            "not one (a pipe, a file, or no terminal at all): run it in a terminal window")
+
+
+def _in_hotseat_room(args: argparse.Namespace, game) -> int:
+    """Run `game(store)` (a coroutine function: why it could not be played, or None) with the
+    hot-seat room's database, its folder claimed for the while, and the Textual fixes the server
+    makes too (bet amounts typed quickly stay right)."""
     import asyncio
-    import random
 
     from cardroom import textual_adapter
     from cardroom.datadir import DataDirInUse, claim
-    from cardroom.engine.variants import find_variant
-    from cardroom.room.clock import LoopClock
-    from cardroom.room.room import Room, RoomSettings
     from cardroom.store.sqlite import SqliteStore
-    from cardroom.tui.hotseat import run_hotseat
 
-    try:
-        variant = find_variant(args.game)
-        structure = hotseat_structure(variant, args.structure, args.stakes)
-        players = hotseat_players(args.players, args.bots, variant)
-    except ValueError as e:
-        print(f"cardroom hotseat: {e}", file=sys.stderr)
-        return 2
-    # Textual reads its keys from stdin and draws on stderr; without a terminal it would read
-    # end-of-file for ever at 100% CPU.
-    bad = [name for name, f in (("stdin", sys.stdin), ("stderr", sys.stderr)) if not (f and f.isatty())]
-    if bad:
-        print(f"cardroom hotseat: it is played at a terminal, and {' and '.join(bad)} "
-              f"{'is' if len(bad) == 1 else 'are'} not one (a pipe, a file, or no terminal at all): "
-              "run it in a terminal window", file=sys.stderr)
-        return 2
-    seats = min(variant.max_seats, max(6, len(players) + args.bots))
-    name = "Hot seat"
-    table = hotseat_table(name, variant, structure, seats)
-    settings = RoomSettings()
     try:
         data = claim(hotseat_data_dir(args.data_dir))   # one room at a time on a folder
     except (DataDirInUse, OSError) as e:
         print(f"cardroom hotseat: {e}", file=sys.stderr)
         return 1
-    # The Textual fixes the server makes too: bet amounts typed quickly stay right.
     textual_adapter.install(textual_adapter.TYPING_FIXES)
 
     async def main() -> str | None:
         store = SqliteStore(data.database)
         try:
-            rng = random.Random(args.seed) if args.seed is not None else None
-            room = Room([table], store, LoopClock(), settings=settings, rng=rng)
-            room.start()     # chips a game cut off left on the table go back to their owners
-            refused = _hotseat_money(store, players, args.bots, table.buy_in_min, settings.starting_money)
-            if refused is None:
-                try:
-                    await run_hotseat(room, name, players, args.bots, seed=args.seed)
-                finally:
-                    room.close()     # a hand cut off is void; every chip back in its owner's balance
-            return refused
+            return await game(store)
         finally:
             store.close()
 
@@ -234,6 +254,125 @@ def _cmd_hotseat(args: argparse.Namespace) -> int:
         print(f"cardroom hotseat: {refused}", file=sys.stderr)
         return 1
     return 0
+
+
+def _cmd_hotseat(args: argparse.Namespace) -> int:
+    import random
+
+    from cardroom.engine.variants import find_variant
+    from cardroom.room.clock import LoopClock
+    from cardroom.room.room import Room, RoomSettings
+    from cardroom.tui.hotseat import run_hotseat
+
+    if args.tournament is not None:
+        return _hotseat_tournament(args)
+    bots = 1 if args.bots is None else args.bots
+    try:
+        variant = find_variant(args.game)
+        structure = hotseat_structure(variant, args.structure, args.stakes)
+        players = hotseat_players(args.players, bots, variant)
+    except ValueError as e:
+        print(f"cardroom hotseat: {e}", file=sys.stderr)
+        return 2
+    if (why := _not_at_a_terminal()) is not None:
+        print(f"cardroom hotseat: {why}", file=sys.stderr)
+        return 2
+    seats = min(variant.max_seats, max(6, len(players) + bots))
+    name = "Hot seat"
+    table = hotseat_table(name, variant, structure, seats)
+    settings = RoomSettings()
+
+    async def game(store) -> str | None:
+        rng = random.Random(args.seed) if args.seed is not None else None
+        room = Room([table], store, LoopClock(), settings=settings, rng=rng)
+        room.start()     # chips a game cut off left on the table go back to their owners
+        refused = _hotseat_money(store, players, bots, table.buy_in_min, settings.starting_money)
+        if refused is None:
+            try:
+                await run_hotseat(room, name, players, bots, seed=args.seed)
+            finally:
+                room.close()     # a hand cut off is void; every chip back in its owner's balance
+        return refused
+    return _in_hotseat_room(args, game)
+
+
+def hotseat_sit_and_go(spec, names: str, bots: int | None) -> tuple[list[str], int]:
+    """(the local players, the number of practice bots) for config.toml's tournament `spec` at
+    hot-seat: a sit & go, the bots in the seats the local players leave (--bots, if given, must
+    say as much). ValueError with a message."""
+    from cardroom.engine.tournament import SIT_AND_GO
+
+    if spec.kind != SIT_AND_GO:
+        raise ValueError(f'"{spec.name}" is a scheduled tournament: hot-seat plays a sit & go')
+    named = len([n for n in names.split(",") if n.strip()])
+    fill = spec.seats - named
+    if fill < 0:
+        raise ValueError(f'"{spec.name}" seats {spec.seats} players: {named} local players were named')
+    if bots is not None and bots != fill:
+        raise ValueError(f'"{spec.name}" seats {spec.seats}: with {named} local players, practice bots '
+                         f"take the other {fill} seats (leave out --bots)")
+    return hotseat_players(names, fill, spec.variant, one_table=spec.seats <= spec.table_size), fill
+
+
+def _open_sit_and_go(room, spec):
+    """The instance of `spec` open for registration with nobody in it yet. A hot-seat game cut
+    off (the process killed) left its instance in the store, running or half registered: it is
+    cancelled (the buy-ins back, or the pool shared by chips) and a new one is opened."""
+    lobby = room.tournaments
+    for t in [t for t in lobby.live.values() if t.spec.name == spec.name and t.director.entries]:
+        t.operate(lambda now, t=t: t.director.cancel(now, "a hot-seat game cut off"))
+    return next(t for t in lobby.live.values() if t.spec.name == spec.name)
+
+
+def _hotseat_tournament(args: argparse.Namespace) -> int:
+    """`cardroom hotseat --tournament NAME`: the local players and practice bots play config.toml's
+    sit & go NAME (the screen follows the local players from table to table); quitting before its end cancels it (places decided keep their
+    prizes, the rest of the pool is shared by chips)."""
+    import random
+    from dataclasses import replace
+
+    from cardroom.roles.settings import room_settings, tournament_table_settings
+    from cardroom.room.api import RoomError
+    from cardroom.room.clock import LoopClock
+    from cardroom.room.room import Room
+    from cardroom.tui.hotseat import play_hotseat, seat_hotseat_tournament
+
+    try:
+        config, spec = config_tournament(args.config, args.tournament)
+        players, bots = hotseat_sit_and_go(spec, args.players, args.bots)
+    except (OSError, ValueError) as e:
+        print(f"cardroom hotseat: {e}", file=sys.stderr)
+        return 2
+    if (why := _not_at_a_terminal()) is not None:
+        print(f"cardroom hotseat: {why}", file=sys.stderr)
+        return 2
+    # Each player's clock starts when he takes the device, as at the hot-seat cash table.
+    tables = tournament_table_settings(config)
+    assert tables is not None      # config_tournament found the tournament in it
+    template = replace(tables, clock_waits_for_ready=True)
+    settings = room_settings(config)
+
+    async def game(store) -> str | None:
+        rng = random.Random(args.seed) if args.seed is not None else None
+        room = Room([], store, LoopClock(), settings=settings, rng=rng, tournaments=[spec], tournament_table=template)
+        room.start()
+        try:
+            t = _open_sit_and_go(room, spec)
+            refused = _hotseat_money(store, players, bots, spec.buy_in + spec.fee, settings.starting_money,
+                                     f"{spec.name}'s buy-in and fee")
+            if refused is not None:
+                return refused
+            try:
+                await play_hotseat(await seat_hotseat_tournament(room, t, players, seed=args.seed))
+            except RoomError as e:       # a registration refused: those made are refunded below
+                return f"{spec.name}: {e}"
+            finally:
+                if not t.over and t.director.entries:
+                    t.operate(lambda now: t.director.cancel(now, "the hot-seat game was closed"))
+        finally:
+            room.close()
+        return None
+    return _in_hotseat_room(args, game)
 
 
 def _cmd_backup(args: argparse.Namespace) -> int:
@@ -315,9 +454,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="deal hands between practice bots and print them (no server needed)")
     p.add_argument("--game", default="holdem", help="holdem, omaha8, stud, razz, a5-draw, 27-triple ...")
     p.add_argument("--structure", default="fixed", choices=["fixed", "spread", "pot", "no"])
-    p.add_argument("--players", type=int, default=6)
+    p.add_argument("--players", type=int, default=None,
+                   help="bots at the table (default 6); a scheduled tournament's entries (default: three tables)")
     p.add_argument("--hands", type=int, default=3)
     p.add_argument("--seed", type=int, default=None, help="seed the deck (default: the OS CSPRNG)")
+    p.add_argument("--tournament", default=None, metavar="NAME",
+                   help="bots play this config.toml tournament to its end on a fake clock")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="with --tournament: write its hands (pokerstars.txt, hands.phhs) and summary.txt here")
+    p.add_argument("--config", default="config.toml", help="where --tournament is found (default: config.toml)")
     p.set_defaults(func=_cmd_demo)
 
     p = sub.add_parser("hotseat", help="play at one terminal: local players pass the keyboard, plus bots")
@@ -325,11 +470,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--structure", default="fixed", choices=["fixed", "spread", "pot", "no"])
     p.add_argument("--stakes", default="2/4", help="small/big bet in dollars (pot/no limit: blind/big blind)")
     p.add_argument("--players", default="alice,bob", help="local players, comma separated")
-    p.add_argument("--bots", type=int, default=1)
+    p.add_argument("--bots", type=int, default=None,
+                   help="practice bots (default 1; with --tournament they fill the seats left)")
     p.add_argument("--data-dir", default=None,
                    help="the hot-seat room's folder, kept between games (default: the user's data "
                         "folder for cardroom, e.g. ~/.local/share/cardroom)")
     p.add_argument("--seed", type=int, default=None, help="seed the deck and bots (default: the OS CSPRNG)")
+    p.add_argument("--tournament", default=None, metavar="NAME",
+                   help="play config.toml's sit & go NAME: local players, and bots in its other seats")
+    p.add_argument("--config", default="config.toml", help="where --tournament is found (default: config.toml)")
     p.set_defaults(func=_cmd_hotseat)
 
     p = sub.add_parser("replay", help="replay PHH hand histories (.phh, or hands files .phhs as the room "

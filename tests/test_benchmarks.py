@@ -216,3 +216,22 @@ def test_a_chat_line_shown_after_three_seconds_is_missed_and_then_shown_late(mon
     now[0] = 106.5
     s.on_data(b"p0007 checks")
     assert rec.missed_late == [6.5] and rec.other_line == []
+
+
+def test_the_tournament_benchmark_plays_a_small_field_to_its_winner(capsys):
+    """`python -m benchmarks tournament` tiny: three tables broken down to one, a winner, the cash
+    tables' rate beside it, the money whole in both rooms (no timing is asserted)."""
+    from benchmarks import tournament
+    assert tournament.main(["--players", "20", "--cash-hands", "20", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    t, cash = out["tournament"], out["cash"]
+    assert t["players"] == 20 and t["tables"] == 3 and t["broken"] == 2 and t["moves"] > 0
+    assert t["hands"] > 0 and t["cpu_ms_per_hand"] > 0 and t["money_ok"]
+    assert cash["hands"] >= 20 and cash["cpu_ms_per_hand"] > 0 and cash["money_ok"]
+
+
+def test_the_tournament_benchmarks_payouts_add_up_for_any_field():
+    from benchmarks import tournament
+    for players in (2, 3, 20, 45, 1000, 5000):
+        band = tournament.spec_for(players).payouts.band(players)
+        assert sum(band.shares) == 10_000 and len(band.shares) == max(1, min(players - 1, players // 10))

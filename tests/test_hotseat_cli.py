@@ -139,3 +139,77 @@ def test_a_local_player_without_the_minimum_buy_in_is_told_so(tmp_path):
     with SqliteStore(folder / "cardroom.sqlite3") as store:
         assert store.balance(store.find("bot1").id) == 100_000   # the practice bot was refilled
         assert store.total_money() == store.expected_money()
+
+
+CONFIG = Path(__file__).resolve().parents[1] / "config.toml"
+
+
+def test_a_hotseat_sit_and_go_is_played_and_closing_it_cancels_it(tmp_path):
+    """`cardroom hotseat --tournament NAME`: config.toml's sit & go with alice and eight practice
+    bots, at a real terminal; Ctrl-Q before its end cancels it: the pool shared by chips, the
+    fee the house's, every chip of money accounted for, the audit clean."""
+    from cardroom.store.audit import check_store
+
+    assert _play(tmp_path, "ctrl+q", "--tournament", "Sit & Go Hold'em 9", "--bots", "8",
+                 "--config", str(CONFIG)) == 0
+    with SqliteStore(tmp_path / "data" / "cardroom" / "cardroom.sqlite3") as store:
+        assert {a.name for a in store.accounts()} == {"alice", *(f"bot{i}" for i in range(1, 9))}
+        [played] = store.tournaments_of(store.find("alice").id)
+        assert played.state == "cancelled" and played.pool_cents == 0
+        shares = sum(store.balance(a.id) for a in store.accounts()) - 9 * 100_000
+        assert shares == -9 * 100                  # the buy-ins came back as shares; the fees stayed
+        assert check_store(store) == [] and store.total_money() == store.expected_money()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--tournament", "No Such Cup"], 'has no tournament called "No Such Cup": it has "Sit & Go Hold'),
+    (["--tournament", "Hourly PLO"], "is a scheduled tournament: hot-seat plays a sit & go"),
+    (["--tournament", "45-Player Sit & Go", "--players", "a,b", "--bots", "44"], "take the other 43 seats"),
+    (["--tournament", "Draw Lo Sit & Go", "--players", "a,b,c,d,e,f,g"], "seats 6 players: 7 local players"),
+    (["--tournament", "Draw Lo Sit & Go", "--players", "a,b", "--bots", "2"], "take the other 4 seats"),
+    (["--tournament", "Draw Lo Sit & Go", "--players", "a,A"], "too alike"),
+])
+def test_bad_hotseat_tournaments_are_refused_with_a_message(args, says, capsys):
+    from cardroom.cli import main
+
+    assert main(["hotseat", "--config", str(CONFIG), *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardroom hotseat: ") and says in err and "Traceback" not in err
+
+
+def test_a_hotseat_sit_and_go_dearer_than_the_starting_money_refills_its_bots_enough(tmp_path):
+    """A room whose starting money ($5) is below the sit & go's buy-in and fee ($11): the bots,
+    refilled to the starting money, could not pay (the refill of a new bot, $5 - $5, was a
+    credit of nothing: InvalidAmount, a traceback); they are refilled to the buy-in and fee, and
+    alice, rich from before, plays; a local player short of it is told whose buy-in it is."""
+    import re
+
+    config = tmp_path / "config.toml"
+    config.write_text(re.sub(r'starting_money = "[0-9.]+"', 'starting_money = "5"', CONFIG.read_text()))
+    folder = tmp_path / "data" / "cardroom"
+    folder.mkdir(mode=0o700, parents=True)
+    db = folder / "cardroom.sqlite3"
+    with SqliteStore(db) as store:
+        store.get_or_create("alice", 100_000)
+    db.chmod(0o600)
+    args = ("--tournament", "Sit & Go Hold'em 9", "--bots", "8", "--config", str(config))
+    assert _play(tmp_path, "ctrl+q", *args) == 0
+    with SqliteStore(db) as store:
+        assert store.tournaments_of(store.find("alice").id)[0].state == "cancelled"
+        assert all(store.balance(store.find(f"bot{i}").id) >= 1_100 - 100 for i in range(1, 9))
+        assert store.total_money() == store.expected_money()
+    terminal, terminal_end = os.openpty()
+    proc = _hotseat(tmp_path, *args, "--players", "bob", stdin=terminal_end, stdout=terminal_end,
+                    stderr=terminal_end)
+    shown = b""
+    try:
+        proc.wait(timeout=60)
+        while select.select([terminal], [], [], 0.1)[0]:
+            shown += os.read(terminal, 65536)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(terminal)
+        os.close(terminal_end)
+    assert proc.returncode == 1 and b"Traceback" not in shown
+    assert b"bob has $5 here, less than Sit & Go Hold'em 9's buy-in and fee ($11)" in shown, shown[-1000:]

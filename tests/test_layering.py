@@ -16,7 +16,7 @@ LAYER_OF = {
     "engine": "engine", "room": "room", "store": "store", "tui": "tui", "ssh": "ssh", "admin": "admin",
     "bus": "bus",
     "textual_adapter": "adapter", "config": "config", "config_tournaments": "config", "config_keys": "config", "datadir": "datadir",
-    "demo": "demo",
+    "demo": "demo", "demo_tournament": "demo",
     "serve": "serve", "roles": "roles", "cli": "cli", "__main__": "main", "__init__": "package",
 }
 # Which cardroom layers each layer may import (its own included), and which outside modules it must not.

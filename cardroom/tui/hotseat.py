@@ -5,6 +5,9 @@ player is the one to act (after a full-screen "Pass to NAME" screen). The rest o
 table is drawn from a railbird's copy of the view (`redact_view`): nobody's hidden cards are in
 the object the widgets receive, so no screen can show one local player's cards to another.
 A single local player against bots keeps his own view throughout and is never asked to pass.
+In a tournament (`follow`) the room moves the players between tables: the screen shows the table
+of the local player whose turn it is, else of the one at the device, else of the first one still
+in, and changes when that does.
 """
 
 from __future__ import annotations
@@ -20,10 +23,20 @@ from cardroom.tui.options import UIOptions
 
 @dataclass
 class HotSeat:
-    """The local players (name -> their own RoomClient) sharing one table."""
+    """The local players (name -> their own RoomClient) sharing one table (the one on the screen);
+    in a tournament (`follow`) each plays wherever the room seats him."""
 
     clients: dict
     table: str
+    follow: bool = False
+
+    def table_of(self, client) -> str:
+        """Where `client`'s player plays now (out of a tournament: the table on the screen)."""
+        if self.follow:
+            tables = client.my_tables()
+            if tables:
+                return tables[0]
+        return self.table
 
     @property
     def solo(self) -> bool:
@@ -34,7 +47,7 @@ class HotSeat:
         """The local player whose decision it is now, or None (a bot, a remote player, nobody)."""
         for client in self.clients.values():
             try:
-                view = client.view(self.table)
+                view = client.view(self.table_of(client))
             except Exception:
                 continue
             if view.my_seat is None:
@@ -113,7 +126,7 @@ class HotSeatApp(CardroomApp):
 
     def __init__(self, hotseat: HotSeat, *, options: UIOptions | None = None) -> None:
         # Its own copy: the players' RoomClients (a Session given is wrapped), the caller's untouched.
-        hotseat = HotSeat({name: as_client(c) for name, c in hotseat.clients.items()}, hotseat.table)
+        hotseat = replace(hotseat, clients={name: as_client(c) for name, c in hotseat.clients.items()})
         first = next(iter(hotseat.clients.values()))
         device = SharedTerminal(hotseat, first, warn=self.notify, after_act=self._hotseat_check)
         super().__init__(first, options=options, device=device)
@@ -155,6 +168,7 @@ class HotSeatApp(CardroomApp):
     async def _hotseat_check(self) -> None:
         from cardroom.tui.screens.pass_device import PassScreen
         actor = self.hotseat.actor()
+        await self._follow(actor)
         if self.hotseat.solo:
             # The one local player keeps the screen: no pass screen, his own view throughout.
             if actor is not None:
@@ -178,6 +192,25 @@ class HotSeatApp(CardroomApp):
         while len(self.screen_stack) > 2:   # close any dialog of the previous player
             self.pop_screen()
         self.push_screen(PassScreen(actor), self._taken)
+
+    async def _follow(self, actor) -> None:
+        """A tournament's table on the screen: the actor's, else the player's at the device, else
+        the first local player's still in; another one replaces the table screen (and whatever
+        was over it: a dialog, the pass screen, which the check then puts up again if needed)."""
+        from cardroom.tui.screens.table import TableScreen
+        hs = self.hotseat
+        if not hs.follow:
+            return
+        who = actor or self.revealed or next((c for c in hs.clients.values() if c.my_tables()), None)
+        table = hs.table_of(who) if who is not None else hs.table
+        if table == hs.table:
+            return
+        hs.table = table
+        for c in hs.clients.values():
+            await c.watch(table)
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.switch_screen(TableScreen(table, self.device, self.options))
 
     def _forget_toasts(self) -> None:
         """What the previous player was told is his ("You post the blind of $2" stayed on the next
@@ -224,16 +257,45 @@ def seat_hotseat(room, table: str, players: list[str], bots: int, *, buy_in: int
     return HotSeat(clients, table)
 
 
+async def seat_hotseat_tournament(room, tournament, players: list[str], *, seed: int | None = None) -> HotSeat:
+    """Register the local players and practice bots (in the seats left) for `tournament`, a sit &
+    go open for registration (room/tournaments' `Tournament`): the last entry starts it, which
+    seats everyone; the bots play wherever they are seated, the local players' screen follows
+    them from table to table. Runs on the loop the room's clock uses."""
+    import random
+
+    from cardroom.engine.tournament import Seated
+
+    rng = random.Random(seed) if seed is not None else random.SystemRandom()
+    t = tournament
+    bots = [room.connect(f"bot{i + 1}") for i in range(t.spec.seats - len(players))]
+    bot_ids = {b.account_id for b in bots}
+
+    def seat_bots(records: list) -> None:
+        for r in records:
+            if isinstance(r, Seated) and r.player in bot_ids:
+                t.tables[r.table].make_bot(r.player, random.Random(rng.randrange(2**32)))
+    t.listeners.append(seat_bots)
+    clients = {name: room.connect(name) for name in players}
+    for session in [*bots, *clients.values()]:
+        await as_client(session).register(t.number)
+    first = next(iter(clients.values()))
+    return HotSeat(clients, (first.my_tables() or [t.table_name(1)])[0], follow=True)
+
+
 async def run_hotseat(room, table: str, players: list[str], bots: int, *, buy_in: int | None = None,
                       seed: int | None = None, options=None) -> None:
-    """The whole hot-seat session: seat everyone, run one app until it quits. SIGTERM, or SIGHUP
-    (the terminal closed), quits it as Ctrl-Q does: the terminal is restored and the caller's
-    clean-up (closing the database, releasing its folder) runs, where the default would end the
-    process on the spot."""
+    """The whole hot-seat session: seat everyone, run one app until it quits."""
+    await play_hotseat(seat_hotseat(room, table, players, bots, buy_in=buy_in, seed=seed), options=options)
+
+
+async def play_hotseat(hotseat: HotSeat, *, options=None) -> None:
+    """Run one app for the seated `hotseat` until it quits. SIGTERM, or SIGHUP (the terminal
+    closed), quits it as Ctrl-Q does: the terminal is restored and the caller's clean-up (closing
+    the database, releasing its folder) runs, where the default would end the process on the spot."""
     import asyncio
     import signal
 
-    hotseat = seat_hotseat(room, table, players, bots, buy_in=buy_in, seed=seed)
     app = HotSeatApp(hotseat, options=options)
     loop = asyncio.get_running_loop()
     quits = (signal.SIGTERM, signal.SIGHUP)

@@ -3,6 +3,9 @@ player's hidden cards are on the screen unless it is that player's own (revealed
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from cardroom.config import load_config
 from cardroom.tui import UIOptions
 from cardroom.tui.hotseat import HotSeatApp, redact_view, seat_hotseat
 from cardroom.tui.render import RANKS, SUIT_SYMBOLS
@@ -11,6 +14,8 @@ from cardroom.tui.screens.table import TableScreen
 
 from tests.rooms import table_settings
 from .conftest import SIZE, screen_text
+
+SHIPPED = load_config(Path(__file__).resolve().parents[2] / "config.toml")     # its tournaments
 
 
 def hidden_cards(client, table="T") -> set[str]:
@@ -196,3 +201,136 @@ async def test_the_previous_players_toast_is_gone_when_the_device_is_passed(worl
         assert isinstance(app.screen, TableScreen) and app.revealed is not first
         assert "You post the blind" not in notified(app) + screen_text(app)
         assert "Post the blind of" in screen_text(app)     # his own question, nothing of the other's
+
+
+async def test_a_hotseat_sit_and_go_starts_and_its_local_players_play_a_hand(tmp_path):
+    """`cardroom hotseat --tournament NAME`: config.toml's sit & go with two local players and
+    practice bots in its other seats: registering them starts it, the hot-seat table is the
+    tournament's, each local player takes the device on his turn and
+    plays; a hand is played out and the next dealt, the tournament's chips all there."""
+    from cardroom.tui.hotseat import seat_hotseat_tournament
+    from tests.room.tournaments.helpers import room_with
+
+    spec = SHIPPED.tournament("Sit & Go Hold'em 9")
+    room, store, clock = room_with(tmp_path, spec)
+    try:
+        t = next(iter(room.tournaments.live.values()))
+        hs = await seat_hotseat_tournament(room, t, ["alice", "bob"], seed=4)
+        assert t.director.state == "running" and t.director.entrants == 9
+        table = hs.table
+        assert table == t.table_name(1) and len(room.tables[table].seats) == 9
+        assert sum(s.bot is not None for s in room.tables[table].seats.values()) == 7
+        app = HotSeatApp(hs, options=UIOptions(sound=False))
+        first = None
+        acted = set()
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(400):
+                await pilot.pause()
+                view = hs.clients["alice"].view(table)
+                first = first or view.hand_id
+                if view.hand_id and view.hand_id != first and acted:
+                    break
+                if isinstance(app.screen, PassScreen):
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    assert app.revealed is not None
+                    acted.add(app.revealed.name)
+                    assert table in screen_text(app)     # the tournament's table
+                    await pilot.press("c")           # check or call
+                    continue
+                clock.advance(1.0)                   # the bots think; the hand ends, the next is dealt
+            else:
+                raise AssertionError(f"no hand was played out (local players who acted: {acted})")
+        assert acted and t.director.hands >= 2
+        assert sum(e.chips for e in t.director.alive()) == 9 * spec.starting_chips
+    finally:
+        store.close()
+
+
+async def test_a_hotseat_multi_table_sit_and_go_screen_follows_a_moved_local_player(tmp_path):
+    """config.toml's 45-player sit & go at hot-seat, ann and 44 bots on five tables: when the room
+    moves ann (balancing, or her table breaking), the screen shows her new table, and she plays
+    there (Issue 38: "his screen follows him")."""
+    from cardroom.engine.tournament import Moved
+    from cardroom.tui.hotseat import seat_hotseat_tournament
+    from tests.room.tournaments.helpers import room_with
+
+    room, store, clock = room_with(tmp_path, SHIPPED.tournament("45-Player Sit & Go"))
+    try:
+        t = next(iter(room.tournaments.live.values()))
+        hs = await seat_hotseat_tournament(room, t, ["ann"], seed=2)
+        ann = hs.clients["ann"]
+        assert len(t.tables) == 5 and hs.table == ann.my_tables()[0]
+        moves = []
+        t.listeners.append(lambda records: moves.extend(r for r in records if isinstance(r, Moved)
+                                                        and r.player == ann.account_id))
+        app = HotSeatApp(hs, options=UIOptions(sound=False))
+        acted_after_move = False
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(3000):
+                await pilot.pause()
+                assert isinstance(app.screen, TableScreen) and app.screen.table == app.hotseat.table
+                if not ann.my_tables():
+                    raise AssertionError("ann went out before she was moved: choose another seed")
+                view = ann.view(ann.my_tables()[0])
+                if view.legal is not None and view.acting_seat == view.my_seat:
+                    if moves:
+                        assert app.screen.table == t.table_name(moves[-1].to_table)
+                        assert t.table_name(moves[-1].to_table) in screen_text(app)
+                        acted_after_move = True
+                    await pilot.press("c" if view.legal.check else "f")
+                    if acted_after_move:
+                        break
+                    continue
+                clock.advance(1.0)
+        assert moves and acted_after_move
+    finally:
+        store.close()
+
+
+async def test_two_local_players_at_different_tables_each_get_the_device_at_their_own(tmp_path):
+    """Two local players of a multi-table sit & go: each is passed the device at his own table
+    (the pass screen over it) and plays there with his own view; they sit at two tables or more
+    over the game, and a move of either is followed as well."""
+    from cardroom.engine.tournament import Moved
+    from cardroom.tui.hotseat import seat_hotseat_tournament
+    from tests.room.tournaments.helpers import room_with
+
+    room, store, clock = room_with(tmp_path, SHIPPED.tournament("45-Player Sit & Go"))
+    try:
+        t = next(iter(room.tournaments.live.values()))
+        hs = await seat_hotseat_tournament(room, t, ["ann", "bob"], seed=2)
+        clients = hs.clients
+        locals_ = {c.account_id for c in clients.values()}
+        moved = []
+        t.listeners.append(lambda records: moved.extend(r.player for r in records
+                                                        if isinstance(r, Moved) and r.player in locals_))
+        tables_played = set()
+        app = HotSeatApp(hs, options=UIOptions(sound=False))
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(3000):
+                await pilot.pause()
+                if isinstance(app.screen, PassScreen):
+                    assert app.screen.client is app.hotseat.actor()
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    me = app.revealed
+                    table = app.hotseat.table_of(me)
+                    # His own table and his own view: the widgets get no one else's cards.
+                    assert isinstance(app.screen, TableScreen) and app.screen.table == table
+                    assert app.screen.view.my_cards == me.view(table).my_cards != ()
+                    tables_played.add((me.name, table))
+                    lg = me.view(table).legal
+                    await pilot.press("c" if lg.check else "f")
+                    if len({n for n, _ in tables_played}) == 2 and moved and \
+                            any(c.account_id in moved for c in clients.values()):
+                        break
+                    continue
+                if not all(c.my_tables() for c in clients.values()):
+                    raise AssertionError("a local player went out first: choose another seed")
+                clock.advance(1.0)
+            else:
+                raise AssertionError(f"played at {tables_played}, moves {moved}")
+        assert {n for n, _ in tables_played} == {"ann", "bob"} and len({tb for _, tb in tables_played}) >= 2
+    finally:
+        store.close()

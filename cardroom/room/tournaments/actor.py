@@ -127,6 +127,8 @@ class Tournament:
         self._timer: Timer | None = None
         self._saved_at = lobby.now()
         self._ranking: tuple[int, Ranking] | None = None     # (version, its ranking)
+        # Who else hears every record as it is carried out (the demo, the benchmark).
+        self.listeners: list[Callable[[list[Record]], None]] = []
 
     # ------------------------------------------------------------------ what it is now
 
@@ -325,7 +327,7 @@ class Tournament:
         self.wake()
         return entry
 
-    def _history(self, deal: Deal, hand: Hand, about: About, records: list[Record]) -> TournamentHandEnd:
+    def _history(self, deal: Deal, hand: Hand, about: About, records: Sequence[Record]) -> TournamentHandEnd:
         """A hand's end as the store keeps it: its chips by account, and its histories as a
         tournament's hand with the places `records` give its players."""
         th = hand_in_tournament(self.spec, self.number, deal, records, currency=about["currency"])
@@ -335,13 +337,14 @@ class Tournament:
 
     def _amendments(self, records: list[Record]) -> list[TournamentHandEnd]:
         """Earlier hands whose players `records` place (a hand-for-hand round's end, late
-        registration's close): their histories again, with those places."""
-        hands: dict[str, tuple[Deal, Hand, About]] = {}
+        registration's close): their histories again, each with the places of the players who
+        went out in it (not of others it dealt in who went out later, in another hand)."""
+        hands: dict[str, tuple[Deal, Hand, About, list[Placed]]] = {}
         for r in records:
             if isinstance(r, Placed) and r.entry in self.unplaced:
                 deal, hand, about = self.unplaced.pop(r.entry)
-                hands[about["hand_id"]] = (deal, hand, about)
-        return [self._history(deal, hand, about, records) for deal, hand, about in hands.values()]
+                hands.setdefault(about["hand_id"], (deal, hand, about, []))[3].append(r)
+        return [self._history(deal, hand, about, placed) for deal, hand, about, placed in hands.values()]
 
     def _may_register(self, account: int) -> None:
         if self.broken:
@@ -373,7 +376,8 @@ class Tournament:
     # ------------------------------------------------------------------ carrying out the records
 
     def apply(self, records: Iterable[Record]) -> None:
-        """What the records change in the room's memory, at once."""
+        """What the records change in the room's memory, at once; then the listeners hear them."""
+        records = list(records)
         for r in records:
             if isinstance(r, TableOpened):
                 self.open_table(r.table)
@@ -400,6 +404,8 @@ class Tournament:
                 for t in self.tables.values():
                     t.say(text, "system", "Tournament")
                     t.changed()
+        for listen in self.listeners:
+            listen(records)
 
     def open_table(self, number: int) -> None:
         settings = self.lobby.table_settings(self.spec, self.table_name(number))
