@@ -156,7 +156,11 @@ class Tournament:
         once per change of the tournament (every table's view asks for it)."""
         if self._ranking is None or self._ranking[0] != self.version:
             alive = sorted(self.director.alive(), key=lambda e: -e.chips)
-            ranks = {e.player: i for i, e in enumerate(alive, 1)}
+            # Equal stacks share the better rank (1, 2, 2, 4): at the start everyone is 1st, not
+            # 1st to 12th by the order of registration.
+            ranks: dict[Player, int] = {}
+            for i, e in enumerate(alive, 1):
+                ranks[e.player] = ranks[alive[i - 2].player] if i > 1 and alive[i - 2].chips == e.chips else i
             average = sum(e.chips for e in alive) // len(alive) if alive else 0
             self._ranking = (self.version, (ranks, average, len(alive)))
         return self._ranking[1]

@@ -104,7 +104,10 @@ class Tournaments:
             t.stop_clock()
 
     def _rng(self) -> random.Random:
-        return random.Random(self.rng.getrandbits(64)) if isinstance(self.rng, random.Random) else self.rng
+        """Each tournament's own stream (seats drawn, balancing): from a test's seeded Random, one
+        seeded from it; otherwise the room's SystemRandom itself (SystemRandom is a Random too:
+        it must not seed a Mersenne Twister)."""
+        return random.Random(self.rng.getrandbits(64)) if type(self.rng) is random.Random else self.rng
 
     # ------------------------------------------------------------------ instances
 

@@ -4,6 +4,7 @@ SQLite store, a fake clock, players through the client API, practice bots where 
 from __future__ import annotations
 
 import json
+import types
 from datetime import timedelta
 import pytest
 
@@ -436,3 +437,29 @@ async def test_a_hand_whose_start_is_being_recorded_when_the_tournament_is_cance
     assert [h.status for h in store.hands_for_account(clients[0].account_id)] == ["void"]
     assert sum(store.balance(c.account_id) for c in clients) == 3 * (START - FEE_AND_BUY_IN) + 3_000
     audit_clean(store)
+
+
+async def test_equal_stacks_share_the_better_rank(tmp_path):
+    """At the start every stack is the same: everyone is 1st, not 1st to 6th by the order of
+    registration; a shorter stack then ranks after every bigger one."""
+    room, store, clock = room_with(tmp_path, sit_and_go(6, 3))
+    clients, t = await registered(room, [f"p{i}" for i in range(6)])
+    ranks, _, left = t.ranking()
+    assert left == 6 and set(ranks.values()) == {1}
+    assert {c.view(c.my_tables()[0]).tournament.my_rank for c in clients} == {1}
+    entries = sorted(t.director.alive(), key=lambda e: e.player)
+    entries[0].chips, entries[1].chips = entries[0].chips + 100, entries[1].chips - 100   # chips stay constant
+    t.version += 1
+    ranks, _, _ = t.ranking()
+    assert ranks[entries[0].player] == 1 and ranks[entries[1].player] == 6
+    assert sorted(ranks.values()) == [1, 2, 2, 2, 2, 6]
+
+
+def test_a_tournament_draws_its_seats_with_the_rooms_system_random(tmp_path):
+    """The house's randomness is secrets.SystemRandom: a room given none hands it to each
+    tournament as it is (before, a Mersenne Twister seeded from 64 of its bits)."""
+    import random
+    from cardroom.room.tournaments.lobby import Tournaments
+    assert type(Tournaments._rng(types.SimpleNamespace(rng=random.SystemRandom()))) is random.SystemRandom
+    seeded = Tournaments._rng(types.SimpleNamespace(rng=random.Random(5)))
+    assert type(seeded) is random.Random
