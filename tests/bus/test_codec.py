@@ -252,3 +252,41 @@ def test_views_decoded_with_shared_chat_lines_are_equal_and_share_them():
     for bad in ([["player", "x", 5, 1.0]], [["player", "x", ["y"], 1.0]], [5], ["abcd"], [["a", "b", "c"]], 7):
         with pytest.raises(codec.CodecError):
             chat.chat(bad)
+
+
+# ---------------------------------------------------------------- a tournament's lobby
+async def test_a_tournament_lobby_round_trips_and_each_account_reads_his_own(tmp_path):
+    """Issue 38, several processes: a host sends one lobby per tournament (the railbird's view and
+    each entrant's part); decoded, each account's view is exactly the one the room in one process
+    gives him, through a real sit & go with players out and tables broken."""
+    from cardroom.room.tournaments import views
+    from tests.room.tournaments.helpers import Bots, registered, room_with, sit_and_go
+
+    room, store, clock = room_with(tmp_path, sit_and_go(12, table_size=6))
+    names = [f"p{i}" for i in range(12)]
+    clients, t = await registered(room, names)
+    outsider = await room.login("zed")
+    bots = Bots(t)
+
+    def check() -> None:
+        public = t.view(None)
+        _, n, view, mine = codec.tournament_from(codec.loads(codec.tournament_to("e1", 3, public, views.parts(t, public))))
+        assert n == 3 and view == public
+        for c in [*clients, outsider]:
+            assert codec.personal(view, mine.get(c.account_id)) == t.view(c.account_id), c.name
+
+    check()
+    assert clock.run_until(lambda: bots.done() or len(t.director.alive()) <= 5, limit=30_000, step=1.0)
+    assert len(t.tables) == 1 and any(p.place for p in t.view(None).players)
+    check()
+    assert clock.run_until(bots.done, limit=30_000, step=1.0)
+    check()
+    store.close()
+
+
+def test_a_bad_tournament_message_is_refused():
+    good = {"e": "e", "n": 1, "v": [], "m": []}
+    for bad in ({**good, "n": "1"}, {**good, "m": {}}, good, {**good, "v": [1] * 13},
+                {**good, "m": [[1, 99, None, True, ""]]}):
+        with pytest.raises(codec.CodecError):
+            codec.tournament_from(bad)

@@ -1,8 +1,10 @@
-"""The RoomClient contract for tournaments, on both clients. LocalClient (the room in this
-process) lists them, registers and unregisters, and shows a tournament table's line; RemoteClient
-(over the bus) offers none yet -- a tournament will be one table host's, the scaled step's -- and
-says so: its lobby lists no tournament and every ask is a RoomError naming why. Each test says
-which client it ran on by the world's kind."""
+"""The RoomClient contract for tournaments, on both clients: LocalClient (the room in this
+process) and RemoteClient (a table host deals the tournament, a gateway makes the client; issue 38,
+"Several processes"). Each lists the tournaments, shows a tournament's lobby as its account sees
+it, registers and unregisters (the buy-in and fee move at once), seats the players of a sit & go
+that fills at a table carrying its tournament's line, follows a player moved to another table,
+and gives his summary once it has started. `world.settle()` waits until the gateway holds what
+the host sent last (a no-op in one process)."""
 
 from __future__ import annotations
 
@@ -19,45 +21,72 @@ def room_tournaments():
 
 async def test_the_lobby_lists_the_tournaments(world):
     c = await world.login("ann")
+    await world.settle()
     rows = c.tournaments()
-    if world.kind == "remote":
-        assert rows == []
-        with pytest.raises(RoomError, match="tournaments are not dealt in this room yet"):
-            c.tournament(1)
-        return
     assert [(r.number, r.name, r.state, r.entries, r.max_entries, r.buy_in, r.fee) for r in rows] == [
         (1, "Test", "registering", 0, 2, 1_000, 100)]
     view = c.tournament(1)
     assert view.summary == rows[0] and not view.registered and view.may_register == ""
     assert [lv.stakes for lv in view.levels[:2]] == ["10/20", "40/80"] and view.payouts == ()
+    with pytest.raises(RoomError, match="there is no tournament #7"):
+        c.tournament(7)
 
 
 async def test_register_and_unregister_move_the_buy_in_and_fee(world):
     ann = await world.login("ann")
+    await world.settle()
     before = (await ann.my_money()).balance
-    if world.kind == "remote":
-        for call in (ann.register(1), ann.unregister(1)):
-            with pytest.raises(RoomError, match="a room of several processes offers cash tables only"):
-                await call
-        assert (await ann.my_money()).balance == before
-        return
     assert await ann.register(1) == 1
-    assert (await ann.my_money()).balance == before - 1_100 and ann.tournament(1).registered
+    # The reply brought the lobby after it: mine at once, on either client.
+    view = ann.tournament(1)
+    assert (await ann.my_money()).balance == before - 1_100 and view.registered
+    assert view.me is not None and view.me.name == "ann" and view.may_register == "you are already in Test"
+    with pytest.raises(RoomError, match="you are already in Test"):
+        await ann.register(1)
     await ann.unregister(1)
     assert (await ann.my_money()).balance == before and not ann.tournament(1).registered
     with pytest.raises(RoomError, match="there is no tournament #7"):
         await ann.register(7)
+    with pytest.raises(RoomError, match="you are not registered"):
+        await ann.unregister(1)
+
+
+async def test_another_players_lobby_is_his_own(world):
+    """One lobby message serves every reader over the bus: each reads his own part of it."""
+    ann, bob = await world.login("ann"), await world.login("bob")
+    await world.settle()
+    await ann.register(1)
+    await world.settle()
+    assert ann.tournament(1).registered and ann.tournament(1).me.name == "ann"
+    mine = bob.tournament(1)
+    assert not mine.registered and mine.me is None and mine.may_register == ""
+    assert [p.name for p in mine.players] == ["ann"] and mine.summary.entries == 1
 
 
 async def test_a_tournament_table_is_one_of_my_tables_with_its_line(world):
-    if world.kind == "remote":
-        pytest.skip("remote: no tournament is dealt over the bus yet (see the module docstring)")
     ann, bob = await world.login("ann"), await world.login("bob")
+    await world.settle()
     for c in (ann, bob):
         await c.register(1)
+    await world.settle()
     (name,) = ann.my_tables()
     assert bob.my_tables() == [name]
     line = ann.view(name).tournament
     assert (line.number, line.name, line.table, line.level, line.players_left, line.entrants) == (1, "Test", 1, 1, 2, 2)
     assert line.my_rank in (1, 2) and line.average_stack == 1_500
     assert [r.state for r in ann.tournaments()] == ["running", "registering"]
+    # Its table is its tournament's: not one of the lobby's cash tables.
+    assert name not in [r.name for r in ann.lobby()]
+    view = ann.tournament(1)
+    assert view.registered and [t.name for t in view.tables] == [name] and view.level == 1
+    assert await ann.tournament_summary(1) == await world.room_summary(ann.account_id, 1)
+
+
+async def test_a_summary_before_the_start_is_refused(world):
+    ann = await world.login("ann")
+    await world.settle()
+    with pytest.raises(RoomError, match="you did not play tournament #1"):
+        await ann.tournament_summary(1)
+    await ann.register(1)
+    with pytest.raises(RoomError, match="has not started"):
+        await ann.tournament_summary(1)
