@@ -90,3 +90,44 @@ async def test_a_summary_before_the_start_is_refused(world):
     await ann.register(1)
     with pytest.raises(RoomError, match="has not started"):
         await ann.tournament_summary(1)
+
+
+@pytest.mark.parametrize("room_tournaments", [[sit_and_go(6, table_size=3)]])
+async def test_a_player_moved_follows_his_seat_and_is_told_where(world):
+    """Balancing or a broken table moves a player: his own tables change to the new one (the old
+    one's last view says he left it), its view carries the new table's line, and his page says
+    where he sits now -- over the bus as in one process."""
+    from tests.room.tournaments.helpers import Bots
+
+    clients = {}
+    for i in range(6):
+        c = await world.login(f"p{i}")
+        clients[c.account_id] = c
+    await world.settle()
+    for c in clients.values():
+        await c.register(1)
+    t = world.room.tournaments.get(1)
+    bots = Bots(t)
+
+    def moved() -> list[int]:
+        return [a for a in clients for s in world.room.clients.get(a, ()) if any("you move to" in p for p in s.pages)]
+
+    assert world.clock.run_until(lambda: (bots.seat_them(), bool(moved()) or t.over)[1], limit=30_000, step=1.0)
+    assert not t.over, "the sit & go ended with nobody moved"
+    await world.settle()
+    account = moved()[0]
+    c = clients[account]
+    table = next(x for x in t.tables.values() if x.seat_of(account) is not None)
+    await until_seen(world, lambda: c.my_tables() == [table.name] and any("you move to" in p for p in c.pages))
+    line = c.view(table.name).tournament
+    assert line.table == next(n for n, x in t.tables.items() if x is table) and line.number == 1
+    assert c.view(table.name).my_seat == table.seat_of(account).number
+    assert any(f"you move to {table.name}, seat {table.seat_of(account).number}" in p for p in c.pages)
+
+
+async def until_seen(world, predicate) -> None:
+    if world.kind == "local":
+        assert predicate()
+        return
+    from tests.bus.conftest import until
+    await until(predicate, what="the gateway's client sees the move")
