@@ -19,10 +19,11 @@ import socket
 from cardroom.bus.admin import RemoteRoomAdmin
 from cardroom.bus.client import Gateway
 from cardroom.bus.connection import connect
+from cardroom.engine.pokerstars import PLAY
 from cardroom.roles.buswait import bus_unreachable
 from cardroom.room.api import RoomError
 from cardroom.roles.logins import make_authorize, make_guest, make_name_refused
-from cardroom.roles.settings import room_settings
+from cardroom.roles.settings import room_settings, tournament_table_settings
 from cardroom.room.text import clean_name
 from cardroom.store import open_store
 
@@ -59,8 +60,10 @@ class GatewayRole:
 
         self.nc = await connect(self.nats, name=f"cardroom-gateway-{self.id}", reconnected=reconnected,
                                 unreachable=bus_unreachable(self.nats))
+        cups = tournament_table_settings(self.config)
         self.gateway = Gateway(self.nc, self.store, tables=[t.name for t in self.config.tables],
-                               settings=self._settings, gateway_id=self.id)
+                               settings=self._settings, gateway_id=self.id, tournaments=self.config.tournaments,
+                               currency=cups.currency if cups is not None else PLAY)
         await self.gateway.start()
         self.admin = RemoteRoomAdmin(self.gateway)     # every gateway publishes its sessions
         await self.admin.start()
@@ -70,7 +73,7 @@ class GatewayRole:
             host, port, key_path, self._app_factory(), limits=ssh_limits(self.config),
             authorize=make_authorize(self.store), name_refused=make_name_refused(self.store),
             guest=make_guest(self.store) if s.guest_passwords else None,
-            extras=extras(self.store, self.config, self._admin_context),
+            extras=extras(self.store, self.config, self._admin_context, self._summaries),
             textual_speedups=s.textual_speedups, shared_screens=s.shared_screens, reuse_port=True)
 
     def _app_factory(self):
@@ -99,6 +102,13 @@ class GatewayRole:
                              options=UIOptions(ascii=not info.utf8), hosting=info.hosting)
 
         return factory
+
+    def _summaries(self, store, account: int) -> dict:
+        """A player's tournament summaries for his SFTP folder: made from the store alone,
+        whichever table host deals or dealt each (room/tournaments/summaries.py)."""
+        from cardroom.room.tournaments.summaries import summaries
+
+        return summaries(store, self.gateway.specs, account, self.gateway.currency)
 
     def _admin_panel(self, client, fingerprint):
         """The admin panel for a key of config.server.admins (as serve.py decides), over the whole
