@@ -43,6 +43,8 @@ class GatewayRole:
         self.nats = nats
         self.store = open_store(url)
         self._settings = room_settings(config)
+        cups = tournament_table_settings(config)
+        self._currency = cups.currency if cups is not None else PLAY    # the tournaments' histories'
         self.gateway: Gateway | None = None
         self.admin: RemoteRoomAdmin | None = None
         self.nc = None
@@ -60,10 +62,9 @@ class GatewayRole:
 
         self.nc = await connect(self.nats, name=f"cardroom-gateway-{self.id}", reconnected=reconnected,
                                 unreachable=bus_unreachable(self.nats))
-        cups = tournament_table_settings(self.config)
         self.gateway = Gateway(self.nc, self.store, tables=[t.name for t in self.config.tables],
                                settings=self._settings, gateway_id=self.id, tournaments=self.config.tournaments,
-                               currency=cups.currency if cups is not None else PLAY)
+                               currency=self._currency)
         await self.gateway.start()
         self.admin = RemoteRoomAdmin(self.gateway)     # every gateway publishes its sessions
         await self.admin.start()
@@ -108,7 +109,7 @@ class GatewayRole:
         whichever table host deals or dealt each (room/tournaments/summaries.py)."""
         from cardroom.room.tournaments.summaries import summaries
 
-        return summaries(store, self.gateway.specs, account, self.gateway.currency)
+        return summaries(store, {s.name: s for s in self.config.tournaments}, account, self._currency)
 
     def _admin_panel(self, client, fingerprint):
         """The admin panel for a key of config.server.admins (as serve.py decides), over the whole

@@ -18,6 +18,7 @@ import time
 from cardroom.bus.client import Gateway
 from cardroom.bus.connection import connect
 from cardroom.config import ServerConfig, load_config
+from cardroom.roles.gateway import GatewayRole
 from cardroom.roles.tablehost import spec_lease
 from cardroom.room.api import RoomError
 from cardroom.store.audit import check_store
@@ -148,6 +149,16 @@ async def test_a_tournaments_host_killed_mid_hand_is_taken_over_where_it_was(tmp
         players = None
         assert check_store(store) == []
         assert store.total_money() == store.expected_money()
+        # Each player's summary, as his SFTP folder through a gateway has it (frontdoor's extras).
+        role = GatewayRole(config, url, nats_server.url)
+        try:
+            files = role._summaries(role.store, clients[0].account_id)
+        finally:
+            role.store.close()
+        (day,) = files
+        text = files[day][f"tournament-{number}.txt"]
+        assert text.startswith(f"PokerStars Tournament #{number}") and "4 players" in text, text
+        assert await clients[0].tournament_summary(number) == text
     finally:
         stop.set()
         if players is not None:
