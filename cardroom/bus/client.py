@@ -40,7 +40,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import functools
+import json
 import logging
 import secrets
 import time
@@ -140,27 +142,57 @@ def _same_screen(old: _Held | None, new: _Held) -> bool:
             == replace(b, railbirds=(), seconds_left=None, countdown=None))
 
 
-class _Tourney:
-    """A tournament's lobby as its host last sent it (codec.tournament_to), decoded when first read."""
+_NEWS = tuple(i for i, f in enumerate(dataclasses.fields(api.TournamentView))
+              if f.name in ("level", "late_registration", "hand_for_hand", "paused"))
 
-    __slots__ = ("epoch", "n", "raw", "accounts", "arrived", "_decoded")
+
+_PLAYERS = next(i for i, f in enumerate(dataclasses.fields(api.TournamentView)) if f.name == "players")
+
+
+def _entry(players: list, index) -> object:
+    """The entry number of the raw player at `index` (codec.record_to of a TournamentPlayer)."""
+    try:
+        return players[index][1] if type(index) is int and index >= 0 else None
+    except (IndexError, TypeError, KeyError):
+        return None
+
+
+class _Tourney:
+    """A tournament's lobby as its host last sent it (codec.tournament_to): its row decoded at
+    once, the rest when first read."""
+
+    __slots__ = ("epoch", "n", "raw", "summary", "parts", "news", "arrived", "_decoded")
 
     def __init__(self, d) -> None:
         if not (isinstance(d, dict) and isinstance(d.get("e"), str) and type(d.get("n")) is int
-                and isinstance(d.get("m"), list)):
+                and isinstance(d.get("m"), list) and isinstance(d.get("v"), list) and d["v"]):
             raise codec.CodecError("not a tournament message")
         self.epoch, self.n, self.raw, self.arrived = d["e"], d["n"], d, time.monotonic()
-        self.accounts = {row[0] for row in d["m"] if isinstance(row, list) and row and type(row[0]) is int}
+        # Its times count from its arrival, on this process's clock (the client's `now`).
+        self.summary = replace(codec.record_from(api.TournamentSummary, d["v"][0]), at=self.arrived)
+        # Each entrant's part as it shows: his entry, registered, why he may not register (not
+        # his rank or place in the list, which move with every hand's end anywhere).
+        players = d["v"][_PLAYERS] if len(d["v"]) > _PLAYERS and isinstance(d["v"][_PLAYERS], list) else []
+        self.parts = {row[0]: (_entry(players, row[1]), row[3], row[4]) for row in d["m"]
+                      if isinstance(row, list) and len(row) == 5 and type(row[0]) is int}
+        # What its entrants are woken for: its row (but its times), its level, late registration,
+        # hand for hand, a pause.
+        self.news = (replace(self.summary, starts_in=None, at=0.0),
+                     json.dumps([d["v"][i] for i in _NEWS if i < len(d["v"])]))
         self._decoded: tuple | None = None
 
     def newer_than(self, other: _Tourney | None) -> bool:
         return other is None or self.epoch != other.epoch or self.n >= other.n
 
+    def wakes(self, account: int, older: _Tourney | None) -> bool:
+        """Does this lobby show `account`, an entrant, news since `older`?"""
+        return account in self.parts and (older is None or older.news != self.news
+                                          or older.parts.get(account) != self.parts[account])
+
     def decoded(self) -> tuple[api.TournamentView, dict]:
         if self._decoded is None:
             _, _, view, mine = codec.tournament_from(self.raw)
-            view = replace(view, summary=replace(view.summary, at=self.arrived))
-            self._decoded = (view, mine)
+            self._decoded = (replace(view, summary=self.summary), mine)
             self.raw = None
         return self._decoded
 
@@ -271,7 +303,7 @@ class Gateway:
 
     # -- tournaments
     def tournament_rows(self) -> list[api.TournamentSummary]:
-        return [self._tourneys[n].decoded()[0].summary for n in sorted(self._tourneys)]
+        return [self._tourneys[n].summary for n in sorted(self._tourneys)]
 
     def tournament_view(self, number: int, account: int) -> api.TournamentView:
         held = self._tourneys.get(number) if type(number) is int else None
@@ -281,19 +313,21 @@ class Gateway:
         return codec.personal(view, mine.get(account))
 
     def keep_tournament(self, d) -> None:
-        """A tournament's lobby from its host (published, or a reply's): kept if newest; the
-        clients with an entry in it, or looking at it, are woken."""
+        """A tournament's lobby from its host (published, or a reply's): kept if newest. The
+        clients looking at it lately are woken, and its entrants when it shows them news (as in
+        one process, not at every hand's end: their tables' views wake them for those)."""
         try:
             held = _Tourney(d)
-            number = codec.record_from(api.TournamentSummary, d["v"][0]).number
-        except (codec.CodecError, KeyError, TypeError, IndexError) as e:
+        except (codec.CodecError, KeyError, TypeError, IndexError, ValueError) as e:
             log.warning("a bad tournament message: %s", e)
             return
-        if not held.newer_than(self._tourneys.get(number)):
+        number = held.summary.number
+        older = self._tourneys.get(number)
+        if not held.newer_than(older):
             return
         self._tourneys[number] = held
         for client in list(self.clients):
-            if client.account_id in held.accounts or number in client._looked_at:
+            if number in client._looked_at or held.wakes(client.account_id, older):
                 client._arrived()
 
     async def _on_tournament(self, msg) -> None:

@@ -108,6 +108,7 @@ class TableHost:
         self._lost: set[str] = set()       # gateways whose sessions were taken offline for silence
         self.on_bus = True                 # False between bus_lost() and reconnected()
         self.running = False
+        self.tournaments: TournamentHost | None = None   # made at start
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
@@ -200,7 +201,8 @@ class TableHost:
         self.running = False
         if self._table_event in self.room.table_listeners:
             self.room.table_listeners.remove(self._table_event)
-        await self.tournaments.stop()
+        if self.tournaments is not None:
+            await self.tournaments.stop()
         for account in list(self._sessions):
             self._close(account)
         self._online.clear()

@@ -290,3 +290,36 @@ def test_a_bad_tournament_message_is_refused():
                 {**good, "m": [[1, 99, None, True, ""]]}):
         with pytest.raises(codec.CodecError):
             codec.tournament_from(bad)
+
+
+async def test_a_tournaments_entrants_are_woken_for_its_news_not_every_hand(tmp_path):
+    """A gateway wakes a tournament's entrants when its lobby shows them news (an entry, a level,
+    a pause...), as one process does, not at every hand's end anywhere in it (their own tables'
+    views wake them for those): over the bus that was every entrant once a second."""
+    from cardroom.bus.client import _Tourney
+    from cardroom.room.tournaments import views
+    from tests.room.tournaments.helpers import Bots, registered, room_with, sit_and_go
+
+    room, store, clock = room_with(tmp_path, sit_and_go(6, table_size=3))
+    clients, t = await registered(room, [f"p{i}" for i in range(5)])
+
+    def lobby() -> _Tourney:
+        public = t.view(None)
+        return _Tourney(codec.loads(codec.tournament_to("e", t.version, public, views.parts(t, public))))
+
+    accounts = [c.account_id for c in clients]
+    before = lobby()
+    assert all(before.wakes(a, None) for a in accounts)
+    assert not any(before.wakes(a, before) for a in accounts)
+    sixth = (await registered(room, ["p5"], t.number))[0][0]
+    started = lobby()                                   # the sixth entry starts it: news for all
+    assert all(started.wakes(a, before) for a in accounts + [sixth.account_id])
+    bots, hands = Bots(t), t.director.hands
+    assert clock.run_until(lambda: bots.done() or t.director.hands >= hands + 4 and
+                           t.director.stage(t.now()).level == 0 and len(t.director.alive()) == 6, limit=600)
+    played = lobby()
+    assert played.summary.players_left == 6 and [p.chips for p in t.view(None).players] != [1500] * 6
+    assert not any(played.wakes(a, started) for a in accounts)    # chips and ranks moved: no news
+    t.operate(t.director.pause)
+    assert all(lobby().wakes(a, played) for a in accounts)
+    store.close()
