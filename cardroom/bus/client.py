@@ -327,7 +327,8 @@ class Gateway:
             return
         self._tourneys[number] = held
         for client in list(self.clients):
-            if number in client._looked_at or held.wakes(client.account_id, older):
+            stale = client._unseat_stale(number, held)
+            if stale or number in client._looked_at or held.wakes(client.account_id, older):
                 client._arrived()
 
     async def _on_tournament(self, msg) -> None:
@@ -542,6 +543,21 @@ class RemoteClient(Intents):
         quiet = _same_screen(self._own.get(held.view.name), held)
         if self._keep(held) and not quiet:
             self._arrived()
+
+    def _unseat_stale(self, number: int, lobby: _Tourney) -> bool:
+        """A seat of mine at tournament `number`'s tables as another host process had it (one
+        killed as it moved me, or put me out) is not mine if the lobby of the host dealing it
+        now puts me elsewhere: the new host sends views of the seats it deals only. True if so."""
+        stale = False
+        for table, held in list(self._own.items()):
+            v = held.view
+            if v.my_seat is None or v.tournament is None or v.tournament.number != number or held.epoch == lobby.epoch:
+                continue
+            me = self.gateway.tournament_view(number, self.account_id).me
+            if me is None or me.table != table:
+                held.view = replace(v, my_seat=None, my_cards=(), legal=None, decision="", blind_prompt=0)
+                stale = True
+        return stale
 
     def _keep(self, held: _Held) -> bool:
         if held.newer_than(self._own.get(held.view.name)):

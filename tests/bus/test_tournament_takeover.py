@@ -45,15 +45,21 @@ payouts = [{{ entrants = 4, percent = [65, 35] }}]
 '''
 
 
-async def play(clients, stop: asyncio.Event) -> None:
-    """Each player checks, else calls, whenever asked, at every table he sits at."""
+async def play(clients, stop: asyncio.Event, shove: bool = False) -> None:
+    """Each player checks, else calls, whenever asked, at every table he sits at (`shove`: bets
+    or raises all in whenever he may, so players go out and tables balance and break)."""
     while not stop.is_set():
         for c in clients:
             for table in c.my_tables():
                 try:
                     v = c.view(table)
-                    if v.legal is not None and v.status != "reconnecting":
-                        await c.act(table, "check" if v.legal.check else "call", decision=v.decision)
+                    lg = v.legal
+                    if lg is None or v.status == "reconnecting" or lg.phase != "bet":
+                        continue
+                    if shove and lg.max_to and lg.raise_kind:
+                        await c.act(table, lg.raise_kind, lg.max_to, decision=v.decision)
+                    else:
+                        await c.act(table, "check" if lg.check else "call", decision=v.decision)
                 except RoomError:
                     pass
         await asyncio.sleep(0.02)
@@ -159,6 +165,110 @@ async def test_a_tournaments_host_killed_mid_hand_is_taken_over_where_it_was(tmp
         text = files[day][f"tournament-{number}.txt"]
         assert text.startswith(f"PokerStars Tournament #{number}") and "4 players" in text, text
         assert await clients[0].tournament_summary(number) == text
+    finally:
+        stop.set()
+        if players is not None:
+            with contextlib.suppress(Exception):
+                await players
+        await gateway.close()
+        await nc.close()
+        for host in (first, second):
+            host.terminate()
+            try:
+                host.wait(15)
+            except subprocess.TimeoutExpired:
+                host.kill()
+        store.close()
+
+
+MOVES = "Takeover Moves"
+MOVES_CONFIG = CONFIG + f'''
+[[tournaments]]
+name = "{MOVES}"
+game = "holdem"
+structure = "no"
+kind = "sit-and-go"
+seats = 6
+table_size = 3
+starting_chips = 1500
+buy_in = "10"
+fee = "1"
+levels = [{{ blinds = [10, 20], minutes = 10 }}, {{ blinds = [20, 40], minutes = 10 }}]
+payouts = [{{ entrants = 6, percent = [65, 35] }}]
+'''
+
+
+async def test_a_tournaments_host_killed_mid_move_is_taken_over_as_recorded(tmp_path, pg_cluster, nats_server):
+    """Players go all in until the host moves one of them between tables (balancing or a table
+    broken: its log says so as the move is carried out in memory, its record on the writer's
+    way); the host is killed at once. The next host deals the tournament as its last record has
+    it -- with or without that move -- every player seated once with his chips; it is played to
+    the end there; places and prizes add up and the ledger audit passes."""
+    url = pg_cluster.new_database()
+    path = tmp_path / "config.toml"
+    path.write_text(MOVES_CONFIG)
+    config = load_config(path)
+    first = start_host(path, url, nats_server.url, tmp_path / "host1")
+    store = PostgresStore(url)
+    leases = Leases(store)
+    await until(lambda: spec_lease(MOVES) in leases.owners(), deadline=10, what="the first host holds it")
+    second = start_host(path, url, nats_server.url, tmp_path / "host2")
+    nc = await connect(nats_server.url, name="test-gateway")
+    gateway = Gateway(nc, store, tables=[t.name for t in config.tables], tournaments=config.tournaments)
+    await gateway.start()
+    stop = asyncio.Event()
+    players = None
+    log = tmp_path / "host1" / "out.txt"
+    try:
+        clients = [await gateway.login(f"p{i}") for i in range(6)]
+        await until(lambda: [r.name for r in clients[0].tournaments()] == [MOVES], what="the tournament listed")
+        number = clients[0].tournaments()[0].number
+        for c in clients:
+            await c.register(number)
+        players = asyncio.get_running_loop().create_task(play(clients, stop, shove=True))
+        end = time.monotonic() + 90
+        while " moves from table " not in log.read_text():
+            assert time.monotonic() < end and first.poll() is None, "no move within 90 s"
+            await asyncio.sleep(0.002)
+        owner = leases.owners()[spec_lease(MOVES)].owner
+        first.send_signal(signal.SIGKILL)        # the move in memory; its record on its way, or just done
+        first.wait()
+        stop.set()
+        await players
+        players = None
+        version, before = stored(store, number)
+        assert check_store(store) == []
+        await until(lambda: leases.owners()[spec_lease(MOVES)].owner != owner,
+                    deadline=ServerConfig().takeover_seconds + 10, what="the live host claims the tournament")
+        await until(lambda: leases.owners()[fence_name(number)].owner != owner, deadline=10, what="and its instance")
+        # Seated as recorded: each player in once, at the table and seat the record has, with its chips.
+        seats = {p: (t["number"], s) for t in before["tables"] for s, p in
+                 ((s, next(e[1] for e in before["entries"] if e[0] == entry)) for s, entry in t["seats"])}
+        chips = {e[1]: e[2] for e in before["entries"] if not e[3]}
+        await until(lambda: all(len(c.my_tables()) == (1 if c.account_id in chips else 0) for c in clients)
+                    and all(c.view(c.my_tables()[0]).status != "reconnecting" for c in clients if c.my_tables()),
+                    deadline=20, what="everyone still in seated once at the new host")
+        for c in clients:
+            if c.account_id not in chips:
+                continue
+            v = c.view(c.my_tables()[0])
+            assert (v.tournament.table, v.my_seat) == seats[c.account_id], c.name
+        view = clients[0].tournament(number)
+        assert {p.name: p.chips for p in view.players if p.table is not None} == {
+            c.name: chips[c.account_id] for c in clients if c.account_id in chips}
+        # Played to the end at the new host.
+        stop.clear()
+        players = asyncio.get_running_loop().create_task(play(clients, stop, shove=True))
+        await until(lambda: store.tournament(number).state == "finished", deadline=120, what="the tournament ends")
+        stop.set()
+        await players
+        players = None
+        entries = store.tournament_entries(number)
+        assert sorted(e.place for e in entries) == list(range(1, 7))
+        assert sum(e.prize_cents for e in entries) == 6 * 1_000 and store.tournament(number).pool_cents == 0
+        assert check_store(store) == []
+        assert store.total_money() == store.expected_money()
+        print(f"\nkilled after a move; record version {version}; finished at the new host")
     finally:
         stop.set()
         if players is not None:
