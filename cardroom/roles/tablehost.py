@@ -101,6 +101,7 @@ class TableHostRole:
         self._settings = {t.name: table_settings(config, t) for t in self.configs}
         self.cups: dict[str, set[int]] = {}    # tournament held -> its instances waiting for their lease
         self.cup_leases: set[str] = set()       # the leases of the tournaments held and their instances
+        self.opened: set[str] = set()           # tournaments held whose instances are all restored here
         self.held: set[str] = set()
         self.fenced: set[str] = set()  # tables this host stopped dealing for want of its database
         self.on_bus = True             # False while NATS is away (its tables' clocks are held)
@@ -274,6 +275,7 @@ class TableHostRole:
             numbers = [t.number for t in self.room.tournaments.all() if t.spec.name == name]
             self.room.tournaments.drop(name)
             self.cups.pop(name, None)
+            self.opened.discard(name)
             for lease in [spec_lease(name), *map(fence_name, numbers)]:
                 if lease in self.cup_leases:
                     self.cup_leases.discard(lease)
@@ -324,8 +326,9 @@ class TableHostRole:
                                 table.changed()
                             for account in accounts:
                                 await self.host.page(account, f"{name}: {text}")
-            if not waiting and self.room.tournaments.open_next(name) is not None:
-                changed = True
+            if not waiting and name not in self.opened:
+                self.opened.add(name)          # once: its next ones open as the last starts or ends
+                changed |= self.room.tournaments.open_next(name) is not None
         await self._release_over()
         if changed:     # the gateways say who is online: those seated here now are connected
             await self.host.publish(subjects.PRESENCE_ASK, codec.dumps({"h": self.host.epoch}))
