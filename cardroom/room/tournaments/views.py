@@ -108,16 +108,9 @@ def parts(t: Tournament, view: api.TournamentView) -> list[list]:
             latest[player] = i
     ranks = {p.entry: r for r, p in enumerate((p for p in view.players if p.table is not None), 1)}
     registered = {e.player for e in d.entries.values() if not e.out}
-    now = t.now()
-    out = []
-    for player, i in latest.items():
-        why = ""
-        try:
-            d.may_register(player, now)
-        except TournamentError as e:
-            why = str(e)
-        out.append([player, i, ranks.get(view.players[i].entry), player in registered, why])
-    return out
+    why = d.refusals(t.now())
+    return [[player, i, ranks.get(view.players[i].entry), player in registered, why[player]]
+            for player, i in latest.items()]
 
 
 def line(t: Tournament, number: int, account: int | None) -> api.TournamentLine:
