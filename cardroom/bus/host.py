@@ -324,8 +324,11 @@ class TableHost:
             self._online.setdefault(account, set()).add(sid)
 
     def _seated_here(self, account: int) -> bool:
-        return any((t := self.room.tables.get(n)) is not None and t.seat_of(account) is not None
-                   for n in self.names)
+        """Seated at a table here, or entered in a tournament here (seated as it starts, and
+        connected then only if his session is here)."""
+        return (any((t := self.room.tables.get(n)) is not None and t.seat_of(account) is not None
+                    for n in self.names)
+                or (self.tournaments is not None and self.tournaments.entered(account)))
 
     async def _on_gateway_beat(self, msg) -> None:
         try:

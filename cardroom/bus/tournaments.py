@@ -105,6 +105,11 @@ class TournamentHost:
         except RoomError:
             return None
 
+    def entered(self, account: int) -> bool:
+        """Has `account` an entry still in a tournament here?"""
+        return any(e.player == account and not e.out
+                   for t in self.lobby.live.values() for e in t.director.entries.values())
+
     # ------------------------------------------------------------------ lobbies
     def message(self, t) -> bytes:
         """Tournament `t`'s lobby as it travels (codec.tournament_to), stamped anew."""

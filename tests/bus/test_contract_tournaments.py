@@ -131,3 +131,21 @@ async def until_seen(world, predicate) -> None:
         return
     from tests.bus.conftest import until
     await until(predicate, what="the gateway's client sees the move")
+
+
+async def test_a_player_back_before_the_start_is_seated_connected(world):
+    """Registered, gone and back before his sit & go starts: he is at his seat when it starts,
+    connected (not away, checked or folded for), as in one process."""
+    ann = await world.login("ann")
+    await world.settle()
+    await ann.register(1)
+    ann.close()
+    ann = await world.login("ann")
+    bob = await world.login("bob")
+    await world.settle()
+    await bob.register(1)
+    await world.settle()
+    (name,) = ann.my_tables()
+    table = world.room.tables[name]
+    from tests.bus.conftest import until
+    await until(lambda: table.seat_of(ann.account_id).connected, deadline=5, what="ann connected at her seat")
