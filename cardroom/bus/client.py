@@ -228,6 +228,7 @@ class Gateway:
         self._rows: dict[str, api.TableSummary] = {}
         self._public: dict[str, _Public] = {}
         self._tourneys: dict[int, _Tourney] = {}
+        self._lists: dict[str, float] = {}        # host epoch -> when its tournaments' list came last
         self.specs = {s.name: s for s in tournaments}   # config.toml's, for the players' summaries
         self.currency = currency
         self.chat = codec.DecodedChat()      # the chat lines of every view here, decoded once
@@ -340,15 +341,27 @@ class Gateway:
         self.keep_tournament(d)
 
     async def _on_tournament_list(self, msg) -> None:
-        """A host's tournaments: those it sent before and no longer deals are gone."""
+        """A host's tournaments: those it sent before and no longer deals are gone; so are those
+        over of a host silent for host_silent seconds (killed: the host taking its tournaments
+        restores those still registering or running, as a restart of one process does)."""
         try:
             d = codec.loads(msg.data)
             host, numbers = d["h"], set(d["tn"])
+            if not isinstance(host, str):
+                raise TypeError("no host")
         except (codec.CodecError, KeyError, TypeError):
             return
+        now = time.monotonic()
+        self._lists[host] = now
         for number, held in list(self._tourneys.items()):
             if held.epoch == host and number not in numbers:
                 del self._tourneys[number]
+            elif (held.summary.state in ("finished", "cancelled")
+                  and now - self._lists.get(held.epoch, held.arrived) > self.host_silent):
+                del self._tourneys[number]
+        for epoch, heard in list(self._lists.items()):
+            if now - heard > 60 * self.host_silent:
+                del self._lists[epoch]
 
     async def _on_host_beat(self, msg) -> None:
         try:

@@ -149,3 +149,40 @@ async def test_a_player_back_before_the_start_is_seated_connected(world):
     table = world.room.tables[name]
     from tests.bus.conftest import until
     await until(lambda: table.seat_of(ann.account_id).connected, deadline=5, what="ann connected at her seat")
+
+
+async def test_a_dead_hosts_finished_tournament_leaves_the_lobby(tmp_path):
+    """A gateway drops what a host no longer deals when its list says so; a killed host says
+    nothing more: its tournaments over leave the lobby once it has been silent (those still
+    running stay, for the host that takes them over), as after a restart of one process."""
+    from types import SimpleNamespace
+
+    from cardroom.bus import codec
+    from cardroom.bus.client import Gateway
+    from cardroom.room.tournaments import views
+    from cardroom.store.sqlite import SqliteStore
+    from tests.room.tournaments.helpers import registered, room_with
+
+    room, store, clock = room_with(tmp_path, sit_and_go(2), sit_and_go(3, name="Other"))
+    await registered(room, ["ann", "bob"], 1)
+    room.tournaments.get(1).operate(lambda now: room.tournaments.get(1).director.cancel(now, "test"))
+    gateway = Gateway(None, SqliteStore(tmp_path / "room.sqlite3"), host_silent=0.0)
+
+    def message(number: int, epoch: str) -> None:
+        t = room.tournaments.get(number)
+        public = t.view(None)
+        gateway.keep_tournament(codec.loads(codec.tournament_to(epoch, t.version, public, views.parts(t, public))))
+
+    def listed(epoch: str, numbers) -> SimpleNamespace:
+        return SimpleNamespace(data=codec.dumps({"h": epoch, "tn": list(numbers)}))
+
+    message(1, "dead")
+    message(2, "dead")
+    assert [r.state for r in gateway.tournament_rows()] == ["cancelled", "registering"]
+    await gateway._on_tournament_list(listed("live", [3]))
+    assert [r.number for r in gateway.tournament_rows()] == [2]          # the dead host's over one goes
+    await gateway._on_tournament_list(listed("dead", []))
+    assert gateway.tournament_rows() == []                               # a host's own list says all
+    gateway._pool.shutdown()
+    gateway.store.close()
+    store.close()
