@@ -253,8 +253,13 @@ class TableHostRole:
     def _opened(self, number: int) -> None:
         """A new instance of a tournament held here (the room's tournaments just made it): its
         lease before anything of it is written (on the loop: the store's write made it there)."""
-        if self.leases.claim(self.owner, fence_name(number), self.ttl) is None:
-            log.error("tournament #%d: another host holds its lease", number)   # not ours: its writes are refused
+        try:
+            token = self.leases.claim(self.owner, fence_name(number), self.ttl)
+        except StoreError as e:       # the lease loop claims it at its next turn (`claim_tournaments`)
+            log.warning("tournament #%d: its lease could not be claimed yet: %s", number, e)
+            return
+        if token is None:             # not ours: its writes are refused
+            log.error("tournament #%d: another host holds its lease", number)
             return
         self.cup_leases.add(fence_name(number))
 
@@ -289,7 +294,6 @@ class TableHostRole:
         or None (its lease is not free yet)."""
         if self.leases.claim(self.owner, fence_name(number), self.ttl) is None:
             return None
-        self.cup_leases.add(fence_name(number))
         voided = self.store.void_unfinished_hands(tournament=number)
         return [(h, [s.account_id for s in self.store.get_hand(h).seats]) for h in voided]
 
@@ -298,40 +302,58 @@ class TableHostRole:
         those held still waiting for theirs: each restored where the store has it."""
         changed = False
         for name in self.specs:
-            if name not in self.cups:
-                sent = time.monotonic()
-                if await self._off(self.leases.claim, self.owner, spec_lease(name), self.ttl) is None:
-                    continue
-                self.renewed_at = max(self.renewed_at, sent)
-                self.cup_leases.add(spec_lease(name))
-                self.cups[name] = {r.id for r in await self._off(self._instances, name)}
-                log.info("%s holds tournament %s (%d instance(s) to restore)", self.owner, name, len(self.cups[name]))
-            waiting = self.cups[name]
-            for number in sorted(waiting):
-                voided = await self._off(self._take_instance, number)
-                if voided is None:
-                    continue
-                waiting.discard(number)
-                record = await self._off(self.store.tournament, number)
-                if record is not None and record.state in ("registering", "running"):
-                    t = self.room.tournaments.restore(record)
-                    changed = True
-                    if voided:
-                        log.warning("tournament #%d: voided %d hand(s) (%s): %s", number, len(voided), WENT_AWAY,
-                                    ", ".join(h for h, _ in voided))
-                        for hand_id, accounts in voided:
-                            text = void_words(hand_id, WENT_AWAY)
-                            for table in (t.tables.values() if t is not None else ()):
-                                table.say(text, "system", "Table")
-                                table.changed()
-                            for account in accounts:
-                                await self.host.page(account, f"{name}: {text}")
-            if not waiting and name not in self.opened:
+            if name not in self.cups and not await self._claim_tournament(name):
+                continue
+            changed |= await self._restore_waiting(name)
+            if not self.cups[name] and name not in self.opened:
                 self.opened.add(name)          # once: its next ones open as the last starts or ends
                 changed |= self.room.tournaments.open_next(name) is not None
+        for t in self.room.tournaments.all():    # dealt here, its lease's claim failed as it opened
+            lease = fence_name(t.number)
+            if lease not in self.cup_leases and not t.over:
+                if await self._off(self.leases.claim, self.owner, lease, self.ttl) is not None:
+                    self.cup_leases.add(lease)
         await self._release_over()
         if changed:     # the gateways say who is online: those seated here now are connected
             await self.host.publish(subjects.PRESENCE_ASK, codec.dumps({"h": self.host.epoch}))
+
+    async def _claim_tournament(self, name: str) -> bool:
+        """Tournament `name`'s lease, if free: its instances in the store wait for theirs."""
+        sent = time.monotonic()
+        if await self._off(self.leases.claim, self.owner, spec_lease(name), self.ttl) is None:
+            return False
+        self.renewed_at = max(self.renewed_at, sent)
+        self.cup_leases.add(spec_lease(name))
+        self.cups[name] = {r.id for r in await self._off(self._instances, name)}
+        log.info("%s holds tournament %s (%d instance(s) to restore)", self.owner, name, len(self.cups[name]))
+        return True
+
+    async def _restore_waiting(self, name: str) -> bool:
+        """Each instance of `name` waiting for its lease whose lease is free now: claimed, its
+        hands cut off void (its players told), restored. True if any was."""
+        waiting, restored = self.cups[name], False
+        for number in sorted(waiting):
+            voided = await self._off(self._take_instance, number)
+            if voided is None:
+                continue
+            self.cup_leases.add(fence_name(number))
+            waiting.discard(number)
+            record = await self._off(self.store.tournament, number)
+            if record is None or record.state not in ("registering", "running"):
+                continue
+            t = self.room.tournaments.restore(record)
+            restored = True
+            if voided:
+                log.warning("tournament #%d: voided %d hand(s) (%s): %s", number, len(voided), WENT_AWAY,
+                            ", ".join(h for h, _ in voided))
+            for hand_id, accounts in voided:
+                text = void_words(hand_id, WENT_AWAY)
+                for table in (t.tables.values() if t is not None else ()):
+                    table.say(text, "system", "Table")
+                    table.changed()
+                for account in accounts:
+                    await self.host.page(account, f"{name}: {text}")
+        return restored
 
     async def _release_over(self) -> None:
         """The lease of an instance no longer dealt here (over, and replaced in the lobby by the
@@ -358,6 +380,11 @@ class TableHostRole:
             t.say("This table's host is stopping: every chip on the table goes back to its owner's"
                   " balance", "system", "Table")
             t.changed()
+        for cup in self.room.tournaments.live.values():
+            for t in cup.tables.values():
+                t.say("This table's host is stopping: the tournament goes on with another host, where"
+                      " it was (a hand in progress is void there)", "system", "Tournament")
+                t.changed()
         await self.host.flush()
 
     # ------------------------------------------------------------------ life

@@ -89,3 +89,48 @@ def test_a_bad_tournaments_name_is_one_clear_line_at_start(tmp_path):
     assert done.returncode == 2
     assert done.stderr.strip() == (f"cardroom serve: --tournaments: no tournament called 'Nope' in the config (its "
                                    f"tournaments: {CUP!r}, {OTHER!r})"), done.stderr
+
+
+async def test_an_instance_whose_lease_could_not_be_claimed_as_it_opened_is_claimed_next(tmp_path, pg_cluster,
+                                                                                         nats_server):
+    """A sit & go's next instance opens as the last one starts; its lease is claimed then, on the
+    loop. The database failing that moment costs nothing: the lease loop's next turn claims it,
+    and players register for it."""
+    from cardroom.room.ports import StoreUnavailable
+
+    url = pg_cluster.new_database()
+    (tmp_path / "config.toml").write_text(CUP_CONFIG)
+    config = load_config(tmp_path / "config.toml")
+    a = TableHostRole(config, url, nats_server.url, owner="host-a")
+    store = PostgresStore(url)
+    nc = await connect(nats_server.url, name="gateway")
+    gateway = Gateway(nc, store, tables=[TABLE], tournaments=config.tournaments)
+    try:
+        await a.start()
+        a._tasks[0].cancel()
+        await gateway.start()
+        clients = [await gateway.login(n) for n in ("ann", "bob", "cid", "dee", "eve")]
+        await until(lambda: len(clients[0].tournaments()) == 1, what="the sit & go listed")
+        first = clients[0].tournaments()[0].number
+        claim = a.leases.claim
+
+        def failing(owner, name, ttl, **kw):
+            if name != fence_name(first):
+                raise StoreUnavailable("the database is away a moment")
+            return claim(owner, name, ttl, **kw)
+        a.leases.claim = failing
+        for c in clients[:4]:
+            await c.register(first)              # the fourth starts it; the next one opens
+        (nxt,) = [t.number for t in a.room.tournaments.all() if t.number != first]
+        assert fence_name(nxt) not in a.cup_leases
+        a.leases.claim = claim
+        await a.claim_tournaments()
+        assert fence_name(nxt) in a.cup_leases and Leases(store).owners()[fence_name(nxt)].owner == "host-a"
+        await until(lambda: nxt in {r.number for r in clients[4].tournaments()}, what="the next one listed")
+        assert await clients[4].register(nxt) == 1
+        assert check_store(store) == []
+    finally:
+        await gateway.close()
+        await nc.close()
+        await a.shutdown()
+        store.close()
