@@ -13,8 +13,13 @@ their tables are the room's tables, which the TableHost serves as they open and 
 - each tournament's lobby (`cr.tn.<N>.v`, codec.tournament_to: the railbird's view and what
   differs for each account with an entry) when it changed, at most once every PUBLISH_EVERY
   seconds (every hand's end changes it), at least every REPEAT_EVERY, and all of them at once
-  when a gateway that just came asks (`cr.tn.ask`); and every second the list of this host's tournaments (`cr.tn.list`), so a gateway drops
-  those it no longer deals (over and replaced, or taken by another host).
+  when a gateway that just came asks (`cr.tn.ask`); and every second the list of this host's
+  tournaments (`cr.tn.list`), so a gateway drops those it no longer deals (over and replaced,
+  or taken by another host).
+
+Cost (a 1,000-player sit & go, 749 players in at 109 tables): a lobby is 89 kB, made in about
+20 ms (its view 13, the accounts' parts 3, encoding 4), at most once a second while it plays;
+a gateway decodes it in 15 ms when first read, and makes each account's view in 11 us.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+
 from cardroom.bus import codec, subjects
 from cardroom.room import actions
 from cardroom.room.admin import TOURNAMENT_OPS, LocalRoomAdmin

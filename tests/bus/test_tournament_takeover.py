@@ -231,6 +231,7 @@ async def test_a_tournaments_host_killed_mid_move_is_taken_over_as_recorded(tmp_
             assert time.monotonic() < end and first.poll() is None, "no move within 90 s"
             await asyncio.sleep(0.002)
         owner = leases.owners()[spec_lease(MOVES)].owner
+        epoch = gateway._tourneys[number].epoch
         first.send_signal(signal.SIGKILL)        # the move in memory; its record on its way, or just done
         first.wait()
         stop.set()
@@ -253,6 +254,7 @@ async def test_a_tournaments_host_killed_mid_move_is_taken_over_as_recorded(tmp_
                 continue
             v = c.view(c.my_tables()[0])
             assert (v.tournament.table, v.my_seat) == seats[c.account_id], c.name
+        await until(lambda: gateway._tourneys[number].epoch != epoch, what="the new host's lobby")
         view = clients[0].tournament(number)
         assert {p.name: p.chips for p in view.players if p.table is not None} == {
             c.name: chips[c.account_id] for c in clients if c.account_id in chips}
