@@ -284,7 +284,10 @@ class TableHostRole:
             for lease in [spec_lease(name), *map(fence_name, numbers)]:
                 if lease in self.cup_leases:
                     self.cup_leases.discard(lease)
-                    await self._off(self.leases.release, self.owner, lease)
+                    try:
+                        await self._off(self.leases.release, self.owner, lease)
+                    except StoreError as e:   # the database away: the lease runs out by itself
+                        log.warning("releasing %s: %s", lease, e)
 
     def _instances(self, name: str) -> list:
         return [r for r in self.store.tournaments(("registering", "running")) if r.name == name]

@@ -130,6 +130,7 @@ class Tournaments:
         for number, t in [*self.live.items(), *((o.number, o) for o in self.over.values())]:
             if t.spec.name != name:
                 continue
+            t.dropped = True
             t.stop_clock()
             for table in t.tables.values():
                 table.stop()

@@ -471,3 +471,25 @@ async def test_a_tournament_dropped_here_stops_at_once_and_is_taken_up_elsewhere
     assert opened == [nxt.number] and nxt.director.state == "registering"
     assert room2.tournaments.open_next("Test") is None    # one open at a time
     audit_clean(store)
+
+
+async def test_a_dropped_tournaments_records_retried_late_are_not_written(tmp_path):
+    """A record the store could not take is tried again later; if the tournament was dropped
+    meanwhile (its table host lost the lease), the retry writes nothing: it would land on the
+    tenure of whoever deals it now (the same host, after the database came back, included)."""
+    from cardroom.room.ports import StoreUnavailable
+
+    room, store, clock = room_with(tmp_path, sit_and_go(2))
+    _, t = await registered(room, ["ann", "bob"])
+    kept = store.tournament(t.number)
+    real = store.record_tournament
+
+    def away(*a, **kw):
+        raise StoreUnavailable("the database is away")
+    store.record_tournament = away
+    t.persist(())                                      # fails; tried again later
+    store.record_tournament = real
+    room.tournaments.drop("Test")
+    clock.advance(120)                                 # every retry's time
+    assert store.tournament(t.number) == kept and not t.broken
+    audit_clean(store)
