@@ -103,7 +103,7 @@ class TableHostRole:
         self.cup_leases: set[str] = set()       # the leases of the tournaments held and their instances
         self.opened: set[str] = set()           # tournaments held whose instances are all restored here
         self.held: set[str] = set()
-        self.fenced: set[str] = set()  # tables this host stopped dealing for want of its database
+        self.fenced: set[str] = set()  # tables (tournaments' leases) it stopped dealing for want of its database
         self.on_bus = True             # False while NATS is away (its tables' clocks are held)
         self.ttl = config.server.lease_seconds
         self.renewed_at = 0.0          # monotonic time the last successful renewal was sent
@@ -281,6 +281,7 @@ class TableHostRole:
             self.room.tournaments.drop(name)
             self.cups.pop(name, None)
             self.opened.discard(name)
+            self.fenced.add(spec_lease(name))     # its hands cut off are void when it is claimed again
             for lease in [spec_lease(name), *map(fence_name, numbers)]:
                 if lease in self.cup_leases:
                     self.cup_leases.discard(lease)
@@ -335,6 +336,7 @@ class TableHostRole:
         """Each instance of `name` waiting for its lease whose lease is free now: claimed, its
         hands cut off void (its players told), restored. True if any was."""
         waiting, restored = self.cups[name], False
+        why = OUT_OF_REACH if spec_lease(name) in self.fenced else WENT_AWAY
         for number in sorted(waiting):
             voided = await self._off(self._take_instance, number)
             if voided is None:
@@ -347,15 +349,17 @@ class TableHostRole:
             t = self.room.tournaments.restore(record)
             restored = True
             if voided:
-                log.warning("tournament #%d: voided %d hand(s) (%s): %s", number, len(voided), WENT_AWAY,
+                log.warning("tournament #%d: voided %d hand(s) (%s): %s", number, len(voided), why,
                             ", ".join(h for h, _ in voided))
             for hand_id, accounts in voided:
-                text = void_words(hand_id, WENT_AWAY)
+                text = void_words(hand_id, why)
                 for table in (t.tables.values() if t is not None else ()):
                     table.say(text, "system", "Table")
                     table.changed()
                 for account in accounts:
                     await self.host.page(account, f"{name}: {text}")
+        if not waiting:
+            self.fenced.discard(spec_lease(name))
         return restored
 
     async def _release_over(self) -> None:
