@@ -40,9 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import dataclasses
 import functools
-import json
 import logging
 import secrets
 import time
@@ -51,6 +49,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cardroom.bus import codec, liveness, subjects
+from cardroom.bus.tournaments import Lobby
 from cardroom.engine.pokerstars import PLAY
 from cardroom.room import api
 from cardroom.room.actions import Action, Intents, Join, RoomAction, Unwatch, Watch
@@ -142,61 +141,6 @@ def _same_screen(old: _Held | None, new: _Held) -> bool:
             == replace(b, railbirds=(), seconds_left=None, countdown=None))
 
 
-_NEWS = tuple(i for i, f in enumerate(dataclasses.fields(api.TournamentView))
-              if f.name in ("level", "late_registration", "hand_for_hand", "paused"))
-
-
-_PLAYERS = next(i for i, f in enumerate(dataclasses.fields(api.TournamentView)) if f.name == "players")
-
-
-def _entry(players: list, index) -> object:
-    """The entry number of the raw player at `index` (codec.record_to of a TournamentPlayer)."""
-    try:
-        return players[index][1] if type(index) is int and index >= 0 else None
-    except (IndexError, TypeError, KeyError):
-        return None
-
-
-class _Tourney:
-    """A tournament's lobby as its host last sent it (codec.tournament_to): its row decoded at
-    once, the rest when first read."""
-
-    __slots__ = ("epoch", "n", "raw", "summary", "parts", "news", "arrived", "_decoded")
-
-    def __init__(self, d) -> None:
-        if not (isinstance(d, dict) and isinstance(d.get("e"), str) and type(d.get("n")) is int
-                and isinstance(d.get("m"), list) and isinstance(d.get("v"), list) and d["v"]):
-            raise codec.CodecError("not a tournament message")
-        self.epoch, self.n, self.raw, self.arrived = d["e"], d["n"], d, time.monotonic()
-        # Its times count from its arrival, on this process's clock (the client's `now`).
-        self.summary = replace(codec.record_from(api.TournamentSummary, d["v"][0]), at=self.arrived)
-        # Each entrant's part as it shows: his entry, registered, why he may not register (not
-        # his rank or place in the list, which move with every hand's end anywhere).
-        players = d["v"][_PLAYERS] if len(d["v"]) > _PLAYERS and isinstance(d["v"][_PLAYERS], list) else []
-        self.parts = {row[0]: (_entry(players, row[1]), row[3], row[4]) for row in d["m"]
-                      if isinstance(row, list) and len(row) == 5 and type(row[0]) is int}
-        # What its entrants are woken for: its row (but its times), its level, late registration,
-        # hand for hand, a pause.
-        self.news = (replace(self.summary, starts_in=None, at=0.0),
-                     json.dumps([d["v"][i] for i in _NEWS if i < len(d["v"])]))
-        self._decoded: tuple | None = None
-
-    def newer_than(self, other: _Tourney | None) -> bool:
-        return other is None or self.epoch != other.epoch or self.n >= other.n
-
-    def wakes(self, account: int, older: _Tourney | None) -> bool:
-        """Does this lobby show `account`, an entrant, news since `older`?"""
-        return account in self.parts and (older is None or older.news != self.news
-                                          or older.parts.get(account) != self.parts[account])
-
-    def decoded(self) -> tuple[api.TournamentView, dict]:
-        if self._decoded is None:
-            _, _, view, mine = codec.tournament_from(self.raw)
-            self._decoded = (replace(view, summary=self.summary), mine)
-            self.raw = None
-        return self._decoded
-
-
 class _Public:
     """One table's public view on this gateway, shared by the clients that watch it."""
 
@@ -227,7 +171,7 @@ class Gateway:
         self._pool = concurrent.futures.ThreadPoolExecutor(store_threads, thread_name_prefix="gateway-store")
         self._rows: dict[str, api.TableSummary] = {}
         self._public: dict[str, _Public] = {}
-        self._tourneys: dict[int, _Tourney] = {}
+        self._tourneys: dict[int, Lobby] = {}
         self._lists: dict[str, float] = {}        # host epoch -> when its tournaments' list came last
         self.specs = {s.name: s for s in tournaments}   # config.toml's, for the players' summaries
         self.currency = currency
@@ -318,7 +262,7 @@ class Gateway:
         clients looking at it lately are woken, and its entrants when it shows them news (as in
         one process, not at every hand's end: their tables' views wake them for those)."""
         try:
-            held = _Tourney(d)
+            held = Lobby(d)
         except (codec.CodecError, KeyError, TypeError, IndexError, ValueError) as e:
             log.warning("a bad tournament message: %s", e)
             return
@@ -557,7 +501,7 @@ class RemoteClient(Intents):
         if self._keep(held) and not quiet:
             self._arrived()
 
-    def _unseat_stale(self, number: int, lobby: _Tourney) -> bool:
+    def _unseat_stale(self, number: int, lobby: Lobby) -> bool:
         """A seat of mine at tournament `number`'s tables as another host process had it (one
         killed as it moved me, or put me out) is not mine if the lobby of the host dealing it
         now puts me elsewhere: the new host sends views of the seats it deals only. True if so."""

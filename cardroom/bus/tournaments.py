@@ -1,4 +1,5 @@
-"""A table host's tournaments on the bus: `TournamentHost`, started by its TableHost (bus/host.py).
+"""Tournaments on the bus: a table host's `TournamentHost`, started by its TableHost (bus/host.py),
+and each tournament's `Lobby` as a gateway keeps it (bus/client.py).
 
 The tournaments a host deals are those its room holds (`room.tournaments`: in a room of several
 processes, the instances of the tournaments whose leases the host holds, roles/tablehost.py);
@@ -25,11 +26,15 @@ a gateway decodes it in 15 ms when first read, and makes each account's view in 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
+import json
 import logging
+import time
+from dataclasses import replace
 
 from cardroom.bus import codec, subjects
-from cardroom.room import actions
+from cardroom.room import actions, api
 from cardroom.room.admin import TOURNAMENT_OPS, LocalRoomAdmin
 from cardroom.room.api import RoomError
 from cardroom.room.tournaments import views
@@ -206,4 +211,59 @@ class TournamentHost:
             await self.host.publish(msg.reply, reply)
 
 
-__all__ = ["TournamentHost"]
+# ---------------------------------------------------------------- a gateway's side
+# Where a lobby's fields are in its array (codec.record_to of a TournamentView).
+_NEWS = tuple(i for i, f in enumerate(dataclasses.fields(api.TournamentView))
+              if f.name in ("level", "late_registration", "hand_for_hand", "paused"))
+_PLAYERS = next(i for i, f in enumerate(dataclasses.fields(api.TournamentView)) if f.name == "players")
+
+
+def _entry(players: list, index) -> object:
+    """The entry number of the raw player at `index` (codec.record_to of a TournamentPlayer)."""
+    try:
+        return players[index][1] if type(index) is int and index >= 0 else None
+    except (IndexError, TypeError, KeyError):
+        return None
+
+
+class Lobby:
+    """A tournament's lobby as its host last sent it (codec.tournament_to), as a gateway keeps it
+    (bus/client.py): its row decoded at once, the rest when first read."""
+
+    __slots__ = ("epoch", "n", "raw", "summary", "parts", "news", "arrived", "_decoded")
+
+    def __init__(self, d) -> None:
+        if not (isinstance(d, dict) and isinstance(d.get("e"), str) and type(d.get("n")) is int
+                and isinstance(d.get("m"), list) and isinstance(d.get("v"), list) and d["v"]):
+            raise codec.CodecError("not a tournament message")
+        self.epoch, self.n, self.raw, self.arrived = d["e"], d["n"], d, time.monotonic()
+        # Its times count from its arrival, on this process's clock (the client's `now`).
+        self.summary = replace(codec.record_from(api.TournamentSummary, d["v"][0]), at=self.arrived)
+        # Each entrant's part as it shows: his entry, registered, why he may not register (not
+        # his rank or place in the list, which move with every hand's end anywhere).
+        players = d["v"][_PLAYERS] if len(d["v"]) > _PLAYERS and isinstance(d["v"][_PLAYERS], list) else []
+        self.parts = {row[0]: (_entry(players, row[1]), row[3], row[4]) for row in d["m"]
+                      if isinstance(row, list) and len(row) == 5 and type(row[0]) is int}
+        # What its entrants are woken for: its row (but its times), its level, late registration,
+        # hand for hand, a pause.
+        self.news = (replace(self.summary, starts_in=None, at=0.0),
+                     json.dumps([d["v"][i] for i in _NEWS if i < len(d["v"])]))
+        self._decoded: tuple | None = None
+
+    def newer_than(self, other: Lobby | None) -> bool:
+        return other is None or self.epoch != other.epoch or self.n >= other.n
+
+    def wakes(self, account: int, older: Lobby | None) -> bool:
+        """Does this lobby show `account`, an entrant, news since `older`?"""
+        return account in self.parts and (older is None or older.news != self.news
+                                          or older.parts.get(account) != self.parts[account])
+
+    def decoded(self) -> tuple[api.TournamentView, dict]:
+        if self._decoded is None:
+            _, _, view, mine = codec.tournament_from(self.raw)
+            self._decoded = (replace(view, summary=self.summary), mine)
+            self.raw = None
+        return self._decoded
+
+
+__all__ = ["Lobby", "TournamentHost"]

@@ -296,7 +296,7 @@ async def test_a_tournaments_entrants_are_woken_for_its_news_not_every_hand(tmp_
     """A gateway wakes a tournament's entrants when its lobby shows them news (an entry, a level,
     a pause...), as one process does, not at every hand's end anywhere in it (their own tables'
     views wake them for those): over the bus that was every entrant once a second."""
-    from cardroom.bus.client import _Tourney
+    from cardroom.bus.tournaments import Lobby as _Tourney
     from cardroom.room.tournaments import views
     from tests.room.tournaments.helpers import Bots, registered, room_with, sit_and_go
 
