@@ -130,6 +130,7 @@ async def test_cancel_before_the_start_refunds_everyone_through_the_other_gatewa
 async def test_no_host_dealing_it_is_said_and_changes_nothing(spread):
     room, store, clock, ctx, local, gb, host = spread
     await host.stop()
+    await host.nc.flush()            # its unsubscriptions are the server's before the admin asks
     refused = await execute(ctx, "start Test now")
     assert not refused.ok and "no table host deals tournament #1 now: nothing was done" in refused.lines[0]
     assert room.tournaments.get(1).director.state == "registering"
