@@ -18,17 +18,20 @@ import time
 from cardroom.bus.client import Gateway
 from cardroom.bus.connection import connect
 from cardroom.config import ServerConfig, load_config
+from cardroom.roles import frontdoor
 from cardroom.roles.gateway import GatewayRole
 from cardroom.roles.tablehost import spec_lease
 from cardroom.room.api import RoomError
 from cardroom.store.audit import check_store
 from cardroom.store.leases import Leases
 from cardroom.store.postgres import PostgresStore
+from cardroom.ssh.extras import Folder
 from cardroom.store.tournaments import fence_name
 from tests.bus.conftest import until
 from tests.bus.test_roles import CONFIG, start_host
 
 CUP = "Takeover Sit & Go"
+KEY = "SHA256:" + "k" * 43
 CUP_CONFIG = CONFIG + f'''
 [[tournaments]]
 name = "{CUP}"
@@ -92,7 +95,7 @@ async def test_a_tournaments_host_killed_mid_hand_is_taken_over_where_it_was(tmp
     stop = asyncio.Event()
     players = None
     try:
-        clients = [await gateway.login(name) for name in ("ann", "bob", "cid", "dee")]
+        clients = [await gateway.login("ann", KEY)] + [await gateway.login(name) for name in ("bob", "cid", "dee")]
         await until(lambda: [r.name for r in clients[0].tournaments()] == [CUP], what="the tournament listed")
         number = clients[0].tournaments()[0].number
         for c in clients:
@@ -155,14 +158,15 @@ async def test_a_tournaments_host_killed_mid_hand_is_taken_over_where_it_was(tmp
         players = None
         assert check_store(store) == []
         assert store.total_money() == store.expected_money()
-        # Each player's summary, as his SFTP folder through a gateway has it (frontdoor's extras).
+        # Ann's summary in her SFTP folder as a gateway role serves it (frontdoor's extras).
         role = GatewayRole(config, url, nats_server.url)
         try:
-            files = role._summaries(role.store, clients[0].account_id)
+            extras = frontdoor.extras(role.store, config, role._admin_context, role._summaries)
+            folder = Folder(extras, KEY)
+            (day,) = await folder.days()
+            text = (await folder.files(day))[f"tournament-{number}.txt"].decode()
         finally:
             role.store.close()
-        (day,) = files
-        text = files[day][f"tournament-{number}.txt"]
         assert text.startswith(f"PokerStars Tournament #{number}") and "4 players" in text, text
         assert await clients[0].tournament_summary(number) == text
     finally:
