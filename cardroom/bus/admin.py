@@ -98,7 +98,7 @@ class HostAdmin:
         self.stop = stop
         self.every = every
         self._subs: list = []
-        self._tables: dict[str, object] = {}     # table -> its acts' subscription (None while made)
+        self._tables: dict[str, Any] = {}     # table -> its acts' subscription (None while made)
         self._task: asyncio.Task | None = None
 
     async def start(self) -> None:

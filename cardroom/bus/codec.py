@@ -414,7 +414,7 @@ def _action_spec(cls: type[actions.Action]) -> tuple:
     return tuple((f.name, *_field_codec(hints[f.name]), default) for f, default in zip(fields(cls), _defaults(cls)))
 
 
-def action_to(action: actions.Action) -> dict:
+def action_to(action: actions.Action | actions.RoomAction) -> dict:
     return {name: getattr(action, name) if to is None else to(getattr(action, name))
             for name, to, _, _ in _action_spec(type(action))}
 

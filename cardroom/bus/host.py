@@ -48,6 +48,7 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Iterable
+from typing import Any
 
 from cardroom.bus import codec, liveness, subjects
 from cardroom.bus.connection import BACKOFF_MOST
@@ -98,7 +99,7 @@ class TableHost:
         self._dirty: set[str] = set()
         self._flusher: asyncio.Task | None = None
         self._observers: list[tuple[object, object]] = []   # (table, its observer of ours)
-        self._table_subs: dict[str, object] = {}           # table -> its intents' subscription
+        self._table_subs: dict[str, Any] = {}              # table -> its intents' subscription
         self._subs: list = []
         self._tasks: set[asyncio.Task] = set()
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -236,7 +236,8 @@ class Lobby:
         if not (isinstance(d, dict) and isinstance(d.get("e"), str) and type(d.get("n")) is int
                 and isinstance(d.get("m"), list) and isinstance(d.get("v"), list) and d["v"]):
             raise codec.CodecError("not a tournament message")
-        self.epoch, self.n, self.raw, self.arrived = d["e"], d["n"], d, time.monotonic()
+        self.epoch, self.n, self.arrived = d["e"], d["n"], time.monotonic()
+        self.raw: dict | None = d
         # Its times count from its arrival, on this process's clock (the client's `now`).
         self.summary = replace(codec.record_from(api.TournamentSummary, d["v"][0]), at=self.arrived)
         # Each entrant's part as it shows: his entry, registered, why he may not register (not

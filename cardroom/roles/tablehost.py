@@ -299,7 +299,8 @@ class TableHostRole:
         if self.leases.claim(self.owner, fence_name(number), self.ttl) is None:
             return None
         voided = self.store.void_unfinished_hands(tournament=number)
-        return [(h, [s.account_id for s in self.store.get_hand(h).seats]) for h in voided]
+        return [(h, [s.account_id for s in record.seats]) for h in voided
+                if (record := self.store.get_hand(h)) is not None]
 
     async def claim_tournaments(self) -> None:
         """Claim every tournament of this host's that no live lease holds, and the instances of
@@ -318,7 +319,7 @@ class TableHostRole:
                 if await self._off(self.leases.claim, self.owner, lease, self.ttl) is not None:
                     self.cup_leases.add(lease)
         await self._release_over()
-        if changed:     # the gateways say who is online: those seated here now are connected
+        if changed and self.host is not None:   # the gateways say who is online: those seated here are connected
             await self.host.publish(subjects.PRESENCE_ASK, codec.dumps({"h": self.host.epoch}))
 
     async def _claim_tournament(self, name: str) -> bool:
@@ -357,7 +358,8 @@ class TableHostRole:
                     table.say(text, "system", "Table")
                     table.changed()
                 for account in accounts:
-                    await self.host.page(account, f"{name}: {text}")
+                    if self.host is not None:
+                        await self.host.page(account, f"{name}: {text}")
         if not waiting:
             self.fenced.discard(spec_lease(name))
         return restored

@@ -34,6 +34,7 @@ from cardroom.engine.tournament import (
 )
 from cardroom.room import api
 from cardroom.room.actions import Caller, Register, RoomAction, Unregister
+from cardroom.room.ports import TournamentRecord
 from cardroom.room.table import TableSettings
 from cardroom.room.tournaments.actor import TheRoom, Tournament
 from cardroom.room.tournaments.summaries import summary_of
@@ -97,7 +98,7 @@ class Tournaments:
             self._offset = clock.wall().timestamp() - clock.now()
             self._clock_set = True
 
-    def restore(self, record) -> Tournament | None:
+    def restore(self, record: TournamentRecord) -> Tournament | None:
         """The instance `record` (the store's, registering or running) dealt here again from its
         last snapshot: the hands cut off are the store's to void, first."""
         self._start_clock()

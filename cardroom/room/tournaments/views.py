@@ -95,13 +95,13 @@ def view(t: Tournament, account: int | None) -> api.TournamentView:
         players, me, rank, registered, why, d.late_registration_open(now), d.hand_for_hand, d.paused)
 
 
-def parts(t: Tournament, view: api.TournamentView) -> list[list]:
+def parts(t: Tournament, view: api.TournamentView) -> list[list[object]]:
     """What differs from the railbird's `view` (`view(t, None)`) for each account with an entry:
     [account, his latest entry's index in the players (-1: none), his rank among the players in,
     registered, why he may not register now ("" if he may)]. One message of a tournament's lobby
     serves every reader over the bus (bus/codec.py `personal` makes each one's view from it)."""
     d = t.director
-    latest: dict = {}
+    latest: dict[object, int] = {}
     for i, p in enumerate(view.players):
         player = d.entries[p.entry].player
         if player not in latest or p.entry > view.players[latest[player]].entry:
