@@ -408,7 +408,7 @@ def _field_codec(hint) -> tuple:
 
 
 @functools.cache
-def _action_spec(cls: type[actions.Action]) -> tuple:
+def _action_spec(cls: type[actions.Action] | type[actions.RoomAction]) -> tuple:
     """(name, to wire, from wire, default) for each field of an action record."""
     hints = typing.get_type_hints(cls)
     return tuple((f.name, *_field_codec(hints[f.name]), default) for f, default in zip(fields(cls), _defaults(cls)))
@@ -505,10 +505,15 @@ def _value_codec(hint) -> tuple:
     raise TypeError(f"the bus has no codec for a record field of type {hint}")
 
 
-@functools.cache
-def _record_spec(cls) -> tuple:
-    hints = typing.get_type_hints(cls)
-    return tuple((f.name, *_value_codec(hints[f.name])) for f in fields(cls))
+_RECORDS: dict[type, tuple] = {}     # record class -> (name, to wire, from wire) per field, made once
+
+
+def _record_spec(cls: type) -> tuple:
+    spec = _RECORDS.get(cls)
+    if spec is None:
+        hints = typing.get_type_hints(cls)
+        spec = _RECORDS[cls] = tuple((f.name, *_value_codec(hints[f.name])) for f in fields(cls))
+    return spec
 
 
 def record_to(record) -> list:

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from cardroom.engine.betting import STRUCTURE_NAMES
 from cardroom.engine.tournament import REGISTERING, RUNNING, Director, Placed, TournamentError, TournamentSpec
+from cardroom.engine.tournament.records import Player
 from cardroom.room import api
 from cardroom.room.clock import Clock
 from cardroom.room.table import Table
@@ -101,7 +102,7 @@ def parts(t: Tournament, view: api.TournamentView) -> list[list[object]]:
     registered, why he may not register now ("" if he may)]. One message of a tournament's lobby
     serves every reader over the bus (bus/codec.py `personal` makes each one's view from it)."""
     d = t.director
-    latest: dict[object, int] = {}
+    latest: dict[Player, int] = {}
     for i, p in enumerate(view.players):
         player = d.entries[p.entry].player
         if player not in latest or p.entry > view.players[latest[player]].entry:
