@@ -488,7 +488,7 @@ def _datetime_from(v):
 def _value_codec(hint) -> tuple:
     """(to wire, from wire) for a value of type `hint` (the value, or CodecError)."""
     if isinstance(hint, type) and is_dataclass(hint):
-        return record_to, functools.partial(record_from, hint)
+        return record_to, lambda a: record_from(hint, a)
     if hint is datetime:
         return datetime.isoformat, _datetime_from
     if hint in (int, float, str, bool):
