@@ -250,12 +250,13 @@ class Gateway:
     def tournament_rows(self) -> list[api.TournamentSummary]:
         return [self._tourneys[n].summary for n in sorted(self._tourneys)]
 
-    def tournament_view(self, number: int, account: int) -> api.TournamentView:
+    def tournament_view(self, number: int, account: int | None) -> api.TournamentView:
         held = self._tourneys.get(number) if type(number) is int else None
         if held is None:
             raise RoomError(f"there is no tournament #{number}")
-        view, mine = held.decoded()
-        return codec.personal(view, mine.get(account))
+        view, mine, newcomer = held.decoded()
+        # An admin's (no account) is the railbird's; an account's, his own.
+        return view if account is None else codec.personal(view, mine.get(account), newcomer)
 
     def keep_tournament(self, d) -> None:
         """A tournament's lobby from its host (published, or a reply's): kept if newest. The

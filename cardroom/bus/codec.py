@@ -528,17 +528,18 @@ def record_from(cls, a):
     return cls(*(read(v) for (_, _, read), v in zip(spec, a)))
 
 
-# A tournament's lobby as its host sends it: the view a railbird has (`v`, for account None) and,
-# for each account with an entry, what differs for him: [his latest entry's index in the
-# players (-1: none), his rank, registered, why he may not register ("" if he may)]. The
-# gateway makes each account's view from these (`personal`): one message for every reader.
-def tournament_to(epoch: str, n: int, view: api.TournamentView, mine: list[list]) -> bytes:
-    return dumps({"e": epoch, "n": int(n), "v": record_to(view), "m": mine})
+# A tournament's lobby as its host sends it: the view a railbird has (`v`, for account None),
+# for each account with an entry what differs for him: [his latest entry's index in the players
+# (-1: none), his rank, registered, why he may not register ("" if he may)], and why an account
+# with no entry may not register (`w`). The gateway makes each account's view from these
+# (`personal`): one message for every reader.
+def tournament_to(epoch: str, n: int, view: api.TournamentView, mine: list[list], newcomer: str) -> bytes:
+    return dumps({"e": epoch, "n": int(n), "v": record_to(view), "m": mine, "w": newcomer})
 
 
-def tournament_from(d) -> tuple[str, int, api.TournamentView, dict[int, tuple]]:
+def tournament_from(d) -> tuple[str, int, api.TournamentView, dict[int, tuple], str]:
     _need(isinstance(d, dict) and isinstance(d.get("e"), str) and type(d.get("n")) is int
-          and isinstance(d.get("m"), list), "a tournament message", d)
+          and isinstance(d.get("m"), list) and isinstance(d.get("w"), str), "a tournament message", d)
     view = record_from(api.TournamentView, d.get("v"))
     mine = {}
     for row in d["m"]:
@@ -546,13 +547,13 @@ def tournament_from(d) -> tuple[str, int, api.TournamentView, dict[int, tuple]]:
         _types(row, (int, int, (int, type(None)), bool, str), "an account's part of a tournament")
         _need(-1 <= row[1] < len(view.players), "an entry's index", row)
         mine[row[0]] = tuple(row[1:])
-    return d["e"], d["n"], view, mine
+    return d["e"], d["n"], view, mine, d["w"]
 
 
-def personal(view: api.TournamentView, part: tuple | None) -> api.TournamentView:
-    """The railbird's `view` as the account whose `part` it is sees it (None: no entry)."""
+def personal(view: api.TournamentView, part: tuple | None, newcomer: str) -> api.TournamentView:
+    """The railbird's `view` as an account sees it: his `part`, or (None: no entry) a newcomer's."""
     if part is None:
-        return view
+        return view if view.may_register == newcomer else replace(view, may_register=newcomer)
     index, rank, registered, why = part
     return replace(view, me=view.players[index] if index >= 0 else None, my_rank=rank, registered=registered,
                    may_register=why)

@@ -130,7 +130,7 @@ class TournamentHost:
             cached = self._parts[t.number] = (t.version, views.parts(t, view))
         n = self._made[t.number] = self._made.get(t.number, 0) + 1
         self._sent[t.number] = (self._shows(t), self.host._loop.time())
-        return codec.tournament_to(self.host.epoch, n, view, cached[1])
+        return codec.tournament_to(self.host.epoch, n, view, cached[1], views.newcomer(t))
 
     @staticmethod
     def _shows(t) -> tuple:
@@ -261,8 +261,8 @@ class Lobby:
 
     def decoded(self) -> tuple[api.TournamentView, dict]:
         if self._decoded is None:
-            _, _, view, mine = codec.tournament_from(self.raw)
-            self._decoded = (replace(view, summary=self.summary), mine)
+            _, _, view, mine, newcomer = codec.tournament_from(self.raw)
+            self._decoded = (replace(view, summary=self.summary), mine, newcomer)
             self.raw = None
         return self._decoded
 

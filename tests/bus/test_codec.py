@@ -270,10 +270,11 @@ async def test_a_tournament_lobby_round_trips_and_each_account_reads_his_own(tmp
 
     def check() -> None:
         public = t.view(None)
-        _, n, view, mine = codec.tournament_from(codec.loads(codec.tournament_to("e1", 3, public, views.parts(t, public))))
+        data = codec.tournament_to("e1", 3, public, views.parts(t, public), views.newcomer(t))
+        _, n, view, mine, newcomer = codec.tournament_from(codec.loads(data))
         assert n == 3 and view == public
         for c in [*clients, outsider]:
-            assert codec.personal(view, mine.get(c.account_id)) == t.view(c.account_id), c.name
+            assert codec.personal(view, mine.get(c.account_id), newcomer) == t.view(c.account_id), c.name
 
     check()
     assert clock.run_until(lambda: bots.done() or len(t.director.alive()) <= 5, limit=30_000, step=1.0)
@@ -285,8 +286,8 @@ async def test_a_tournament_lobby_round_trips_and_each_account_reads_his_own(tmp
 
 
 def test_a_bad_tournament_message_is_refused():
-    good = {"e": "e", "n": 1, "v": [], "m": []}
-    for bad in ({**good, "n": "1"}, {**good, "m": {}}, good, {**good, "v": [1] * 13},
+    good = {"e": "e", "n": 1, "v": [], "m": [], "w": ""}
+    for bad in ({**good, "n": "1"}, {**good, "m": {}}, good, {**good, "v": [1] * 13}, {**good, "w": None},
                 {**good, "m": [[1, 99, None, True, ""]]}):
         with pytest.raises(codec.CodecError):
             codec.tournament_from(bad)
@@ -305,7 +306,8 @@ async def test_a_tournaments_entrants_are_woken_for_its_news_not_every_hand(tmp_
 
     def lobby() -> _Tourney:
         public = t.view(None)
-        return _Tourney(codec.loads(codec.tournament_to("e", t.version, public, views.parts(t, public))))
+        return _Tourney(codec.loads(codec.tournament_to("e", t.version, public, views.parts(t, public),
+                                                        views.newcomer(t))))
 
     accounts = [c.account_id for c in clients]
     before = lobby()

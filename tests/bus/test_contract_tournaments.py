@@ -171,7 +171,8 @@ async def test_a_dead_hosts_finished_tournament_leaves_the_lobby(tmp_path):
     def message(number: int, epoch: str) -> None:
         t = room.tournaments.get(number)
         public = t.view(None)
-        gateway.keep_tournament(codec.loads(codec.tournament_to(epoch, t.version, public, views.parts(t, public))))
+        gateway.keep_tournament(codec.loads(codec.tournament_to(epoch, t.version, public, views.parts(t, public),
+                                                               views.newcomer(t))))
 
     def listed(epoch: str, numbers) -> SimpleNamespace:
         return SimpleNamespace(data=codec.dumps({"h": epoch, "tn": list(numbers)}))

@@ -132,6 +132,10 @@ class Director:
             mine.setdefault(e.player, []).append(e)
         return {player: self._refusal(entries, now) for player, entries in mine.items()}
 
+    def newcomer_refusal(self, now: float) -> str:
+        """Why a player with no entry may not register now ("" if he may)."""
+        return self._refusal([], now)
+
     def _refusal(self, mine: list[Entry], now: float) -> str:
         """Why a player whose entries are `mine` may not register now, or ""."""
         spec = self.spec

@@ -114,6 +114,12 @@ def parts(t: Tournament, view: api.TournamentView) -> list[list[object]]:
             for player, i in latest.items()]
 
 
+def newcomer(t: Tournament) -> str:
+    """Why an account with no entry may not register now ("" if he may): with `parts`, what a
+    lobby over the bus says to each reader."""
+    return t.director.newcomer_refusal(t.now())
+
+
 def line(t: Tournament, number: int, account: int | None) -> api.TournamentLine:
     d = t.director
     now = t.now()
@@ -134,4 +140,4 @@ def line(t: Tournament, number: int, account: int | None) -> api.TournamentLine:
         left, d.entrants, average, ranks.get(account), hold, t.room.clock.now())
 
 
-__all__ = ["levels", "line", "parts", "state_of", "summary", "view"]
+__all__ = ["levels", "line", "newcomer", "parts", "state_of", "summary", "view"]

@@ -213,6 +213,12 @@ def test_refusals_are_may_registers_answers_for_every_player_at_once():
             except TournamentError as e:
                 said = str(e)
             assert why == said, player
+        try:
+            d.may_register("stranger", now)
+            said = ""
+        except TournamentError as e:
+            said = str(e)
+        assert d.newcomer_refusal(now) == said
 
     for p in "abc":
         d.register(p, 0)
