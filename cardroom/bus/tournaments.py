@@ -259,7 +259,7 @@ class Lobby:
         return account in self.parts and (older is None or older.news != self.news
                                           or older.parts.get(account) != self.parts[account])
 
-    def decoded(self) -> tuple[api.TournamentView, dict]:
+    def decoded(self) -> tuple[api.TournamentView, dict, str]:
         if self._decoded is None:
             _, _, view, mine, newcomer = codec.tournament_from(self.raw)
             self._decoded = (replace(view, summary=self.summary), mine, newcomer)
