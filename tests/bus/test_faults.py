@@ -437,8 +437,11 @@ async def test_postgres_away_past_the_lease_margin_a_tournament_is_dropped_and_t
             await c.register(number)
         task = asyncio.get_running_loop().create_task(play(clients, stop))
         await until(lambda: settled_hands(store, number) >= 1, deadline=30, what="a hand played")
-        await until(lambda: any(c.view(c.my_tables()[0]).phase == "bet" for c in clients), what="a hand under way")
-        cut = {c.view(c.my_tables()[0]).hand_id for c in clients if c.view(c.my_tables()[0]).phase == "bet"}
+        stop.set()                 # the players wait: a hand waiting for one is cut for sure
+        await task
+        await until(lambda: any(c.view(t).legal is not None for c in clients for t in c.my_tables()),
+                    what="a hand waiting for a player")
+        cut = next(c.view(t).hand_id for c in clients for t in c.my_tables() if c.view(t).legal is not None)
         own_pg.stop_server()
         gone = time.monotonic()
         out = tmp_path / "host" / "out.txt"
@@ -446,9 +449,11 @@ async def test_postgres_away_past_the_lease_margin_a_tournament_is_dropped_and_t
                     what="the host drops the tournament")
         own_pg.start_server()
         await wait_for_db(store)
-        await until(lambda: all(hand_status(store, h) == "void" for h in cut), deadline=20, what="the cut hands void")
-        words = "is void (the card room's records were out of reach for too long)"
+        await until(lambda: hand_status(store, cut) == "void", deadline=20, what="the cut hand void")
+        words = f"Hand #{cut} is void (the card room's records were out of reach for too long)"
         await until(lambda: any(any(words in p for p in c.pages) for c in clients), what="the void told")
+        stop.clear()
+        task = asyncio.get_running_loop().create_task(play(clients, stop))
         settled = settled_hands(store, number)
         await until(lambda: settled_hands(store, number) > settled, deadline=30, what="the tournament goes on")
         stop.set()
