@@ -440,6 +440,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "gateway: SSH sessions only (both need --store postgresql://... and NATS)")
     p.add_argument("--nats", default=None, metavar="URL", help="NATS server (default nats://127.0.0.1:4222)")
     p.add_argument("--tables", default=None, help="table host: the tables to deal, comma separated (default all)")
+    p.add_argument("--tournaments", default=None,
+                   help="table host: the tournaments it may deal, comma separated (default all)")
     p.add_argument("--host-id", default=None, help="table host: its lease owner id (default hostname-pid-random)")
     p.add_argument("--host-key", default=None, metavar="PATH",
                    help="gateway: the SSH host key shared by the gateways (default: the data dir's)")

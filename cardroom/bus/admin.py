@@ -32,10 +32,10 @@ from dataclasses import replace
 from typing import Any
 
 from cardroom.bus import codec, subjects
-from cardroom.bus.client import NO_TOURNAMENTS
 from cardroom.room import api
 from cardroom.room.admin import AdminSeat, AdminTable, LocalRoomAdmin
 from cardroom.room.api import RoomError
+from cardroom.room.tournaments.lobby import pick
 
 log = logging.getLogger("cardroom.bus.admin")
 
@@ -72,16 +72,17 @@ def seat_from(a) -> AdminSeat:
 def table_to(t: AdminTable) -> dict:
     return {"name": t.name, "status": t.status, "summary": codec.summary_to(t.summary),
             "hand": t.hand_id, "live": t.hand_live, "seats": [seat_to(s) for s in t.seats],
-            "waiting": list(t.waiting)}
+            "waiting": list(t.waiting), "tn": t.tournament}
 
 
 def table_from(d) -> AdminTable:
     try:
         if not (isinstance(d["name"], str) and isinstance(d["status"], str) and isinstance(d["hand"], str)
-                and type(d["live"]) is bool and all(type(a) is int for a in d["waiting"])):
+                and type(d["live"]) is bool and all(type(a) is int for a in d["waiting"])
+                and type(d.get("tn", 0)) is int):
             raise codec.CodecError("not an admin table")
         return AdminTable(d["name"], d["status"], codec.summary_from(d["summary"]), d["hand"], d["live"],
-                          tuple(seat_from(s) for s in d["seats"]), tuple(d["waiting"]))
+                          tuple(seat_from(s) for s in d["seats"]), tuple(d["waiting"]), d.get("tn", 0))
     except (KeyError, TypeError) as e:
         raise codec.CodecError(f"not an admin table: {e}") from None
 
@@ -97,19 +98,43 @@ class HostAdmin:
         self.stop = stop
         self.every = every
         self._subs: list = []
+        self._tables: dict[str, Any] = {}     # table -> its acts' subscription (None while made)
         self._task: asyncio.Task | None = None
 
     async def start(self) -> None:
         nc = self.host.nc
         for name in self.host.names:
-            self._subs.append(await nc.subscribe(table_subject(name), cb=self._on_act))
+            self._tables[name] = await nc.subscribe(table_subject(name), cb=self._on_act)
+        if self.host.follow:       # a tournament's tables as they open and break
+            self.host.room.table_listeners.append(self._table_event)
         self._subs.append(await nc.subscribe(ALL, cb=self._on_all))
         self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    def _table_event(self, table, added: bool) -> None:
+        name = table.name
+        if added and name not in self._tables:
+            self._tables[name] = None
+
+            async def subscribe() -> None:
+                sub = await self.host.nc.subscribe(table_subject(name), cb=self._on_act)
+                if name in self._tables:
+                    self._tables[name] = sub
+                else:
+                    await sub.unsubscribe()
+            self.host._spawn(subscribe())
+        elif not added and name in self._tables:
+            sub = self._tables.pop(name)
+            if sub is not None:
+                self.host._spawn(sub.unsubscribe())
 
     async def close(self) -> None:
         if self._task is not None:
             self._task.cancel()
-        for sub in self._subs:
+        if self._table_event in self.host.room.table_listeners:
+            self.host.room.table_listeners.remove(self._table_event)
+        subs = [s for s in self._tables.values() if s is not None]
+        self._tables.clear()
+        for sub in [*self._subs, *subs]:
             try:
                 await sub.unsubscribe()
             except Exception:  # noqa: BLE001 - a closed connection has no subscriptions
@@ -413,15 +438,33 @@ class RemoteRoomAdmin:
     async def write(self, call: Callable[[], Any]) -> Any:
         return await self.gateway.room.writer.run(call)
 
-    # Tournaments are a one-process room's for now (a later step leases each to one table host).
+    # Tournaments: read from the lobbies their hosts send (bus/client.py), acted on at the host
+    # that owns each (bus/tournaments.py), which answers with the lobby after the act.
     def tournaments(self) -> list[api.TournamentView]:
-        return []
+        g = self.gateway
+        return [g.tournament_view(r.number, None) for r in g.tournament_rows()]
 
     def find_tournament(self, text: str, prefer: tuple[str, ...]) -> api.TournamentView:
-        raise RoomError(NO_TOURNAMENTS)
+        return self.gateway.tournament_view(pick(self.gateway.tournament_rows(), text, prefer), None)
 
     async def operate_tournament(self, number: int, op: str, reason: str = "") -> None:
-        raise RoomError(NO_TOURNAMENTS)
+        from nats.errors import NoRespondersError
+
+        try:
+            msg = await self.gateway.nc.request(subjects.tournament_admin(number),
+                                                codec.dumps({"op": op, "reason": reason}), timeout=self.timeout)
+            reply = codec.loads(msg.data)
+            if not isinstance(reply, dict):
+                raise codec.CodecError("not a reply")
+        except NoRespondersError:
+            raise RoomError(f"no table host deals tournament #{number} now: nothing was done") from None
+        except Exception as e:  # noqa: BLE001 - any trouble of the bus
+            log.warning("admin %s at tournament #%d: %r", op, number, e)
+            raise RoomError(NOT_ANSWERING) from None
+        if not reply.get("ok"):
+            raise codec.error_from(reply)
+        if reply.get("tv") is not None:
+            self.gateway.keep_tournament(reply["tv"])
 
 
 __all__ = ["HostAdmin", "RemoteRoomAdmin", "table_subject"]

@@ -25,6 +25,13 @@ sessions' ids, so a table host that stops hearing it takes them offline), and th
 heard: a table whose host has been silent for HOST_SILENT seconds shows as "reconnecting" (its
 status; no decision offered, no clock) until a host serves it again.
 
+Tournaments (bus/tournaments.py): each is dealt by the table host that owns it; the gateway
+keeps the newest lobby each host sent of each (one message per tournament, decoded when first
+read, serving every client: the railbird's view and what differs for each account with an
+entry), so `tournaments()` and `tournament(n)` never wait; a room action (`ask`: Register ...)
+goes to the owning host and its reply brings the lobby after it. A player's summaries are made
+from the store here (room/tournaments/summaries.py: its reads alone).
+
 Bus trouble (no host serves the table, a host that does not answer in time, NATS away) is a
 RoomError saying so, within `timeout` seconds: never a hang.
 """
@@ -42,12 +49,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from cardroom.bus import codec, liveness, subjects
+from cardroom.bus.tournaments import Lobby
+from cardroom.engine.pokerstars import PLAY
 from cardroom.room import api
 from cardroom.room.actions import Action, Intents, Join, RoomAction, Unwatch, Watch
 from cardroom.room.api import RoomError
 from cardroom.room.clock import LoopClock
 from cardroom.room.ports import StoreError
 from cardroom.room.room import Room, RoomSettings, Session, check_preferences, room_error
+from cardroom.room.tournaments.summaries import summary_of
 from cardroom.room.writer import StoreWriter, Writer
 
 if TYPE_CHECKING:
@@ -62,8 +72,9 @@ NOT_ANSWERING = "the table is not answering: try again in a moment"
 BUS_AWAY = "the card room is not answering: try again in a moment"
 
 
-NO_TOURNAMENTS = ("tournaments are not dealt in this room yet: a room of several processes offers cash "
-                  "tables only for now")
+TOURNAMENT_SILENT = "the tournament is not answering: try again in a moment"
+LOOKED_AT_KEPT = 8         # the tournaments a client looked at last, woken when their lobby changes
+
 
 class Unreachable(RoomError):
     """The bus did not reach the table (no host serves it, it did not answer in time, NATS is
@@ -77,6 +88,8 @@ class _Held:
 
     def __init__(self, epoch: str, n: int, view: api.TableView) -> None:
         self.view, self.epoch, self.n, self.arrived = view, epoch, n, time.monotonic()
+        if view.tournament is not None:     # its times count from now, on this process's clock
+            self.view = replace(view, tournament=replace(view.tournament, at=self.arrived))
 
     def newer_than(self, other: _Held | None) -> bool:
         # Another epoch is another host process (a restart, the table moved): its views are new.
@@ -145,7 +158,8 @@ class _Public:
 class Gateway:
     def __init__(self, nc, store, *, tables: Iterable[str] = (), settings: RoomSettings | None = None,
                  writer: Writer | None = None, timeout: float = INTENT_TIMEOUT, store_threads: int = 2,
-                 gateway_id: str | None = None, host_silent: float = liveness.HOST_SILENT) -> None:
+                 gateway_id: str | None = None, host_silent: float = liveness.HOST_SILENT,
+                 tournaments: Iterable = (), currency: str = PLAY) -> None:
         self.nc = nc
         self.store = store
         self.timeout = timeout
@@ -160,6 +174,10 @@ class Gateway:
         self._pool = concurrent.futures.ThreadPoolExecutor(store_threads, thread_name_prefix="gateway-store")
         self._rows: dict[str, api.TableSummary] = {}
         self._public: dict[str, _Public] = {}
+        self._tourneys: dict[int, Lobby] = {}
+        self._lists: dict[str, float] = {}        # host epoch -> when its tournaments' list came last
+        self.specs = {s.name: s for s in tournaments}   # config.toml's, for the players' summaries
+        self.currency = currency
         self.chat = codec.DecodedChat()      # the chat lines of every view here, decoded once
         self.clients: set[RemoteClient] = set()
         self._subs: list = []
@@ -170,6 +188,9 @@ class Gateway:
         self._subs.append(await self.nc.subscribe(subjects.LOBBY, cb=self._on_lobby))
         self._subs.append(await self.nc.subscribe(subjects.PRESENCE_ASK, cb=self._on_presence_ask))
         self._subs.append(await self.nc.subscribe(subjects.HOST_HB, cb=self._on_host_beat))
+        self._subs.append(await self.nc.subscribe(subjects.TOURNAMENT_VIEWS, cb=self._on_tournament))
+        self._subs.append(await self.nc.subscribe(subjects.TOURNAMENT_LIST, cb=self._on_tournament_list))
+        await self.nc.publish(subjects.TOURNAMENT_ASK, b"{}")     # the hosts' tournaments, now
         self._running = True
         loop = asyncio.get_running_loop()
         self._loops = [loop.create_task(liveness.beat(self.nc, subjects.GATEWAY_HB,
@@ -227,6 +248,68 @@ class Gateway:
             return
         for row in rows:
             self._rows[row.name] = row
+
+    # -- tournaments
+    def tournament_rows(self) -> list[api.TournamentSummary]:
+        return [self._tourneys[n].summary for n in sorted(self._tourneys)]
+
+    def tournament_view(self, number: int, account: int | None) -> api.TournamentView:
+        held = self._tourneys.get(number) if type(number) is int else None
+        if held is None:
+            raise RoomError(f"there is no tournament #{number}")
+        view, mine, newcomer = held.decoded()
+        # An admin's (no account) is the railbird's; an account's, his own.
+        return view if account is None else codec.personal(view, mine.get(account), newcomer)
+
+    def keep_tournament(self, d) -> None:
+        """A tournament's lobby from its host (published, or a reply's): kept if newest. The
+        clients looking at it lately are woken, and its entrants when it shows them news (as in
+        one process, not at every hand's end: their tables' views wake them for those)."""
+        try:
+            held = Lobby(d)
+        except (codec.CodecError, KeyError, TypeError, IndexError, ValueError) as e:
+            log.warning("a bad tournament message: %s", e)
+            return
+        number = held.summary.number
+        older = self._tourneys.get(number)
+        if not held.newer_than(older):
+            return
+        self._tourneys[number] = held
+        for client in list(self.clients):
+            stale = client._unseat_stale(number, held)
+            if stale or number in client._looked_at or held.wakes(client.account_id, older):
+                client._arrived()
+
+    async def _on_tournament(self, msg) -> None:
+        try:
+            d = codec.loads(msg.data)
+        except codec.CodecError as e:
+            log.warning("a bad tournament message: %s", e)
+            return
+        self.keep_tournament(d)
+
+    async def _on_tournament_list(self, msg) -> None:
+        """A host's tournaments: those it sent before and no longer deals are gone; so are those
+        over of a host silent for host_silent seconds (killed: the host taking its tournaments
+        restores those still registering or running, as a restart of one process does)."""
+        try:
+            d = codec.loads(msg.data)
+            host, numbers = d["h"], set(d["tn"])
+            if not isinstance(host, str):
+                raise TypeError("no host")
+        except (codec.CodecError, KeyError, TypeError):
+            return
+        now = time.monotonic()
+        self._lists[host] = now
+        for number, held in list(self._tourneys.items()):
+            if held.epoch == host and number not in numbers:
+                del self._tourneys[number]
+            elif (held.summary.state in ("finished", "cancelled")
+                  and now - self._lists.get(held.epoch, held.arrived) > self.host_silent):
+                del self._tourneys[number]
+        for epoch, heard in list(self._lists.items()):
+            if now - heard > 60 * self.host_silent:
+                del self._lists[epoch]
 
     async def _on_host_beat(self, msg) -> None:
         try:
@@ -337,6 +420,7 @@ class RemoteClient(Intents):
         self.sid = liveness.session_id(gateway.id)   # this remote session, as the table hosts know it
         self._own: dict[str, _Held] = {}   # table -> my latest view of it (a reply, my seat's subject)
         self._watching: set[str] = set()
+        self._looked_at: dict[int, None] = {}     # tournaments looked at lately, oldest first
         self._callback: Callable[[], None] | None = None
         self._end_callback: Callable[[str], None] | None = None
         self._subs: list = []
@@ -422,6 +506,21 @@ class RemoteClient(Intents):
         if self._keep(held) and not quiet:
             self._arrived()
 
+    def _unseat_stale(self, number: int, lobby: Lobby) -> bool:
+        """A seat of mine at tournament `number`'s tables as another host process had it (one
+        killed as it moved me, or put me out) is not mine if the lobby of the host dealing it
+        now puts me elsewhere: the new host sends views of the seats it deals only. True if so."""
+        stale = False
+        for table, held in list(self._own.items()):
+            v = held.view
+            if v.my_seat is None or v.tournament is None or v.tournament.number != number or held.epoch == lobby.epoch:
+                continue
+            me = self.gateway.tournament_view(number, self.account_id).me
+            if me is None or me.table != table:
+                held.view = replace(v, my_seat=None, my_cards=(), legal=None, decision="", blind_prompt=0)
+                stale = True
+        return stale
+
     def _keep(self, held: _Held) -> bool:
         if held.newer_than(self._own.get(held.view.name)):
             self._own[held.view.name] = held
@@ -496,20 +595,50 @@ class RemoteClient(Intents):
     def waiting_for_me(self) -> list[str]:
         return [v.name for v in self._seated() if v.legal is not None or v.blind_prompt]
 
-    # Tournaments are dealt by a room in one process for now: over the bus a tournament will be one
-    # table host's (leased as a table is), which is the scaled step's. Until then the lobby lists
-    # none and every ask says so.
     def tournaments(self) -> list[api.TournamentSummary]:
-        return []
+        return self.gateway.tournament_rows()
 
     def tournament(self, number: int) -> api.TournamentView:
-        raise RoomError(NO_TOURNAMENTS)
+        view = self.gateway.tournament_view(number, self.account_id)
+        self._looked_at.pop(number, None)
+        self._looked_at[number] = None          # its changes wake me while I may be looking
+        while len(self._looked_at) > LOOKED_AT_KEPT:
+            del self._looked_at[next(iter(self._looked_at))]
+        return view
 
     async def ask(self, action: RoomAction) -> Any:
-        raise RoomError(NO_TOURNAMENTS)
+        """A room action to the host of the tournament it names (`action.tournament`)."""
+        if self.closed:
+            raise RoomError("this session is closed")
+        number = getattr(action, "tournament", None)
+        if type(number) is not int:
+            raise RoomError(f"the room does not know how to {type(action).__name__}")
+        from nats.errors import Error, NoRespondersError
+        try:
+            msg = await self.gateway.nc.request(subjects.tournament_intents(number),
+                                                codec.request_to(self.account_id, self.sid, action),
+                                                timeout=self.gateway.timeout)
+            reply = codec.loads(msg.data)
+            if not isinstance(reply, dict):
+                raise codec.CodecError("not a reply")
+        except NoRespondersError:
+            if number not in self.gateway._tourneys:
+                raise Unreachable(f"there is no tournament #{number}") from None
+            raise Unreachable(TOURNAMENT_SILENT) from None
+        except (Error, asyncio.TimeoutError, OSError, codec.CodecError) as e:
+            log.warning("%s at tournament #%d: %r", action.verb, number, e)
+            raise Unreachable(TOURNAMENT_SILENT) from None
+        if not reply.get("ok"):
+            raise codec.error_from(reply)
+        if reply.get("tv") is not None:
+            self.gateway.keep_tournament(reply["tv"])
+        return reply.get("r")
 
     async def tournament_summary(self, number: int) -> str:
-        raise RoomError(NO_TOURNAMENTS)
+        """Made here from the store (its reads alone), whichever host deals or dealt it."""
+        gateway = self.gateway
+        return await gateway.off_loop(summary_of, gateway.store, gateway.specs, self.account_id, number,
+                                      gateway.currency)
 
     # -- asked of the room -------------------------------------------------------------------------
     async def send(self, table: str, action: Action) -> Any:

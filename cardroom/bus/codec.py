@@ -32,9 +32,11 @@ from anyone on the bus.
 from __future__ import annotations
 
 import json
+import types
 import typing
 from typing import Any
-from dataclasses import MISSING, fields
+from dataclasses import MISSING, fields, is_dataclass, replace
+from datetime import datetime
 
 from cardroom.engine.cards import CARDS, Card
 from cardroom.engine.legality import Legal
@@ -242,7 +244,6 @@ _STR, _INT, _BOOL = _plain(str), _plain(int), _plain(bool)
 _OPT_INT, _OPT_NUM = _plain(int, type(None)), _plain(int, float, type(None))
 
 # A tournament table's line (api.TournamentLine): its fields in order, each checked by its kind.
-# Over the bus no table is a tournament's yet (a later step's), but the shape is the view's.
 _LINE_CHECKS = {"number": _INT, "name": _STR, "table": _INT, "level": _INT, "stakes": _STR,
                 "next_level_in": _OPT_NUM, "next_break_in": _OPT_NUM, "on_break": _BOOL, "paused": _BOOL,
                 "hand_for_hand": _BOOL, "players_left": _INT, "entrants": _INT, "average_stack": _INT,
@@ -410,7 +411,7 @@ def _field_codec(hint) -> tuple:
 _SPECS: dict[type, tuple] = {}      # action record class -> its _action_spec, made once
 
 
-def _action_spec(cls: type[actions.Action]) -> tuple:
+def _action_spec(cls: type[actions.Action] | type[actions.RoomAction]) -> tuple:
     """(name, to wire, from wire, default) for each field of an action record."""
     spec = _SPECS.get(cls)
     if spec is None:
@@ -421,15 +422,17 @@ def _action_spec(cls: type[actions.Action]) -> tuple:
     return spec
 
 
-def action_to(action: actions.Action) -> dict:
+def action_to(action: actions.Action | actions.RoomAction) -> dict:
     return {name: getattr(action, name) if to is None else to(getattr(action, name))
             for name, to, _, _ in _action_spec(type(action))}
 
 
-def action_from(op, given) -> actions.Action:
-    """The record `op` names, from its fields `given`, every one checked; CodecError if not."""
-    _need(isinstance(op, str) and op in actions.ACTIONS, "an action", op)
-    cls = actions.ACTIONS[op]
+def action_from(op, given, known: dict | None = None) -> actions.Action:
+    """The record `op` names in `known` (the table actions; the room actions for a tournament's
+    host), from its fields `given`, every one checked; CodecError if not."""
+    known = actions.ACTIONS if known is None else known
+    _need(isinstance(op, str) and op in known, "an action", op)
+    cls = known[op]
     spec = _action_spec(cls)
     _need(isinstance(given, dict), "the arguments of " + op, given)
     _need(given.keys() <= {name for name, _, _, _ in spec}, "the arguments of " + op, sorted(given))
@@ -445,25 +448,123 @@ def action_from(op, given) -> actions.Action:
     return cls(**kw)
 
 
-def request_to(account: int, session: str, action: actions.Action) -> bytes:
+def request_to(account: int, session: str, action: actions.Action | actions.RoomAction) -> bytes:
     return dumps({"a": account, "s": session, "op": action.verb, "k": action_to(action)})
 
 
-def request_from(data: bytes) -> tuple[int, str, actions.Action]:
-    """(account, remote session, the action record), every one checked; CodecError if not."""
+def request_from(data: bytes, known: dict | None = None) -> tuple[int, str, actions.Action]:
+    """(account, remote session, the action record), every one checked; CodecError if not.
+    `known`: the records it may be (the table actions unless said)."""
     d = loads(data)
     _need(isinstance(d, dict) and type(d.get("a")) is int and isinstance(d.get("s"), str), "a request", d)
-    return d["a"], d["s"], action_from(d.get("op"), d.get("k", {}))
+    return d["a"], d["s"], action_from(d.get("op"), d.get("k", {}), known)
 
 
-def reply_ok(result, view_text: str | None) -> bytes:
+def reply_ok(result, view_text: str | None, key: str = "view") -> bytes:
+    """An answer and, under `key`, the caller's view right after it (a table's, or a
+    tournament's message under "tv")."""
     _need(result is None or type(result) in (int, str), "a result", result)
-    text = '{"ok":true,"r":' + _dumps(result) + (',"view":' + view_text if view_text else "") + "}"
+    text = '{"ok":true,"r":' + _dumps(result) + (f',"{key}":' + view_text if view_text else "") + "}"
     return text.encode("utf-8")
 
 
 def reply_error(e: api.RoomError) -> bytes:
     return dumps({"ok": False, **error_to(e)})
+
+
+# ---------------------------------------------------------------- records, generically
+# A tournament's records (api.TournamentSummary, TournamentView and the records they hold) travel
+# as arrays in field order, each value encoded and checked by its field's type, read from the
+# record classes: int, float, str, bool, a datetime (ISO text), None in a union, a tuple of one
+# kind, another record. A field added to one travels with nothing added here.
+def _scalar(kind):
+    def check(v):
+        ok = type(v) is kind or (kind is float and type(v) is int)
+        _need(ok, kind.__name__, v)
+        return v
+    return check
+
+
+def _datetime_from(v):
+    _need(isinstance(v, str), "a date and time", v)
+    try:
+        return datetime.fromisoformat(v)
+    except ValueError:
+        raise CodecError(f"not a date and time: {v!r}"[:120]) from None
+
+
+def _value_codec(hint) -> tuple:
+    """(to wire, from wire) for a value of type `hint` (the value, or CodecError)."""
+    if isinstance(hint, type) and is_dataclass(hint):
+        return record_to, lambda a: record_from(hint, a)
+    if hint is datetime:
+        return datetime.isoformat, _datetime_from
+    if hint in (int, float, str, bool):
+        return None, _scalar(hint)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        to, read = _value_codec(args[0])
+        return ((list if to is None else lambda t: [to(x) for x in t]),
+                lambda a: tuple(read(x) for x in _tuple(a)))
+    if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        to, read = _value_codec(next(a for a in args if a is not type(None)))
+        return ((None if to is None else lambda v: None if v is None else to(v)),
+                lambda a: None if a is None else read(a))
+    raise TypeError(f"the bus has no codec for a record field of type {hint}")
+
+
+_RECORDS: dict[type, tuple] = {}     # record class -> (name, to wire, from wire) per field, made once
+
+
+def _record_spec(cls: type) -> tuple:
+    spec = _RECORDS.get(cls)
+    if spec is None:
+        hints = typing.get_type_hints(cls)
+        spec = _RECORDS[cls] = tuple((f.name, *_value_codec(hints[f.name])) for f in fields(cls))
+    return spec
+
+
+def record_to(record) -> list:
+    return [getattr(record, name) if to is None else to(getattr(record, name))
+            for name, to, _ in _record_spec(type(record))]
+
+
+def record_from(cls, a):
+    """A record of class `cls` from its array, every field checked; CodecError if not."""
+    spec = _record_spec(cls)
+    _need(isinstance(a, list) and len(a) == len(spec), f"a {cls.__name__}", a)
+    return cls(*(read(v) for (_, _, read), v in zip(spec, a)))
+
+
+# A tournament's lobby as its host sends it: the view a railbird has (`v`, for account None),
+# for each account with an entry what differs for him: [his latest entry's index in the players
+# (-1: none), his rank, registered, why he may not register ("" if he may)], and why an account
+# with no entry may not register (`w`). The gateway makes each account's view from these
+# (`personal`): one message for every reader.
+def tournament_to(epoch: str, n: int, view: api.TournamentView, mine: list[list], newcomer: str) -> bytes:
+    return dumps({"e": epoch, "n": int(n), "v": record_to(view), "m": mine, "w": newcomer})
+
+
+def tournament_from(d) -> tuple[str, int, api.TournamentView, dict[int, tuple], str]:
+    _need(isinstance(d, dict) and isinstance(d.get("e"), str) and type(d.get("n")) is int
+          and isinstance(d.get("m"), list) and isinstance(d.get("w"), str), "a tournament message", d)
+    view = record_from(api.TournamentView, d.get("v"))
+    mine = {}
+    for row in d["m"]:
+        _need(isinstance(row, list) and len(row) == 5, "an account's part of a tournament", row)
+        _types(row, (int, int, (int, type(None)), bool, str), "an account's part of a tournament")
+        _need(-1 <= row[1] < len(view.players), "an entry's index", row)
+        mine[row[0]] = tuple(row[1:])
+    return d["e"], d["n"], view, mine, d["w"]
+
+
+def personal(view: api.TournamentView, part: tuple | None, newcomer: str) -> api.TournamentView:
+    """The railbird's `view` as an account sees it: his `part`, or (None: no entry) a newcomer's."""
+    if part is None:
+        return view if view.may_register == newcomer else replace(view, may_register=newcomer)
+    index, rank, registered, why = part
+    return replace(view, me=view.players[index] if index >= 0 else None, my_rank=rank, registered=registered,
+                   may_register=why)
 
 
 # ---------------------------------------------------------------- errors

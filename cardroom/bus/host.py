@@ -34,7 +34,10 @@ What it does, per table it serves:
 
 A host may own only some of a config's tables (`tables=`), and the same table may later be
 served by another host: a view's stamp carries this host's epoch, so clients take the new
-host's views as newer.
+host's views as newer. Without `tables=` it follows the room's tables as they come and go (a
+tournament's tables open and break: each is served from its opening, and its last views go out
+as it is removed). A tournament's table is not in the lobby's rows (its tournament's lobby lists
+it). The room's tournaments are served beside the tables (bus/tournaments.py).
 """
 
 from __future__ import annotations
@@ -45,9 +48,11 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from cardroom.bus import codec, liveness, subjects
 from cardroom.bus.connection import BACKOFF_MOST
+from cardroom.bus.tournaments import TournamentHost
 from cardroom.room import api
 from cardroom.room.actions import Unwatch
 from cardroom.room.api import RoomError
@@ -80,6 +85,7 @@ class TableHost:
                  lobby_every: float = LOBBY_EVERY, gateway_lost: float = liveness.GATEWAY_LOST) -> None:
         self.room = room
         self.nc = nc
+        self.follow = tables is None      # serve the room's tables as they come and go
         self.names = list(room.tables) if tables is None else [room.table(n).name for n in tables]
         self.lobby_every = lobby_every
         self.epoch = secrets.token_hex(4)
@@ -94,6 +100,7 @@ class TableHost:
         self._dirty: set[str] = set()
         self._flusher: asyncio.Task | None = None
         self._observers: list[tuple[Table, Callable[[], None]]] = []   # (table, its observer of ours)
+        self._table_subs: dict[str, Any] = {}              # table -> its intents' subscription
         self._subs: list = []
         self._tasks: set[asyncio.Task] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -103,24 +110,67 @@ class TableHost:
         self._lost: set[str] = set()       # gateways whose sessions were taken offline for silence
         self.on_bus = True                 # False between bus_lost() and reconnected()
         self.running = False
+        self.tournaments: TournamentHost | None = None   # made at start
 
     # ------------------------------------------------------------------ life
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self.running = True
         for name in self.names:
-            table, observe = self.room.tables[name], lambda name=name: self._changed(name)
-            table.observers.append(observe)
-            self._observers.append((table, observe))
-            self._subs.append(await self.nc.subscribe(subjects.intents(name),
-                                                      cb=functools.partial(self._on_intent, name)))
+            self._observe(self.room.tables[name])
+            self._table_subs[name] = await self.nc.subscribe(
+                subjects.intents(name), cb=functools.partial(self._on_intent, name))
+        if self.follow:
+            self.room.table_listeners.append(self._table_event)
         self._subs.append(await self.nc.subscribe(subjects.PRESENCE, cb=self._on_presence))
         self._subs.append(await self.nc.subscribe(subjects.GATEWAY_HB, cb=self._on_gateway_beat))
+        self.tournaments = TournamentHost(self)
+        await self.tournaments.start()
         self._spawn(self._lobby_loop())
         self._spawn(liveness.beat(self.nc, subjects.HOST_HB, lambda: {"h": self.epoch, "tables": self.names},
                                   lambda: self.running))
         self._spawn(self._gateways_loop())
         await self.reconnected()
+
+    def _observe(self, table) -> None:
+        observe = functools.partial(self._changed, table.name)
+        table.observers.append(observe)
+        self._observers.append((table, observe))
+
+    def _table_event(self, table, added: bool) -> None:
+        """The room added or removed a table (following it): served from now, or no more."""
+        name = table.name
+        if added and name not in self._version:
+            self.names.append(name)
+            self._version[name] = 0
+            self._lines[name] = codec.EncodedChat()
+            self._seat_sent[name] = set()
+            self._observe(table)
+
+            async def subscribe() -> None:
+                self._table_subs[name] = await self.nc.subscribe(
+                    subjects.intents(name), cb=functools.partial(self._on_intent, name))
+            self._spawn(subscribe())
+            self._changed(name)
+        elif not added and name in self._version:
+            # Its last views now (whoever just moved away reads that he left it), then nothing.
+            self._version[name] += 1
+            out = self._views(name, table)
+            self._dirty.discard(name)
+            self.names.remove(name)
+            for key in (self._version, self._lines, self._seat_sent, self._rows):
+                key.pop(name, None)
+            for pair in [p for p in self._observers if p[0] is table]:
+                self._observers.remove(pair)
+                table.observers.remove(pair[1])
+            sub = self._table_subs.pop(name, None)
+
+            async def goodbye() -> None:
+                for subject, data in out:
+                    await self.publish(subject, data)
+                if sub is not None:
+                    await sub.unsubscribe()
+            self._spawn(goodbye())
 
     def bus_lost(self) -> None:
         """The connection to NATS is lost: nobody can act at this host's tables, and every screen
@@ -151,6 +201,10 @@ class TableHost:
         """Stop serving (the room and its tables are the caller's, and go on). Its sessions
         close (their seats are marked disconnected until a host serves them again)."""
         self.running = False
+        if self._table_event in self.room.table_listeners:
+            self.room.table_listeners.remove(self._table_event)
+        if self.tournaments is not None:
+            await self.tournaments.stop()
         for account in list(self._sessions):
             self._close(account)
         self._online.clear()
@@ -158,12 +212,13 @@ class TableHost:
         for table, observe in self._observers:
             table.observers.remove(observe)
         self._observers.clear()
-        for sub in self._subs:
+        for sub in [*self._subs, *self._table_subs.values()]:
             try:
                 await sub.unsubscribe()
             except Exception:  # noqa: BLE001 - a connection already closed has no subscriptions
                 pass
         self._subs.clear()
+        self._table_subs.clear()
         for task in list(self._tasks) + ([self._flusher] if self._flusher else []):
             task.cancel()
         self._flusher = None
@@ -195,7 +250,9 @@ class TableHost:
             result = session.send(name, action)      # the table tells its observers (us): _changed
         except RoomError as e:
             return codec.reply_error(e)
-        table = self.room.tables[name]
+        table = self.room.tables.get(name)
+        if table is None or name not in self._version:     # broken meanwhile (a tournament's)
+            return codec.reply_ok(None if isinstance(result, api.TableView) else result, None)
         view = None if isinstance(action, Unwatch) else codec.stamped(
             self.epoch, self._version[name], codec.view_json(table.view_for(account), self._lines[name]))
         # A view answered (a watch's) travels as the reply's view.
@@ -273,7 +330,11 @@ class TableHost:
             self._online.setdefault(account, set()).add(sid)
 
     def _seated_here(self, account: int) -> bool:
-        return any(self.room.tables[n].seat_of(account) is not None for n in self.names)
+        """Seated at a table here, or entered in a tournament here (seated as it starts, and
+        connected then only if his session is here)."""
+        return (any((t := self.room.tables.get(n)) is not None and t.seat_of(account) is not None
+                    for n in self.names)
+                or (self.tournaments is not None and self.tournaments.entered(account)))
 
     async def _on_gateway_beat(self, msg) -> None:
         try:
@@ -333,13 +394,16 @@ class TableHost:
                 names, self._dirty = self._dirty, set()
                 out, rows = [], []
                 for name in names:
+                    table = self.room.tables.get(name)
+                    if table is None or name not in self._version:
+                        continue                 # removed meanwhile: its last views went then
                     try:
-                        out += self._views(name)
-                        row = self.room.tables[name].summary()
+                        out += self._views(name, table)
+                        row = table.summary() if table.policy.money else None
                     except Exception:  # noqa: BLE001 - one table's trouble must not stop the others'
                         log.exception("the views of %s could not be made", name)
                         continue
-                    if self._rows.get(name) != row:
+                    if row is not None and self._rows.get(name) != row:
                         self._rows[name] = row
                         rows.append(row)
                 if rows:
@@ -349,8 +413,7 @@ class TableHost:
         finally:
             self._flusher = None
 
-    def _views(self, name: str) -> list[tuple[str, bytes]]:
-        table = self.room.tables[name]
+    def _views(self, name: str, table) -> list[tuple[str, bytes]]:
         lines, n = self._lines[name], self._version[name]
 
         def message(account: int | None) -> bytes:
@@ -370,7 +433,8 @@ class TableHost:
         while True:
             await asyncio.sleep(self.lobby_every)
             try:
-                rows = [self.room.tables[n].summary() for n in self.names]
+                rows = [t.summary() for n in self.names
+                        if (t := self.room.tables.get(n)) is not None and t.policy.money]
             except Exception:  # noqa: BLE001
                 log.exception("the lobby could not be made")
                 continue

@@ -8,6 +8,12 @@
     cr.presence               a remote session online / offline (gateway -> table hosts)
     cr.presence.ask           a table host that just came asks every gateway to say who is online
     cr.gateway.hb             a gateway's heartbeat; cr.host.hb a table host's (bus/liveness.py)
+    cr.tn.<N>.i               tournament #N's room actions (Register ...): request/reply, served by
+                              the table host that owns it (bus/tournaments.py)
+    cr.tn.<N>.adm             an operator's act on tournament #N (start, pause, resume, cancel)
+    cr.tn.<N>.v               tournament #N's lobby, after its changes (at most once a second)
+    cr.tn.list                each table host's tournaments, every second (those gone are gone)
+    cr.tn.ask                 a gateway that just came asks every host for its tournaments' lobbies
 
 A table's name may hold spaces, apostrophes, `$`, `/`, dots and any letter; a subject token may
 not hold a dot, a space or a wildcard. `<tok>` is a readable slug of the name plus a short hash
@@ -28,6 +34,9 @@ PRESENCE = f"{PREFIX}.presence"
 PRESENCE_ASK = f"{PREFIX}.presence.ask"
 GATEWAY_HB = f"{PREFIX}.gateway.hb"
 HOST_HB = f"{PREFIX}.host.hb"
+TOURNAMENT_VIEWS = f"{PREFIX}.tn.*.v"
+TOURNAMENT_LIST = f"{PREFIX}.tn.list"
+TOURNAMENT_ASK = f"{PREFIX}.tn.ask"
 EVERYTHING = f"{PREFIX}.>"
 _SLUG_MAX = 24
 
@@ -58,3 +67,15 @@ def my_seats(account: int) -> str:
 
 def account_events(account: int) -> str:
     return f"{PREFIX}.a.{int(account)}"
+
+
+def tournament_intents(number: int) -> str:
+    return f"{PREFIX}.tn.{int(number)}.i"
+
+
+def tournament_admin(number: int) -> str:
+    return f"{PREFIX}.tn.{int(number)}.adm"
+
+
+def tournament_view(number: int) -> str:
+    return f"{PREFIX}.tn.{int(number)}.v"

@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING
 from cardroom.bus.admin import RemoteRoomAdmin
 from cardroom.bus.client import Gateway, RemoteClient
 from cardroom.bus.connection import connect
+from cardroom.engine.pokerstars import PLAY
 from cardroom.roles.buswait import bus_unreachable
 from cardroom.room.api import RoomError
 from cardroom.roles.logins import make_authorize, make_guest, make_name_refused
-from cardroom.roles.settings import room_settings
+from cardroom.roles.settings import room_settings, tournament_table_settings
 from cardroom.room.text import clean_name
 from cardroom.store import open_store
 
@@ -47,6 +48,8 @@ class GatewayRole:
         self.nats = nats
         self.store = open_store(url)
         self._settings = room_settings(config)
+        cups = tournament_table_settings(config)
+        self._currency = cups.currency if cups is not None else PLAY    # the tournaments' histories'
         self.gateway: Gateway | None = None
         self.admin: RemoteRoomAdmin | None = None
         self.nc: Nats | None = None
@@ -65,7 +68,8 @@ class GatewayRole:
         self.nc = nc = await connect(self.nats, name=f"cardroom-gateway-{self.id}", reconnected=reconnected,
                                      unreachable=bus_unreachable(self.nats))
         self.gateway = Gateway(nc, self.store, tables=[t.name for t in self.config.tables],
-                               settings=self._settings, gateway_id=self.id)
+                               settings=self._settings, gateway_id=self.id, tournaments=self.config.tournaments,
+                               currency=self._currency)
         await self.gateway.start()
         self.admin = RemoteRoomAdmin(self.gateway)     # every gateway publishes its sessions
         await self.admin.start()
@@ -75,7 +79,7 @@ class GatewayRole:
             host, port, key_path, self._app_factory(self.gateway, nc), limits=ssh_limits(self.config),
             authorize=make_authorize(self.store), name_refused=make_name_refused(self.store),
             guest=make_guest(self.store) if s.guest_passwords else None,
-            extras=extras(self.store, self.config, self._admin_context),
+            extras=extras(self.store, self.config, self._admin_context, self._summaries),
             textual_speedups=s.textual_speedups, shared_screens=s.shared_screens, reuse_port=True)
 
     def _app_factory(self, gateway: Gateway, nc: Nats):
@@ -104,6 +108,13 @@ class GatewayRole:
                              options=UIOptions(ascii=not info.utf8), hosting=info.hosting)
 
         return factory
+
+    def _summaries(self, store, account: int) -> dict:
+        """A player's tournament summaries for his SFTP folder: made from the store alone,
+        whichever table host deals or dealt each (room/tournaments/summaries.py)."""
+        from cardroom.room.tournaments.summaries import summaries
+
+        return summaries(store, {s.name: s for s in self.config.tournaments}, account, self._currency)
 
     def _admin_panel(self, client, fingerprint):
         """The admin panel for a key of config.server.admins (as serve.py decides), over the whole

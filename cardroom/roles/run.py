@@ -32,6 +32,11 @@ def table_names(args) -> list[str] | None:
     return [t.strip() for t in (args.tables or "").split(",") if t.strip()] or None
 
 
+def tournament_names(args) -> list[str] | None:
+    """The tournaments `--tournaments A,B` names (None: every tournament of the config)."""
+    return [t.strip() for t in (getattr(args, "tournaments", None) or "").split(",") if t.strip()] or None
+
+
 def refusal(config, args) -> str | None:
     """Why this role cannot run with this config (said before anything starts), or None."""
     if not config.server.store:
@@ -43,6 +48,11 @@ def refusal(config, args) -> str | None:
         if unknown:
             return (f"--tables: no table called {', '.join(map(repr, unknown))} in the config (its tables: "
                     f"{', '.join(map(repr, known)) or 'none'})")
+        known = [t.name for t in config.tournaments]
+        unknown = [n for n in tournament_names(args) or () if n not in known]
+        if unknown:
+            return (f"--tournaments: no tournament called {', '.join(map(repr, unknown))} in the config (its "
+                    f"tournaments: {', '.join(map(repr, known)) or 'none'})")
     return None
 
 
@@ -52,9 +62,11 @@ async def run(config, args, data_dir: Path) -> int:
     if args.role == "tables":
         from cardroom.roles.tablehost import TableHostRole
 
-        role = TableHostRole(config, config.server.store, nats, tables=table_names(args), owner=args.host_id)
+        role = TableHostRole(config, config.server.store, nats, tables=table_names(args), owner=args.host_id,
+                             tournaments=tournament_names(args))
         await role.start()
-        print(f"cardroom table host {role.owner}: tables {', '.join(sorted(role.held)) or '(none yet)'}"
+        cups = f", tournaments {', '.join(sorted(role.cups))}" if role.cups else ""
+        print(f"cardroom table host {role.owner}: tables {', '.join(sorted(role.held)) or '(none yet)'}{cups}"
               f" over {shown(nats)}", file=sys.__stdout__, flush=True)
     else:
         from cardroom.roles.gateway import GatewayRole

@@ -86,7 +86,7 @@ class RoomClient(Intents, Protocol):
     def waiting_for_me(self) -> list[str]: ...
 
     def tournaments(self) -> list[api.TournamentSummary]:
-        """The lobby's tournaments (RemoteClient: none yet, tournaments are a one-process room's)."""
+        """The lobby's tournaments (RemoteClient: as their table hosts sent them last)."""
         ...
 
     def tournament(self, number: int) -> api.TournamentView:

@@ -413,11 +413,13 @@ class HandStore(Protocol):
         each seat gets its start-of-hand stack back. Returns the hand as it now stands, so a
         caller unsure whether a settlement went through reads it in the status. UnknownHand."""
 
-    def void_unfinished_hands(self, tables: Iterable[str] | None = None) -> list[str]:
+    def void_unfinished_hands(self, tables: Iterable[str] | None = None, *,
+                              tournament: int | None = None) -> list[str]:
         """At start-up: every hand still in progress becomes void and each seat gets its
         start-of-hand stack back on its table. Returns the voided hand ids. Idempotent.
         `tables`: only the hands of these tables (a table host taking a table over must not void
-        the live hands of tables other hosts deal); each is fenced as any write to its money is."""
+        the live hands of tables other hosts deal); `tournament`: only that tournament's (a table
+        host taking it over); each is fenced as any write to its money is."""
 
     def get_hand(self, hand_id: str) -> HandRecord | None: ...
 

@@ -125,6 +125,9 @@ class Room:
         self.writer = writer or InlineWriter()
         self.tables: dict[str, Table] = {}
         self.clients: dict[int, list[Session]] = {}   # account -> live clients
+        # Told of each table added (True) or removed (False): a table host serves the room's
+        # tables as they come and go (a tournament's open and break).
+        self.table_listeners: list[Callable[[Table, bool], None]] = []
         self.muted: set[int] = store.muted_accounts()   # kept in the store too: mutes outlive a restart
         # A shutdown under way (shutdown_in): when dealing stops, its timers, and what stops the server.
         self.closing_at: float | None = None
@@ -143,12 +146,16 @@ class Room:
         table = Table(settings, self.store, self.clock, rng=self.rng, quota=self._use_quota,
                       page=self.page, writer=self.writer, policy=policy)
         self.tables[settings.name] = table
+        for listener in list(self.table_listeners):
+            listener(table, True)
         return table
 
     def remove_table(self, table: Table) -> None:
         """A table the room no longer deals (a tournament's, broken or over)."""
         if self.tables.get(table.name) is table:
             del self.tables[table.name]
+            for listener in list(self.table_listeners):
+                listener(table, False)
 
     def start(self) -> list[str]:
         """Start-up: void any hand a crash cut off, return every chip left on a table to its

@@ -422,12 +422,15 @@ class SqlStore(TournamentBooks):
             return books.hand_there(c, hand_id)[1]
 
     @writes
-    def void_unfinished_hands(self, tables: Iterable[str] | None = None) -> list[str]:
+    def void_unfinished_hands(self, tables: Iterable[str] | None = None, *,
+                              tournament: int | None = None) -> list[str]:
         wanted = None if tables is None else {books.text(t, "table") for t in tables}
+        if tournament is not None and type(tournament) is not int:
+            raise Refused(f"no tournament #{tournament!r}")
         with self.db.transaction() as c:
-            live = [hand_id for hand_id, table in c.execute(
-                "SELECT id, table_name FROM hands WHERE status = 'in_progress' ORDER BY seq").fetchall()
-                if wanted is None or table in wanted]
+            live = [hand_id for hand_id, table, cup in c.execute(
+                "SELECT id, table_name, tournament_id FROM hands WHERE status = 'in_progress' ORDER BY seq").fetchall()
+                if (wanted is None or table in wanted) and (tournament is None or cup == tournament)]
             for hand_id in live:
                 seq, hand = books.hand_there(c, hand_id)
                 self.db.fence(c, hand_fence(hand))

@@ -87,10 +87,17 @@ class World:
                     continue
                 for t in c._watching | set(c.my_tables()):
                     held = c._held(t)
-                    if held is None or held.n != host._version[t]:
+                    if held is None or t not in host._version or held.n != host._version[t]:
                         return False
-            return True
+            # Every tournament the room holds, at the lobby its host made last (bus/tournaments.py).
+            made, kept = host.tournaments._made, self.gateway._tourneys
+            return all(t.number in kept and kept[t.number].n == made.get(t.number)
+                       for t in self.room.tournaments.all())
         await until(synced, what="the clients' views are the host's latest")
+
+    async def room_summary(self, account: int, number: int) -> str:
+        """A player's summary of tournament `number` as the room in one process writes it."""
+        return self.room.tournaments.summary_text(account, number)
 
     async def advance(self, seconds: float) -> None:
         self.clock.advance(seconds)
@@ -124,7 +131,8 @@ async def world(request, tmp_path, room_tables, room_tournaments):
         w.host = TableHost(room, connections[0], lobby_every=0.2)
         await w.host.start()
         gateway_store = SqliteStore(tmp_path / "room.sqlite3")     # the gateway's own, as in another process
-        w.gateway = Gateway(connections[1], gateway_store, tables=[t.name for t in room_tables], timeout=2.0)
+        w.gateway = Gateway(connections[1], gateway_store, tables=[t.name for t in room_tables], timeout=2.0,
+                            tournaments=room_tournaments, currency=room.tournaments.currency)
         await w.gateway.start()
     yield w
     for c in w.clients:

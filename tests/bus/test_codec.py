@@ -252,3 +252,76 @@ def test_views_decoded_with_shared_chat_lines_are_equal_and_share_them():
     for bad in ([["player", "x", 5, 1.0]], [["player", "x", ["y"], 1.0]], [5], ["abcd"], [["a", "b", "c"]], 7):
         with pytest.raises(codec.CodecError):
             chat.chat(bad)
+
+
+# ---------------------------------------------------------------- a tournament's lobby
+async def test_a_tournament_lobby_round_trips_and_each_account_reads_his_own(tmp_path):
+    """Issue 38, several processes: a host sends one lobby per tournament (the railbird's view and
+    each entrant's part); decoded, each account's view is exactly the one the room in one process
+    gives him, through a real sit & go with players out and tables broken."""
+    from cardroom.room.tournaments import views
+    from tests.room.tournaments.helpers import Bots, registered, room_with, sit_and_go
+
+    room, store, clock = room_with(tmp_path, sit_and_go(12, table_size=6))
+    names = [f"p{i}" for i in range(12)]
+    clients, t = await registered(room, names)
+    outsider = await room.login("zed")
+    bots = Bots(t)
+
+    def check() -> None:
+        public = t.view(None)
+        data = codec.tournament_to("e1", 3, public, views.parts(t, public), views.newcomer(t))
+        _, n, view, mine, newcomer = codec.tournament_from(codec.loads(data))
+        assert n == 3 and view == public
+        for c in [*clients, outsider]:
+            assert codec.personal(view, mine.get(c.account_id), newcomer) == t.view(c.account_id), c.name
+
+    check()
+    assert clock.run_until(lambda: bots.done() or len(t.director.alive()) <= 5, limit=30_000, step=1.0)
+    assert len(t.tables) == 1 and any(p.place for p in t.view(None).players)
+    check()
+    assert clock.run_until(bots.done, limit=30_000, step=1.0)
+    check()
+    store.close()
+
+
+def test_a_bad_tournament_message_is_refused():
+    good = {"e": "e", "n": 1, "v": [], "m": [], "w": ""}
+    for bad in ({**good, "n": "1"}, {**good, "m": {}}, good, {**good, "v": [1] * 13}, {**good, "w": None},
+                {**good, "m": [[1, 99, None, True, ""]]}):
+        with pytest.raises(codec.CodecError):
+            codec.tournament_from(bad)
+
+
+async def test_a_tournaments_entrants_are_woken_for_its_news_not_every_hand(tmp_path):
+    """A gateway wakes a tournament's entrants when its lobby shows them news (an entry, a level,
+    a pause...), as one process does, not at every hand's end anywhere in it (their own tables'
+    views wake them for those): over the bus that was every entrant once a second."""
+    from cardroom.bus.tournaments import Lobby as _Tourney
+    from cardroom.room.tournaments import views
+    from tests.room.tournaments.helpers import Bots, registered, room_with, sit_and_go
+
+    room, store, clock = room_with(tmp_path, sit_and_go(6, table_size=3))
+    clients, t = await registered(room, [f"p{i}" for i in range(5)])
+
+    def lobby() -> _Tourney:
+        public = t.view(None)
+        return _Tourney(codec.loads(codec.tournament_to("e", t.version, public, views.parts(t, public),
+                                                        views.newcomer(t))))
+
+    accounts = [c.account_id for c in clients]
+    before = lobby()
+    assert all(before.wakes(a, None) for a in accounts)
+    assert not any(before.wakes(a, before) for a in accounts)
+    sixth = (await registered(room, ["p5"], t.number))[0][0]
+    started = lobby()                                   # the sixth entry starts it: news for all
+    assert all(started.wakes(a, before) for a in accounts + [sixth.account_id])
+    bots, hands = Bots(t), t.director.hands
+    assert clock.run_until(lambda: bots.done() or t.director.hands >= hands + 4 and
+                           t.director.stage(t.now()).level == 0 and len(t.director.alive()) == 6, limit=600)
+    played = lobby()
+    assert played.summary.players_left == 6 and [p.chips for p in t.view(None).players] != [1500] * 6
+    assert not any(played.wakes(a, started) for a in accounts)    # chips and ranks moved: no news
+    t.operate(t.director.pause)
+    assert all(lobby().wakes(a, played) for a in accounts)
+    store.close()

@@ -7,6 +7,7 @@ with its RemoteClients; every test ends with the ledger audit clean and the mone
 from __future__ import annotations
 
 import asyncio
+import json
 import contextlib
 from contextlib import asynccontextmanager
 import subprocess
@@ -419,3 +420,66 @@ async def test_postgres_away_past_the_lease_margin_voids_and_seats_again(tmp_pat
         await alice.chat(TABLE, "back")
         print(f"PostgreSQL away {back - gone:.1f} s (fenced after {fenced:.1f} s); both seated again"
               f" {seated_after:.1f} s after it came back; hands: {hands(store)}")
+
+
+async def test_postgres_away_past_the_lease_margin_a_tournament_is_dropped_and_taken_again(tmp_path, own_pg,
+                                                                                           own_nats):
+    """A tournament's host without its database past the lease's margin drops the tournament (its
+    tables stop dealing); once the database is back it claims it again like a table: the cut
+    hands void, told why, and the tournament goes on where its records have it. Nothing its
+    dropped tables had on the way is written late over it (lobby.py `drop`)."""
+    from tests.bus.test_tournament_takeover import CUP, CUP_CONFIG, play, settled_hands
+
+    config = tmp_path / "config.toml"
+    config.write_text(CUP_CONFIG)
+    url = own_pg.url()
+    host = start_host(config, url, own_nats.url, tmp_path / "host")
+    store = PostgresStore(url)
+    nc = await connect(own_nats.url, name="test-gateway")
+    gateway = Gateway(nc, store, tables=[TABLE], timeout=2.0)
+    await gateway.start()
+    stop, task = asyncio.Event(), None
+    try:
+        clients = [await gateway.login(n) for n in ("ann", "bob", "cid", "dee")]
+        await until(lambda: [r.name for r in clients[0].tournaments()] == [CUP], what="the tournament listed")
+        number = clients[0].tournaments()[0].number
+        for c in clients:
+            await c.register(number)
+        task = asyncio.get_running_loop().create_task(play(clients, stop))
+        await until(lambda: settled_hands(store, number) >= 1, deadline=30, what="a hand played")
+        stop.set()                 # the players wait: a hand waiting for one is cut for sure
+        await task
+        await until(lambda: any(c.view(t).legal is not None for c in clients for t in c.my_tables()),
+                    what="a hand waiting for a player")
+        cut = next(c.view(t).hand_id for c in clients for t in c.my_tables() if c.view(t).legal is not None)
+        own_pg.stop_server()
+        gone = time.monotonic()
+        out = tmp_path / "host" / "out.txt"
+        await until(lambda: f"lost tournament {CUP}" in out.read_text(), deadline=OUTAGE + 15,
+                    what="the host drops the tournament")
+        own_pg.start_server()
+        await wait_for_db(store)
+        await until(lambda: hand_status(store, cut) == "void", deadline=20, what="the cut hand void")
+        words = f"Hand #{cut} is void (the card room's records were out of reach for too long)"
+        await until(lambda: any(any(words in p for p in c.pages) for c in clients), what="the void told")
+        stop.clear()
+        task = asyncio.get_running_loop().create_task(play(clients, stop))
+        settled = settled_hands(store, number)
+        await until(lambda: settled_hands(store, number) > settled, deadline=30, what="the tournament goes on")
+        stop.set()
+        await task
+        task = None
+        snap = json.loads(store.tournament(number).snapshot)
+        assert sum(e[2] for e in snap["entries"]) == 4 * 1500
+        assert check_store(store) == [] and store.total_money() == store.expected_money()
+        print(f"PostgreSQL away; the tournament dropped and taken again {time.monotonic() - gone:.1f} s after")
+    finally:
+        stop.set()
+        if task is not None:
+            with contextlib.suppress(Exception):
+                await task
+        await gateway.close()
+        with contextlib.suppress(OSError):
+            await nc.close()
+        stop_process(host)
+        store.close()

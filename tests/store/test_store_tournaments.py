@@ -194,6 +194,22 @@ def test_a_tournament_hand_cut_off_is_void_without_money(store, sng, players):
     assert store.total_money() == money and store.holdings(players[0]) == {} and check_store(store) == []
 
 
+def test_only_one_tournaments_hands_are_void_for_the_host_taking_it_over(store, sng, players):
+    """A table host taking tournament #N over voids its hands cut off, and no other's: not a cash
+    table's live hand, nor another tournament's (other hosts deal them)."""
+    hand = tournament_hand(store, sng, players)
+    for account in (players[0], players[2]):
+        store.buy_in(account, "elsewhere", 100)
+    cash = store.begin_hand(HandStart("elsewhere", (SeatStack(1, players[0], 100), SeatStack(2, players[2], 100))))
+    other = store.create_tournament("Other", buy_in=0, fee=0, added=0, starts_at=None, snapshot="{}")
+    assert store.void_unfinished_hands(tournament=other.id) == []
+    assert store.void_unfinished_hands(tournament=sng.id) == [hand.hand_id]
+    assert store.get_hand(hand.hand_id).status == "void" and store.get_hand(cash.hand_id).status == "in_progress"
+    assert store.void_unfinished_hands(tournament=sng.id) == []           # idempotent
+    with pytest.raises(Refused):
+        store.void_unfinished_hands(tournament="1")
+
+
 def test_a_hand_of_a_tournament_that_is_not_running_is_refused(store, sng, players):
     seats = (SeatStack(1, players[0], 1_500), SeatStack(2, players[1], 1_500))
     with pytest.raises(HandStateError, match="not running"):

@@ -123,6 +123,9 @@ class Tournament:
         # entry -> the hand he went out in (its deal, hand and where), while his place is to come
         self.unplaced: dict[int, tuple[Deal, Hand, About]] = {}
         self.broken = ""                          # the store refused a record: why (dealing stopped)
+        # Dealt by another process now (a table host lost its lease, lobby.py `drop`): nothing of
+        # this object is written again -- a record retried late would land on the next tenure's.
+        self.dropped = False
         self._lock = asyncio.Lock()               # one registration at a time (its entry number)
         self._timer: Timer | None = None
         self._saved_at = lobby.now()
@@ -525,10 +528,14 @@ class Tournament:
         amend = self._amendments(records)
 
         def write() -> None:
+            if self.dropped:
+                raise Refused(f"{self.spec.name} #{self.number} is no longer dealt here")
             store.record_tournament(self.number, changes, snapshot=text, version=version, hand=hand, amend=amend)
 
         def answer(_: object, error: Exception | None, tries: int = 0) -> None:
-            if error is None:
+            if self.dropped:
+                pass                  # the store keeps it as it was for whoever deals it now
+            elif error is None:
                 if then is not None:
                     then()
                 self._announce(records)

@@ -34,6 +34,7 @@ from cardroom.engine.tournament import (
 )
 from cardroom.room import api
 from cardroom.room.actions import Caller, Register, RoomAction, Unregister
+from cardroom.room.ports import TournamentRecord
 from cardroom.room.table import TableSettings
 from cardroom.room.tournaments.actor import TheRoom, Tournament
 from cardroom.room.tournaments.summaries import summary_of
@@ -62,7 +63,13 @@ class Tournaments:
         self.rng: random.Random = rng if rng is not None else secrets.SystemRandom()
         self.live: dict[int, Tournament] = {}       # number -> instance, registering or running
         self.over: dict[str, Tournament] = {}       # name -> its last instance that is over
+        # Called as an instance is made, with its number, before anything of it is written: a
+        # table host claims its lease there (the store fences its writes by it).
+        self.opened: Callable[[int], None] = lambda number: None
+        # Told when the instances here change (made, restored, over, dropped): a table host serves them.
+        self.listeners: list[Callable[[], None]] = []
         self._offset = 0.0
+        self._clock_set = False
 
     # ------------------------------------------------------------------ time
 
@@ -76,27 +83,68 @@ class Tournaments:
     # ------------------------------------------------------------------ start and stop
 
     def start(self) -> None:
+        """One process: every instance the store holds as registering or running restored, and
+        each tournament's next opened."""
         records = self.room.store.tournaments((REGISTERING, RUNNING))
         if not records and not self.specs:
             return            # nothing to deal (and a room with no tournaments reads no clock here)
-        clock = self.room.clock
-        self._offset = clock.wall().timestamp() - clock.now()
+        self._start_clock()
         for record in records:
-            spec = self.specs.get(record.name)
-            if spec is None:
-                log.error("tournament #%d %r is in the store but not in config.toml: it is left as it is",
-                          record.id, record.name)
-                continue
-            try:
-                director = restore(spec, json.loads(record.snapshot), self._rng(), self.now())
-            except (ValueError, KeyError, TypeError, TournamentError) as e:
-                log.error("tournament #%d %r cannot be restored (%s): it is left as it is", record.id, record.name, e)
-                continue
-            t = Tournament(self, spec, record, director)
-            self.live[t.number] = t
-            t.resume()
+            self.restore(record)
         for spec in self.specs.values():
             self._open_next(spec)
+
+    def _start_clock(self) -> None:
+        if not self._clock_set:
+            clock = self.room.clock
+            self._offset = clock.wall().timestamp() - clock.now()
+            self._clock_set = True
+
+    def restore(self, record: TournamentRecord) -> Tournament | None:
+        """The instance `record` (the store's, registering or running) dealt here again from its
+        last snapshot: the hands cut off are the store's to void, first."""
+        self._start_clock()
+        spec = self.specs.get(record.name)
+        if spec is None:
+            log.error("tournament #%d %r is in the store but not in config.toml: it is left as it is",
+                      record.id, record.name)
+            return None
+        try:
+            director = restore(spec, json.loads(record.snapshot), self._rng(), self.now())
+        except (ValueError, KeyError, TypeError, TournamentError) as e:
+            log.error("tournament #%d %r cannot be restored (%s): it is left as it is", record.id, record.name, e)
+            return None
+        t = Tournament(self, spec, record, director)
+        self.live[t.number] = t
+        t.resume()
+        self._changed()
+        return t
+
+    def open_next(self, name: str) -> Tournament | None:
+        """A table host that took tournament `name` (its instances restored first) opens its
+        next one if none is open."""
+        self._start_clock()
+        return self._open_next(self.specs[name])
+
+    def drop(self, name: str) -> None:
+        """This process deals tournament `name` no more (a table host lost its lease): its
+        instances stop here at once, their tables with them; the store keeps them as they were
+        for the host that takes them (the hands in progress are void there)."""
+        for number, t in [*self.live.items(), *((o.number, o) for o in self.over.values())]:
+            if t.spec.name != name:
+                continue
+            t.dropped = True
+            t.stop_clock()
+            for table in t.tables.values():
+                table.stop()
+                self.room.remove_table(table)
+            self.live.pop(number, None)
+        self.over.pop(name, None)
+        self._changed()
+
+    def _changed(self) -> None:
+        for listener in list(self.listeners):
+            listener()
 
     def stop(self) -> None:
         """The room is closing: no clock runs (the hands in progress are void at the next start)."""
@@ -125,8 +173,10 @@ class Tournaments:
             spec.name, buy_in=spec.buy_in, fee=spec.fee, added=spec.added,
             starts_at=None if starts_at is None else self._wall(starts_at),
             snapshot=json.dumps(snapshot(director, self.now())))
+        self.opened(record.id)
         t = Tournament(self, spec, record, director)
         self.live[t.number] = t
+        self._changed()
         log.info("tournament #%d %r opens for registration%s", t.number, spec.name,
                  f", starting {self._wall(starts_at):%Y-%m-%d %H:%M} UTC" if starts_at else "")
         t.start_clock()
@@ -140,6 +190,7 @@ class Tournaments:
     def ended(self, t: Tournament) -> None:
         self.live.pop(t.number, None)
         self.over[t.spec.name] = t
+        self._changed()
         if t.director.state != FINISHED and t.spec.kind == SCHEDULED and t.spec.every:
             self._open_next(t.spec, after=max(self.now(), t.director.starts_at or 0.0) + 1)
         elif t.spec.kind == SIT_AND_GO:
@@ -176,18 +227,7 @@ class Tournaments:
 
     def find(self, text: str, states: Iterable[str] = (REGISTERING, RUNNING)) -> Tournament:
         """An instance by "#N", or by name (the live one in the first of `states` that has one)."""
-        text = text.strip()
-        if text.startswith("#") and text[1:].isdigit():
-            return self.get(int(text[1:]))
-        named = [t for t in self.all() if t.spec.name.casefold() == text.casefold()]
-        for state in states:
-            found = [t for t in named if t.director.state == state]
-            if found:
-                return found[-1]
-        if named:
-            return named[-1]
-        known = ", ".join(sorted({t.spec.name for t in self.all()})) or "none"
-        raise api.RoomError(f"no tournament called {text[:60]!r} (tournaments: {known})")
+        return self.get(pick(self.summaries(), text, states))
 
     def summaries(self) -> list[api.TournamentSummary]:
         return [t.summary() for t in self.all()]
@@ -199,6 +239,31 @@ class Tournaments:
         if handler is None:
             raise api.RoomError(f"the room does not know how to {type(action).__name__}")
         return await handler(self, session, action)
+
+
+def _base_state(state: str) -> str:
+    """A lobby's state (api.TOURNAMENT_STATES) as the director has it: on break, paused and in
+    late registration it is running."""
+    return state if state in (REGISTERING, FINISHED, "cancelled") else RUNNING
+
+
+def pick(rows: Iterable[api.TournamentSummary], text: str, states: Iterable[str] = (REGISTERING, RUNNING)) -> int:
+    """The number of the tournament `text` names among the lobby's `rows`: "#N", or a name (the
+    newest in the first of `states` that has one, else the newest of that name); RoomError
+    naming the tournaments there are. One process and a gateway alike."""
+    rows = sorted(rows, key=lambda r: r.number)
+    text = text.strip()
+    if text.startswith("#") and text[1:].isdigit():
+        return int(text[1:])
+    named = [r for r in rows if r.name.casefold() == text.casefold()]
+    for state in states:
+        found = [r for r in named if _base_state(r.state) == state]
+        if found:
+            return found[-1].number
+    if named:
+        return named[-1].number
+    known = ", ".join(sorted({r.name for r in rows})) or "none"
+    raise api.RoomError(f"no tournament called {text[:60]!r} (tournaments: {known})")
 
 
 def _number(value: object) -> int:
@@ -217,4 +282,4 @@ async def _unregister(lobby: Tournaments, who: Caller, a: Unregister) -> None:
     await lobby.get(_number(a.tournament)).unregister(who.account_id)
 
 
-__all__ = ["HANDLERS", "Tournaments", "handles"]
+__all__ = ["HANDLERS", "Tournaments", "handles", "pick"]

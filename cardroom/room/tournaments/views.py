@@ -22,6 +22,7 @@ class Tournament(Protocol):
     """What these read of a tournament (actor.py's `Tournament`)."""
 
     number: int
+    version: int                 # the changes recorded so far
     spec: TournamentSpec
     director: Director
     tables: dict[int, Table]
@@ -98,6 +99,30 @@ def view(t: Tournament, account: int | None) -> api.TournamentView:
         players, me, rank, registered, why, d.late_registration_open(now), d.hand_for_hand, d.paused)
 
 
+def parts(t: Tournament, view: api.TournamentView) -> list[list[object]]:
+    """What differs from the railbird's `view` (`view(t, None)`) for each account with an entry:
+    [account, his latest entry's index in the players (-1: none), his rank among the players in,
+    registered, why he may not register now ("" if he may)]. One message of a tournament's lobby
+    serves every reader over the bus (bus/codec.py `personal` makes each one's view from it)."""
+    d = t.director
+    latest: dict[Player, int] = {}
+    for i, p in enumerate(view.players):
+        player = d.entries[p.entry].player
+        if player not in latest or p.entry > view.players[latest[player]].entry:
+            latest[player] = i
+    ranks = {p.entry: r for r, p in enumerate((p for p in view.players if p.table is not None), 1)}
+    registered = {e.player for e in d.entries.values() if not e.out}
+    why = d.refusals(t.now())
+    return [[player, i, ranks.get(view.players[i].entry), player in registered, why[player]]
+            for player, i in latest.items()]
+
+
+def newcomer(t: Tournament) -> str:
+    """Why an account with no entry may not register now ("" if he may): with `parts`, what a
+    lobby over the bus says to each reader."""
+    return t.director.newcomer_refusal(t.now())
+
+
 def line(t: Tournament, number: int, account: int | None) -> api.TournamentLine:
     d = t.director
     now = t.now()
@@ -118,4 +143,4 @@ def line(t: Tournament, number: int, account: int | None) -> api.TournamentLine:
         left, d.entrants, average, ranks.get(account) if account is not None else None, hold, t.room.clock.now())
 
 
-__all__ = ["levels", "line", "state_of", "summary", "view"]
+__all__ = ["levels", "line", "newcomer", "parts", "state_of", "summary", "view"]

@@ -197,6 +197,48 @@ def test_rule_reentry_during_late_registration_where_allowed():
         d.register(player, 1006.0)
 
 
+def test_refusals_are_may_registers_answers_for_every_player_at_once():
+    """A lobby over the bus carries why each entrant may not register (one pass over the entries
+    for thousands): each is what `may_register` says him, through registration, re-entry, the
+    close of late registration and the end."""
+    d = scheduled(late_levels=3, reentries=1)
+
+    def agree(now: float) -> None:
+        refusals = d.refusals(now)
+        assert refusals.keys() == {e.player for e in d.entries.values()}
+        for player, why in refusals.items():
+            try:
+                d.may_register(player, now)
+                said = ""
+            except TournamentError as e:
+                said = str(e)
+            assert why == said, player
+        try:
+            d.may_register("stranger", now)
+            said = ""
+        except TournamentError as e:
+            said = str(e)
+        assert d.newcomer_refusal(now) == said
+
+    for p in "abc":
+        d.register(p, 0)
+        agree(0)
+    d.tick(1000.0)
+    hand = deal(d, 1, 1001.0)
+    busted = d.entries[hand.entries[hand.seats.index(hand.big_blind)]].player
+    finish(d, hand, [hand.big_blind], 1002.0)
+    agree(1003.0)
+    assert d.refusals(1003.0)[busted] == ""          # out, with a re-entry left
+    d.register(busted, 1003.0)
+    hand = deal(d, 1, 1004.0)
+    finish(d, hand, [next(s for s, e in zip(hand.seats, hand.entries) if e == 4)], 1005.0)
+    agree(1006.0)
+    assert d.refusals(1006.0)[busted] == "no re-entries left"
+    agree(10_000.0)                                  # late registration closed
+    d.cancel(10_001.0, "test")
+    agree(10_002.0)
+
+
 def test_rule_a_freezeout_has_no_reentry():
     d = scheduled(late_levels=3)
     for p in "abc":

@@ -463,3 +463,60 @@ def test_a_tournament_draws_its_seats_with_the_rooms_system_random(tmp_path):
     assert type(Tournaments._rng(types.SimpleNamespace(rng=random.SystemRandom()))) is random.SystemRandom
     seeded = Tournaments._rng(types.SimpleNamespace(rng=random.Random(5)))
     assert type(seeded) is random.Random
+
+
+async def test_a_tournament_dropped_here_stops_at_once_and_is_taken_up_elsewhere_where_it_was(tmp_path):
+    """Several processes (roles/tablehost.py): a table host that loses a tournament's lease drops
+    it at once -- its tables leave the room, its clock stops, nothing more is written -- and the
+    host that takes it restores it from the store (`restore`, after voiding its hands) and opens
+    its next instance only then (`open_next`): the same players, chips, level and time left."""
+    room, store, clock = room_with(tmp_path, sit_and_go(6, 3))
+    clients, t = await registered(room, [f"p{i}" for i in range(6)])
+    bots = Bots(t)
+    clock.run_until(lambda: bots.done() or any(table.hand is not None and not table.hand.over
+                                               for table in t.tables.values()), limit=30_000)
+    names, heard = set(t.tables), []
+    room.tournaments.listeners.append(lambda: heard.append(len(room.tournaments.all())))
+    tables = {x.name for x in t.tables.values()}
+    room.tournaments.drop("Test")
+    assert heard == [0] and not room.tournaments.all() and not tables & set(room.tables)
+    stored = store.tournament(t.number)
+    clock.advance(600)                                     # nothing of it runs here any more
+    assert store.tournament(t.number) == stored and names
+
+    room2, _, _ = build_room(None, store=store, clock=FakeClock(start=7.0), tournaments=[t.spec], seed=9,
+                             start=False)
+    opened = []
+    room2.tournaments.opened = opened.append
+    assert store.void_unfinished_hands(tournament=t.number)
+    t2 = room2.tournaments.restore(stored)
+    snap = json.loads(stored.snapshot)
+    assert {e.number: e.chips for e in t2.director.entries.values()} == {n: c for n, _, c, _, _ in snap["entries"]}
+    assert abs(t2.director.elapsed(t2.now()) - snap["clock"]) < 1e-6
+    assert {x.name for x in t2.tables.values()} == tables and opened == []
+    nxt = room2.tournaments.open_next("Test")
+    assert opened == [nxt.number] and nxt.director.state == "registering"
+    assert room2.tournaments.open_next("Test") is None    # one open at a time
+    audit_clean(store)
+
+
+async def test_a_dropped_tournaments_records_retried_late_are_not_written(tmp_path):
+    """A record the store could not take is tried again later; if the tournament was dropped
+    meanwhile (its table host lost the lease), the retry writes nothing: it would land on the
+    tenure of whoever deals it now (the same host, after the database came back, included)."""
+    from cardroom.room.ports import StoreUnavailable
+
+    room, store, clock = room_with(tmp_path, sit_and_go(2))
+    _, t = await registered(room, ["ann", "bob"])
+    kept = store.tournament(t.number)
+    real = store.record_tournament
+
+    def away(*a, **kw):
+        raise StoreUnavailable("the database is away")
+    store.record_tournament = away
+    t.persist(())                                      # fails; tried again later
+    store.record_tournament = real
+    room.tournaments.drop("Test")
+    clock.advance(120)                                 # every retry's time
+    assert store.tournament(t.number) == kept and not t.broken
+    audit_clean(store)
