@@ -4,7 +4,7 @@
                              [--think 2.0] [--batch 50] [--size 100x30] [--seed 1]
                              [--topology single|scaled] [--gateways 2] [--capacity 100,200,...]
                              [--no-shared-screens] [--hold-db 5] [--hold-every 15] [--floor 100]
-                             [--json]
+                             [--profile DIR] [--json]
 
 The real server runs in CHILD processes (benchmarks/_topology.py, _ssh_server.py), so their RSS
 (/proc/<pid>/status VmRSS) and CPU (/proc/<pid>/stat) are their own:
@@ -56,6 +56,11 @@ Measured during the `--duration` window after every session is in:
   ends meanwhile waits on the database to be recorded (the store's writes are off the loop);
   reported: key -> own screen of the keys sent while it was held (the other sessions go on
   playing: p99 < 100 ms is the target), and how long the hands' ends took to be recorded.
+
+`--profile DIR`: every server process runs cProfile on its loop thread's CPU time (time.thread_time) over the
+measured window and writes it to DIR/<role>-<pid>.prof (`python -m pstats`); py-spy sees time a
+process spends waiting for the CPU inside a system call as its own on a busy machine, this does
+not. The profiler slows what it measures: take the figures from a run without it.
 """
 
 from __future__ import annotations
@@ -120,6 +125,8 @@ def _args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--floor", type=int, default=100,
                    help="sessions of the floor, a bare Textual app of one line on the same SSH server, "
                         "measured first and printed beside (default 100; 0: none)")
+    p.add_argument("--profile", default="", metavar="DIR",
+                   help="write each server process's cProfile of the window (CPU time) to DIR")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     a = p.parse_args(argv)
     if not 0 <= a.seated <= a.sessions or a.sessions < 1:
@@ -133,6 +140,7 @@ def _args(argv: list[str]) -> argparse.Namespace:
     if a.capacity and a.duration < CAPACITY_MIN_WINDOW_S:
         p.error(f"--capacity needs --duration {CAPACITY_MIN_WINDOW_S:.0f} or more: the p99 of a shorter "
                 "window is a handful of keys")
+    a.profile = str(Path(a.profile).resolve()) if a.profile else ""   # the children run elsewhere
     a.tables_asked = a.tables          # 0: as many as the seated need (a capacity climb's too)
     a.tables = a.tables or max(25, math.ceil(a.seated / 8))
     return a
@@ -385,7 +393,8 @@ class Bench:
 
         tmp = tempfile.TemporaryDirectory(prefix="cardroom-ssh-bench-")
         spec = {"data_dir": tmp.name, "tables": args.tables, "seated": args.seated,
-                "sessions": args.sessions, "shared_screens": args.shared_screens}
+                "sessions": args.sessions, "shared_screens": args.shared_screens,
+                "profile": args.profile}
         topo = topology(args.topology, spec, self.on_event, args.gateways)
         result: dict = {}
         try:
