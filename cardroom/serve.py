@@ -27,7 +27,7 @@ from cardroom.datadir import DB_NAME, HOST_KEY, LOG_NAME, DataDir, DataDirInUse,
 from cardroom.roles.logins import make_authorize, make_guest, make_name_refused
 from cardroom.roles.run import refusal
 from cardroom.roles.run import run as run_role
-from cardroom.roles.settings import room_settings, table_settings, warm_evaluators
+from cardroom.roles.settings import room_settings, table_settings, tournament_table_settings, warm_evaluators
 from cardroom.room.api import RoomError
 from cardroom.room.clock import LoopClock
 from cardroom.room.ports import ConservationError, Refused
@@ -55,7 +55,8 @@ class Served:
 
 def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqlStore]:
     """Open the store (config.server.store, a PostgreSQL URL, else the SQLite file in data_dir)
-    and start the room. A database whose ledger does not add up is refused (ConservationError,
+    and start the room: its tables and its tournaments (those the store holds as registering or
+    running resume where they were; those due open for registration). A database whose ledger does not add up is refused (ConservationError,
     naming the accounts and amounts) before the room voids or pays anything: several processes
     may share a PostgreSQL database, and one that finds it wrong must not deal on it."""
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -68,7 +69,8 @@ def build_room(config: RoomConfig, data_dir: Path, clock) -> tuple[Room, SqlStor
         store.close()
         raise
     room = Room([table_settings(config, t) for t in config.tables], store, clock,
-                settings=room_settings(config), writer=StoreWriter())
+                settings=room_settings(config), writer=StoreWriter(), tournaments=config.tournaments,
+                tournament_table=tournament_table_settings(config))
     voided = room.start()
     if voided:
         log.warning("voided %d hand(s) cut off by the last stop: %s", len(voided), ", ".join(voided))
@@ -120,8 +122,12 @@ def make_extras(room: Room, store: SqlStore, config: RoomConfig, shutdown):
     from cardroom.roles import frontdoor
 
     admins = set(config.server.admins)
+    def summaries(store, account: int) -> dict:
+        from cardroom.room.tournaments.summaries import summaries as made
+        return made(store, room.tournaments.specs, account, room.tournaments.currency)
+
     return frontdoor.extras(store, config, lambda fingerprint: AdminContext(
-        room, store, fingerprint, shutdown, authorized=lambda: fingerprint in admins))
+        room, store, fingerprint, shutdown, authorized=lambda: fingerprint in admins), summaries)
 
 
 async def start(config: RoomConfig, *, host: str | None = None, port: int | None = None,
@@ -206,9 +212,10 @@ async def shutdown(served: Served) -> None:
     still in progress and return every chip on a table to its owner."""
     await served.server.close(farewell=FAREWELL)
     served.room.stop_tables()
+    served.room.tournaments.stop()        # they wait in the store for the next start
     try:
         # After the writes already given (a settlement in flight is recorded, not voided).
-        await served.room.writer.run(served.room.start)   # voids unfinished hands, cashes out table chips
+        await served.room.writer.run(served.room.recover)   # voids unfinished hands, cashes out table chips
     except Refused:
         log.exception("returning chips at shutdown")
     try:

@@ -34,6 +34,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Callable, TypeVar
 
+from cardroom.admin import tournaments as cups
 from cardroom.engine.money import BadMoney, parse_dollars
 from cardroom.room.admin import AdminTable, LocalRoomAdmin, RoomAdmin
 from cardroom.room.api import RoomError
@@ -247,6 +248,10 @@ async def _remove_from_tables(ctx: AdminContext, account: Account, reason: str) 
             out.append(f"removed {_show(account.name)} from the wait list of {_show(table.name)}")
         if not any(s.account == account.id for s in table.seats):
             continue
+        if table.tournament:      # nobody leaves a tournament with his chips: away, he is checked or folded for
+            out.append(f"{_show(account.name)} stays in tournament #{table.tournament} at {_show(table.name)} "
+                       "(away: checked or folded for until he is out)")
+            continue
         before = ctx.store.balance(account.id)
         seat = await tables.kick(table.name, account.id, reason)
         if seat is None:
@@ -329,7 +334,12 @@ def _set_status(status: str) -> Callable[[AdminContext, str], Awaitable[Result]]
     usage = f"{_VERBS[status]} TABLE"
 
     async def run(ctx: AdminContext, rest: str) -> Result:
+        if status == "paused" and _is_tournament(ctx, rest):
+            return await _operate("pause")(ctx, rest)
         table = _table(ctx, rest, usage)
+        if table.tournament:
+            raise _Bad(f"{_show(table.name)} is a table of tournament #{table.tournament}: pause, resume or "
+                       "cancel the tournament")
         if table.status == status:
             return _ok(f"{_show(table.name)} is already {status}")
         await ctx.admin_room.set_status(table.name, status)
@@ -345,6 +355,50 @@ def _set_status(status: str) -> Callable[[AdminContext, str], Awaitable[Result]]
 
 
 _VERBS = {"open": "open", "closed": "close", "paused": "pause"}
+
+
+# ------------------------------------------------------------------------------ tournaments
+# (cardroom/admin/tournaments.py reads their names and words their lines)
+_PREFER = {"start": ("registering",), "pause": ("running",), "resume": ("running",),
+           "cancel": ("running", "registering")}
+
+
+def _is_tournament(ctx: AdminContext, rest: str) -> bool:
+    """Does `pause NAME` name a tournament (else a table)?"""
+    text = rest.strip().strip("'\"").casefold()
+    return bool(text) and (text.startswith("#") or any(
+        v.summary.name.casefold() == text for v in ctx.admin_room.tournaments()))
+
+
+async def _tournaments(ctx: AdminContext, rest: str) -> Result:
+    if rest.strip():
+        raise _Bad("tournaments takes no arguments")
+    return _ok(*cups.listing(ctx.admin_room.tournaments()))
+
+
+async def _tournament(ctx: AdminContext, rest: str) -> Result:
+    view, extra = cups.named(ctx.admin_room, rest, ("running", "registering"))
+    if extra:
+        raise _Bad("usage: tournament NAME (or #N)")
+    return _ok(*cups.details(view))
+
+
+def _operate(op: str) -> Callable[[AdminContext, str], Awaitable[Result]]:
+    async def run(ctx: AdminContext, rest: str) -> Result:
+        view, extra = cups.named(ctx.admin_room, rest, _PREFER[op])
+        reason = ""
+        if op == "start":
+            if extra.lower() != "now":
+                raise _Bad("usage: start NAME now (it starts with whoever has registered)")
+        elif op == "cancel":
+            reason = clean_text(extra, REASON_MAX)
+        elif extra:
+            raise _Bad(f"usage: {op} NAME (or #N)")
+        await ctx.admin_room.operate_tournament(view.summary.number, op, reason)
+        after = ctx.admin_room.find_tournament(f"#{view.summary.number}", ())
+        return _ok(f"{op}: done", cups.row(after))
+
+    return run
 
 
 async def _kick(ctx: AdminContext, rest: str) -> Result:
@@ -587,8 +641,8 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("who", "who", "connected accounts and seated players, with their tables", _who),
     Command("tables", "tables", "every table: game, stakes, status, players", _tables),
     Command("open", "open TABLE", "open a table: hands are dealt", _set_status("open"), "table"),
-    Command("pause", "pause TABLE", "pause a table: the hand in progress finishes, no new hand",
-            _set_status("paused"), "table"),
+    Command("pause", "pause TABLE|TOURNAMENT", "pause a table or a tournament: the hands in progress finish, "
+            "no new hand (a tournament's clock stops)", _set_status("paused"), "table"),
     Command("close", "close TABLE", "close a table: no new hands, nobody may sit down",
             _set_status("closed"), "table"),
     Command("kick", "kick NAME [REASON...]",
@@ -615,6 +669,16 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("shutdown", "shutdown in MINUTES|now|cancel",
             "close the room after a warning countdown, voiding nothing (now: at once)", _shutdown,
             "shutdown"),
+    Command("tournaments", "tournaments", "every tournament: game, buy-in, entries, state", _tournaments),
+    Command("tournament", "tournament NAME|#N", "a tournament: its level, payouts, tables, players and chips",
+            _tournament, "tournament"),
+    Command("start", "start NAME now", "start a tournament now with whoever has registered", _operate("start"),
+            "tournament", more=True),
+    Command("resume", "resume TOURNAMENT", "resume a paused tournament: its clock and its tables go on",
+            _operate("resume"), "tournament"),
+    Command("cancel", "cancel TOURNAMENT [REASON...]",
+            "cancel a tournament: before its start everyone is refunded; running, places decided keep "
+            "their prizes and the rest of the pool is shared by chips", _operate("cancel"), "tournament", more=True),
     Command("help", "help [COMMAND]", "the commands, or one command's usage", _help, "command"),
 )}
 
@@ -698,7 +762,7 @@ def complete(ctx: AdminContext, text: str) -> list[str]:
                    key=lambda v: (v.casefold(), v))
     out = []
     for value in found[:COMPLETIONS_MAX]:
-        shown = value if command.arg in ("table", "hand", "command", "shutdown") else shlex.quote(value)
+        shown = value if command.arg in ("table", "hand", "command", "shutdown", "tournament") else shlex.quote(value)
         out.append(f"{command.name} {shown}" + (" " if command.more else ""))
     return out
 
@@ -707,6 +771,8 @@ def _candidates(ctx: AdminContext, kind: str) -> list[str]:
     store = ctx.store
     if kind == "table":
         return ctx.admin_room.table_names()
+    if kind == "tournament":
+        return sorted({v.summary.name for v in ctx.admin_room.tournaments()})
     if kind == "command":
         return list(COMMANDS)
     if kind == "shutdown":

@@ -32,6 +32,8 @@ from dataclasses import replace
 from typing import Any
 
 from cardroom.bus import codec, subjects
+from cardroom.bus.client import NO_TOURNAMENTS
+from cardroom.room import api
 from cardroom.room.admin import AdminSeat, AdminTable, LocalRoomAdmin
 from cardroom.room.api import RoomError
 
@@ -410,6 +412,16 @@ class RemoteRoomAdmin:
 
     async def write(self, call: Callable[[], Any]) -> Any:
         return await self.gateway.room.writer.run(call)
+
+    # Tournaments are a one-process room's for now (a later step leases each to one table host).
+    def tournaments(self) -> list[api.TournamentView]:
+        return []
+
+    def find_tournament(self, text: str, prefer: tuple[str, ...]) -> api.TournamentView:
+        raise RoomError(NO_TOURNAMENTS)
+
+    async def operate_tournament(self, number: int, op: str, reason: str = "") -> None:
+        raise RoomError(NO_TOURNAMENTS)
 
 
 __all__ = ["HostAdmin", "RemoteRoomAdmin", "table_subject"]

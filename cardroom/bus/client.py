@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardroom.bus import codec, liveness, subjects
 from cardroom.room import api
-from cardroom.room.actions import Action, Intents, Join, Unwatch, Watch
+from cardroom.room.actions import Action, Intents, Join, RoomAction, Unwatch, Watch
 from cardroom.room.api import RoomError
 from cardroom.room.clock import LoopClock
 from cardroom.room.ports import StoreError
@@ -59,6 +59,9 @@ INTENT_TIMEOUT = 3.0
 NOT_ANSWERING = "the table is not answering: try again in a moment"
 BUS_AWAY = "the card room is not answering: try again in a moment"
 
+
+NO_TOURNAMENTS = ("tournaments are not dealt in this room yet: a room of several processes offers cash "
+                  "tables only for now")
 
 class Unreachable(RoomError):
     """The bus did not reach the table (no host serves it, it did not answer in time, NATS is
@@ -488,6 +491,21 @@ class RemoteClient(Intents):
 
     def waiting_for_me(self) -> list[str]:
         return [v.name for v in self._seated() if v.legal is not None or v.blind_prompt]
+
+    # Tournaments are dealt by a room in one process for now: over the bus a tournament will be one
+    # table host's (leased as a table is), which is the scaled step's. Until then the lobby lists
+    # none and every ask says so.
+    def tournaments(self) -> list[api.TournamentSummary]:
+        return []
+
+    def tournament(self, number: int) -> api.TournamentView:
+        raise RoomError(NO_TOURNAMENTS)
+
+    async def ask(self, action: RoomAction) -> Any:
+        raise RoomError(NO_TOURNAMENTS)
+
+    async def tournament_summary(self, number: int) -> str:
+        raise RoomError(NO_TOURNAMENTS)
 
     # -- asked of the room -------------------------------------------------------------------------
     async def send(self, table: str, action: Action) -> Any:

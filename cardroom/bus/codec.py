@@ -240,6 +240,26 @@ def _plain(*types):
 _STR, _INT, _BOOL = _plain(str), _plain(int), _plain(bool)
 _OPT_INT, _OPT_NUM = _plain(int, type(None)), _plain(int, float, type(None))
 
+# A tournament table's line (api.TournamentLine): its fields in order, each checked by its kind.
+# Over the bus no table is a tournament's yet (a later step's), but the shape is the view's.
+_LINE_CHECKS = {"number": _INT, "name": _STR, "table": _INT, "level": _INT, "stakes": _STR,
+                "next_level_in": _OPT_NUM, "next_break_in": _OPT_NUM, "on_break": _BOOL, "paused": _BOOL,
+                "hand_for_hand": _BOOL, "players_left": _INT, "entrants": _INT, "average_stack": _INT,
+                "my_rank": _OPT_INT, "hold": _STR, "at": _plain(int, float)}
+
+
+def line_to(line: api.TournamentLine | None) -> list | None:
+    return None if line is None else [getattr(line, name) for name in _LINE_CHECKS]
+
+
+def line_from(a) -> api.TournamentLine | None:
+    if a is None:
+        return None
+    a = _tuple(a)
+    _need(len(a) == len(_LINE_CHECKS), "a tournament line", a)
+    return api.TournamentLine(*(check(v) for check, v in zip(_LINE_CHECKS.values(), a)))
+
+
 # Every TableView field: (to wire, from wire). A field added to TableView must be named here.
 _VIEW_FIELDS = {
     "name": (None, _STR), "game": (None, _STR), "stakes": (None, _STR), "status": (None, _STR),
@@ -261,6 +281,7 @@ _VIEW_FIELDS = {
     "missed_posts": (list, lambda a: _ints(a, "missed posts")),
     "new_player": (None, _BOOL), "message": (None, _STR), "blind_prompt": (None, _INT),
     "leaving": (None, _BOOL), "decision": (None, _STR),
+    "tournament": (line_to, line_from),
 }
 _NO_CHAT = tuple((k, f) for k, f in _VIEW_FIELDS.items() if k != "chat")
 _VIEW_DEFAULTS = {f.name: d for f, d in zip(fields(api.TableView), _defaults(api.TableView))}

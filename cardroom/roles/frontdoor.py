@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardroom.config import RoomConfig
 from cardroom.room.ratelimit import BucketsByKey
@@ -61,11 +61,13 @@ def new_account_gate(config: RoomConfig, store: SqliteStore):
     return check
 
 
-def extras(store: SqliteStore, config: RoomConfig, context: Callable[[str], AdminContext]):
-    """What the SSH server opens besides the screen: players' own hand histories (read-only), and
-    admin commands over exec for the admin keys of config.toml, each run in `context(fingerprint)`
-    as the panel runs them (the same checks, the key's fingerprint in the ledger). One process
-    and every gateway alike: the context says over which room."""
+def extras(store: SqliteStore, config: RoomConfig, context: Callable[[str], AdminContext],
+           summaries: Callable[[Any, int], dict] | None = None):
+    """What the SSH server opens besides the screen: players' own hand histories (read-only), with
+    their tournament summaries where the room deals tournaments (`summaries`: (store, account) ->
+    {day: {file: text}}), and admin commands over exec for the admin keys of config.toml, each run
+    in `context(fingerprint)` as the panel runs them (the same checks, the key's fingerprint in the
+    ledger). One process and every gateway alike: the context says over which room."""
     from cardroom.admin.commands import COMMANDS, execute
     from cardroom.ssh.extras import Extras
 
@@ -82,7 +84,9 @@ def extras(store: SqliteStore, config: RoomConfig, context: Callable[[str], Admi
 
         return run
 
-    return Extras(store, admin, frozenset(COMMANDS))
+    if summaries is None:
+        return Extras(store, admin, frozenset(COMMANDS))
+    return Extras(store, admin, frozenset(COMMANDS), summaries)
 
 
 __all__ = ["ban_message", "extras", "new_account_gate", "ssh_limits"]

@@ -22,6 +22,18 @@ def table_settings(config: RoomConfig, t: TableConfig) -> TableSettings:
         store_patience=config.server.settle_patience)
 
 
+def tournament_table_settings(config: RoomConfig) -> TableSettings | None:
+    """What every tournament table is like besides its game and stakes (the room's clocks and
+    currency); None when config.toml offers no tournament."""
+    if not config.tournaments:
+        return None
+    r, first = config.room, config.tournaments[0]
+    return TableSettings(
+        name="", variant=first.variant, structure=first.structure(0), seats=first.table_size,
+        action_seconds=float(r.action_seconds), countdown_seconds=r.countdown_seconds,
+        reconnect_seconds=float(r.reconnect_seconds), currency=r.currency)
+
+
 def room_settings(config: RoomConfig) -> RoomSettings:
     r = config.room
     return RoomSettings(starting_money=r.starting_money, timeout_allin_quota=r.timeout_allin_quota,
@@ -32,10 +44,10 @@ def room_settings(config: RoomConfig) -> RoomSettings:
 def warm_evaluators(config: RoomConfig) -> None:
     """Build the evaluation tables the tables will use now (about a second), not on the loop in
     the middle of the first hand, where every session would stall for it."""
-    for t in config.tables:
+    for t in (*config.tables, *config.tournaments):
         for order in (t.variant.high, t.variant.low):
             if order:
                 evaluator(order)
 
 
-__all__ = ["room_settings", "table_settings", "warm_evaluators"]
+__all__ = ["room_settings", "table_settings", "tournament_table_settings", "warm_evaluators"]

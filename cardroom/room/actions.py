@@ -153,6 +153,40 @@ class Ready(Action):
     quiet: ClassVar[bool] = True
 
 
+# ------------------------------------------------------------------ what a player asks of the room
+
+# verb -> record class, every room-level action there is
+ROOM_ACTIONS: dict[str, type[RoomAction]] = {}
+
+
+class RoomAction:
+    """An action asked of the room rather than of one table (a tournament's registration): a
+    record declared as a table's are, sent with `ask(action)` on either client; its handler is
+    the room's (cardroom.room.tournaments.lobby, registered with `handles`)."""
+
+    verb: ClassVar[str]
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        cls.verb = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", cls.__name__).lower()
+        ROOM_ACTIONS[cls.verb] = cls
+
+
+@dataclass(frozen=True)
+class Register(RoomAction):
+    """Enter tournament number `tournament` (its buy-in and fee leave my balance; a re-entry in
+    late registration where it allows). Answers with my entry's number."""
+
+    tournament: int
+
+
+@dataclass(frozen=True)
+class Unregister(RoomAction):
+    """Before its start: leave tournament number `tournament`; my buy-in and fee come back."""
+
+    tournament: int
+
+
 class Caller(Protocol):
     """Who sends an action, as its handler at the table needs to know him (the Session)."""
 
@@ -226,3 +260,12 @@ class Intents(Protocol):
 
     def ready(self, table: str) -> Any:
         return self.send(table, Ready())
+
+    def ask(self, action: RoomAction) -> Any:
+        """Do a room-level `action` (awaited on every client): its answer, or a RoomError."""
+
+    def register(self, tournament: int) -> Any:
+        return self.ask(Register(tournament))
+
+    def unregister(self, tournament: int) -> Any:
+        return self.ask(Unregister(tournament))

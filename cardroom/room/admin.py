@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
+from cardroom.engine.tournament import TournamentError
 from cardroom.room import api
 
 if TYPE_CHECKING:
@@ -40,6 +41,11 @@ class AdminTable:
     hand_live: bool         # a hand is in progress
     seats: tuple[AdminSeat, ...]
     waiting: tuple[int, ...]   # accounts on the wait list, in order
+    tournament: int = 0        # the tournament whose table it is (its number), 0: a cash table
+
+
+# What an operator may do to a tournament (RoomAdmin.operate_tournament).
+TOURNAMENT_OPS = ("start", "pause", "resume", "cancel")
 
 
 class RoomAdmin(Protocol):
@@ -65,6 +71,13 @@ class RoomAdmin(Protocol):
     def cancel_shutdown(self) -> bool: ...
     async def write(self, call: Callable[[], Any]) -> Any:
         """Run a store write through the room's writer (off the loop); its result."""
+    def tournaments(self) -> list[api.TournamentView]:
+        """Every tournament listed (registering, running, the last of each that is over)."""
+    def find_tournament(self, text: str, prefer: tuple[str, ...]) -> api.TournamentView:
+        """A tournament by "#N" or by name (among several of that name, the first in a state of
+        `prefer`); RoomError naming those there are."""
+    async def operate_tournament(self, number: int, op: str, reason: str = "") -> None:
+        """One of TOURNAMENT_OPS; RoomError saying why it is refused."""
 
 
 def _seat(table: Table, s) -> AdminSeat:
@@ -82,9 +95,11 @@ class LocalRoomAdmin:
         return list(self.room.tables)
 
     def _record(self, t: Table) -> AdminTable:
+        line = t.policy.line(t, None)
         return AdminTable(t.name, t.status, t.summary(), t.hand_id,
                           t.hand is not None and not t.hand.over,
-                          tuple(_seat(t, s) for s in t.seats.values()), tuple(a for a, _ in t.wait_list))
+                          tuple(_seat(t, s) for s in t.seats.values()), tuple(a for a, _ in t.wait_list),
+                          line.number if line is not None else 0)
 
     def tables(self) -> list[AdminTable]:
         return [self._record(t) for t in self.room.tables.values()]
@@ -139,3 +154,21 @@ class LocalRoomAdmin:
 
     async def write(self, call: Callable[[], Any]) -> Any:
         return await self.room.writer.run(call)
+
+    def tournaments(self) -> list[api.TournamentView]:
+        return [t.view(None) for t in self.room.tournaments.all()]
+
+    def find_tournament(self, text: str, prefer: tuple[str, ...]) -> api.TournamentView:
+        return self.room.tournaments.find(text, prefer).view(None)
+
+    async def operate_tournament(self, number: int, op: str, reason: str = "") -> None:
+        t = self.room.tournaments.get(number)
+        d = t.director
+        calls = {"start": d.start, "pause": d.pause, "resume": d.resume,
+                 "cancel": lambda now: d.cancel(now, reason or "cancelled by the card room")}
+        if op not in calls:
+            raise api.RoomError(f"a tournament is {', '.join(TOURNAMENT_OPS)}ed, not {op!r}")
+        try:
+            t.operate(calls[op])
+        except TournamentError as e:
+            raise api.RoomError(str(e)) from None

@@ -12,6 +12,7 @@ A `TableView` is built for one account: other players' hidden cards are not in i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from cardroom.engine.cards import Card
 
@@ -143,6 +144,107 @@ class TableView:
     leaving: bool = False           # my seat is being left (it goes when the hand ends): not one of my tables
     decision: str = ""              # names the decision I am asked now (a bet, a draw, the blind), "" if none:
                                     # my answer carries it back (actions.Act, PostBlind), so it cannot answer the next
+    tournament: TournamentLine | None = None   # at a tournament's table: where it stands (None: a cash game)
+
+
+# ------------------------------------------------------------------------------ tournaments
+# Money (buy-in, fee, prizes) is cents; chips (stacks, blinds) are tournament chips. Times are
+# seconds as of `at` (the client's `now()` when the record was made), so a screen counts down
+# without asking again; None where there is nothing to count (paused, the last level).
+
+TOURNAMENT_STATES = ("registering", "late registration", "running", "on break", "paused", "finished",
+                     "cancelled")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSummary:
+    """One row of the lobby's tournaments: one instance of a config.toml tournament."""
+
+    number: int                    # "Tournament #N": what Register and the tournament view name
+    name: str                      # the tournament's name (config.toml)
+    game: str                      # "Hold'em", "Draw Lo" ...
+    structure: str                 # "No Limit", "Pot Limit", "Limit"
+    kind: str                      # "sit-and-go" or "scheduled"
+    buy_in: int                    # cents, to the prize pool
+    fee: int                       # cents, the house's
+    entries: int                   # registered so far (re-entries count)
+    max_entries: int | None        # None: no limit
+    state: str                     # one of TOURNAMENT_STATES
+    starts_in: float | None        # a scheduled start still to come; a sit & go starts when full
+    starts_at: datetime | None     # that start (UTC)
+    players_left: int
+    prize_pool: int                # cents, for the entries so far
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentLevel:
+    number: int                    # from 1
+    stakes: str                    # "10/20 ante 2" (chips), stud "ante 2, bring-in 5, 20/40"
+    minutes: int
+    break_after: int = 0           # minutes of break after this level, 0: none
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPlayer:
+    """One entry in the standings: chips, table and seat while in; place and prize once out."""
+
+    name: str
+    entry: int
+    chips: int
+    table: str | None              # the room's name of his table (watch it), None when out
+    seat: int | None
+    place: int | None
+    prize: int = 0                 # cents
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTable:
+    number: int                    # the tournament's table number ("table 3")
+    name: str                      # the room's table name: watch it as a railbird
+    players: int
+    hand_live: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentView:
+    """A tournament's lobby, for one account."""
+
+    summary: TournamentSummary
+    levels: tuple[TournamentLevel, ...]
+    level: int                     # the level in force, from 1; 0 before the start
+    payouts: tuple[int, ...]       # cents each paid place wins for the entries so far, first first
+    tables: tuple[TournamentTable, ...]
+    players: tuple[TournamentPlayer, ...]   # players in (most chips first), then those out (best first)
+    me: TournamentPlayer | None    # my latest entry, if I have one
+    my_rank: int | None            # among the players in, by chips
+    registered: bool               # I have an entry that is in (before the start: I may unregister)
+    may_register: str              # "" if I may register (or re-enter) now, else why not
+    late_registration: bool        # open now
+    hand_for_hand: bool
+    paused: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentLine:
+    """What a tournament table's view says of its tournament."""
+
+    number: int
+    name: str
+    table: int                     # this table's number in the tournament
+    level: int                     # from 1
+    stakes: str                    # the level's blinds and antes (bring-in for stud), chips
+    next_level_in: float | None    # seconds as of `at`
+    next_break_in: float | None
+    on_break: bool
+    paused: bool
+    hand_for_hand: bool
+    players_left: int
+    entrants: int
+    average_stack: int
+    my_rank: int | None            # among the players in, by chips (None: a railbird)
+    hold: str                      # why this table is not dealing now ("" when it may)
+    at: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

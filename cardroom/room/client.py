@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from cardroom.room import api
-from cardroom.room.actions import Action, Intents
+from cardroom.room.actions import Action, Intents, RoomAction
 
 if TYPE_CHECKING:
     from cardroom.room.history import PlayerHand
@@ -75,6 +75,14 @@ class RoomClient(Intents, Protocol):
 
     def waiting_for_me(self) -> list[str]: ...
 
+    def tournaments(self) -> list[api.TournamentSummary]:
+        """The lobby's tournaments (RemoteClient: none yet, tournaments are a one-process room's)."""
+        ...
+
+    def tournament(self, number: int) -> api.TournamentView:
+        """Tournament `number`'s lobby as this account sees it; RoomError if there is none."""
+        ...
+
     # -- asked of the room ------------------------------------------------------------------------
     async def my_money(self) -> api.MyMoney: ...
 
@@ -92,9 +100,17 @@ class RoomClient(Intents, Protocol):
 
     async def hand(self, hand_id: str) -> PlayerHand: ...
 
+    async def tournament_summary(self, number: int) -> str:
+        """My PokerStars summary of tournament `number` (RoomError: not mine, not started)."""
+        ...
+
     async def send(self, table: str, action: Action) -> Any:
         """Do `action` at `table` (awaited): its answer, or a RoomError and nothing changed. The
         friendly methods (Intents: `join`, `act` ...) return this to await."""
+        ...
+
+    async def ask(self, action: RoomAction) -> Any:
+        """Do a room-level action (Register, Unregister: `register`, `unregister`), awaited."""
         ...
 
 
@@ -163,6 +179,12 @@ class LocalClient(Intents):
     def waiting_for_me(self) -> list[str]:
         return self.session.waiting_for_me()
 
+    def tournaments(self) -> list[api.TournamentSummary]:
+        return self.session.tournaments()
+
+    def tournament(self, number: int) -> api.TournamentView:
+        return self.session.tournament(number)
+
     # -- asked of the room ------------------------------------------------------------------------------
     async def my_money(self) -> api.MyMoney:
         return self.session.my_money()
@@ -188,8 +210,14 @@ class LocalClient(Intents):
     async def hand(self, hand_id: str) -> PlayerHand:
         return self.session.hand(hand_id)
 
+    async def tournament_summary(self, number: int) -> str:
+        return self.session.tournament_summary(number)
+
     async def send(self, table: str, action: Action) -> Any:
         return self.session.send(table, action)
+
+    async def ask(self, action: RoomAction) -> Any:
+        return await self.session.ask(action)
 
 
 def as_client(client) -> RoomClient:

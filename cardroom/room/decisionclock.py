@@ -143,7 +143,7 @@ class DecisionClock:
         # A protected all-in contests only what the player has put in; with nothing in yet it could
         # win nothing, so it would cost a day's protection and show the cards for nothing: such a
         # timeout is played as check-or-fold and the quota is kept (quota is only asked otherwise).
-        if lg.phase == "bet" and not lg.bring_in and hand.totals[p] > 0:
+        if t.policy.protected_all_in and lg.phase == "bet" and not lg.bring_in and hand.totals[p] > 0:
             # The day's count is a store write: the timeout is played when the writer answers.
             t.writer.submit(lambda: t.use_quota(seat.account),
                             lambda protect, error: self.timed_out(hand, p, bool(protect) and not error))

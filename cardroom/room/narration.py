@@ -24,22 +24,23 @@ def money(cents: int) -> str:
     return format_cents(cents)
 
 
-def narrate(event, names: list[str], variant) -> str | None:
-    """The dealer's line for `event`, or None for events the dealer keeps quiet about."""
+def narrate(event, names: list[str], variant, money=money) -> str | None:
+    """The dealer's line for `event`, or None for events the dealer keeps quiet about. `money`
+    says an amount (the table's: cents, or a tournament's chips)."""
     line = _LINES.get(type(event))
-    return line(event, names, variant) if line is not None else None
+    return line(event, names, variant, money) if line is not None else None
 
 
 def _all_in(event) -> str:
     return " and is all-in" if event.all_in else ""
 
 
-def _posted(e: ev.Posted, n: list[str], variant) -> str:
+def _posted(e: ev.Posted, n: list[str], variant, m) -> str:
     what = _POSTS.get(e.kind, f"the {e.kind}")
-    return f"{n[e.player]} posts {what} of {money(e.amount)}{_all_in(e)}"
+    return f"{n[e.player]} posts {what} of {m(e.amount)}{_all_in(e)}"
 
 
-def _dealt_hole(e: ev.DealtHole, n: list[str], variant) -> str | None:
+def _dealt_hole(e: ev.DealtHole, n: list[str], variant, m) -> str | None:
     ups = [c for c, u in zip(e.cards, e.up) if u]
     # "shows" is kept for the showdown: up cards dealt are said as dealt.
     return f"{n[e.player]} is dealt {format_cards(ups)} face up" if ups else None
@@ -48,7 +49,7 @@ def _dealt_hole(e: ev.DealtHole, n: list[str], variant) -> str | None:
 _BETS = {"bet": "bets", "raise": "raises to", "complete": "completes to", "bring-in": "brings in for"}
 
 
-def _drew(e: ev.Drew, n: list[str], variant) -> str | None:
+def _drew(e: ev.Drew, n: list[str], variant, m) -> str | None:
     if not e.discards and not e.cards:
         return f"{n[e.player]} stands pat"
     if not e.discards:
@@ -56,29 +57,29 @@ def _drew(e: ev.Drew, n: list[str], variant) -> str | None:
     return f"{n[e.player]} draws {len(e.discards)}"
 
 
-def _awarded(e: ev.Awarded, n: list[str], variant) -> str:
+def _awarded(e: ev.Awarded, n: list[str], variant, m) -> str:
     which = "the pot" if e.pot == 0 else f"side pot {e.pot}"
     half = {"high": " (high)", "low": " (low)"}.get(e.half, "")
-    return f"{n[e.player]} wins {money(e.amount)} from {which}{half}"
+    return f"{n[e.player]} wins {m(e.amount)} from {which}{half}"
 
 
 # The events the dealer speaks of (NamedTuples, matched by their exact type), and his line for each.
 _LINES = {
     ev.Posted: _posted,
-    ev.DealtBoard: lambda e, n, v: f"Dealing the {e.street}: {format_cards(e.cards)}",
+    ev.DealtBoard: lambda e, n, v, m: f"Dealing the {e.street}: {format_cards(e.cards)}",
     ev.DealtHole: _dealt_hole,
-    ev.Folded: lambda e, n, v: f"{n[e.player]} folds",
-    ev.Checked: lambda e, n, v: f"{n[e.player]} checks",
-    ev.Called: lambda e, n, v: f"{n[e.player]} calls {money(e.amount)}{_all_in(e)}",
-    ev.BetTo: lambda e, n, v: f"{n[e.player]} {_BETS[e.kind]} {money(e.to)}{_all_in(e)}",
-    ev.ProtectedAllIn: lambda e, n, v: f"{n[e.player]} is all-in (protected: timed out)",
+    ev.Folded: lambda e, n, v, m: f"{n[e.player]} folds",
+    ev.Checked: lambda e, n, v, m: f"{n[e.player]} checks",
+    ev.Called: lambda e, n, v, m: f"{n[e.player]} calls {m(e.amount)}{_all_in(e)}",
+    ev.BetTo: lambda e, n, v, m: f"{n[e.player]} {_BETS[e.kind]} {m(e.to)}{_all_in(e)}",
+    ev.ProtectedAllIn: lambda e, n, v, m: f"{n[e.player]} is all-in (protected: timed out)",
     ev.Drew: _drew,
-    ev.Reshuffled: lambda e, n, v: "The dealer reshuffles the muck to finish the draw",
-    ev.UncalledReturned: lambda e, n, v: f"Uncalled bet of {money(e.amount)} returned to {n[e.player]}",
-    ev.Shown: lambda e, n, v: f"{n[e.player]} shows {format_cards(e.cards)}: {hand_words(e, v)}",
-    ev.Mucked: lambda e, n, v: f"{n[e.player]} mucks",
+    ev.Reshuffled: lambda e, n, v, m: "The dealer reshuffles the muck to finish the draw",
+    ev.UncalledReturned: lambda e, n, v, m: f"Uncalled bet of {m(e.amount)} returned to {n[e.player]}",
+    ev.Shown: lambda e, n, v, m: f"{n[e.player]} shows {format_cards(e.cards)}: {hand_words(e, v)}",
+    ev.Mucked: lambda e, n, v, m: f"{n[e.player]} mucks",
     ev.Awarded: _awarded,
-    ev.Raked: lambda e, n, v: f"Rake {money(e.amount)}",
+    ev.Raked: lambda e, n, v, m: f"Rake {m(e.amount)}",
 }
 
 

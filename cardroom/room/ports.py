@@ -5,19 +5,21 @@ errors only. `cardroom.store` supplies the implementation (`cardroom.store.Sqlit
 
 Money model (all amounts are integer cents; never a float):
 
-* Money lives in exactly four places: an account's ``balance``, an account's chips on a table
+* Money lives in exactly six places: an account's ``balance``, an account's chips on a table
   (``table_chips(account, table)``), the start-of-hand stacks held by a hand that is in progress
-  (the hand's *escrow*), and the house's collected rake.
+  (the hand's *escrow*), the house's collected rake, and each tournament's prize pool not yet
+  paid and the house's fees of it (tournament chips are not money: TournamentStore).
 * ``buy_in`` moves balance -> table chips, ``cash_out`` table chips -> balance.
 * ``begin_hand`` moves each seat's start-of-hand stack from its table chips into the hand's escrow.
   Bets and pots during the hand live in the room's memory only; ``settle_hand`` releases the
   escrow in ONE transaction: each seat's end stack (start + delta) back to its table chips and the
   rake to the house. A hand cut off by a crash is still in escrow; ``void_unfinished_hands``
   returns every seat's start-of-hand stack to its table chips.
-* Money enters only when an account is opened with starting money or an admin credits it, and
-  leaves only when an admin debits it, so at every moment
-  ``total_money() == expected_money()`` (balances + table chips + escrow + rake
-  == starting money + credits - debits), and every movement is a ledger row with a unique id.
+* Money enters only when an account is opened with starting money, an admin credits it or the
+  house adds money to a tournament's pool, and leaves only when an admin debits it, so at every
+  moment ``total_money() == expected_money()`` (balances + table chips + escrow + rake +
+  tournaments' pools and fees == starting money + credits - debits + added), and every movement
+  is a ledger row with a unique id.
 
 Calls are synchronous and each mutating call is one database transaction that either happens
 completely or not at all; a refused call (`Refused` and its subclasses) changes nothing.
@@ -48,10 +50,24 @@ LedgerKind = Literal[
     "rake",        # the hand's escrow -> the house
     "hand_void",   # the hand's escrow -> table chips (start-of-hand stack back: a crashed hand,
                    # or one whose settlement could not be recorded)
+    # Tournaments (each row names its tournament): chips there are not money; the money is the
+    # prize pool (buy-ins and what the house adds) and the house's fees, held by the tournament.
+    "tournament_buy_in",       # balance -> the tournament's prize pool (registration)
+    "tournament_fee",          # balance -> the house's fees of the tournament (registration)
+    "tournament_refund",       # the prize pool -> balance (the buy-in back: unregistered, cancelled)
+    "tournament_fee_refund",   # the house's fees -> balance (the fee back with it)
+    "tournament_prize",        # the prize pool -> balance (a place decided)
+    "tournament_share",        # the prize pool -> balance (cancelled while running: a share by chips)
+    "tournament_added",        # outside -> the prize pool (money the house adds: a freeroll's)
 ]
 LEDGER_KINDS: tuple[str, ...] = (
     "open", "credit", "debit", "buy_in", "cash_out", "hand_start", "hand_end", "rake", "hand_void",
+    "tournament_buy_in", "tournament_fee", "tournament_refund", "tournament_fee_refund",
+    "tournament_prize", "tournament_share", "tournament_added",
 )
+
+TOURNAMENT_STATES: tuple[str, ...] = ("registering", "running", "finished", "cancelled")
+TOURNAMENT_CHANGES: tuple[str, ...] = ("start", "refund", "prize", "share", "finish", "cancel")
 
 HandStatus = Literal["in_progress", "settled", "void"]
 HAND_STATUSES: tuple[str, ...] = ("in_progress", "settled", "void")
@@ -87,6 +103,7 @@ class LedgerEntry:
     reason: str = ""
     admin: str | None = None    # the admin's name or key fingerprint for credit/debit
     hand_id: str | None = None
+    tournament_id: int | None = None   # the tournament of a tournament_* entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +133,9 @@ class HandStart:
     table: str
     seats: tuple[SeatStack, ...]
     deck: str = ""              # the deck order as text, e.g. "As Kd 7h ..."
+    # A tournament's hand: its seats' stacks are tournament chips, not money, so nothing moves
+    # in the ledger; it is settled with its tournament (TournamentStore.record_tournament).
+    tournament_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +151,69 @@ class HandRecord:
     results_json: str | None    # written by the store: seats' start/delta/end and the rake
     history: str | None         # a formatted hand history (as given to settle_hand)
     rake_cents: int = 0
+    tournament_id: int | None = None   # a tournament's hand: its stacks are chips, not cents
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A tournament (one instance of a config.toml block) as the store keeps it. Its money: the
+    prize pool still to pay (`pool_cents`: buy-ins and added money taken, less prizes, shares and
+    refunds paid) and the house's fees (`fees_cents`); `snapshot` is the director's
+    (engine.tournament.snapshot, JSON), written with every change so a restart resumes it;
+    `version` orders the snapshots (a write never puts an older one back)."""
+
+    id: int                     # its number: PokerStars' "Tournament #N"
+    name: str                   # its config.toml name
+    state: str                  # one of TOURNAMENT_STATES
+    buy_in_cents: int
+    fee_cents: int
+    added_cents: int
+    pool_cents: int
+    fees_cents: int
+    starts_at: datetime | None  # a scheduled one's start
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    snapshot: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentEntry:
+    """One entry (a re-entry is another): `status` "in" (paid) or "refunded"; its place and the
+    prize (or cancel share) paid to the account once decided."""
+
+    tournament_id: int
+    entry: int
+    account_id: AccountId
+    status: str
+    place: int | None
+    prize_cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentChange:
+    """What a director's record does to a tournament's money and entries (kind one of
+    TOURNAMENT_CHANGES): "start" (the house's added money joins the pool), "refund" (the entry's
+    buy-in and fee back), "prize" (the entry finished `place` and wins `cents`, 0 for no prize),
+    "share" (cancelled while running: the entry's share of the pool), "finish", "cancel". Each
+    is applied once: written again (a retried write) it changes nothing."""
+
+    kind: str
+    entry: int | None = None
+    place: int | None = None
+    cents: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentHandEnd:
+    """A tournament hand's end, recorded with its tournament's changes: each account's chips at
+    the end (they sum to its chips at the start), its events and history."""
+
+    hand_id: str
+    stacks: Mapping[AccountId, int]
+    events_json: str
+    history: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,8 +480,45 @@ class SessionStore(Protocol):
 
 
 @runtime_checkable
+class TournamentStore(Protocol):
+    """Tournaments, their entries and their money. Tournament chips are not money: registration
+    takes the buy-in into the tournament's prize pool and the fee to the house (ledger rows naming
+    the tournament); a prize leaves the pool for the balance the moment its place is decided. The
+    ledger check covers it: buy-ins (and added money) taken = the pool = prizes paid + the pool
+    still held."""
+
+    def create_tournament(self, name: str, *, buy_in: int, fee: int, added: int,
+                          starts_at: datetime | None, snapshot: str) -> TournamentRecord:
+        """A new instance of tournament `name`, registering, with the director's first snapshot."""
+
+    def tournament(self, tournament_id: int) -> TournamentRecord | None: ...
+
+    def tournaments(self, states: Iterable[str] = ("registering", "running")) -> list[TournamentRecord]:
+        """The tournaments in these states, oldest first."""
+
+    def tournament_entries(self, tournament_id: int) -> list[TournamentEntry]: ...
+
+    def tournaments_of(self, account_id: AccountId) -> list[TournamentRecord]:
+        """The tournaments the account has (or had) a paid entry in, oldest first."""
+
+    def enter_tournament(self, tournament_id: int, account_id: AccountId, entry: int) -> TournamentEntry:
+        """ONE transaction: the entry (numbered `entry`) paid for: the tournament's buy-in from the
+        balance to its pool, its fee to the house. InsufficientFunds, or Refused (the tournament
+        is over, the entry number is taken), and nothing changes."""
+
+    def record_tournament(self, tournament_id: int, changes: Iterable[TournamentChange], *,
+                          snapshot: str, version: int, hand: TournamentHandEnd | None = None,
+                          amend: Iterable[TournamentHandEnd] = ()) -> None:
+        """ONE transaction: the changes (money and entries; "start", "finish" and "cancel" move
+        its state), the director's snapshot (kept only if `version` is newer than the one
+        stored), the tournament hand that made them, settled (no money moves in it), and the
+        events and history of earlier settled hands written again (`amend`: their players were
+        placed only now). A change already applied is skipped."""
+
+
+@runtime_checkable
 class Store(AccountStore, MoneyStore, HandStore, BanStore, ModerationStore, PreferenceStore,
-            SessionStore, Protocol):
+            SessionStore, TournamentStore, Protocol):
     """Everything the room needs from storage."""
 
     def close(self) -> None: ...
@@ -417,6 +537,8 @@ def is_store_url(where: object) -> bool:
 __all__ = [
     "AccountId", "LedgerKind", "LEDGER_KINDS", "HandStatus", "HAND_STATUSES", "MAX_AMOUNT_CENTS",
     "Account", "LedgerEntry", "SeatStack", "TableHolding", "HandStart", "HandRecord", "Ban",
+    "TOURNAMENT_STATES", "TOURNAMENT_CHANGES", "TournamentRecord", "TournamentEntry", "TournamentChange",
+    "TournamentHandEnd", "TournamentStore",
     "StoreError", "StoreUnavailable", "StoreCorrupt", "ConservationError", "Refused",
     "InvalidAmount", "UnknownAccount", "UnknownHand", "InsufficientFunds", "InsufficientChips",
     "NameTaken", "KeyInUse", "SelfAdjustment", "HandStateError", "SettlementError",

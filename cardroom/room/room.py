@@ -25,12 +25,14 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, TypeVar
 
+from cardroom.engine.tournament import TournamentSpec
 from cardroom.room import api
-from cardroom.room.actions import Action, Intents
+from cardroom.room.actions import Action, Intents, RoomAction
 from cardroom.room.api import RoomError
 from cardroom.room.clock import Clock
 from cardroom.room.ports import Account, Refused, Store, StoreError
-from cardroom.room.table import Table, TableSettings
+from cardroom.room.table import Table, TablePolicy, TableSettings
+from cardroom.room.tournaments import Tournaments
 from cardroom.room.writer import InlineWriter, Writer
 
 log = logging.getLogger("cardroom.room")
@@ -109,7 +111,8 @@ def span(seconds: float) -> str:
 
 class Room:
     def __init__(self, tables: list[TableSettings], store: Store, clock: Clock, *,
-                 settings: RoomSettings | None = None, rng=None, writer: Writer | None = None) -> None:
+                 settings: RoomSettings | None = None, rng=None, writer: Writer | None = None,
+                 tournaments: Iterable[TournamentSpec] = (), tournament_table: TableSettings | None = None) -> None:
         self.settings = settings or RoomSettings()
         self.store = store
         self.clock = clock
@@ -125,18 +128,34 @@ class Room:
         self._stop: Callable[[], None] | None = None
         for t in tables:
             self.add_table(t)
+        # config.toml's tournaments (room/tournaments): their tables are this room's tables too,
+        # each with the tournament's policy; `tournament_table` is what they are like besides.
+        self.tournaments = Tournaments(self, tournaments, table=tournament_table, rng=rng)
 
-    def add_table(self, settings: TableSettings) -> Table:
+    def add_table(self, settings: TableSettings, policy: TablePolicy | None = None) -> Table:
         if settings.name in self.tables:
             raise RoomError(f"there is already a table called {settings.name!r}")
         table = Table(settings, self.store, self.clock, rng=self.rng, quota=self._use_quota,
-                      page=self.page, writer=self.writer)
+                      page=self.page, writer=self.writer, policy=policy)
         self.tables[settings.name] = table
         return table
 
+    def remove_table(self, table: Table) -> None:
+        """A table the room no longer deals (a tournament's, broken or over)."""
+        if self.tables.get(table.name) is table:
+            del self.tables[table.name]
+
     def start(self) -> list[str]:
-        """Start-up: void any hand a crash cut off, then return every chip left on a table to its
-        owner's balance (nobody is seated in a fresh process). Returns the voided hand ids."""
+        """Start-up: void any hand a crash cut off, return every chip left on a table to its
+        owner's balance (nobody is seated in a fresh process), and restore the tournaments the
+        store holds where they were (opening those due). Returns the voided hand ids."""
+        voided = self.recover()
+        self.tournaments.start()
+        return voided
+
+    def recover(self) -> list[str]:
+        """Void every hand a stop cut off and return every chip on a table to its owner's balance
+        (a store write: a server runs it on its writer). Returns the voided hand ids."""
         voided = self.store.void_unfinished_hands()
         for account in self.store.accounts():
             for table, chips in self.store.holdings(account.id).items():
@@ -152,9 +171,11 @@ class Room:
     def close(self) -> list[str]:
         """The room stops: no table deals again, a hand still in progress is void and every chip
         on a table goes back to its owner's balance (what start-up would do, done now, so the
-        ledger is whole when the process ends). Returns the voided hand ids."""
+        ledger is whole when the process ends); the tournaments wait in the store for the next
+        start. Returns the voided hand ids."""
         self.stop_tables()
-        return self.start()
+        self.tournaments.stop()
+        return self.recover()
 
     # ------------------------------------------------------------------ accounts and sessions
     def connect(self, name: str, fingerprint: str | None = None) -> Session:
@@ -253,7 +274,8 @@ class Room:
                 c._page(text)
 
     def lobby(self) -> list[api.TableSummary]:
-        return [t.summary() for t in self.tables.values()]
+        """The cash tables (a tournament's are in its own lobby)."""
+        return [t.summary() for t in self.tables.values() if t.policy.money]
 
     # ------------------------------------------------------------------ closing the room
     def shutdown_in(self, seconds: float, stop: Callable[[], None]) -> None:
@@ -326,7 +348,8 @@ class Room:
             raise RoomError(f"there is no table called {name!r}") from None
 
     def chips_on_tables(self) -> int:
-        return sum(t.chips() for t in self.tables.values())
+        """Money on the tables (a tournament's chips are not money)."""
+        return sum(t.chips() for t in self.tables.values() if t.policy.money)
 
 
 class Session(Intents):
@@ -409,7 +432,7 @@ class Session(Intents):
         out = {}
         for t in self.room.tables.values():
             seat = t.seat_of(self.account_id)
-            if seat is not None:
+            if seat is not None and t.policy.money:
                 out[t.name] = seat.stack + seat.pending_chips
         return out
 
@@ -426,11 +449,32 @@ class Session(Intents):
         """Tables where it is this account's decision now (multi-tabling)."""
         return [t.name for t in self.room.tables.values() if t.waiting_on(self.account_id)]
 
+    def tournaments(self) -> list[api.TournamentSummary]:
+        """The lobby's tournaments: every instance registering or running, and the last one of
+        each that is over."""
+        return self.room.tournaments.summaries()
+
+    def tournament(self, number: int) -> api.TournamentView:
+        """Tournament number `number`'s lobby, as I see it (RoomError: no such tournament)."""
+        return self.room.tournaments.get(number).view(self.account_id)
+
+    def tournament_summary(self, number: int) -> str:
+        """My PokerStars summary of tournament `number` (RoomError: I did not play it, it has not
+        started): the file trackers import beside its hands."""
+        return self.room.tournaments.summary_text(self.account_id, number)
+
     # ------------------------------------------------------------------ intents
     def send(self, table: str, action: Action) -> Any:
         """Do `action` (an actions.py record) at `table`: its answer, or a RoomError and nothing
         changed."""
         return self._table(table).handle(self, action)
+
+    async def ask(self, action: RoomAction) -> Any:
+        """Do a room-level action (actions.py `RoomAction`: Register, Unregister): its answer, or
+        a RoomError and nothing changed. A coroutine: it waits for the store (a buy-in)."""
+        if self.closed:
+            raise RoomError("this session is closed")
+        return await self.room.tournaments.handle(self, action)
 
     def chat_line(self, text: str) -> str:
         """`text` as a chat line I may say now (actions.Caller): not muted, not empty once

@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from cardroom.engine.betting import NO, POT, Rules, Structure
 from cardroom.engine.hand import Hand, IllegalAction
+from cardroom.engine.money import format_cents
 from cardroom.engine.pokerstars import PLAY
 from cardroom.engine.variants import Variant
 from cardroom.room import api, tableview
@@ -45,8 +46,8 @@ from cardroom.room.settlement import SETTLE_RETRIES, STORE_PATIENCE, VOID_RETRY_
 from cardroom.room.waitlist import SeatHolds
 from cardroom.room.writer import InlineWriter, Writer
 
-__all__ = ["HANDLERS", "RATHOLE_SECONDS", "SETTLE_RETRIES", "STALE_DECISION", "VOID_RETRY_MAX", "Table",
-           "TableSettings", "handles"]
+__all__ = ["CASH_GAME", "HANDLERS", "RATHOLE_SECONDS", "SETTLE_RETRIES", "STALE_DECISION", "VOID_RETRY_MAX",
+           "Table", "TablePolicy", "TableSettings", "handles"]
 
 log = logging.getLogger("cardroom.table")
 
@@ -102,12 +103,48 @@ class TableSettings:
         return None
 
 
+class TablePolicy:
+    """What kind of table this is, declared in one place: how its seats are funded and its hands
+    dealt and settled, and what its players may ask. This class is the cash game's (`CASH_GAME`);
+    a tournament's table is given its own (cardroom.room.tournaments.policy), so the table never
+    asks which kind it is but the policy's answer."""
+
+    # Its chips are money: bought in and cashed out, listed in the lobby and in My Money.
+    money = True
+    # A timeout with chips in the pot may be played as a protected all-in (seed 000's daily quota:
+    # a cash game's rule).
+    protected_all_in = True
+    # A player sitting out is dealt in, posts his blinds and antes, and the dealer checks or folds
+    # for him at once (a tournament's: nobody leaves with his chips).
+    away_dealt_in = False
+
+    @property
+    def handlers(self) -> dict:
+        """What a player may ask of the table: one handler per action record."""
+        return HANDLERS
+
+    def dealing(self, table: Table) -> Dealing:
+        return Dealing(table)
+
+    def settlement(self, table: Table):
+        return Settlement(table)
+
+    def amount(self, n: int) -> str:
+        """An amount the dealer says (a bet, a pot): money, in cents."""
+        return format_cents(n)
+
+    def line(self, table: Table, account: int | None) -> api.TournamentLine | None:
+        """What a seat's view says of the event the table plays in: nothing, for a cash game."""
+        return None
+
+
 class Table:
     def __init__(self, settings: TableSettings, store: Store, clock: Clock, *, rng=None,
                  quota: Callable[[int], bool] | None = None,
                  page: Callable[[int, str], None] | None = None,
-                 writer: Writer | None = None) -> None:
+                 writer: Writer | None = None, policy: TablePolicy | None = None) -> None:
         self.settings = settings
+        self.policy = policy or CASH_GAME
         self.name = settings.name
         self.store = store
         self.clock = clock
@@ -142,9 +179,9 @@ class Table:
         self.decision_clock = DecisionClock(self)
         self.holds = SeatHolds(self)
         self.blinds = BlindPrompts(self)
-        self.settlement = Settlement(self)
+        self.settlement = self.policy.settlement(self)
         self.floor = Floor(self)
-        self.dealing = Dealing(self)
+        self.dealing = self.policy.dealing(self)
 
     @property
     def wait_list(self) -> list[tuple[int, str]]:
@@ -234,7 +271,7 @@ class Table:
             return
         if self.next_hand_timer is not None or self.status != "open" or self.clock_held:
             return
-        if sum(1 for s in self.seats.values() if s.stack > 0 and not s.sitting_out) < 2:
+        if not self.dealing.ready():
             return
         delay = self.settings.between_hands if self.plan else 0.0
         self.next_hand_timer = self.clock.call_later(delay, self.dealing.start)
@@ -260,6 +297,8 @@ class Table:
                 events = hand.show() if self._should_show(p) or not lg.muck else hand.muck()
             elif seat.leaving:
                 events = hand.fold() if lg.phase == "bet" and lg.fold else self.play_default(seat, lg)
+            elif seat.sitting_out and self.policy.away_dealt_in:
+                events = self.play_default(seat, lg)     # away: the dealer checks or folds for him
             elif lg.phase == "draw" and hand.protected[p]:
                 # A protected all-in is not asked again this hand: he stands pat (else each draw
                 # of a triple draw would wait out his clock again).
@@ -284,7 +323,7 @@ class Table:
         """The dealer's chat lines for events of the hand."""
         names = [p.name for p in self.hand.players]
         for e in events:
-            line = narrate(e, names, self.settings.variant)
+            line = narrate(e, names, self.settings.variant, self.policy.amount)
             if line:
                 self.say(line)
 
@@ -304,7 +343,7 @@ class Table:
         answers, or raises a RoomError having changed nothing. Then the observers and watchers
         are told, once, whatever the handler changed (after a quiet action, Watch or Ready, the
         watchers only if the handler called `changed`)."""
-        handler = HANDLERS.get(type(action))
+        handler = self.policy.handlers.get(type(action))
         if handler is None:
             raise RoomError(f"a table does not know how to {type(action).__name__}")
         self._handling += 1
@@ -526,6 +565,9 @@ def handles(kind: type[Action]):
         HANDLERS[kind] = handler
         return handler
     return register
+
+
+CASH_GAME = TablePolicy()
 
 
 @handles(Watch)

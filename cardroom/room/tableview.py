@@ -72,6 +72,7 @@ def view_for(table, account: int | None) -> api.TableView:
         draw_counts={table.hand_seats[p]: k for p, k in hand.draw_counts.items()} if live else {},
         chat=tuple(table.chat)[-60:], railbirds=_railbirds(table),
         waiting_list=tuple(n for _, n in table.wait_list), rules=table.rules_text(),
+        tournament=table.policy.line(table, account),
         **(_my_seat(table, me) if me is not None else _NO_SEAT))
 
 
@@ -137,7 +138,8 @@ def _my_seat(table, me) -> dict:
     return {
         "my_seat": me.number, "auto_action": me.auto, "auto_blind": bool(me.auto_blind),
         "sitting_out": bool(me.sitting_out),
-        "buy_in": table.buy_in_limits(me.account) if me.stack == 0 and not table.in_hand(me) else None,
+        "buy_in": (table.buy_in_limits(me.account)
+                   if me.stack == 0 and not table.in_hand(me) and table.policy.money else None),
         "pending_chips": me.pending_chips, "table_chips": me.table_chips,
         "missed_blinds": me.owes == "missed", "missed_posts": _missed_posts(table, me),
         "new_player": me.owes == "new" and not table.settings.variant.bring_in,

@@ -9,6 +9,8 @@ room/history.py):
 
     /2026-12-01/pokerstars.txt   that day's hands (days are UTC), PokerStars text, the player as hero
     /2026-12-01/hands.phhs       the same hands as one PHH hands file (pokerkit's `load_all` reads it)
+    /2026-12-01/tournament-42.txt  his summary of each tournament that started that day (PokerStars'
+                                   "PokerStars Tournament #42" file: buy-in, entrants, places, his own)
 
 One file a day per format, not one per hand: a tracker imports a file or a folder of them, and
 PokerStars itself keeps hands in files that grow through the day; PHH's multi-hand file is the
@@ -92,6 +94,9 @@ class Extras:
     store: Any
     admin: Callable[[str], AdminRunner | None] = lambda fingerprint: None
     admin_commands: frozenset[str] = frozenset()     # their names: others are told they are refused
+    # (store, account) -> {day: {file name: text}}: the player's tournament summaries, by the day
+    # each started (room/tournaments/summaries.py, with the room's tournaments); run on a thread.
+    summaries: Callable[[Any, int], dict] = lambda store, account: {}
     # Exports replay every hand (about 2 ms each): one at a time for the whole server, on a worker
     # thread, so a player fetching a year of hands slows the tables by a share of the CPU and
     # never stops the loop, however many fetch at once.
@@ -114,6 +119,7 @@ class Folder:
         self._fingerprint = fingerprint
         self._account: int | None = None
         self._days: dict[date, list[str]] | None = None
+        self._summaries: dict[date, dict[str, str]] = {}
         self._files: OrderedDict[date, dict[str, bytes]] = OrderedDict()
         self.opened = datetime.now(UTC)
 
@@ -124,9 +130,15 @@ class Folder:
         return self._account
 
     async def days(self) -> dict[date, list[str]]:
+        """Each day he played: its hands' ids (none, a day with only a tournament's summary)."""
         if self._days is None:
             account = await self.account()
-            self._days = {} if account is None else await self._extras.read(hands_by_day, account)
+            if account is None:
+                self._days, self._summaries = {}, {}
+            else:
+                hands = await self._extras.read(hands_by_day, account)
+                self._summaries = await self._extras.read(self._extras.summaries, account)
+                self._days = {day: hands.get(day, []) for day in sorted({*hands, *self._summaries})}
         return self._days
 
     async def files(self, day: date) -> dict[str, bytes]:
@@ -134,8 +146,11 @@ class Folder:
             self._files.move_to_end(day)
             return self._files[day]
         ids = (await self.days())[day]
-        stars, phhs = await self._extras.read(day_files, await self.account(), ids)
-        built = {FILES[0]: stars.encode("utf-8"), FILES[1]: phhs.encode("utf-8")}
+        built = {}
+        if ids:
+            stars, phhs = await self._extras.read(day_files, await self.account(), ids)
+            built = {FILES[0]: stars.encode("utf-8"), FILES[1]: phhs.encode("utf-8")}
+        built |= {name: text.encode("utf-8") for name, text in sorted(self._summaries.get(day, {}).items())}
         self._files[day] = built
         while len(self._files) > CACHED_DAYS:
             self._files.popitem(last=False)
@@ -210,9 +225,10 @@ class HandsSFTPServer(asyncssh.SFTPServer):
         midnight = _stamp(datetime.combine(day, time(), UTC))
         if len(parts) == 1:
             return _dir_attrs(midnight)
-        if len(parts) > 2 or parts[1] not in FILES:
+        files = await self._folder.files(day) if len(parts) == 2 else {}
+        if parts[-1] not in files:
             raise asyncssh.SFTPNoSuchFile(NOT_FOUND)
-        data = (await self._folder.files(day))[parts[1]]
+        data = files[parts[1]]
         return _Open(data, _file_attrs(len(data), midnight))
 
     # -- reading -------------------------------------------------------------------------------
@@ -259,7 +275,7 @@ class HandsSFTPServer(asyncssh.SFTPServer):
                 yield asyncssh.SFTPName(day.isoformat().encode("ascii"),
                                         attrs=_dir_attrs(_stamp(datetime.combine(day, time(), UTC))))
             return
-        for name in FILES:
+        for name in await self._folder.files(await self._day(parts[0])):
             found = await self._lookup(f"/{parts[0]}/{name}".encode())
             yield asyncssh.SFTPName(name.encode("ascii"), attrs=found.attrs)
 

@@ -12,7 +12,12 @@ PostgreSQL):
   is back to nothing once the hand is settled or void;
 * total money (balances, table chips, stacks in the hands in progress, the rake) is the starting
   money plus credits minus debits;
-* every settled hand sums to zero with its rake: what its seats won and lost, plus the rake.
+* every settled hand sums to zero with its rake: what its seats won and lost, plus the rake;
+* every tournament: its prize pool and the house's fees of it are what its ledger rows make
+  them; the buy-ins taken are its buy-in for each paid entry; and the buy-ins (with the money the
+  house added) are the prize pool, which is the prizes paid plus the pool still held for the
+  places to decide (nothing once it is finished or cancelled). Its hands move no money (their
+  stacks are chips), but they sum to zero too.
 """
 
 from __future__ import annotations
@@ -23,9 +28,32 @@ from typing import Protocol
 from cardroom.engine.money import format_cents
 from cardroom.room.ports import ConservationError
 
-__all__ = ["check_store", "ledger_problems", "require_balanced"]
+__all__ = ["EXPECTED_SQL", "TOTAL_SQL", "check_store", "ledger_problems", "require_balanced"]
 
 NAME_SHOWN = 40
+
+# All the money the room holds, and what the ledger says came in (both dialects: sums cast to
+# BIGINT). A tournament's hands hold chips, not money: no escrow.
+TOTAL_SQL = """
+    SELECT CAST((SELECT COALESCE(SUM(balance_cents), 0) FROM accounts)
+         + (SELECT COALESCE(SUM(chips_cents), 0) FROM table_chips)
+         + (SELECT COALESCE(SUM(s.start_cents), 0) FROM hand_seats s JOIN hands h ON h.seq = s.hand_seq
+              WHERE h.status = 'in_progress' AND h.tournament_id IS NULL)
+         + (SELECT rake_cents FROM house WHERE id = 1)
+         + (SELECT COALESCE(SUM(pool_cents + fees_cents), 0) FROM tournaments) AS BIGINT)
+"""
+EXPECTED_SQL = """
+    SELECT CAST(COALESCE(SUM(CASE WHEN kind IN ('open', 'credit', 'tournament_added') THEN amount_cents
+                                  WHEN kind = 'debit' THEN -amount_cents ELSE 0 END), 0) AS BIGINT)
+    FROM ledger
+"""
+
+# How each tournament kind moves money: (its sign on the balance, on the prize pool, on the fees).
+_TOURNAMENT_MOVES = {
+    "tournament_buy_in": (-1, 1, 0), "tournament_fee": (-1, 0, 1), "tournament_refund": (1, -1, 0),
+    "tournament_fee_refund": (1, 0, -1), "tournament_prize": (1, -1, 0), "tournament_share": (1, -1, 0),
+    "tournament_added": (0, 1, 0),
+}
 
 
 def _shown(text: str) -> str:
@@ -52,9 +80,19 @@ def ledger_problems(c) -> list[str]:
     chips: dict[tuple[int, str], int] = defaultdict(int)
     escrow: dict[str, int] = defaultdict(int)
     house = 0
-    for kind, account, table, amount, hand in c.execute(
-            "SELECT kind, account_id, table_name, amount_cents, hand_id FROM ledger ORDER BY seq"):
-        if kind in ("open", "credit"):
+    pools: dict[int, int] = defaultdict(int)
+    fees: dict[int, int] = defaultdict(int)
+    taken: dict[tuple[int, str], int] = defaultdict(int)   # (tournament, kind) -> cents
+    for kind, account, table, amount, hand, tournament in c.execute(
+            "SELECT kind, account_id, table_name, amount_cents, hand_id, tournament_id FROM ledger ORDER BY seq"):
+        if kind in _TOURNAMENT_MOVES:
+            on_balance, on_pool, on_fees = _TOURNAMENT_MOVES[kind]
+            if account is not None:
+                balances[account] += on_balance * amount
+            pools[tournament] += on_pool * amount
+            fees[tournament] += on_fees * amount
+            taken[tournament, kind] += amount
+        elif kind in ("open", "credit"):
             balances[account] += amount
         elif kind == "debit":
             balances[account] -= amount
@@ -92,7 +130,8 @@ def ledger_problems(c) -> list[str]:
                  "and has none" for (a, t), v in chips.items() if v]
 
     live = dict(c.execute("SELECT h.id, CAST(SUM(s.start_cents) AS BIGINT) FROM hands h JOIN hand_seats s"
-                          " ON s.hand_seq = h.seq WHERE h.status = 'in_progress' GROUP BY h.id"))
+                          " ON s.hand_seq = h.seq WHERE h.status = 'in_progress' AND h.tournament_id IS NULL"
+                          " GROUP BY h.id"))
     for hand in sorted(set(escrow) | set(live)):
         if escrow.get(hand, 0) != live.get(hand, 0):
             problems.append(f"hand {_shown(hand)} holds {format_cents(live.get(hand, 0))} "
@@ -110,18 +149,49 @@ def ledger_problems(c) -> list[str]:
     if rake != house:
         problems.append(f"the house holds {format_cents(rake)} of rake, the ledger gives "
                         f"{format_cents(house)}: {_off(rake, house)}")
-    total = c.execute(
-        "SELECT CAST((SELECT COALESCE(SUM(balance_cents), 0) FROM accounts)"
-        " + (SELECT COALESCE(SUM(chips_cents), 0) FROM table_chips)"
-        " + (SELECT COALESCE(SUM(s.start_cents), 0) FROM hand_seats s JOIN hands h"
-        "    ON h.seq = s.hand_seq WHERE h.status = 'in_progress')"
-        " + (SELECT rake_cents FROM house WHERE id = 1) AS BIGINT)").fetchone()[0]
-    expected = c.execute(
-        "SELECT CAST(COALESCE(SUM(CASE WHEN kind IN ('open', 'credit') THEN amount_cents"
-        " WHEN kind = 'debit' THEN -amount_cents ELSE 0 END), 0) AS BIGINT) FROM ledger").fetchone()[0]
+    problems += _tournament_problems(c, pools, fees, taken)
+    total = c.execute(TOTAL_SQL).fetchone()[0]
+    expected = c.execute(EXPECTED_SQL).fetchone()[0]
     if total != expected:
         problems.append(f"the room holds {format_cents(total)} in all, but starting money + credits "
                         f"- debits is {format_cents(expected)}: {_off(total, expected)}")
+    return problems
+
+
+def _tournament_problems(c, pools: dict[int, int], fees: dict[int, int],
+                         taken: dict[tuple[int, str], int]) -> list[str]:
+    """Each tournament's money against its ledger rows and its entries (module docstring)."""
+    problems = []
+    entries = {t: (n, prizes) for t, n, prizes in c.execute(
+        "SELECT tournament_id, CAST(SUM(CASE WHEN status = 'in' THEN 1 ELSE 0 END) AS BIGINT),"
+        " CAST(SUM(prize_cents) AS BIGINT) FROM tournament_entries GROUP BY tournament_id")}
+    rows = c.execute("SELECT id, name, state, buy_in_cents, pool_cents, fees_cents FROM tournaments ORDER BY id")
+    for tid, name, state, buy_in, pool, fee_total in rows.fetchall():
+        who = f"tournament #{tid} {_shown(name)}"
+        want = pools.pop(tid, 0)
+        if pool != want:
+            problems.append(f"{who} holds {format_cents(pool)} of prize pool, the ledger gives "
+                            f"{format_cents(want)}: {_off(pool, want)}")
+        want = fees.pop(tid, 0)
+        if fee_total != want:
+            problems.append(f"{who} holds {format_cents(fee_total)} of fees, the ledger gives "
+                            f"{format_cents(want)}: {_off(fee_total, want)}")
+        paid_in, prizes = entries.get(tid, (0, 0))
+        buy_ins = taken[tid, "tournament_buy_in"] - taken[tid, "tournament_refund"]
+        if buy_ins != buy_in * paid_in:
+            problems.append(f"{who} took {format_cents(buy_ins)} of buy-ins for {paid_in} entries of "
+                            f"{format_cents(buy_in)}")
+        paid = taken[tid, "tournament_prize"] + taken[tid, "tournament_share"]
+        if paid != prizes:
+            problems.append(f"{who} paid {format_cents(paid)} of prizes, its entries won {format_cents(prizes)}")
+        pool_in = buy_ins + taken[tid, "tournament_added"]
+        if pool_in != paid + pool:
+            problems.append(f"{who}: buy-ins and added money {format_cents(pool_in)} are not the prizes "
+                            f"paid {format_cents(paid)} and the pool held {format_cents(pool)}")
+        if state in ("finished", "cancelled") and pool:
+            problems.append(f"{who} is {state} and still holds {format_cents(pool)} of prize pool")
+    problems += [f"the ledger moves {format_cents(v)} of prize pool for tournament #{t}, which does not exist"
+                 for t, v in pools.items() if v]
     return problems
 
 

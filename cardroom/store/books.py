@@ -21,9 +21,9 @@ from cardroom.room.ports import (
 from cardroom.store.database import Connection
 
 ACCOUNT_COLS = "id, name, balance_cents, starting_cents, created_at, is_admin"
-ENTRY_COLS = "seq, id, at, kind, account_id, table_name, amount_cents, reason, admin, hand_id"
+ENTRY_COLS = "seq, id, at, kind, account_id, table_name, amount_cents, reason, admin, hand_id, tournament_id"
 HAND_COLS = ("seq, id, table_name, started_at, finished_at, status, deck, events, results,"
-             " history, rake_cents")
+             " history, rake_cents, tournament_id")
 MAX_PAGE = 500       # rows of one page of the ledger or of a player's hands, at most
 
 # ----------------------------------------------------------------------------- what comes in
@@ -106,18 +106,19 @@ def refuse_banned(c: Connection, fingerprint: str) -> None:
 def entry_row(row: tuple) -> LedgerEntry:
     return LedgerEntry(seq=row[0], id=row[1], at=datetime.fromisoformat(row[2]), kind=row[3],
                        account_id=row[4], table=row[5], amount_cents=row[6], reason=row[7],
-                       admin=row[8], hand_id=row[9])
+                       admin=row[8], hand_id=row[9], tournament_id=row[10])
 
 
 def add_entry(c: Connection, at: str, kind: str, account_id: AccountId | None,
               table: str | None, amount: int, *, reason: str = "", admin: str | None = None,
-              hand_id: str | None = None, entry_id: str | None = None) -> LedgerEntry:
+              hand_id: str | None = None, entry_id: str | None = None,
+              tournament_id: int | None = None) -> LedgerEntry:
     """A row of the ledger (`kind` one of LEDGER_KINDS), made at `at`: what the audit follows."""
     row = c.execute(
         "INSERT INTO ledger (id, at, kind, account_id, table_name, amount_cents, reason,"
-        f" admin, hand_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {ENTRY_COLS}",
+        f" admin, hand_id, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {ENTRY_COLS}",
         (entry_id or uuid.uuid4().hex, at, kind, account_id, table, amount, reason, admin,
-         hand_id)).fetchone()
+         hand_id, tournament_id)).fetchone()
     return entry_row(row)
 
 
@@ -178,14 +179,15 @@ def add_chips(c: Connection, account_id: AccountId, table: str, delta: int,
 
 def hand_row(c: Connection, row: tuple) -> HandRecord:
     (seq, hand_id, table, started, finished, status, deck, events, results, history,
-     rake) = row
+     rake, tournament) = row
     seats = tuple(SeatStack(seat=s, account_id=a, start_cents=st, end_cents=e) for s, a, st, e
                   in c.execute("SELECT seat, account_id, start_cents, end_cents FROM"
                                " hand_seats WHERE hand_seq = ? ORDER BY seat", (seq,)))
     return HandRecord(hand_id=hand_id, table=table, started_at=datetime.fromisoformat(started),
                       finished_at=None if finished is None else datetime.fromisoformat(finished),
                       status=status, seats=seats, deck=deck, events_json=events,
-                      results_json=results, history=history, rake_cents=rake)
+                      results_json=results, history=history, rake_cents=rake,
+                      tournament_id=tournament)
 
 
 def find_hand(c: Connection, hand_id: str) -> tuple[int, HandRecord] | None:

@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import sqlite3
 
-from cardroom.room.ports import HAND_STATUSES, LEDGER_KINDS
+from cardroom.room.ports import HAND_STATUSES, LEDGER_KINDS, TOURNAMENT_STATES
 
 MAX_HELD_CENTS = 10**15  # the most any one place may hold; far above any real game
 
-_kinds = ", ".join(f"'{k}'" for k in LEDGER_KINDS)
+# The ledger's kinds as version 1 made them (released: never changed); version 8 adds the
+# tournaments' (LEDGER_KINDS is every kind there is now).
+V1_LEDGER_KINDS = ("open", "credit", "debit", "buy_in", "cash_out", "hand_start", "hand_end", "rake",
+                   "hand_void")
+_kinds = ", ".join(f"'{k}'" for k in V1_LEDGER_KINDS)
 _statuses = ", ".join(f"'{s}'" for s in HAND_STATUSES)
 
 _V1: tuple[str, ...] = (
@@ -183,7 +187,75 @@ _V7: tuple[str, ...] = (
     "INSERT INTO session_numbers (id, last) VALUES (1, 0)",
 )
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+# v8: tournaments (issue 38). A tournament instance with its money (the prize pool not yet paid,
+# the house's fees) and its director's snapshot; its entries; its hands (a hand's `tournament_id`:
+# stacks in chips, no money in escrow); and the ledger's tournament kinds, each row naming its
+# tournament. SQLite cannot change a table's CHECK, so the ledger is rebuilt (same rows, same seq).
+_tournament_states = ", ".join(f"'{s}'" for s in TOURNAMENT_STATES)
+_all_kinds = ", ".join(f"'{k}'" for k in LEDGER_KINDS)
+_V8: tuple[str, ...] = (
+    f"""
+    CREATE TABLE tournaments (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        name         TEXT    NOT NULL CHECK (length(name) > 0),
+        state        TEXT    NOT NULL CHECK (state IN ({_tournament_states})),
+        buy_in_cents INTEGER NOT NULL CHECK (buy_in_cents >= 0),
+        fee_cents    INTEGER NOT NULL CHECK (fee_cents >= 0),
+        added_cents  INTEGER NOT NULL CHECK (added_cents >= 0),
+        pool_cents   INTEGER NOT NULL DEFAULT 0
+                     CHECK (pool_cents >= 0 AND pool_cents <= {MAX_HELD_CENTS}),
+        fees_cents   INTEGER NOT NULL DEFAULT 0
+                     CHECK (fees_cents >= 0 AND fees_cents <= {MAX_HELD_CENTS}),
+        starts_at    TEXT,
+        created_at   TEXT    NOT NULL,
+        started_at   TEXT,
+        finished_at  TEXT,
+        snapshot     TEXT    NOT NULL,
+        version      INTEGER NOT NULL DEFAULT 0
+    ) STRICT
+    """,
+    "CREATE INDEX tournaments_by_state ON tournaments(state)",
+    """
+    CREATE TABLE tournament_entries (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        entry         INTEGER NOT NULL CHECK (entry >= 1),
+        account_id    INTEGER NOT NULL REFERENCES accounts(id),
+        status        TEXT    NOT NULL CHECK (status IN ('in', 'refunded')),
+        place         INTEGER CHECK (place IS NULL OR place >= 1),
+        prize_cents   INTEGER NOT NULL DEFAULT 0 CHECK (prize_cents >= 0),
+        registered_at TEXT    NOT NULL,
+        PRIMARY KEY (tournament_id, entry)
+    ) STRICT
+    """,
+    "CREATE INDEX tournament_entries_by_account ON tournament_entries(account_id)",
+    "ALTER TABLE hands ADD COLUMN tournament_id INTEGER REFERENCES tournaments(id)",
+    f"""
+    CREATE TABLE ledger_v8 (
+        seq           INTEGER PRIMARY KEY AUTOINCREMENT,
+        id            TEXT    NOT NULL UNIQUE,
+        at            TEXT    NOT NULL,
+        kind          TEXT    NOT NULL CHECK (kind IN ({_all_kinds})),
+        account_id    INTEGER REFERENCES accounts(id),
+        table_name    TEXT,
+        amount_cents  INTEGER NOT NULL CHECK (amount_cents >= 0),
+        reason        TEXT    NOT NULL DEFAULT '',
+        admin         TEXT,
+        hand_id       TEXT,
+        tournament_id INTEGER REFERENCES tournaments(id),
+        CHECK ((kind IN ('rake', 'tournament_added')) = (account_id IS NULL)),
+        CHECK ((substr(kind, 1, 11) = 'tournament_') = (tournament_id IS NOT NULL))
+    ) STRICT
+    """,
+    "INSERT INTO ledger_v8 (seq, id, at, kind, account_id, table_name, amount_cents, reason, admin, hand_id)"
+    " SELECT seq, id, at, kind, account_id, table_name, amount_cents, reason, admin, hand_id FROM ledger",
+    "DROP TABLE ledger",
+    "ALTER TABLE ledger_v8 RENAME TO ledger",
+    "CREATE INDEX ledger_by_account ON ledger(account_id, seq)",
+    "CREATE INDEX ledger_by_hand ON ledger(hand_id) WHERE hand_id IS NOT NULL",
+    "CREATE INDEX ledger_by_tournament ON ledger(tournament_id) WHERE tournament_id IS NOT NULL",
+)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 LATEST_VERSION = len(MIGRATIONS)
 
 

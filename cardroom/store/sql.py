@@ -31,16 +31,23 @@ from cardroom.room.ports import (
     TableHolding, UnknownHand,
 )
 from cardroom.store import books
-from cardroom.store.audit import ledger_problems
+from cardroom.store.audit import EXPECTED_SQL, TOTAL_SQL, ledger_problems
 from cardroom.store.database import Connection, Database, writes
+from cardroom.store.tournaments import TournamentBooks, fence_name
 
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-class SqlStore:
-    """Accounts, the ledger and hand histories in a SQL database (`db`). See the module docstring;
-    `SqliteStore(path)` and `PostgresStore(url)` open one."""
+def hand_fence(hand: HandRecord) -> str:
+    """What a write to this hand is fenced by: its table's lease, or its tournament's."""
+    return hand.table if hand.tournament_id is None else fence_name(hand.tournament_id)
+
+
+class SqlStore(TournamentBooks):
+    """Accounts, the ledger and hand histories in a SQL database (`db`), and tournaments
+    (`TournamentBooks`, cardroom.store.tournaments). See the module docstring; `SqliteStore(path)`
+    and `PostgresStore(url)` open one."""
 
     def __init__(self, db: Database, *, clock: Callable[[], datetime] = utc_now) -> None:
         self.db = db
@@ -263,27 +270,13 @@ class SqlStore:
         with self.db.transaction(write=False) as c:
             return c.execute("SELECT rake_cents FROM house WHERE id = 1").fetchone()[0]
 
-    _TOTAL_SQL = """
-        SELECT CAST((SELECT COALESCE(SUM(balance_cents), 0) FROM accounts)
-             + (SELECT COALESCE(SUM(chips_cents), 0) FROM table_chips)
-             + (SELECT COALESCE(SUM(s.start_cents), 0) FROM hand_seats s
-                  JOIN hands h ON h.seq = s.hand_seq WHERE h.status = 'in_progress')
-             + (SELECT rake_cents FROM house WHERE id = 1) AS BIGINT)
-    """
-    _EXPECTED_SQL = """
-        SELECT CAST(COALESCE(SUM(CASE WHEN kind IN ('open', 'credit') THEN amount_cents
-                                      WHEN kind = 'debit' THEN -amount_cents ELSE 0 END), 0)
-                    AS BIGINT)
-        FROM ledger
-    """
-
     def total_money(self) -> int:
         with self.db.transaction(write=False) as c:
-            return c.execute(self._TOTAL_SQL).fetchone()[0]
+            return c.execute(TOTAL_SQL).fetchone()[0]
 
     def expected_money(self) -> int:
         with self.db.transaction(write=False) as c:
-            return c.execute(self._EXPECTED_SQL).fetchone()[0]
+            return c.execute(EXPECTED_SQL).fetchone()[0]
 
     def ledger_problems(self) -> list[str]:
         """Every way the money fails to add up, in words (`cardroom.store.audit`, the check that
@@ -313,23 +306,28 @@ class SqlStore:
             raise HandStateError("a seat appears twice in the hand")
         if len({s.account_id for s in start.seats}) != len(start.seats):
             raise HandStateError("an account appears twice in the hand")
+        tournament = start.tournament_id
         with self.db.transaction() as c:
-            self.db.fence(c, start.table)
+            self.db.fence(c, start.table if tournament is None else fence_name(tournament))
             if c.execute("SELECT 1 FROM hands WHERE table_name = ? AND status = 'in_progress'",
                          (start.table,)).fetchone():
                 raise HandStateError(f"table {start.table!r} already has a hand in progress")
+            if tournament is not None and c.execute(
+                    "SELECT 1 FROM tournaments WHERE id = ? AND state = 'running'", (tournament,)).fetchone() is None:
+                raise HandStateError(f"tournament #{tournament} is not running")
             seq = self.db.next_value(c, "hand_ids")
             hand_id = str(seq)
-            c.execute("INSERT INTO hands (seq, id, table_name, started_at, status, deck)"
-                      " VALUES (?, ?, ?, ?, 'in_progress', ?)",
-                      (seq, hand_id, start.table, self._now(), start.deck))
+            c.execute("INSERT INTO hands (seq, id, table_name, started_at, status, deck, tournament_id)"
+                      " VALUES (?, ?, ?, ?, 'in_progress', ?, ?)",
+                      (seq, hand_id, start.table, self._now(), start.deck, tournament))
             for s in start.seats:
                 books.get_account(c, s.account_id)
-                books.add_chips(c, s.account_id, start.table, -s.start_cents, s.seat)
                 c.execute("INSERT INTO hand_seats (hand_seq, seat, account_id, start_cents)"
                           " VALUES (?, ?, ?, ?)", (seq, s.seat, s.account_id, s.start_cents))
-                books.add_entry(c, self._now(), "hand_start", s.account_id, start.table,
-                                s.start_cents, hand_id=hand_id)
+                if tournament is None:   # tournament chips are not money: nothing in escrow
+                    books.add_chips(c, s.account_id, start.table, -s.start_cents, s.seat)
+                    books.add_entry(c, self._now(), "hand_start", s.account_id, start.table,
+                                    s.start_cents, hand_id=hand_id)
             return books.find_hand(c, hand_id)[1]
 
     @writes
@@ -356,6 +354,8 @@ class SqlStore:
                 raise UnknownHand(f"no hand {hand_id!r}")
             seq, hand = found
             self.db.fence(c, hand.table)
+            if hand.tournament_id is not None:
+                raise HandStateError(f"hand {hand_id!r} is a tournament's: it is settled with its tournament")
             if hand.status != "in_progress":
                 raise HandStateError(f"hand {hand_id!r} is {hand.status}, not in progress")
             seated = {s.account_id for s in hand.seats}
@@ -393,8 +393,9 @@ class SqlStore:
             books.add_entry(c, self._now(), "rake", None, hand.table, rake_cents, hand_id=hand.hand_id)
 
     def _void(self, c: Connection, seq: int, hand: HandRecord, reason: str) -> None:
-        """Every seat of a hand in progress gets its start-of-hand stack back on its table."""
-        for s in hand.seats:
+        """Every seat of a hand in progress gets its start-of-hand stack back on its table (a
+        tournament's hand has none to give: its chips are its tournament's, restored with it)."""
+        for s in hand.seats if hand.tournament_id is None else ():
             books.add_chips(c, s.account_id, hand.table, s.start_cents, s.seat)
             books.add_entry(c, self._now(), "hand_void", s.account_id, hand.table, s.start_cents,
                             reason=reason, hand_id=hand.hand_id)
@@ -413,7 +414,7 @@ class SqlStore:
             if found is None:
                 raise UnknownHand(f"no hand {hand_id!r}")
             seq, hand = found
-            self.db.fence(c, hand.table)
+            self.db.fence(c, hand_fence(hand))
             if hand.status != "in_progress":
                 return hand
             self._void(c, seq, hand, reason)
@@ -428,7 +429,7 @@ class SqlStore:
                 if wanted is None or table in wanted]
             for hand_id in live:
                 seq, hand = books.find_hand(c, hand_id)
-                self.db.fence(c, hand.table)
+                self.db.fence(c, hand_fence(hand))
                 self._void(c, seq, hand, "hand cut off (restart); start-of-hand stack returned")
             return live
 

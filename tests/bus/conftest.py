@@ -103,9 +103,16 @@ def room_tables():
     return [table_settings(TABLE, seats=6)]
 
 
+@pytest.fixture
+def room_tournaments():
+    """The tournaments of the world's room (config.toml-like TournamentSpecs; none unless a test
+    module overrides this fixture)."""
+    return []
+
+
 @pytest.fixture(params=["local", "remote"])
-async def world(request, tmp_path, room_tables):
-    room, store, clock = build_room(tmp_path / "room.sqlite3", *room_tables, seed=5)
+async def world(request, tmp_path, room_tables, room_tournaments):
+    room, store, clock = build_room(tmp_path / "room.sqlite3", *room_tables, seed=5, tournaments=room_tournaments)
     w = World(request.param, room, clock)
     connections = []
     if request.param == "remote":

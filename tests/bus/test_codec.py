@@ -108,6 +108,18 @@ def test_every_table_view_field_has_a_shape_on_the_wire():
     assert set(codec._VIEW_FIELDS) == {f.name for f in fields(api.TableView)}
 
 
+def test_a_tournament_tables_line_comes_back_equal_and_a_bad_one_is_refused():
+    v = play_and_collect("holdem", 3, [], steps=5)[-1]
+    line = api.TournamentLine(4, "Sit & Go", 2, 3, "25/50 ante 5", 61.5, None, False, False, True, 17, 45,
+                              2647, 9, "hand for hand: waiting for the other tables", 1234.5)
+    assert _round_trip(replace(v, tournament=line)).tournament == line
+    assert "tournament" not in codec.view_to(v)          # a cash table's: nothing travels
+    with pytest.raises(codec.CodecError):
+        codec.line_from([4, "Sit & Go"])
+    with pytest.raises(codec.CodecError):
+        codec.line_from(["4", *codec.line_to(line)[1:]])
+
+
 def test_a_field_at_its_default_does_not_travel():
     v = play_and_collect("holdem", 3, [], steps=5)[-1]
     d = codec.view_to(replace(v, message="", leaving=False, pending_chips=0))

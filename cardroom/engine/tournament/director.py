@@ -107,9 +107,19 @@ class Director:
 
     # ------------------------------------------------------------------ registration
 
-    def register(self, player: Player, now: float) -> list:
-        """Enter `player` (take his buy-in and fee): before the start, or in late registration
-        (a re-entry when he is out and `reentries` allows). A sit & go starts when it is full."""
+    @property
+    def next_entry(self) -> int:
+        """The number the next entry will have (the room takes its buy-in under it first)."""
+        return self._numbered + 1
+
+    def number_past(self, number: int) -> None:
+        """Entry numbers up to `number` are spoken for (the room refunded a payment made under one
+        that a crash left without its entry): the next entry is numbered after them."""
+        self._numbered = max(self._numbered, number)
+
+    def may_register(self, player: Player, now: float) -> None:
+        """TournamentError (saying why) unless `register(player, now)` would take him now; changes
+        nothing."""
         spec = self.spec
         if self.state in (FINISHED, CANCELLED):
             raise TournamentError(f"{spec.name} is {self.state}")
@@ -123,6 +133,13 @@ class Director:
                 raise TournamentError(f"registration for {spec.name} is closed")
             if len(mine) > spec.reentries:
                 raise TournamentError("no re-entries left" if spec.reentries else f"{spec.name} is a freezeout")
+
+    def register(self, player: Player, now: float) -> list:
+        """Enter `player` (take his buy-in and fee): before the start, or in late registration
+        (a re-entry when he is out and `reentries` allows). A sit & go starts when it is full."""
+        spec = self.spec
+        self.may_register(player, now)
+        mine = [e for e in self.entries.values() if e.player == player]
         # No clock here (tick's): a start or cancellation due now must not be lost to a refusal.
         entry = self._enter(player)
         records: list = [Registered(player, entry.number, spec.buy_in, spec.fee, reentry=bool(mine))]

@@ -99,6 +99,25 @@ def test_registration_refusals_say_why_and_change_nothing():
         assert d.entrants == 3 and d.state == RUNNING
 
 
+def test_may_register_says_what_register_would_refuse_and_changes_nothing():
+    """The room asks first, then takes the money under `next_entry`, then registers."""
+    d = Director(sit_and_go(2), random.Random(1))
+    assert d.next_entry == 1
+    d.may_register("a", 0)
+    assert d.entrants == 0 and d.next_entry == 1
+    assert d.register("a", 0)[0].entry == 1 and d.next_entry == 2
+    with pytest.raises(TournamentError, match="already in"):
+        d.may_register("a", 0)
+    d.register("b", 0)
+    with pytest.raises(TournamentError, match="full"):
+        d.may_register("c", 0)
+    assert d.entrants == 2 and d.next_entry == 3
+    d.number_past(7)
+    assert d.next_entry == 8
+    d.number_past(2)
+    assert d.next_entry == 8
+
+
 def test_unregister_before_the_start_refunds_the_buy_in_and_fee():
     d = Director(sit_and_go(9), random.Random(1))
     d.register("a", 0)
