@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import typing
 from dataclasses import MISSING, fields
 
@@ -326,12 +327,57 @@ class EncodedChat:
         return text
 
 
-def view_json(v: api.TableView, lines: EncodedChat | None = None) -> str:
-    """`view_to` as JSON text; with `lines` (the table's), the chat is spliced in already encoded."""
-    if lines is None or not v.chat:
-        return _dumps(view_to(v))
-    # view_to always holds the required fields, so the object is never empty.
-    return _dumps(view_to(v, chat=False))[:-1] + ',"chat":' + lines.text(v.chat) + "}"
+class EncodedViews:
+    """A table's views, encoded with what they share encoded once. The views of one change (the
+    rail's and each seat's: Table.views_for) hold the same objects where they show the same
+    thing (the chat, the board, the rules, every seat but the viewer's own), so each of those is
+    encoded once for all of them: kept by identity (the object itself is kept, so its id is not
+    reused), the chat line by line (EncodedChat), the seats seat by seat. One per table."""
+
+    def __init__(self) -> None:
+        self.chat = EncodedChat()
+        self._last: dict[str, tuple[object, str]] = {}      # field -> (its last value, its text)
+        self._seats: dict[int, tuple[api.SeatState, str]] = {}
+
+    def text(self, v: api.TableView) -> str:
+        # The plain fields: those not at their default, in one JSON object.
+        out = {name: value if to is None else to(value)
+               for (name, default, to), value in zip(_PLAIN, _plain_values(v))
+               if default is MISSING or value != default}
+        last, pieces = self._last, []
+        for name, default, to in _SHARED:
+            value = getattr(v, name)
+            if value == default:
+                continue
+            hit = last.get(name)
+            if hit is None or hit[0] is not value:
+                hit = last[name] = (value, f',"{name}":{_dumps(to(value))}')
+            pieces.append(hit[1])
+        seats, texts = self._seats, []
+        for s in v.seats:
+            hit = seats.get(id(s))
+            if hit is None or hit[0] is not s:
+                hit = seats[id(s)] = (s, _dumps(seat_to(s)))
+            texts.append(hit[1])
+        if len(seats) > 8 * len(v.seats) + 64:
+            self._seats = {id(s): seats[id(s)] for s in v.seats}
+        pieces.append(',"seats":[' + ",".join(texts) + "]")
+        if v.chat:
+            pieces.append(',"chat":' + self.chat.text(v.chat))
+        # The plain fields hold the required ones, so that object is never empty.
+        return _dumps(out)[:-1] + "".join(pieces) + "}"
+
+
+_SPLICED = ("board", "pots", "draw_counts", "railbirds", "waiting_list", "rules", "seats", "chat")
+_PLAIN = tuple((k, _VIEW_DEFAULTS[k], to) for k, (to, _) in _VIEW_FIELDS.items() if k not in _SPLICED)
+_plain_values = operator.attrgetter(*(k for k, _, _ in _PLAIN))
+_SHARED = tuple((k, _VIEW_DEFAULTS[k], _VIEW_FIELDS[k][0]) for k in _SPLICED[:6])
+
+
+def view_json(v: api.TableView, views: EncodedViews | None = None) -> str:
+    """`view_to` as JSON text; with `views` (the table's), what the table's views share is spliced
+    in already encoded."""
+    return _dumps(view_to(v)) if views is None else views.text(v)
 
 
 class DecodedChat:

@@ -87,7 +87,7 @@ class TableHost:
         self._online: dict[int, set[str]] = {}          # account -> its remote sessions online
         self._gone: OrderedDict[str, None] = OrderedDict()
         self._version = dict.fromkeys(self.names, 0)   # table -> changes so far (views' stamps)
-        self._lines = {n: codec.EncodedChat() for n in self.names}
+        self._encoded = {n: codec.EncodedViews() for n in self.names}
         self._seat_sent: dict[str, set[int]] = {n: set() for n in self.names}
         self._rows: dict[str, api.TableSummary] = {}   # lobby rows as last published
         self._dirty: set[str] = set()
@@ -196,7 +196,7 @@ class TableHost:
             return codec.reply_error(e)
         table = self.room.tables[name]
         view = None if isinstance(action, Unwatch) else codec.stamped(
-            self.epoch, self._version[name], codec.view_json(table.view_for(account), self._lines[name]))
+            self.epoch, self._version[name], codec.view_json(table.view_for(account), self._encoded[name]))
         # A view answered (a watch's) travels as the reply's view.
         return codec.reply_ok(None if isinstance(result, api.TableView) else result, view)
 
@@ -346,17 +346,15 @@ class TableHost:
 
     def _views(self, name: str) -> list[tuple[str, bytes]]:
         table = self.room.tables[name]
-        lines, n = self._lines[name], self._version[name]
-
-        def message(account: int | None) -> bytes:
-            return codec.stamped(self.epoch, n, codec.view_json(table.view_for(account), lines)).encode()
-
-        out = [(subjects.public_view(name), message(None))]
+        encoded, n = self._encoded[name], self._version[name]
         seated = {s.account for s in table.seats.values() if s.account in self._sessions}
-        for account in seated | self._seat_sent[name]:   # and the last view of who has just left
-            out.append((subjects.seat_view(name, account), message(account)))
+        to = seated | self._seat_sent[name]              # and the last view of who has just left
         self._seat_sent[name] = seated
-        return out
+        # Built together: what the rail sees is built and encoded once for every view.
+        views = table.views_for([None, *to])
+        return [(subjects.public_view(name) if account is None else subjects.seat_view(name, account),
+                 codec.stamped(self.epoch, n, codec.view_json(view, encoded)).encode())
+                for account, view in views.items()]
 
     def _lobby(self, rows: list[api.TableSummary]) -> bytes:
         return codec.dumps({"h": self.epoch, "rows": [codec.summary_to(r) for r in rows]})

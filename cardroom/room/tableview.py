@@ -6,7 +6,7 @@ Pure functions of a Table's state (read only); `Table.view_for` and friends call
 from __future__ import annotations
 
 from cardroom.engine.betting import FIXED
-from cardroom.engine.views import seat_view
+from cardroom.engine.views import seat_view, seat_view_from
 from cardroom.room import api
 from cardroom.room.narration import money
 from cardroom.room.seating import posts_owed
@@ -19,7 +19,7 @@ def summary(table) -> api.TableSummary:
     dealt = sum(s[2] for s in table.stats)
     seated_accounts = {s.account for s in table.seats.values()}
     return api.TableSummary(
-        name=table.name, game=table.settings.variant.name, stakes=table.settings.structure.describe(),
+        name=table.name, game=table.settings.variant.name, stakes=table.rules_text().stakes,
         seats=table.settings.seats, players=len(table.seats), waiting=len(table.wait_list),
         railbirds=sum(1 for a in table.watchers if a not in seated_accounts),
         average_pot=sum(pots) // len(pots) if pots else 0,
@@ -53,27 +53,49 @@ def rules_text(table) -> api.TableRules:
         house=tuple(house), min_buy_in=s.buy_in_min, max_buy_in=s.buy_in_max)
 
 def view_for(table, account: int | None) -> api.TableView:
-    me = table.seat_of(account) if account is not None else None
+    return views_for(table, (account,))[account]
+
+
+def views_for(table, accounts) -> dict[int | None, api.TableView]:
+    """`view_for` of each of `accounts` (None: a railbird) at one moment, built together: what
+    every viewer sees alike (the rail's view of the hand and seats, the chat, the rules) is built
+    once and shared by their views, and each seated viewer's own seat is built on it. A table host
+    sends each change to the rail and to every seat at once."""
     hand = table.hand
     live = hand is not None and not hand.over
-    viewer = _dealt_index(table, me)
-    hv = seat_view(hand, viewer) if hand is not None else None
+    public = seat_view(hand, None) if hand is not None else None
+    dealt = {number: p for p, number in enumerate(table.hand_seats)} if public is not None else {}
+    button = table.plan.button if table.plan and hand else None
+    seats = tuple(_seat_state(table, number, public, live, dealt, button)
+                  for number in range(1, table.settings.seats + 1))
     left = table.seconds_left() if live else None
-    settings = table.settings
-    return api.TableView(
-        name=table.name, game=settings.variant.name, stakes=settings.structure.describe(),
-        status=table.status, seats=_seat_states(table, hv, live), board=tuple(hand.board) if hand else (),
-        pots=hv.pots if hv and live else (), hand_id=table.hand_id,
-        phase=(hand.phase if live else ("done" if hand else "waiting")),
-        street=hv.street if hv else "", my_cards=tuple(hv.seats[viewer].cards) if viewer is not None else (),
-        legal=hand.legal() if live and viewer is not None and hand.actor == viewer and me.bot is None else None,
-        acting_seat=table.hand_seats[hand.actor] if live and hand.actor is not None else None,
-        seconds_left=left, countdown=_countdown(left, settings.countdown_seconds),
-        draw_counts={table.hand_seats[p]: k for p, k in hand.draw_counts.items()} if live else {},
-        chat=tuple(table.chat)[-60:], railbirds=_railbirds(table),
-        waiting_list=tuple(n for _, n in table.wait_list), rules=table.rules_text(),
-        tournament=table.policy.line(table, account),
-        **(_my_seat(table, me) if me is not None else _NO_SEAT))
+    rules = table.rules_text()
+    shared = {
+        "name": table.name, "game": rules.game, "stakes": rules.stakes, "status": table.status,
+        "board": tuple(hand.board) if hand else (), "pots": public.pots if live else (),
+        "hand_id": table.hand_id, "phase": hand.phase if live else ("done" if hand else "waiting"),
+        "street": public.street if public else "",
+        "acting_seat": table.hand_seats[hand.actor] if live and hand.actor is not None else None,
+        "seconds_left": left, "countdown": _countdown(left, table.settings.countdown_seconds),
+        "draw_counts": {table.hand_seats[p]: k for p, k in hand.draw_counts.items()} if live else {},
+        "chat": tuple(table.chat)[-60:], "railbirds": _railbirds(table),
+        "waiting_list": tuple(n for _, n in table.wait_list), "rules": rules}
+    views = {}
+    for account in accounts:
+        me = table.seat_of(account) if account is not None else None
+        viewer = _dealt_index(table, me)
+        mine, my_seats = (), seats
+        if viewer is not None:
+            hv = seat_view_from(public, hand, viewer)
+            mine = tuple(hv.seats[viewer].cards)
+            i = me.number - 1
+            my_seats = seats[:i] + (_seat_state(table, me.number, hv, live, dealt, button),) + seats[i + 1:]
+        views[account] = api.TableView(
+            **shared, seats=my_seats, my_cards=mine,
+            legal=hand.legal() if live and viewer is not None and hand.actor == viewer and me.bot is None else None,
+            tournament=table.policy.line(table, account),
+            **(_my_seat(table, me) if me is not None else _NO_SEAT))
+    return views
 
 
 def _dealt_index(table, me) -> int | None:
@@ -86,34 +108,25 @@ def _dealt_index(table, me) -> int | None:
     return p if table.hand_accounts[p] == me.account else None
 
 
-def _seat_states(table, hv, live: bool) -> tuple[api.SeatState, ...]:
-    """Every seat as the viewer of `hv` (the hand's view for him, None without a hand) sees it."""
-    dealt = {number: p for p, number in enumerate(table.hand_seats)} if hv is not None else {}
-    plan = table.plan
-    button = plan.button if plan and table.hand else None
-    states = []
-    for number in range(1, table.settings.seats + 1):
-        s = table.seats.get(number)
-        if s is None:
-            states.append(api.SeatState(number, "", 0, 0, "empty",
-                                        held_for="held" if table.held.get(number) else ""))
-            continue
-        p = dealt.get(number)
-        if p is None or table.hand_accounts[p] != s.account:
-            # Not in the hand (or a new occupant of a seat dealt to someone else).
-            states.append(api.SeatState(number, s.name, s.stack, 0, "sitting out" if s.sitting_out else "waiting",
-                                        s.connected, is_button=button == number))
-            continue
-        info = hv.seats[p]
-        if live:
-            # The hand's stack while it is played; after it the seat's own (the final stack
-            # plus chips added since, or nothing for a player who left and sat down again).
-            stack, status, acting = info.stack, info.status, hv.actor == info.player
-        else:
-            stack, status, acting = s.stack, "sitting out" if s.sitting_out else "active", False
-        states.append(api.SeatState(number, s.name, stack, info.bet, status, s.connected, info.cards, info.up,
-                                    info.shown, is_button=button == number, acting=acting))
-    return tuple(states)
+def _seat_state(table, number: int, hv, live: bool, dealt: dict[int, int], button) -> api.SeatState:
+    """Seat `number` as the viewer of `hv` (the hand's view for him, None without a hand) sees it."""
+    s = table.seats.get(number)
+    if s is None:
+        return api.SeatState(number, "", 0, 0, "empty", held_for="held" if table.held.get(number) else "")
+    p = dealt.get(number)
+    if p is None or table.hand_accounts[p] != s.account:
+        # Not in the hand (or a new occupant of a seat dealt to someone else).
+        return api.SeatState(number, s.name, s.stack, 0, "sitting out" if s.sitting_out else "waiting",
+                             s.connected, is_button=button == number)
+    info = hv.seats[p]
+    if live:
+        # The hand's stack while it is played; after it the seat's own (the final stack
+        # plus chips added since, or nothing for a player who left and sat down again).
+        stack, status, acting = info.stack, info.status, hv.actor == info.player
+    else:
+        stack, status, acting = s.stack, "sitting out" if s.sitting_out else "active", False
+    return api.SeatState(number, s.name, stack, info.bet, status, s.connected, info.cards, info.up,
+                         info.shown, is_button=button == number, acting=acting)
 
 
 def _countdown(left: float | None, countdown_seconds: int) -> int | None:
