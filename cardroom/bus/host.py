@@ -89,6 +89,7 @@ class TableHost:
         self._version = dict.fromkeys(self.names, 0)   # table -> changes so far (views' stamps)
         self._encoded = {n: codec.EncodedViews() for n in self.names}
         self._seat_sent: dict[str, set[int]] = {n: set() for n in self.names}
+        self._built: dict[str, tuple] = {}             # table -> its views built for an intent's reply
         self._rows: dict[str, api.TableSummary] = {}   # lobby rows as last published
         self._dirty: set[str] = set()
         self._flusher: asyncio.Task | None = None
@@ -194,11 +195,21 @@ class TableHost:
             result = session.send(name, action)      # the table tells its observers (us): _changed
         except RoomError as e:
             return codec.reply_error(e)
-        table = self.room.tables[name]
-        view = None if isinstance(action, Unwatch) else codec.stamped(
-            self.epoch, self._version[name], codec.view_json(table.view_for(account), self._encoded[name]))
+        view = None if isinstance(action, Unwatch) else self._view_now(name, account)
         # A view answered (a watch's) travels as the reply's view.
         return codec.reply_ok(None if isinstance(result, api.TableView) else result, view)
+
+    def _view_now(self, name: str, account: int) -> str:
+        """The account's view of the table now, stamped. A seated player's intent changed the
+        table: every view of the change is built now, his is the reply, and the flush that
+        follows sends them all (built once, unless the table changes again meanwhile)."""
+        built = self._built[name] = self._views(name)
+        view = built[1].get(account)
+        if view is not None:
+            return view
+        table = self.room.tables[name]
+        return codec.stamped(self.epoch, self._version[name], codec.view_json(table.view_for(account),
+                                                                              self._encoded[name]))
 
     # ------------------------------------------------------------------ sessions and presence
     async def _session_for(self, account: int, sid: str) -> Session:
@@ -329,7 +340,7 @@ class TableHost:
                 out, rows = [], []
                 for name in names:
                     try:
-                        out += self._views(name)
+                        out += self._messages(name)
                         row = self.room.tables[name].summary()
                     except Exception:  # noqa: BLE001 - one table's trouble must not stop the others'
                         log.exception("the views of %s could not be made", name)
@@ -344,17 +355,26 @@ class TableHost:
         finally:
             self._flusher = None
 
-    def _views(self, name: str) -> list[tuple[str, bytes]]:
+    def _messages(self, name: str) -> list[tuple[str, bytes]]:
+        """The views of the table's latest change as they are sent: the public one, each seated
+        player's, and the last one of who has just left his seat."""
+        built = self._built.pop(name, None)
+        if built is None or built[0] != self._version[name]:
+            built = self._views(name)
+        _, views, seated = built
+        self._seat_sent[name] = seated
+        return [(subjects.public_view(name) if account is None else subjects.seat_view(name, account),
+                 text.encode()) for account, text in views.items()]
+
+    def _views(self, name: str) -> tuple[int, dict[int | None, str], set[int]]:
+        """(the change, the stamped view of the rail (None) and of each seat, who is seated)."""
         table = self.room.tables[name]
         encoded, n = self._encoded[name], self._version[name]
         seated = {s.account for s in table.seats.values() if s.account in self._sessions}
-        to = seated | self._seat_sent[name]              # and the last view of who has just left
-        self._seat_sent[name] = seated
         # Built together: what the rail sees is built and encoded once for every view.
-        views = table.views_for([None, *to])
-        return [(subjects.public_view(name) if account is None else subjects.seat_view(name, account),
-                 codec.stamped(self.epoch, n, codec.view_json(view, encoded)).encode())
-                for account, view in views.items()]
+        views = table.views_for([None, *(seated | self._seat_sent[name])])
+        return n, {account: codec.stamped(self.epoch, n, codec.view_json(view, encoded))
+                   for account, view in views.items()}, seated
 
     def _lobby(self, rows: list[api.TableSummary]) -> bytes:
         return codec.dumps({"h": self.epoch, "rows": [codec.summary_to(r) for r in rows]})
