@@ -326,6 +326,10 @@ class TableHost:
             session.close()        # seats kept and marked disconnected; nothing watched
 
     # ------------------------------------------------------------------ publishing
+    def changes(self, name: str) -> int:
+        """How many times the table has changed here (its views' stamp)."""
+        return self._version[name]
+
     def _changed(self, name: str) -> None:
         self._version[name] += 1
         self._dirty.add(name)
