@@ -74,9 +74,11 @@ class DecisionClock:
         delay = max(0.0, deadline - t.clock.now())
         hand = t.hand
         self.arm(delay, lambda: self.timeout(hand, p))
-        # The countdown: a tick each second of the last ten, so every screen shows it.
-        for k in range(min(t.settings.countdown_seconds, int(delay)), 0, -1):
-            self.arm(delay - k, lambda k=k: self.tick(hand, p, k))
+        # The countdown: a tick each second of the last ten, so every screen shows it. One armed
+        # at a time, each arming the next: most decisions are made before the first.
+        k = min(t.settings.countdown_seconds, int(delay))
+        if k > 0:
+            self.arm(delay - k, lambda: self.tick(hand, p, k))
 
     def connection_changed(self, number: int) -> None:
         """Seat `number` lost its connection or has it back: if its clock is running, it now runs
@@ -128,6 +130,8 @@ class DecisionClock:
     def tick(self, hand: Hand, p: int, k: int) -> None:
         t = self.table
         if hand is t.hand and hand.actor == p:
+            if k > 1 and self.deadline is not None:
+                self.arm(max(0.0, self.deadline - (k - 1) - t.clock.now()), lambda: self.tick(hand, p, k - 1))
             if k == t.settings.countdown_seconds:
                 t.say(f"{hand.players[p].name}, you have {k} seconds to act")
             t.changed()
