@@ -699,8 +699,7 @@ def capacity(args) -> dict:
         def measure(n: int, name: str = name) -> dict:
             seated = max(1, n // 5)
             run = argparse.Namespace(**{**vars(args), "topology": name, "sessions": n, "seated": seated,
-                                        "tables": args.tables_asked or max(25, math.ceil(seated / 7)),
-                                        "floor": 0})
+                                        "tables": args.tables_asked or capacity_tables(seated), "floor": 0})
             _log(run, f"capacity: {name} with {n} sessions ({seated} seated)")
             r = asyncio.run(Bench(run).run())
             if r:
@@ -713,6 +712,13 @@ def capacity(args) -> dict:
              if best.get("single") and "scaled" in best else None)
     return {"ladder": args.capacity, "capacity": best, "scaled_vs_single": ratio, "skipped": skipped,
             "runs": runs}
+
+
+def capacity_tables(seated: int) -> int:
+    """Tables for a capacity run: 25 or as many as seven players a table need, but at least two
+    players a table (a climb's first rungs: one player alone at a table plays no hand, and a
+    count measured without a key is a miss)."""
+    return max(math.ceil(seated / 7), min(25, seated // 2), 1)
 
 
 def climb(ladder: list[int], measure) -> tuple[int, list[dict]]:

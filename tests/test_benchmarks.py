@@ -216,3 +216,15 @@ def test_a_chat_line_shown_after_three_seconds_is_missed_and_then_shown_late(mon
     now[0] = 106.5
     s.on_data(b"p0007 checks")
     assert rec.missed_late == [6.5] and rec.other_line == []
+
+
+def test_a_capacity_run_seats_at_least_two_players_a_table():
+    """`--capacity 50,100`: ten players at 25 tables sat alone, no hand was dealt, no key was
+    timed, and every rung was a miss. Large counts keep the 25 tables (or 7 players a table)."""
+    from benchmarks.ssh import capacity_tables
+
+    for seated in (1, 2, 3, 10, 20, 49, 50, 60, 100, 180, 300, 1000):
+        tables = capacity_tables(seated)
+        assert tables >= 1 and (seated < 2 or seated // tables >= 2), seated
+        assert seated // tables <= 9                     # fits at the 9-max tables
+    assert capacity_tables(60) == 25 and capacity_tables(300) == 43 and capacity_tables(1000) == 143
