@@ -5,6 +5,9 @@ Pure functions of a Table's state (read only); `Table.view_for` and friends call
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from operator import itemgetter
+
 from cardroom.engine.betting import FIXED
 from cardroom.engine.views import seat_view, seat_view_from
 from cardroom.room import api
@@ -13,18 +16,21 @@ from cardroom.room.seating import posts_owed
 
 
 def summary(table) -> api.TableSummary:
-    now = table.clock.now()
-    recent = [s for s in table.stats if now - s[0] <= 3600]
-    pots = [s[1] for s in table.stats]
-    dealt = sum(s[2] for s in table.stats)
+    stats = table.stats            # (time, pot, dealt, saw the flop) of the last hands, oldest first
+    # Asked at every change of a table host's tables: the last 200 hands summed in one pass, and
+    # those of the last hour found by their time (appended as they end).
+    pots = dealt = saw = 0
+    for _, pot, n, flop in stats:
+        pots, dealt, saw = pots + pot, dealt + n, saw + flop
+    recent = len(stats) - bisect_left(stats, table.clock.now() - 3600, key=itemgetter(0))
     seated_accounts = {s.account for s in table.seats.values()}
     return api.TableSummary(
         name=table.name, game=table.settings.variant.name, stakes=table.rules_text().stakes,
         seats=table.settings.seats, players=len(table.seats), waiting=len(table.wait_list),
         railbirds=sum(1 for a in table.watchers if a not in seated_accounts),
-        average_pot=sum(pots) // len(pots) if pots else 0,
-        seeing_flop=100 * sum(s[3] for s in table.stats) // dealt if dealt else 0,
-        hands_per_hour=len(recent), status=table.status)
+        average_pot=pots // len(stats) if stats else 0,
+        seeing_flop=100 * saw // dealt if dealt else 0,
+        hands_per_hour=recent, status=table.status)
 
 def _missed_posts(table, me) -> tuple[int, int]:
     """What posting my missed blinds costs: (the big blind live, the smaller blinds dead), each 0
