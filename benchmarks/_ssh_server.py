@@ -366,13 +366,15 @@ def _count_loop(counters: dict) -> None:
     """GC pauses by generation, the loop's slow callbacks by what ran, loop turns by busy time."""
     # Cyclic-GC pauses stop every session at once: count them and their length by generation.
     import gc
-    counters["gc"] = {0: [0, 0.0, 0.0], 1: [0, 0.0, 0.0], 2: [0, 0.0, 0.0]}   # n, seconds, max
-    started = [0.0]
+    # n, seconds, longest, CPU seconds (this thread's: on a busy machine a pause's wall time is
+    # mostly waiting for a core), objects collected
+    counters["gc"] = {g: [0, 0.0, 0.0, 0.0, 0] for g in (0, 1, 2)}
+    started = [0.0, 0.0]
     gc_total = [0.0]                      # every pause so far: a slow callback's share of GC
 
     def on_gc(phase, info):
         if phase == "start":
-            started[0] = time.perf_counter()
+            started[:] = time.perf_counter(), time.thread_time()
             return
         took = time.perf_counter() - started[0]
         gc_total[0] += took
@@ -380,6 +382,8 @@ def _count_loop(counters: dict) -> None:
         entry[0] += 1
         entry[1] += took
         entry[2] = max(entry[2], took)
+        entry[3] += time.thread_time() - started[1]
+        entry[4] += info["collected"]
 
     gc.callbacks.append(on_gc)
 

@@ -532,7 +532,9 @@ class Bench:
                      if v - st0["dirty"].get(k, 0)), key=lambda kv: -kv[1])[:20]),
                 "gc_pauses": {g: {"n": st1["gc"][g][0] - st0["gc"][g][0],
                                   "total_ms": round(1000 * (st1["gc"][g][1] - st0["gc"][g][1]), 1),
-                                  "max_ms_all_run": round(1000 * st1["gc"][g][2], 1)} for g in ("0", "1", "2")},
+                                  "max_ms_all_run": round(1000 * st1["gc"][g][2], 1),
+                                  "cpu_ms": round(1000 * (st1["gc"][g][3] - st0["gc"][g][3]), 1),
+                                  "collected": st1["gc"][g][4] - st0["gc"][g][4]} for g in ("0", "1", "2")},
                 "loop_turns_busy_ms": dict(zip(("<10", "10-20", "20-50", "50-100", ">=100"),
                                                (b - a for a, b in zip(st0.get("turns", [0] * 5),
                                                                       st1.get("turns", [0] * 5))))),
@@ -671,7 +673,8 @@ def _table(r: dict) -> str:
                                                        f"{f['cpu_ms_per_key']} ms of CPU a key"),
          f"<= {TARGET_PAINT_MS} ms", _fmt(ratio["cpu_per_paint_vs_target"], "x")),
         ("GC pauses (server, window)", "; ".join(
-            f"gen{g} {v['n']} x, {v['total_ms']} ms (longest of the run {v['max_ms_all_run']} ms)"
+            f"gen{g} {v['n']} x, {v['total_ms']} ms, CPU {v['cpu_ms']} ms, {v['collected']} objects freed "
+            f"(longest of the run {v['max_ms_all_run']} ms)"
             for g, v in r["gc_pauses"].items()), "", ""),
         ("loop turns by busy time (window)", ", ".join(f"{k} ms: {v}" for k, v in r["loop_turns_busy_ms"].items()),
          "", ""),
