@@ -21,7 +21,8 @@ A child reports over a pipe (one JSON object a line):
   how long each hand's end took to be recorded: ``settle_s``), repaints, the pacer and shared
   screens where sessions are served (and a key's time from its arrival to the session's next
   write: ``in_to_write``), intents' round trips on a gateway (``intent_s``), GC pauses and slow
-  loop callbacks everywhere.
+  loop callbacks everywhere. With a ``profile`` folder in the spec, the first status report starts
+  cProfile on the loop thread's CPU time and the second (the window's end) writes it there.
 
 The hooks wrap cardroom methods in the child only; cardroom itself is not changed.
 """
@@ -67,6 +68,7 @@ async def _main(spec: dict) -> None:
     started = await START[role](spec, _config(spec, data_dir), data_dir)
     send({"e": "ready", "port": started.port, "pid": os.getpid()})
 
+    profiler = None
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
                                  os.fdopen(spec["in_fd"], "rb", buffering=0))
@@ -77,10 +79,26 @@ async def _main(spec: dict) -> None:
                 break
             if line.strip() == b"status":
                 send({"e": "status", **counters, **started.status()})
+                if spec.get("profile"):
+                    profiler = _profile_window(profiler, Path(spec["profile"]) / f"{role}-{os.getpid()}.prof")
     finally:
         await started.stop()
         send({"e": "bye"})
         await asyncio.sleep(0.1)
+
+
+def _profile_window(profiler, path: Path):
+    """Start profiling the CPU time of this process's loop thread (no profiler yet), or stop and write it to `path`."""
+    import cProfile
+
+    if profiler is None:
+        profiler = cProfile.Profile(time.thread_time)
+        profiler.enable()
+        return profiler
+    profiler.disable()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    profiler.dump_stats(str(path))
+    return None
 
 
 def _config(spec: dict, data_dir: Path):
@@ -348,13 +366,15 @@ def _count_loop(counters: dict) -> None:
     """GC pauses by generation, the loop's slow callbacks by what ran, loop turns by busy time."""
     # Cyclic-GC pauses stop every session at once: count them and their length by generation.
     import gc
-    counters["gc"] = {0: [0, 0.0, 0.0], 1: [0, 0.0, 0.0], 2: [0, 0.0, 0.0]}   # n, seconds, max
-    started = [0.0]
+    # n, seconds, longest, CPU seconds (this thread's: on a busy machine a pause's wall time is
+    # mostly waiting for a core), objects collected
+    counters["gc"] = {g: [0, 0.0, 0.0, 0.0, 0] for g in (0, 1, 2)}
+    started = [0.0, 0.0]
     gc_total = [0.0]                      # every pause so far: a slow callback's share of GC
 
     def on_gc(phase, info):
         if phase == "start":
-            started[0] = time.perf_counter()
+            started[:] = time.perf_counter(), time.thread_time()
             return
         took = time.perf_counter() - started[0]
         gc_total[0] += took
@@ -362,6 +382,8 @@ def _count_loop(counters: dict) -> None:
         entry[0] += 1
         entry[1] += took
         entry[2] = max(entry[2], took)
+        entry[3] += time.thread_time() - started[1]
+        entry[4] += info["collected"]
 
     gc.callbacks.append(on_gc)
 

@@ -109,9 +109,10 @@ def merge_status(parts: list[dict]) -> dict:
             if key in ("e", "last_in"):
                 continue
             if key == "gc":
-                gc = out.setdefault("gc", {g: [0, 0.0, 0.0] for g in ("0", "1", "2")})
-                for g, (n, s, longest) in value.items():
-                    gc[g] = [gc[g][0] + n, gc[g][1] + s, max(gc[g][2], longest)]
+                gc = out.setdefault("gc", {g: [0, 0.0, 0.0, 0.0, 0] for g in ("0", "1", "2")})
+                for g, (n, s, longest, cpu, collected) in value.items():
+                    gc[g] = [gc[g][0] + n, gc[g][1] + s, max(gc[g][2], longest), gc[g][3] + cpu,
+                             gc[g][4] + collected]
             elif key == "slow":
                 slow = out.setdefault("slow", {})
                 for what, (n, longest) in value.items():

@@ -4,7 +4,7 @@
                              [--think 2.0] [--batch 50] [--size 100x30] [--seed 1]
                              [--topology single|scaled] [--gateways 2] [--capacity 100,200,...]
                              [--no-shared-screens] [--hold-db 5] [--hold-every 15] [--floor 100]
-                             [--json]
+                             [--profile DIR] [--json]
 
 The real server runs in CHILD processes (benchmarks/_topology.py, _ssh_server.py), so their RSS
 (/proc/<pid>/status VmRSS) and CPU (/proc/<pid>/stat) are their own:
@@ -56,6 +56,11 @@ Measured during the `--duration` window after every session is in:
   ends meanwhile waits on the database to be recorded (the store's writes are off the loop);
   reported: key -> own screen of the keys sent while it was held (the other sessions go on
   playing: p99 < 100 ms is the target), and how long the hands' ends took to be recorded.
+
+`--profile DIR`: every server process runs cProfile on its loop thread's CPU time (time.thread_time) over the
+measured window and writes it to DIR/<role>-<pid>.prof (`python -m pstats`); py-spy sees time a
+process spends waiting for the CPU inside a system call as its own on a busy machine, this does
+not. The profiler slows what it measures: take the figures from a run without it.
 """
 
 from __future__ import annotations
@@ -120,6 +125,8 @@ def _args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--floor", type=int, default=100,
                    help="sessions of the floor, a bare Textual app of one line on the same SSH server, "
                         "measured first and printed beside (default 100; 0: none)")
+    p.add_argument("--profile", default="", metavar="DIR",
+                   help="write each server process's cProfile of the window (CPU time) to DIR")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     a = p.parse_args(argv)
     if not 0 <= a.seated <= a.sessions or a.sessions < 1:
@@ -133,6 +140,7 @@ def _args(argv: list[str]) -> argparse.Namespace:
     if a.capacity and a.duration < CAPACITY_MIN_WINDOW_S:
         p.error(f"--capacity needs --duration {CAPACITY_MIN_WINDOW_S:.0f} or more: the p99 of a shorter "
                 "window is a handful of keys")
+    a.profile = str(Path(a.profile).resolve()) if a.profile else ""   # the children run elsewhere
     a.tables_asked = a.tables          # 0: as many as the seated need (a capacity climb's too)
     a.tables = a.tables or max(25, math.ceil(a.seated / 8))
     return a
@@ -385,7 +393,8 @@ class Bench:
 
         tmp = tempfile.TemporaryDirectory(prefix="cardroom-ssh-bench-")
         spec = {"data_dir": tmp.name, "tables": args.tables, "seated": args.seated,
-                "sessions": args.sessions, "shared_screens": args.shared_screens}
+                "sessions": args.sessions, "shared_screens": args.shared_screens,
+                "profile": args.profile}
         topo = topology(args.topology, spec, self.on_event, args.gateways)
         result: dict = {}
         try:
@@ -523,7 +532,9 @@ class Bench:
                      if v - st0["dirty"].get(k, 0)), key=lambda kv: -kv[1])[:20]),
                 "gc_pauses": {g: {"n": st1["gc"][g][0] - st0["gc"][g][0],
                                   "total_ms": round(1000 * (st1["gc"][g][1] - st0["gc"][g][1]), 1),
-                                  "max_ms_all_run": round(1000 * st1["gc"][g][2], 1)} for g in ("0", "1", "2")},
+                                  "max_ms_all_run": round(1000 * st1["gc"][g][2], 1),
+                                  "cpu_ms": round(1000 * (st1["gc"][g][3] - st0["gc"][g][3]), 1),
+                                  "collected": st1["gc"][g][4] - st0["gc"][g][4]} for g in ("0", "1", "2")},
                 "loop_turns_busy_ms": dict(zip(("<10", "10-20", "20-50", "50-100", ">=100"),
                                                (b - a for a, b in zip(st0.get("turns", [0] * 5),
                                                                       st1.get("turns", [0] * 5))))),
@@ -662,7 +673,8 @@ def _table(r: dict) -> str:
                                                        f"{f['cpu_ms_per_key']} ms of CPU a key"),
          f"<= {TARGET_PAINT_MS} ms", _fmt(ratio["cpu_per_paint_vs_target"], "x")),
         ("GC pauses (server, window)", "; ".join(
-            f"gen{g} {v['n']} x, {v['total_ms']} ms (longest of the run {v['max_ms_all_run']} ms)"
+            f"gen{g} {v['n']} x, {v['total_ms']} ms, CPU {v['cpu_ms']} ms, {v['collected']} objects freed "
+            f"(longest of the run {v['max_ms_all_run']} ms)"
             for g, v in r["gc_pauses"].items()), "", ""),
         ("loop turns by busy time (window)", ", ".join(f"{k} ms: {v}" for k, v in r["loop_turns_busy_ms"].items()),
          "", ""),
@@ -690,8 +702,7 @@ def capacity(args) -> dict:
         def measure(n: int, name: str = name) -> dict:
             seated = max(1, n // 5)
             run = argparse.Namespace(**{**vars(args), "topology": name, "sessions": n, "seated": seated,
-                                        "tables": args.tables_asked or max(25, math.ceil(seated / 7)),
-                                        "floor": 0})
+                                        "tables": args.tables_asked or capacity_tables(seated), "floor": 0})
             _log(run, f"capacity: {name} with {n} sessions ({seated} seated)")
             r = asyncio.run(Bench(run).run())
             if r:
@@ -704,6 +715,13 @@ def capacity(args) -> dict:
              if best.get("single") and "scaled" in best else None)
     return {"ladder": args.capacity, "capacity": best, "scaled_vs_single": ratio, "skipped": skipped,
             "runs": runs}
+
+
+def capacity_tables(seated: int) -> int:
+    """Tables for a capacity run: 25 or as many as seven players a table need, but at least two
+    players a table (a climb's first rungs: one player alone at a table plays no hand, and a
+    count measured without a key is a miss)."""
+    return max(math.ceil(seated / 7), min(25, seated // 2), 1)
 
 
 def climb(ladder: list[int], measure) -> tuple[int, list[dict]]:

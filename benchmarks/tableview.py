@@ -1,4 +1,5 @@
-"""What one repaint costs the room: building a seat's view of a table (`Table.view_for`).
+"""What one repaint costs the room: building a seat's view of a table (`Table.view_for`), and what
+one change costs a table host: every view of it built and encoded.
 
     python -m benchmarks tableview [--hands N] [--reps R] [--seed S] [--json]
 
@@ -8,6 +9,10 @@ every decision the table's view is built for everyone watching it (the nine seat
 railbirds), as a change at the table makes every screen there repaint. The clock is this
 process's CPU time, and only the view building is timed (not the play between). Repetitions
 replay the same hands; the median microseconds per view are reported.
+
+A table host (bus/host.py) sends each change to the rail (one public view, whoever watches) and
+to each seat: `Table.views_for` of the nine seats and the rail, each encoded as it travels
+(codec.view_json with the table's EncodedViews, stamped). Timed apart, per change.
 """
 
 from __future__ import annotations
@@ -43,8 +48,11 @@ def _room(folder: Path, seed: int):
     return room, store, clock
 
 
-def _run(hands: int, seed: int) -> tuple[float, int]:
-    """Play `hands` hands; (CPU seconds spent building views, views built)."""
+def _run(hands: int, seed: int, host: bool = False) -> tuple[float, int]:
+    """Play `hands` hands; (CPU seconds spent building views, views built), or with `host`
+    (CPU seconds spent on the table host's views of each change, changes)."""
+    from cardroom.bus import codec
+
     with tempfile.TemporaryDirectory() as tmp:
         room, store, clock = _room(Path(tmp), seed)
         try:
@@ -60,6 +68,7 @@ def _run(hands: int, seed: int) -> tuple[float, int]:
                 c.watch("T")
             table = room.tables["T"]
             accounts = [c.account_id for c in players + rail]
+            seated, encoded = [None] + [c.account_id for c in players], codec.EncodedViews()
             rng, spent, views, dealt = random.Random(seed), 0.0, 0, 0
             while dealt < hands:
                 clock.advance(1.0)
@@ -69,10 +78,15 @@ def _run(hands: int, seed: int) -> tuple[float, int]:
                 dealt += 1
                 while not hand.over:
                     t0 = time.process_time()
-                    for account in accounts:
-                        table.view_for(account)
+                    if host:
+                        for view in table.views_for(seated).values():
+                            codec.stamped("epoch", dealt, codec.view_json(view, encoded)).encode()
+                        views += 1
+                    else:
+                        for account in accounts:
+                            table.view_for(account)
+                        views += len(accounts)
                     spent += time.process_time() - t0
-                    views += len(accounts)
                     actor = players[accounts.index(table.hand_accounts[hand.actor])]
                     _random_act(actor, hand.legal(), rng)
         finally:
@@ -97,13 +111,16 @@ def main(argv: list[str] | None = None) -> int:
     _run(5, args.seed)   # warm up
     runs = [_run(args.hands, args.seed) for _ in range(args.reps)]
     per_view = statistics.median(1e6 * spent / views for spent, views in runs)
-    row = {"views": runs[0][1], "view_us": round(per_view, 2)}
+    hosts = [_run(args.hands, args.seed, host=True) for _ in range(args.reps)]
+    per_change = statistics.median(1e6 * spent / changes for spent, changes in hosts)
+    row = {"views": runs[0][1], "view_us": round(per_view, 2), "host_change_us": round(per_change, 1)}
     if args.json:
         print(json.dumps(row))
         return 0
     print(f"python {sys.version.split()[0]}: {row['views']} views a repetition ({SEATS} seats + {RAILBIRDS} "
           f"railbirds at each decision of {args.hands} hands)")
     print(f"view_for: {per_view:.1f} us a view (median of {args.reps} repetitions, CPU time)")
+    print(f"a table host's change: {per_change:.1f} us (the rail's view and {SEATS} seats', built and encoded)")
     return 0
 
 

@@ -61,11 +61,12 @@ def test_the_ssh_benchmark_pools_every_processs_report_into_one():
     """The scaled topology's table host and gateways each report their own counters; the room's
     report adds counts up, pools samples and keeps the longest pause of any process."""
     from benchmarks._topology import merge_status
-    host = {"e": "status", "hands": 3, "settle_s": [0.1], "gc": {"0": [2, 0.01, 0.005], "1": [0, 0, 0],
-                                                             "2": [1, 0.2, 0.2]},
+    host = {"e": "status", "hands": 3, "settle_s": [0.1], "gc": {"0": [2, 0.01, 0.005, 0.004, 10],
+                                                             "1": [0, 0, 0, 0, 0], "2": [1, 0.2, 0.2, 0.1, 7]},
             "slow": {"Table.act": [1, 0.06]}, "turns": [5, 1, 0, 0, 0], "last_in": None}
     gw1 = {"e": "status", "paints": 10, "pacer": {"woken": 4, "lag_ms": 2.5}, "dirty": {"Felt": 3},
-           "gc": {"0": [1, 0.02, 0.02], "1": [1, 0.1, 0.1], "2": [0, 0, 0]}, "turns": [1, 0, 0, 0, 2],
+           "gc": {"0": [1, 0.02, 0.02, 0.01, 5], "1": [1, 0.1, 0.1, 0.05, 0], "2": [0, 0, 0, 0, 0]},
+           "turns": [1, 0, 0, 0, 2],
            "slow": {"Table.act": [2, 0.09]}, "in_to_write": [0.01]}
     gw2 = {"e": "status", "paints": 5, "pacer": {"woken": 1, "lag_ms": 9.0}, "dirty": {"Felt": 1, "Chat": 2},
            "in_to_write": [0.02, 0.03], "last_in": 123.0}
@@ -74,7 +75,8 @@ def test_the_ssh_benchmark_pools_every_processs_report_into_one():
     assert out["in_to_write"] == [0.01, 0.02, 0.03]
     assert out["pacer"] == {"woken": 5, "lag_ms": 9.0}
     assert out["dirty"] == {"Felt": 4, "Chat": 2}
-    assert out["gc"]["0"] == [3, 0.03, 0.02] and out["gc"]["2"] == [1, 0.2, 0.2]
+    # count, seconds, longest, CPU seconds, objects collected
+    assert out["gc"]["0"] == [3, 0.03, 0.02, 0.014, 15] and out["gc"]["2"] == [1, 0.2, 0.2, 0.1, 7]
     assert out["slow"] == {"Table.act": [3, 0.09]} and out["turns"] == [6, 1, 0, 0, 2]
     assert "e" not in out and "last_in" not in out
 
@@ -235,3 +237,15 @@ def test_the_tournament_benchmarks_payouts_add_up_for_any_field():
     for players in (2, 3, 20, 45, 1000, 5000):
         band = tournament.spec_for(players).payouts.band(players)
         assert sum(band.shares) == 10_000 and len(band.shares) == max(1, min(players - 1, players // 10))
+
+
+def test_a_capacity_run_seats_at_least_two_players_a_table():
+    """`--capacity 50,100`: ten players at 25 tables sat alone, no hand was dealt, no key was
+    timed, and every rung was a miss. Large counts keep the 25 tables (or 7 players a table)."""
+    from benchmarks.ssh import capacity_tables
+
+    for seated in (1, 2, 3, 10, 20, 49, 50, 60, 100, 180, 300, 1000):
+        tables = capacity_tables(seated)
+        assert tables >= 1 and (seated < 2 or seated // tables >= 2), seated
+        assert seated // tables <= 9                     # fits at the 9-max tables
+    assert capacity_tables(60) == 25 and capacity_tables(300) == 43 and capacity_tables(1000) == 143

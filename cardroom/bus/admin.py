@@ -100,6 +100,7 @@ class HostAdmin:
         self._subs: list = []
         self._tables: dict[str, Any] = {}     # table -> its acts' subscription (None while made)
         self._task: asyncio.Task | None = None
+        self._kept: dict[str, tuple] = {}     # table -> (its changes, its lobby row, its record's JSON)
 
     async def start(self) -> None:
         nc = self.host.nc
@@ -141,13 +142,26 @@ class HostAdmin:
                 pass
         self._subs.clear()
 
-    def _records(self) -> list[dict]:
-        return [table_to(self.local.table(n)) for n in self.host.names if n in self.host.room.tables]
+    def _records(self) -> list[str]:
+        """Each table's record as JSON. Sent every second for every table, most of them as they
+        were: a record is made again only when its table has changed since (or its lobby row,
+        whose hands an hour run down with the time)."""
+        out = []
+        for name in self.host.names:
+            table = self.host.room.tables.get(name)
+            if table is None:
+                continue
+            changes, row = self.host.changes(name), table.summary()
+            kept = self._kept.get(name)
+            if kept is None or kept[0] != changes or kept[1] != row:
+                kept = self._kept[name] = (changes, row, codec.dumps(table_to(self.local.table(name))).decode())
+            out.append(kept[2])
+        return out
 
     async def _snap(self) -> None:
         closing = self.host.room.closing_at is not None
-        await self.host.publish(SNAP, codec.dumps({"h": self.host.epoch, "tables": self._records(),
-                                                    "closing": closing}))
+        head = codec.dumps({"h": self.host.epoch, "closing": closing}).decode()
+        await self.host.publish(SNAP, f'{head[:-1]},"tables":[{",".join(self._records())}]}}'.encode())
 
     async def _loop(self) -> None:
         while True:

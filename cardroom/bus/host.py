@@ -94,8 +94,9 @@ class TableHost:
         self._online: dict[int, set[str]] = {}          # account -> its remote sessions online
         self._gone: OrderedDict[str, None] = OrderedDict()
         self._version = dict.fromkeys(self.names, 0)   # table -> changes so far (views' stamps)
-        self._lines = {n: codec.EncodedChat() for n in self.names}
+        self._encoded = {n: codec.EncodedViews() for n in self.names}
         self._seat_sent: dict[str, set[int]] = {n: set() for n in self.names}
+        self._built: dict[str, tuple] = {}             # table -> its views built for an intent's reply
         self._rows: dict[str, api.TableSummary] = {}   # lobby rows as last published
         self._dirty: set[str] = set()
         self._flusher: asyncio.Task | None = None
@@ -143,7 +144,7 @@ class TableHost:
         if added and name not in self._version:
             self.names.append(name)
             self._version[name] = 0
-            self._lines[name] = codec.EncodedChat()
+            self._encoded[name] = codec.EncodedViews()
             self._seat_sent[name] = set()
             self._observe(table)
 
@@ -155,10 +156,10 @@ class TableHost:
         elif not added and name in self._version:
             # Its last views now (whoever just moved away reads that he left it), then nothing.
             self._version[name] += 1
-            out = self._views(name, table)
+            out = self._messages(name, table)   # the room has let it go: the table is passed
             self._dirty.discard(name)
             self.names.remove(name)
-            for key in (self._version, self._lines, self._seat_sent, self._rows):
+            for key in (self._version, self._encoded, self._seat_sent, self._rows, self._built):
                 key.pop(name, None)
             for pair in [p for p in self._observers if p[0] is table]:
                 self._observers.remove(pair)
@@ -253,10 +254,21 @@ class TableHost:
         table = self.room.tables.get(name)
         if table is None or name not in self._version:     # broken meanwhile (a tournament's)
             return codec.reply_ok(None if isinstance(result, api.TableView) else result, None)
-        view = None if isinstance(action, Unwatch) else codec.stamped(
-            self.epoch, self._version[name], codec.view_json(table.view_for(account), self._lines[name]))
+        view = None if isinstance(action, Unwatch) else self._view_now(name, account)
         # A view answered (a watch's) travels as the reply's view.
         return codec.reply_ok(None if isinstance(result, api.TableView) else result, view)
+
+    def _view_now(self, name: str, account: int) -> str:
+        """The account's view of the table now, stamped. A seated player's intent changed the
+        table: every view of the change is built now, his is the reply, and the flush that
+        follows sends them all (built once, unless the table changes again meanwhile)."""
+        built = self._built[name] = self._views(name)
+        view = built[1].get(account)
+        if view is not None:
+            return view
+        table = self.room.tables[name]
+        return codec.stamped(self.epoch, self._version[name], codec.view_json(table.view_for(account),
+                                                                              self._encoded[name]))
 
     # ------------------------------------------------------------------ sessions and presence
     async def _session_for(self, account: int, sid: str) -> Session:
@@ -381,6 +393,10 @@ class TableHost:
             session.close()        # seats kept and marked disconnected; nothing watched
 
     # ------------------------------------------------------------------ publishing
+    def changes(self, name: str) -> int:
+        """How many times the table has changed here (its views' stamp)."""
+        return self._version[name]
+
     def _changed(self, name: str) -> None:
         self._version[name] += 1
         self._dirty.add(name)
@@ -398,7 +414,7 @@ class TableHost:
                     if table is None or name not in self._version:
                         continue                 # removed meanwhile: its last views went then
                     try:
-                        out += self._views(name, table)
+                        out += self._messages(name)
                         row = table.summary() if table.policy.money else None
                     except Exception:  # noqa: BLE001 - one table's trouble must not stop the others'
                         log.exception("the views of %s could not be made", name)
@@ -413,18 +429,26 @@ class TableHost:
         finally:
             self._flusher = None
 
-    def _views(self, name: str, table) -> list[tuple[str, bytes]]:
-        lines, n = self._lines[name], self._version[name]
-
-        def message(account: int | None) -> bytes:
-            return codec.stamped(self.epoch, n, codec.view_json(table.view_for(account), lines)).encode()
-
-        out = [(subjects.public_view(name), message(None))]
-        seated = {s.account for s in table.seats.values() if s.account in self._sessions}
-        for account in seated | self._seat_sent[name]:   # and the last view of who has just left
-            out.append((subjects.seat_view(name, account), message(account)))
+    def _messages(self, name: str, table: Table | None = None) -> list[tuple[str, bytes]]:
+        """The views of the table's latest change as they are sent: the public one, each seated
+        player's, and the last one of who has just left his seat."""
+        built = self._built.pop(name, None)
+        if built is None or built[0] != self._version[name]:
+            built = self._views(name, table)
+        _, views, seated = built
         self._seat_sent[name] = seated
-        return out
+        return [(subjects.public_view(name) if account is None else subjects.seat_view(name, account),
+                 text.encode()) for account, text in views.items()]
+
+    def _views(self, name: str, table: Table | None = None) -> tuple[int, dict[int | None, str], set[int]]:
+        """(the change, the stamped view of the rail (None) and of each seat, who is seated)."""
+        table = table if table is not None else self.room.tables[name]
+        encoded, n = self._encoded[name], self._version[name]
+        seated = {s.account for s in table.seats.values() if s.account in self._sessions}
+        # Built together: what the rail sees is built and encoded once for every view.
+        views = table.views_for([None, *(seated | self._seat_sent[name])])
+        return n, {account: codec.stamped(self.epoch, n, codec.view_json(view, encoded))
+                   for account, view in views.items()}, seated
 
     def _lobby(self, rows: list[api.TableSummary]) -> bytes:
         return codec.dumps({"h": self.epoch, "rows": [codec.summary_to(r) for r in rows]})

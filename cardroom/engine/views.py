@@ -50,29 +50,43 @@ class HandView(NamedTuple):
 
 def seat_view(hand: Hand, viewer: int | None) -> HandView:
     me = -1 if viewer is None else viewer
-    seats = []
     # Bets sit in front of the players only while their round is on: in a draw or at the showdown
     # the last round's bets are in the pot (the engine keeps them until the next round starts).
     bets = hand.bets if hand.phase == "bet" else [0] * len(hand.players)
-    for p, pl in enumerate(hand.players):
-        shown = p in hand.shown
-        visible = p == me or shown
-        cards = tuple(c if (visible or up) else None for c, up in zip(hand.hole[p], hand.up[p]))
-        if hand.folded[p] and p != me:
-            cards = ()
-        status = ("folded" if hand.folded[p] else "protected" if hand.protected[p]
-                  else "all-in" if hand.all_in[p] else "active")
-        seats.append(SeatInfo(p, pl.name, pl.seat, hand.stacks[p], bets[p], status, cards,
-                              tuple(hand.up[p]), shown))
+    seats = tuple(_seat_info(hand, p, me, bets) for p in range(len(hand.players)))
     actor = hand.actor if hand.actor is not None else -1
     street = hand.variant.streets[hand.street].name if hand.street >= 0 else ""
     return HandView(
         viewer=me, game=hand.variant.name, phase=hand.phase, street=street, round=hand.round,
-        button=-1 if hand.variant.bring_in else hand.button, seats=tuple(seats),
+        button=-1 if hand.variant.bring_in else hand.button, seats=seats,
         board=tuple(hand.board), pots=tuple(p.amount for p in hand.pots()), actor=actor,
         legal=hand.legal() if actor == me and me >= 0 else None,
         draw_counts=dict(hand.draw_counts),
     )
+
+
+def seat_view_from(public: HandView, hand: Hand, viewer: int | None) -> HandView:
+    """`seat_view(hand, viewer)` made from the railbird's view of the same moment of the hand
+    (`seat_view(hand, None)`): a viewer sees what the rail sees and his own cards, so only his
+    seat and his legal actions are his own. A table sends one change to every seat at once."""
+    if viewer is None:
+        return public
+    bets = hand.bets if hand.phase == "bet" else [0] * len(hand.players)
+    seats = public.seats[:viewer] + (_seat_info(hand, viewer, viewer, bets),) + public.seats[viewer + 1:]
+    return public._replace(viewer=viewer, seats=seats,
+                           legal=hand.legal() if public.actor == viewer else None)
+
+
+def _seat_info(hand: Hand, p: int, me: int, bets: Sequence[int]) -> SeatInfo:
+    shown = p in hand.shown
+    visible = p == me or shown
+    cards = tuple(c if (visible or up) else None for c, up in zip(hand.hole[p], hand.up[p]))
+    if hand.folded[p] and p != me:
+        cards = ()
+    status = ("folded" if hand.folded[p] else "protected" if hand.protected[p]
+              else "all-in" if hand.all_in[p] else "active")
+    return SeatInfo(p, hand.players[p].name, hand.players[p].seat, hand.stacks[p], bets[p], status, cards,
+                    tuple(hand.up[p]), shown)
 
 
 def at_showdown(events: Iterable[ev.Event]) -> frozenset[int]:

@@ -4,8 +4,38 @@ kept for the house, or a look-alike of a player's, is refused."""
 
 from __future__ import annotations
 
+import weakref
+
 from cardroom.room.ports import Store
 from cardroom.room.text import BadName, clean_name, is_reserved, name_skeleton
+
+# How far below the highest account id seen the skeletons are read again: an account created
+# by another process may be committed after one with a higher id (PostgreSQL hands ids out before
+# the commit), and this many are never in flight at once.
+IN_FLIGHT = 64
+
+
+class _Skeletons:
+    """The skeletons (room/text.name_skeleton) of every account's name, for the look-alike check
+    of each new name: read from the store once, then only the accounts created since (names
+    never change, accounts are never removed). Reading them all for every new name made a storm
+    of new players' logins quadratic."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, str] = {}
+        self.skeletons: set[str] = set()
+        self.highest = 0
+
+    def taken(self, store: Store, skeleton: str) -> bool:
+        for a in store.accounts(after=max(0, self.highest - IN_FLIGHT)):
+            if a.id not in self.by_id:
+                self.by_id[a.id] = name_skeleton(a.name)
+                self.skeletons.add(self.by_id[a.id])
+            self.highest = max(self.highest, a.id)
+        return skeleton in self.skeletons
+
+
+_SKELETONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # store -> its _Skeletons
 
 
 def _new_name_refusal(store: Store, name: str) -> str | None:
@@ -13,8 +43,10 @@ def _new_name_refusal(store: Store, name: str) -> str | None:
     player's), or None."""
     if is_reserved(name):
         return f"the name {name!r} is kept for the house: log in with another name"
-    skeleton = name_skeleton(name)
-    if any(name_skeleton(a.name) == skeleton for a in store.accounts()):
+    skeletons = _SKELETONS.get(store)
+    if skeletons is None:
+        skeletons = _SKELETONS.setdefault(store, _Skeletons())
+    if skeletons.taken(store, name_skeleton(name)):
         return f"the name {name!r} looks like another player's: log in with another name"
     return None
 

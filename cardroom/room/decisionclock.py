@@ -74,8 +74,10 @@ class DecisionClock:
         delay = max(0.0, deadline - t.clock.now())
         hand = t.live_hand
         self.arm(delay, partial(self.timeout, hand, p))
-        # The countdown: a tick each second of the last ten, so every screen shows it.
-        for k in range(min(t.settings.countdown_seconds, int(delay)), 0, -1):
+        # The countdown: a tick each second of the last ten, so every screen shows it. One armed
+        # at a time, each arming the next: most decisions are made before the first.
+        k = min(t.settings.countdown_seconds, int(delay))
+        if k > 0:
             self.arm(delay - k, partial(self.tick, hand, p, k))
 
     def connection_changed(self, number: int) -> None:
@@ -129,6 +131,8 @@ class DecisionClock:
     def tick(self, hand: Hand, p: int, k: int) -> None:
         t = self.table
         if hand is t.hand and hand.actor == p:
+            if k > 1 and self.deadline is not None:
+                self.arm(max(0.0, self.deadline - (k - 1) - t.clock.now()), partial(self.tick, hand, p, k - 1))
             if k == t.settings.countdown_seconds:
                 t.say(f"{hand.players[p].name}, you have {k} seconds to act")
             t.changed()

@@ -317,7 +317,8 @@ class AccountStore(Protocol):
 
     def find(self, name: str) -> Account | None: ...
 
-    def accounts(self) -> list[Account]: ...
+    def accounts(self, after: AccountId = 0) -> list[Account]:
+        """Every account (or those with an id above `after`), in the order of their ids."""
 
     def balance(self, account_id: AccountId) -> int: ...
 

@@ -22,7 +22,7 @@ import random
 from collections import deque
 from datetime import datetime
 from functools import partial
-from typing import Any, Callable, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Protocol, Sequence, TypeVar
 
 from cardroom.engine.cards import Card
 from cardroom.engine.events import Event
@@ -130,6 +130,7 @@ class Table:
         self._handling = 0          # intents being handled (nested): their changes are told once, after
         self._told_later = False    # something changed meanwhile
         self.stats: deque[tuple[float, int, int, int]] = deque(maxlen=200)  # (time, pot, dealt, saw)
+        self._rules: tuple[TableSettings | None, api.TableRules | None] = (None, None)   # settings, their rules_text
         # Set by the collaborators too (Dealing, Settlement): see "what the table's collaborators call".
         self.next_hand_timer: Timer | None = None       # the call that deals the next hand, when due
         self.recording: frozenset[int] = frozenset()   # seats of a hand the store is recording
@@ -510,10 +511,19 @@ class Table:
         return tableview.summary(self)
 
     def rules_text(self) -> api.TableRules:
-        return tableview.rules_text(self)
+        # Made of the settings alone, and asked for by every view: made once per settings.
+        made, rules = self._rules
+        if made is not self.settings or rules is None:
+            rules = tableview.rules_text(self)
+            self._rules = (self.settings, rules)
+        return rules
 
     def view_for(self, account: int | None) -> api.TableView:
         return tableview.view_for(self, account)
+
+    def views_for(self, accounts: Iterable[int | None]) -> dict[int | None, api.TableView]:
+        """`view_for` of each account (None: a railbird), built together (cheaper than one by one)."""
+        return tableview.views_for(self, accounts)
 
     def chips(self) -> int:
         """Chips this table holds (stacks, pending stake changes, and the hand's pot and rake)."""

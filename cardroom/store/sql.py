@@ -89,9 +89,10 @@ class SqlStore(TournamentBooks):
         with self.db.transaction(write=False) as c:
             return books.find_account(c, books.text(name, "name"))
 
-    def accounts(self) -> list[Account]:
+    def accounts(self, after: AccountId = 0) -> list[Account]:
         with self.db.transaction(write=False) as c:
-            rows = c.execute(f"SELECT {books.ACCOUNT_COLS} FROM accounts ORDER BY id").fetchall()
+            rows = c.execute(f"SELECT {books.ACCOUNT_COLS} FROM accounts WHERE id > ? ORDER BY id",
+                             (int(after),)).fetchall()
             return [books.account_row(r) for r in rows]
 
     def balance(self, account_id: AccountId) -> int:

@@ -8,7 +8,7 @@ import pytest
 
 from cardroom.admin.commands import AdminContext, execute
 from cardroom.bus import codec
-from cardroom.bus.admin import HostAdmin, RemoteRoomAdmin, table_subject
+from cardroom.bus.admin import HostAdmin, RemoteRoomAdmin, table_subject, table_to
 from cardroom.bus.client import Gateway
 from cardroom.bus.host import TableHost
 from cardroom.room.api import RoomError
@@ -35,7 +35,7 @@ async def spread(tmp_path, bus):
         ra = RemoteRoomAdmin(g, timeout=2.0, every=0.1)
         await ra.start()
         made.append((g, ra))
-    yield room, store, clock, made
+    yield room, store, clock, made, host_admin
     for g, ra in made:
         await ra.close()
         await g.close()
@@ -46,7 +46,7 @@ async def spread(tmp_path, bus):
 
 
 async def test_an_admin_on_one_gateway_acts_on_players_of_another(spread):
-    room, store, clock, ((ga, admin), (gb, _)) = spread
+    room, store, clock, ((ga, admin), (gb, _)), _host_admin = spread
     ctx = AdminContext(ga.room, ga.store, "console", lambda: None, room_admin=admin)
     alice, bob = await gb.login("alice"), await gb.login("bob")
     for client, seat in ((alice, 1), (bob, 2)):
@@ -81,7 +81,7 @@ async def test_an_admin_on_one_gateway_acts_on_players_of_another(spread):
 
 
 async def test_garbage_on_the_admin_subjects_changes_nothing(spread, bus):
-    room, store, clock, ((ga, admin), _) = spread
+    room, store, clock, ((ga, admin), _), _host_admin = spread
     nc = await bus("garbage")
     before = room.tables[TABLE].status
     for junk in (b"\xff", b"[]", codec.dumps({"op": "status", "table": TABLE, "status": "gone"}),
@@ -103,7 +103,7 @@ async def test_garbage_on_the_admin_subjects_changes_nothing(spread, bus):
 async def test_a_silent_hosts_tables_are_listed_as_reconnecting(spread):
     """Issue 34, point 15: while the table host was down the panel's `tables` said "no tables".
     A table whose host has not been heard lately is listed as it was last heard, reconnecting."""
-    room, store, clock, ((ga, admin), (gb, _)) = spread
+    room, store, clock, ((ga, admin), (gb, _)), _host_admin = spread
     ctx = AdminContext(ga.room, ga.store, "console", lambda: None, room_admin=admin)
     alice = await gb.login("alice")
     await alice.watch(TABLE)
@@ -118,3 +118,24 @@ async def test_a_silent_hosts_tables_are_listed_as_reconnecting(spread):
     result = await execute(ctx, "who")
     assert any("alice" in line and TABLE in line for line in result.lines), result
     assert not admin.shutting_down()
+
+
+async def test_a_hosts_snapshot_remakes_only_the_records_of_tables_that_changed(spread):
+    """Every table's record goes out every second; one whose table has not changed since is sent as
+    it was (not made again), and one that has is made again and is the table as it is now."""
+    room, store, clock, ((ga, admin), (gb, _)), host_admin = spread
+    made = []
+    record = host_admin.local.table
+    host_admin.local.table = lambda name: made.append(name) or record(name)
+    first = host_admin._records()
+    made.clear()
+    assert host_admin._records() == first and made == []       # unchanged: sent as it was
+    alice = await gb.login("alice")
+    await alice.watch(TABLE)
+    await alice.join(TABLE, 3)
+    await until(lambda: host_admin._records() != first, what="the new seat in the record")
+    assert made                                                  # changed: made again
+    again = len(made)
+    now = host_admin._records()
+    assert len(made) == again
+    assert codec.loads(now[0].encode()) == codec.loads(codec.dumps(table_to(record(TABLE))))

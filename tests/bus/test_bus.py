@@ -209,6 +209,32 @@ async def test_an_admin_ending_a_session_ends_the_remote_client(world):
 
 
 @remote
+async def test_a_change_is_built_once_for_the_rail_every_seat_and_the_reply(world, nats_server):
+    """A table host builds the views of one change together (the rail's parts once for all) and
+    an intent's reply is the actor's view among them: nothing built twice, nothing one by one."""
+    spy, seen = await _spy(nats_server.url)
+    clients = await seat(world, names=("alice", "bob", "carol"))
+    await deal(world)
+    await world.settle()
+    table = world.room.tables[TABLE]
+    built: list[tuple] = []
+    together, alone = table.views_for, table.view_for
+    table.views_for = lambda accounts: built.append(tuple(accounts)) or together(accounts)
+    table.view_for = lambda account: built.append(("alone", account)) or alone(account)
+    actor = next(c for c in clients if c.waiting_for_me())
+    seen.clear()
+    await actor.act(TABLE, *random_legal(actor.view(TABLE).legal, actor.view(TABLE).my_cards, random.Random(1)))
+    await world.settle()
+    await spy.flush()
+    await until(lambda: sum(s == subjects.public_view(TABLE) for s, _ in seen) == 1)
+    assert len(built) == 1 and sorted(built[0], key=str) == sorted([None, *(c.account_id for c in clients)], key=str)
+    mine = [d for s, d in seen if s == subjects.seat_view(TABLE, actor.account_id)]
+    sent = codec.stamped_from(json.loads(mine[0]))[2]
+    assert len(mine) == 1 and replace(actor.view(TABLE), seconds_left=0) == replace(sent, seconds_left=0)
+    await spy.close()
+
+
+@remote
 async def test_a_railbird_is_no_railbird_once_his_session_is_gone(world):
     rail = await world.login("rail")
     await rail.watch(TABLE)

@@ -232,12 +232,46 @@ def test_the_size_of_a_typical_seated_view():
     assert size < 8_000 and short < 1_500
 
 
-def test_a_view_with_its_chat_spliced_from_encoded_lines_is_the_same_json():
-    lines = codec.EncodedChat()
+def test_a_view_with_its_shared_parts_spliced_encoded_is_the_same_json():
+    encoded = codec.EncodedViews()
     views = play_and_collect("stud8", 5, [f"chat {i} ♣ 'quoted' \"double\"" for i in range(12)], steps=150)
     for v in views:
-        assert codec.loads(codec.view_json(v, lines).encode()) == codec.view_to(v)
-        assert codec.view_from(codec.loads(codec.view_json(v, lines).encode())) == v
+        assert codec.loads(codec.view_json(v, encoded).encode()) == codec.view_to(v)
+        assert codec.view_from(codec.loads(codec.view_json(v, encoded).encode())) == v
+
+
+def test_the_views_of_one_change_built_together_are_each_seats_own_and_encode_alike():
+    """Table.views_for (a table host's every change) shares the rail's parts among the views: each
+    is still what view_for gives that account alone, and encodes to the same JSON."""
+    rnd = random.Random(3)
+    with tempfile.TemporaryDirectory() as folder:
+        room, store, clock = build_room(Path(folder) / "room.sqlite3", GAMES["holdem"](TABLE), seed=3)
+        try:
+            players = [room.connect(n) for n in NAMES]
+            for p in players:
+                p.join(TABLE)
+                p.set_auto_blind(TABLE, True)
+                p.buy_in(TABLE, 10_000)
+            room.connect("railbird").watch(TABLE)
+            t, encoded = room.tables[TABLE], codec.EncodedViews()
+            accounts = [None] + [p.account_id for p in players]
+            checked = 0
+            for _ in range(300):
+                together = t.views_for(accounts)
+                for account in accounts:
+                    alone = t.view_for(account)
+                    assert together[account] == alone
+                    assert codec.loads(codec.view_json(together[account], encoded).encode()) == codec.view_to(alone)
+                    checked += bool(alone.my_cards)
+                acting = [p for p in players if p.view(TABLE).legal is not None]
+                if acting:
+                    v = acting[0].view(TABLE)
+                    acting[0].act(TABLE, *random_legal(v.legal, v.my_cards, rnd))
+                else:
+                    clock.advance(1.0)
+            assert checked > 100          # seats with their own cards were among them
+        finally:
+            store.close()
 
 
 def test_views_decoded_with_shared_chat_lines_are_equal_and_share_them():

@@ -5,7 +5,8 @@ structure, random house rules (show_all, must_raise_to_enter, draw_cap_four, def
 burns, rake on/off) and random legal play including protected all-ins and mucks. After every
 action: chips are conserved, 52 distinct cards are accounted for, every live hand holds the right
 number of cards, no stack is negative, and no seat's view or railbird's view (nor the redacted
-event stream) shows a card it must not. Every hand ends within a bound.
+event stream) shows a card it must not, and each seat's view built from the railbird's is the seat's
+own. Every hand ends within a bound.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from cardroom.engine.betting import STRUCTURES, Rules, Structure
 from cardroom.engine.cards import Deck
 from cardroom.engine.hand import Hand, Player
 from cardroom.engine.variants import VARIANTS
-from cardroom.engine.views import redact, seat_view, visible_cards
+from cardroom.engine.views import redact, seat_view, seat_view_from, visible_cards
 from tests.engine.strategies import apply, choose, random_stack
 
 MAX_ACTIONS = 400   # no hand may take more decisions than this
@@ -121,10 +122,13 @@ def check_invariants(hand: Hand, total: int, checked_events: list[int]) -> None:
         for p in range(hand.n):
             if not hand.folded[p]:
                 assert len(hand.hole[p]) in want, (p, hand.hole[p], want, hand.phase)
+    public = seat_view(hand, None)
     for viewer in list(range(hand.n)) + [None]:
-        seen = visible_cards(seat_view(hand, viewer))
+        view = seat_view(hand, viewer)
+        seen = visible_cards(view)
         leak = seen - allowed_cards(hand, viewer)
         assert not leak, f"view of {viewer} shows {leak}"
+        assert seat_view_from(public, hand, viewer) == view    # a table host builds them so
     # Redacted events: only the new ones since the last check (the stream is append-only).
     start = checked_events[0]
     new = hand.events[start:]

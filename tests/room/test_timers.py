@@ -37,6 +37,23 @@ def test_countdown_is_shown_for_the_last_10_seconds_to_everyone(make_room):
     assert {c.view("T").countdown for c in clients} == {5}
 
 
+def test_the_countdown_ticks_every_second_with_one_tick_armed_at_a_time(make_room):
+    """Each of the last ten seconds is told to every screen (a change each), but a decision arms
+    only its timeout and the next tick: most are made before the countdown, and ten timers
+    armed and cancelled for each was a table host's work for nothing."""
+    room, clock = make_room()
+    _start(room, clock)
+    table = room.tables["T"]
+    pending = clock.pending
+    assert len(table.decision_clock.timers) == 2       # the timeout and the first tick
+    changes = []
+    table.observers.append(lambda: changes.append(clock.now()))
+    deadline = clock.now() + table.seconds_left()
+    clock.advance(table.seconds_left() - 0.05)
+    assert [round(deadline - t, 2) for t in changes] == [10.0 - k for k in range(10)]
+    assert clock.pending <= pending
+
+
 def test_timeout_is_a_protected_all_in_while_the_daily_quota_lasts_then_check_or_fold(make_room):
     room, clock = make_room(settings=RoomSettings(timeout_allin_quota=1))
     clients = _start(room, clock, names=("alice", "bob"))
