@@ -122,11 +122,11 @@ class HostAdmin:
                     self._tables[name] = sub
                 else:
                     await sub.unsubscribe()
-            self.host._spawn(subscribe())
+            self.host.spawn(subscribe())
         elif not added and name in self._tables:
             sub = self._tables.pop(name)
             if sub is not None:
-                self.host._spawn(sub.unsubscribe())
+                self.host.spawn(sub.unsubscribe())
 
     async def close(self) -> None:
         if self._task is not None:

@@ -127,10 +127,10 @@ class TableHost:
         self._subs.append(await self.nc.subscribe(subjects.GATEWAY_HB, cb=self._on_gateway_beat))
         self.tournaments = TournamentHost(self)
         await self.tournaments.start()
-        self._spawn(self._lobby_loop())
-        self._spawn(liveness.beat(self.nc, subjects.HOST_HB, lambda: {"h": self.epoch, "tables": self.names},
+        self.spawn(self._lobby_loop())
+        self.spawn(liveness.beat(self.nc, subjects.HOST_HB, lambda: {"h": self.epoch, "tables": self.names},
                                   lambda: self.running))
-        self._spawn(self._gateways_loop())
+        self.spawn(self._gateways_loop())
         await self.reconnected()
 
     def _observe(self, table) -> None:
@@ -151,7 +151,7 @@ class TableHost:
             async def subscribe() -> None:
                 self._table_subs[name] = await self.nc.subscribe(
                     subjects.intents(name), cb=functools.partial(self._on_intent, name))
-            self._spawn(subscribe())
+            self.spawn(subscribe())
             self._changed(name)
         elif not added and name in self._version:
             # Its last views now (whoever just moved away reads that he left it), then nothing.
@@ -171,7 +171,7 @@ class TableHost:
                     await self.publish(subject, data)
                 if sub is not None:
                     await sub.unsubscribe()
-            self._spawn(goodbye())
+            self.spawn(goodbye())
 
     def bus_lost(self) -> None:
         """The connection to NATS is lost: nobody can act at this host's tables, and every screen
@@ -225,7 +225,7 @@ class TableHost:
         self._flusher = None
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    def _spawn(self, coro) -> None:
+    def spawn(self, coro) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -247,7 +247,7 @@ class TableHost:
             log.warning("a bad request at %s: %s", name, e)
             return codec.reply_error(RoomError(f"the table did not understand that request ({e})"))
         try:
-            session = await self._session_for(account, sid)
+            session = await self.session_for(account, sid)
             result = session.send(name, action)      # the table tells its observers (us): _changed
         except RoomError as e:
             return codec.reply_error(e)
@@ -271,7 +271,7 @@ class TableHost:
                                                                               self._encoded[name]))
 
     # ------------------------------------------------------------------ sessions and presence
-    async def _session_for(self, account: int, sid: str) -> Session:
+    async def session_for(self, account: int, sid: str) -> Session:
         """The account's session here (opened on first need), with `sid` counted as online."""
         if sid in self._gone:
             raise RoomError("this session is closed")
@@ -335,7 +335,7 @@ class TableHost:
         self._gateways.hear((liveness.gateway_of(sid),))
         if account in self._sessions or self._seated_here(account):
             try:
-                await self._session_for(account, sid)
+                await self.session_for(account, sid)
             except RoomError as e:
                 log.warning("account %d came online but has no session here: %s", account, e)
         elif sid not in self._gone:
@@ -476,7 +476,7 @@ class TableHost:
             await asyncio.shield(self._flusher)
 
     def _event(self, account: int, event: dict) -> None:
-        self._spawn(self.publish(subjects.account_events(account), codec.dumps(event)))
+        self.spawn(self.publish(subjects.account_events(account), codec.dumps(event)))
 
     async def publish(self, subject: str, data: bytes) -> None:
         """Send on the bus; a failure is logged (once per outage), never raised."""

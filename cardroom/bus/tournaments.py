@@ -92,10 +92,10 @@ class TournamentHost:
         numbers = {t.number for t in self.lobby.all()}
         for number in numbers - self._subs.keys():
             self._subs[number] = []
-            self.host._spawn(self._subscribe(number))
+            self.host.spawn(self._subscribe(number))
         for number in self._subs.keys() - numbers:
             for sub in self._subs.pop(number):
-                self.host._spawn(sub.unsubscribe())
+                self.host.spawn(sub.unsubscribe())
             self._sent.pop(number, None)
             self._parts.pop(number, None)
 
@@ -141,7 +141,7 @@ class TournamentHost:
     def _publish(self, number: int) -> None:
         t = self._get(number)
         if t is not None:
-            self.host._spawn(self.host.publish(subjects.tournament_view(number), self.message(t)))
+            self.host.spawn(self.host.publish(subjects.tournament_view(number), self.message(t)))
 
     async def _loop(self) -> None:
         while True:
@@ -176,7 +176,7 @@ class TournamentHost:
             log.warning("a bad request at tournament #%d: %s", number, e)
             return codec.reply_error(RoomError(f"the tournament did not understand that request ({e})"))
         try:
-            session = await self.host._session_for(account, sid)
+            session = await self.host.session_for(account, sid)
             result = await session.ask(action)
         except RoomError as e:
             return codec.reply_error(e)
@@ -188,7 +188,7 @@ class TournamentHost:
         if t is None:
             return codec.reply_ok(result, None)
         data = self.message(t)
-        self.host._spawn(self.host.publish(subjects.tournament_view(number), data))
+        self.host.spawn(self.host.publish(subjects.tournament_view(number), data))
         return codec.reply_ok(result, data.decode("utf-8"), key="tv")
 
     async def _on_admin(self, number: int, msg) -> None:
