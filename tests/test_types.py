@@ -11,6 +11,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 STRICT_FLAGS = {"disallow_any_generics", "disallow_subclassing_any", "disallow_untyped_calls",
                 "disallow_untyped_defs", "disallow_incomplete_defs", "disallow_untyped_decorators",
@@ -27,6 +29,8 @@ def _mypy_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           cwd=REPO, capture_output=True, text=True, timeout=600)
 
 
+# Deep: `.ci/run` runs mypy on the package itself before the tests (14 s cold here).
+@pytest.mark.deep
 def test_mypy_finds_no_error_in_the_package(tmp_path):
     run = _mypy_run(tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -422,6 +422,9 @@ async def test_postgres_away_past_the_lease_margin_voids_and_seats_again(tmp_pat
               f" {seated_after:.1f} s after it came back; hands: {hands(store)}")
 
 
+# Deep: the same outage as the cash table's test above, with a tournament (18 s); the default run
+# takes a tournament over after a kill -9 (test_tournament_takeover.py).
+@pytest.mark.deep
 async def test_postgres_away_past_the_lease_margin_a_tournament_is_dropped_and_taken_again(tmp_path, own_pg,
                                                                                            own_nats):
     """A tournament's host without its database past the lease's margin drops the tournament (its

@@ -87,6 +87,9 @@ def test_a_bad_tables_name_is_one_clear_line_at_start(tmp_path):
     assert not log.exists() or "Traceback" not in log.read_text()
 
 
+# Deep: the default run kills a host mid-hand in test_a_live_host_takes_over_the_tables_of_one_killed_mid_hand
+# and in test_gateways_e2e (a live host takes over); this one restarts the same config (17 s).
+@pytest.mark.deep
 async def test_host_killed_and_restarted_seats_players_again(tmp_path, pg_cluster, nats_server):
     url = pg_cluster.new_database()
     config = tmp_path / "config.toml"

@@ -15,6 +15,8 @@ import signal
 import subprocess
 import time
 
+import pytest
+
 from cardroom.bus.client import Gateway
 from cardroom.bus.connection import connect
 from cardroom.config import ServerConfig, load_config
@@ -202,6 +204,9 @@ payouts = [{{ entrants = 6, percent = [65, 35] }}]
 '''
 
 
+# Deep: the default run kills a tournament's host mid-hand here, and mid-hand and mid-move in
+# one process (tests/room/tournaments/test_tournament_crash.py); this one is 21 s.
+@pytest.mark.deep
 async def test_a_tournaments_host_killed_mid_move_is_taken_over_as_recorded(tmp_path, pg_cluster, nats_server):
     """Players go all in until the host moves one of them between tables (balancing or a table
     broken: its log says so as the move is carried out in memory, its record on the writer's
